@@ -1,0 +1,138 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// Handler serves the Device Monitoring Service's interface: GET /alerts,
+// /devices and /metadata. Each request brings the caller's account forward
+// to the clock's now before it is answered.
+func (w *World) Handler() http.Handler {
+	return recoverPanics(w.chaos.wrap(http.HandlerFunc(w.serve)))
+}
+
+func (w *World) serve(rw http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/alerts", "/devices", "/metadata":
+	default:
+		writeError(rw, newAPIError(http.StatusNotFound, "", "no such endpoint: %s", r.URL.Path))
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		rw.Header().Set("Allow", "GET, HEAD")
+		writeError(rw, newAPIError(http.StatusMethodNotAllowed, "", "%s is read-only: use GET", r.URL.Path))
+		return
+	}
+	a, aerr := w.authenticate(r.Header.Get("x-api-key"), r.Header.Get("Authorization"))
+	if aerr != nil {
+		writeError(rw, aerr)
+		return
+	}
+	p := params(r.URL.Query())
+
+	a.mu.Lock()
+	now := w.clock.Now()
+	a.advance(now)
+	var body any
+	switch r.URL.Path {
+	case "/alerts":
+		body, aerr = a.listAlerts(p, now)
+	case "/devices":
+		body, aerr = a.listDevices(p, now)
+	case "/metadata":
+		body, aerr = a.listMetadata(p, endpointURL(r))
+	}
+	var buf bytes.Buffer
+	var encErr error
+	if aerr == nil {
+		encErr = json.NewEncoder(&buf).Encode(body)
+	}
+	a.mu.Unlock()
+
+	if aerr != nil {
+		writeError(rw, aerr)
+		return
+	}
+	if encErr != nil {
+		panic(fmt.Sprintf("encoding %s: %v", r.URL.Path, encErr))
+	}
+	rw.Header().Set("Content-Type", "application/json")
+	w.chaos.writeBody(rw, buf.Bytes())
+}
+
+// endpointURL is the absolute URL of the requested endpoint, for the links
+// that metadata pages carry.
+func endpointURL(r *http.Request) url.URL {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return url.URL{Scheme: scheme, Host: r.Host, Path: r.URL.Path}
+}
+
+// recoverPanics turns a panic into a 500 with a JSON body, so that no
+// client ever sees a broken connection for a bug (deliberately aborted
+// responses excepted).
+func recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if err, ok := v.(error); ok && errors.Is(err, http.ErrAbortHandler) {
+				panic(v)
+			}
+			slog.Error("sim: panic serving request", "path", r.URL.Path, "panic", fmt.Sprint(v))
+			writeError(rw, newAPIError(http.StatusInternalServerError, "", "internal server error"))
+		}()
+		next.ServeHTTP(rw, r)
+	})
+}
+
+// LogRequests logs one line per request: method, path, status and
+// duration. Headers, and with them credentials, are never logged.
+func LogRequests(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: rw, status: http.StatusOK}
+		defer func() {
+			log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status,
+				"duration", time.Since(start).Round(time.Microsecond).String(), "bytes", strconv.Itoa(sw.bytes))
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,111 @@
+package sim
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
+	"time"
+)
+
+// Credentials are the two values a client sends with every request: the
+// x-api-key header and the Authorization header.
+type Credentials struct {
+	APIKey        string
+	Authorization string
+}
+
+// NewCredentials draws fresh random credentials.
+func NewCredentials() Credentials {
+	return Credentials{
+		APIKey:        "sim_" + randomToken(24),
+		Authorization: "Bearer " + randomToken(32),
+	}
+}
+
+func randomToken(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("sim: reading random bytes: %v", err)) // crypto/rand does not fail on supported platforms
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// Config describes a simulated world.
+type Config struct {
+	Seed      uint64        // the same seed and size give the same world
+	Locations int           // device locations per account
+	Accounts  int           // number of accounts; at least 1
+	History   time.Duration // how much history to simulate before now
+	Clock     Clock         // simulated time; a ScaledClock at speed 1 if nil
+	Zone      *time.Location
+	// Credentials of the accounts, in order. Accounts without an entry get
+	// random ones.
+	Credentials []Credentials
+}
+
+// World is a simulated Device Monitoring Service: accounts with their
+// fleets and alerts, moving forward as the clock does.
+type World struct {
+	clock    Clock
+	accounts []*Account
+	chaos    *chaos
+}
+
+// New builds a world and simulates its history up to the clock's now.
+func New(cfg Config) *World {
+	if cfg.Clock == nil {
+		cfg.Clock = NewScaledClock(1)
+	}
+	if cfg.Zone == nil {
+		cfg.Zone = time.Local
+	}
+	if cfg.Accounts < 1 {
+		cfg.Accounts = 1
+	}
+	now := cfg.Clock.Now()
+	start := now.Add(-cfg.History).Truncate(time.Millisecond)
+	w := &World{clock: cfg.Clock, chaos: newChaos(cfg.Seed)}
+	for k := 0; k < cfg.Accounts; k++ {
+		creds := NewCredentials()
+		if k < len(cfg.Credentials) {
+			creds = cfg.Credentials[k]
+		}
+		a := generateAccount(cfg.Seed, k, cfg.Locations, creds, start, cfg.Zone)
+		a.advance(now)
+		w.accounts = append(w.accounts, a)
+	}
+	return w
+}
+
+// Accounts returns the world's accounts.
+func (w *World) Accounts() []*Account { return w.accounts }
+
+// Now returns the world's simulated time.
+func (w *World) Now() time.Time { return w.clock.Now() }
+
+// authenticate finds the account of a request's credentials. It answers 403
+// when the x-api-key is missing or matches no account, and 401 when the key
+// is valid but the Authorization value is missing or is not the one issued
+// with that key.
+func (w *World) authenticate(apiKey, authorization string) (*Account, *apiError) {
+	if apiKey == "" {
+		return nil, errForbidden("the x-api-key header is missing")
+	}
+	var found *Account
+	for _, a := range w.accounts {
+		if subtle.ConstantTimeCompare([]byte(apiKey), []byte(a.APIKey)) == 1 {
+			found = a
+		}
+	}
+	if found == nil {
+		return nil, errForbidden("the x-api-key is not valid")
+	}
+	if authorization == "" {
+		return nil, errUnauthorized("the Authorization header is missing")
+	}
+	if subtle.ConstantTimeCompare([]byte(authorization), []byte(found.Authorization)) != 1 {
+		return nil, errUnauthorized("the Authorization value is not valid for this x-api-key")
+	}
+	return found, nil
+}
