@@ -585,3 +585,6 @@ func (q *deviceQueue) Pop() any {
 	*q = old[:len(old)-1]
 	return d
 }
+
+// fix restores the queue order after d.next changed.
+func (q *deviceQueue) fix(d *Device) { heap.Fix(q, d.heapIdx) }

@@ -1,0 +1,149 @@
+// Package cli is the washboard command line: it parses subcommands and
+// their flags and starts the matching part of the program.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"washboard/internal/version"
+)
+
+const usage = `washboard — a dashboard for connected washroom dispensers
+
+Usage:
+  washboard sim [flags]      serve a simulated Device Monitoring Service
+  washboard version          print the version
+
+Run "washboard <command> -h" for the flags of a command. Every flag can also
+be set with an environment variable: --api-key is WASHBOARD_API_KEY.
+`
+
+// Run runs the command line args and returns the process exit code.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "sim":
+		err = runSim(ctx, args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintln(stdout, "washboard", version.String())
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		fmt.Fprintf(stderr, "washboard: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, new(usageError)):
+		fmt.Fprintln(stderr, "washboard:", err)
+		return 2
+	default:
+		fmt.Fprintln(stderr, "washboard:", err)
+		return 1
+	}
+}
+
+// usageError is a mistake in the command line or the environment.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// parseFlags parses args, then fills every flag not given on the command
+// line from its environment variable, WASHBOARD_ followed by the flag's
+// name in upper case with dashes as underscores.
+func parseFlags(fs *flag.FlagSet, args []string, env func(string) string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		if given[f.Name] || err != nil {
+			return
+		}
+		name := envName(f.Name)
+		if v := env(name); v != "" {
+			if serr := fs.Set(f.Name, v); serr != nil {
+				err = usageError{fmt.Sprintf("%s=%q: %v", name, v, serr)}
+			}
+		}
+	})
+	return err
+}
+
+func envName(flagName string) string {
+	return "WASHBOARD_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("washboard "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// durationValue is a flag holding a duration that also accepts days:
+// "30d", "1d12h", "90m".
+type durationValue time.Duration
+
+func (d *durationValue) String() string { return formatDuration(time.Duration(*d)) }
+
+func (d *durationValue) Set(s string) error {
+	v, err := parseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = durationValue(v)
+	return nil
+}
+
+func parseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	var days time.Duration
+	if i := strings.IndexByte(s, 'd'); i >= 0 {
+		n, err := strconv.Atoi(s[:i])
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%q is not a duration such as 30d, 12h or 1d12h", s)
+		}
+		days = time.Duration(n) * 24 * time.Hour
+		s = s[i+1:]
+	}
+	if s == "" {
+		return days, nil
+	}
+	rest, err := time.ParseDuration(s)
+	if err != nil || rest < 0 {
+		return 0, fmt.Errorf("%q is not a duration such as 30d, 12h or 1d12h", s)
+	}
+	return days + rest, nil
+}
+
+func formatDuration(d time.Duration) string {
+	if d > 0 && d%(24*time.Hour) == 0 {
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	}
+	return d.String()
+}
+
+func lookupEnv(name string) string { return os.Getenv(name) }

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"washboard/internal/sim"
+)
+
+// simConfig is the configuration of "washboard sim".
+type simConfig struct {
+	Listen        string
+	Seed          uint64
+	Devices       int
+	Accounts      int
+	History       time.Duration
+	Speed         float64
+	APIKey        string
+	Authorization string
+	TimeZone      string
+	Faults        sim.Faults
+}
+
+func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg := simConfig{History: 14 * 24 * time.Hour}
+	fs := newFlagSet("sim", stderr)
+	fs.StringVar(&cfg.Listen, "listen", "127.0.0.1:9100", "address to serve the interface on")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the simulated world: the same seed and size give the same fleet")
+	fs.IntVar(&cfg.Devices, "devices", 1000, "device locations per account")
+	fs.IntVar(&cfg.Accounts, "accounts", 1, "number of accounts, each with its own credentials and fleet")
+	fs.Var((*durationValue)(&cfg.History), "history", "history to simulate before now, e.g. 30d")
+	fs.Float64Var(&cfg.Speed, "speed", 1, "how many times faster than real time the simulated clock runs")
+	fs.StringVar(&cfg.APIKey, "api-key", "", "x-api-key of the first account (random if empty)")
+	fs.StringVar(&cfg.Authorization, "authorization", "", "Authorization value of the first account (random if empty)")
+	fs.StringVar(&cfg.TimeZone, "tz", "Local", "time zone of the simulated buildings (staff hours, busy hours)")
+	fs.Var((*durationValue)(&cfg.Faults.Latency), "latency", "add a random delay up to this to every request")
+	fs.Float64Var(&cfg.Faults.ErrorRate, "error-rate", 0, "share of requests answered 500, from 0 to 1")
+	fs.Float64Var(&cfg.Faults.RateLimitRate, "rate-limit-rate", 0, "share of requests answered 429 with Retry-After, from 0 to 1")
+	fs.Float64Var(&cfg.Faults.TruncateRate, "truncate-rate", 0, "share of answers cut off mid-body, from 0 to 1")
+	fs.IntVar(&cfg.Faults.Quota, "quota", 0, "requests per credential per minute before 429 (0: no limit)")
+	if err := parseFlags(fs, args, lookupEnv); err != nil {
+		return err
+	}
+	if err := cfg.validate(); err != nil {
+		return err
+	}
+	zone, err := time.LoadLocation(cfg.TimeZone)
+	if err != nil {
+		return usageError{fmt.Sprintf("--tz %q: %v", cfg.TimeZone, err)}
+	}
+
+	first := sim.NewCredentials()
+	madeKey, madeAuth := cfg.APIKey == "", cfg.Authorization == ""
+	if !madeKey {
+		first.APIKey = cfg.APIKey
+	}
+	if !madeAuth {
+		first.Authorization = cfg.Authorization
+	}
+	started := time.Now()
+	world := sim.New(sim.Config{
+		Seed:        cfg.Seed,
+		Locations:   cfg.Devices,
+		Accounts:    cfg.Accounts,
+		History:     cfg.History,
+		Clock:       sim.NewScaledClock(cfg.Speed),
+		Zone:        zone,
+		Credentials: []sim.Credentials{first},
+	})
+	world.SetFaults(cfg.Faults)
+
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return err
+	}
+	base := "http://" + ln.Addr().String()
+	fmt.Fprintf(stdout, "Simulated %d account(s) of %d device locations with %s of history in %s.\n",
+		cfg.Accounts, cfg.Devices, formatDuration(cfg.History), time.Since(started).Round(time.Millisecond))
+	for i, a := range world.Accounts() {
+		fmt.Fprintf(stdout, "\nAccount %d: %s\n", i+1, a.Name)
+		if i > 0 || madeKey {
+			fmt.Fprintf(stdout, "  x-api-key:     %s\n", a.APIKey)
+		}
+		if i > 0 || madeAuth {
+			fmt.Fprintf(stdout, "  Authorization: %s\n", a.Authorization)
+		}
+	}
+	fmt.Fprintf(stdout, "\nServing the Device Monitoring Service on %s (GET /alerts, /devices, /metadata)\n", base)
+	if madeKey && madeAuth {
+		a := world.Accounts()[0]
+		fmt.Fprintf(stdout, "Try: curl -H 'x-api-key: %s' -H 'Authorization: %s' %s/alerts\n", a.APIKey, a.Authorization, base)
+	}
+
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	srv := &http.Server{
+		Handler:           sim.LogRequests(log, world.Handler()),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	return serveUntilDone(ctx, srv, ln, log)
+}
+
+func (c simConfig) validate() error {
+	switch {
+	case c.Devices < 1:
+		return usageError{fmt.Sprintf("--devices must be at least 1, got %d", c.Devices)}
+	case c.Accounts < 1:
+		return usageError{fmt.Sprintf("--accounts must be at least 1, got %d", c.Accounts)}
+	case c.Speed < 1:
+		return usageError{fmt.Sprintf("--speed must be at least 1, got %g", c.Speed)}
+	}
+	for name, v := range map[string]float64{
+		"--error-rate": c.Faults.ErrorRate, "--rate-limit-rate": c.Faults.RateLimitRate, "--truncate-rate": c.Faults.TruncateRate,
+	} {
+		if v < 0 || v > 1 {
+			return usageError{fmt.Sprintf("%s must be from 0 to 1, got %g", name, v)}
+		}
+	}
+	if c.Faults.ErrorRate+c.Faults.RateLimitRate > 1 {
+		return usageError{"--error-rate and --rate-limit-rate together must not exceed 1"}
+	}
+	if c.Faults.Quota < 0 {
+		return usageError{fmt.Sprintf("--quota must not be negative, got %d", c.Faults.Quota)}
+	}
+	return nil
+}
+
+// serveUntilDone serves on ln until ctx is cancelled, then stops accepting
+// and gives requests in flight a few seconds to finish.
+func serveUntilDone(ctx context.Context, srv *http.Server, ln net.Listener, log *slog.Logger) error {
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
