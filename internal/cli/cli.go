@@ -120,6 +120,9 @@ func (d *durationValue) Set(s string) error {
 
 func parseDuration(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, fmt.Errorf("empty duration: use a value such as 30d, 12h or 1d12h")
+	}
 	var days time.Duration
 	if i := strings.IndexByte(s, 'd'); i >= 0 {
 		n, err := strconv.Atoi(s[:i])

@@ -26,14 +26,6 @@ type faultSet uint16
 func (s faultSet) has(f fault) bool { return s&(1<<f) != 0 }
 func (s *faultSet) set(f fault)     { *s |= 1 << f }
 func (s *faultSet) clear(f fault)   { *s &^= 1 << f }
-func (s faultSet) any(fs ...fault) bool {
-	for _, f := range fs {
-		if s.has(f) {
-			return true
-		}
-	}
-	return false
-}
 
 // faultKey is a key of the faults object and the faults it reports.
 type faultKey struct {

@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestParseFlagsEnvironmentFallback(t *testing.T) {
+	env := map[string]string{"WASHBOARD_LISTEN": ":7000", "WASHBOARD_SEED": "9", "WASHBOARD_API_KEY": "from-env"}
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	listen := fs.String("listen", ":1", "")
+	seed := fs.Int("seed", 1, "")
+	key := fs.String("api-key", "", "")
+	if err := parseFlags(fs, []string{"--seed", "3"}, func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if *listen != ":7000" {
+		t.Errorf("listen = %q, want the environment's :7000", *listen)
+	}
+	if *seed != 3 {
+		t.Errorf("seed = %d, want 3: a flag on the command line wins over the environment", *seed)
+	}
+	if *key != "from-env" {
+		t.Errorf("api-key = %q, want WASHBOARD_API_KEY's value", *key)
+	}
+}
+
+func TestParseFlagsBadEnvironmentNamesTheVariable(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.Int("devices", 1, "")
+	err := parseFlags(fs, nil, func(k string) string {
+		if k == "WASHBOARD_DEVICES" {
+			return "lots"
+		}
+		return ""
+	})
+	if err == nil || !strings.Contains(err.Error(), "WASHBOARD_DEVICES") {
+		t.Errorf("error = %v, want one naming WASHBOARD_DEVICES", err)
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	for in, want := range map[string]time.Duration{
+		"30d": 30 * 24 * time.Hour, "1d12h": 36 * time.Hour, "90m": 90 * time.Minute, "0d": 0, "2s": 2 * time.Second,
+	} {
+		if got, err := parseDuration(in); err != nil || got != want {
+			t.Errorf("parseDuration(%q) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "d", "xd", "-1d", "3 days", "-5m"} {
+		if _, err := parseDuration(in); err == nil {
+			t.Errorf("parseDuration(%q) succeeded; want an error", in)
+		}
+	}
+}
+
+func TestRunRejectsBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"nope"}, `unknown command "nope"`},
+		{[]string{"sim", "--devices", "0"}, "--devices must be at least 1"},
+		{[]string{"sim", "--speed", "0.5"}, "--speed must be at least 1"},
+		{[]string{"sim", "--error-rate", "2"}, "--error-rate must be from 0 to 1"},
+		{[]string{"sim", "--history", "soon"}, `"soon" is not a duration`},
+		{[]string{"sim", "--tz", "Mars/Olympus"}, "--tz"},
+		{[]string{"sim", "extra"}, `unexpected argument "extra"`},
+	}
+	for _, tt := range tests {
+		var stderr bytes.Buffer
+		code := Run(context.Background(), tt.args, io.Discard, &stderr)
+		if code != 2 {
+			t.Errorf("%v: exit code %d, want 2", tt.args, code)
+		}
+		if !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%v: stderr %q does not say %q", tt.args, stderr.String(), tt.want)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestSimServesAndStopsCleanly(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, []string{"sim", "--listen", "127.0.0.1:0", "--devices", "40", "--history", "2d", "--accounts", "2"}, outW, &stderr)
+		outW.Close()
+	}()
+
+	// Read what the command prints up to the line with its address.
+	var printed strings.Builder
+	sc := bufio.NewScanner(outR)
+	var base string
+	for sc.Scan() {
+		printed.WriteString(sc.Text() + "\n")
+		if m := regexp.MustCompile(`on (http://\S+) `).FindStringSubmatch(sc.Text()); m != nil {
+			base = m[1]
+			break
+		}
+	}
+	go io.Copy(io.Discard, outR)
+	if base == "" {
+		t.Fatalf("no address printed; output:\n%s", printed.String())
+	}
+	keys := regexp.MustCompile(`x-api-key:\s+(\S+)`).FindAllStringSubmatch(printed.String(), -1)
+	auths := regexp.MustCompile(`Authorization:\s+(.+)`).FindAllStringSubmatch(printed.String(), -1)
+	if len(keys) != 2 || len(auths) != 2 {
+		t.Fatalf("want the made-up credentials of both accounts printed; output:\n%s", printed.String())
+	}
+
+	req, _ := http.NewRequest(http.MethodGet, base+"/alerts", nil)
+	req.Header.Set("x-api-key", keys[1][1])
+	req.Header.Set("Authorization", strings.TrimSpace(auths[1][1]))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /alerts with the second account's printed credentials: %s", resp.Status)
+	}
+
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("exit code %d after cancellation, want 0; stderr:\n%s", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the simulator did not stop within 10 s of cancellation")
+	}
+	logs := stderr.String()
+	if !regexp.MustCompile(`method=GET path=/alerts status=200 duration=\S+`).MatchString(logs) {
+		t.Errorf("no request line in the log:\n%s", logs)
+	}
+	for _, secret := range []string{keys[0][1], keys[1][1], strings.TrimSpace(auths[1][1])} {
+		if strings.Contains(logs, secret) {
+			t.Error("a credential appears in the log")
+		}
+	}
+}
