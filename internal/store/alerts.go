@@ -1,0 +1,236 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"washboard/internal/domain"
+)
+
+var alertsTable = (&table{name: "alerts", key: "id", cols: []string{
+	"location_id", "macs", "status", "type", "created_ms", "resolved_ms", "resolution", "overdue", "refill_count",
+}}).prepare()
+
+func alertRow(a domain.Alert) row {
+	var resolved any
+	if !a.Resolved.IsZero() {
+		resolved = ms(a.Resolved)
+	}
+	status := domain.AlertOpen
+	if !a.Open() {
+		status = domain.AlertClosed
+	}
+	return row{a.ID, []any{
+		a.LocationID, strings.Join(a.MACs, ";"), string(status), string(a.Type), ms(a.Created), resolved,
+		string(a.Resolution), boolInt(a.Overdue), int64(a.RefillCount),
+	}}
+}
+
+// AlertWrite is one refresh of an account's alerts.
+type AlertWrite struct {
+	Upserts []domain.Alert // alerts as the service now lists them
+	Remove  []string       // alerts the service no longer has
+	// PruneBefore removes closed alerts created before it: the end of the
+	// history the cache keeps. The zero time prunes nothing.
+	PruneBefore time.Time
+}
+
+// ApplyAlerts writes a refresh of alerts in one transaction and brings the
+// rollups up to date. Alerts whose content did not change are not written.
+func (s *Store) ApplyAlerts(ctx context.Context, account string, w AlertWrite) (Change, error) {
+	rows := make([]row, len(w.Upserts))
+	ids := make([]any, len(w.Upserts))
+	for i, a := range w.Upserts {
+		rows[i] = alertRow(a)
+		ids[i] = a.ID
+	}
+	var c Change
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		existing, err := alertHashes(ctx, tx, account, ids)
+		if err != nil {
+			return err
+		}
+		if c, err = upsert(ctx, tx, alertsTable, account, rows, existing, false); err != nil {
+			return err
+		}
+		for _, id := range w.Remove {
+			res, err := tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND id = ?`, account, id)
+			if err != nil {
+				return err
+			}
+			n, _ := res.RowsAffected()
+			c.Removed += int(n)
+		}
+		if !w.PruneBefore.IsZero() {
+			res, err := tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND status = 'CLOSED' AND created_ms < ?`,
+				account, ms(w.PruneBefore))
+			if err != nil {
+				return err
+			}
+			n, _ := res.RowsAffected()
+			c.Removed += int(n)
+		}
+		if c.Empty() {
+			return nil
+		}
+		return recomputeRollups(ctx, tx, account)
+	})
+	return c, err
+}
+
+// alertHashes reads the hashes of the given alerts, in chunks that stay
+// within SQLite's limit on parameters.
+func alertHashes(ctx context.Context, tx *sql.Tx, account string, ids []any) (map[string]int64, error) {
+	out := make(map[string]int64, len(ids))
+	const chunk = 500
+	for start := 0; start < len(ids); start += chunk {
+		part := ids[start:min(start+chunk, len(ids))]
+		q := `SELECT id, hash FROM alerts WHERE account_id = ? AND id IN (` +
+			strings.TrimSuffix(strings.Repeat("?,", len(part)), ",") + `)`
+		rows, err := tx.QueryContext(ctx, q, append([]any{account}, part...)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id string
+			var h int64
+			if err := rows.Scan(&id, &h); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = h
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// OpenAlertIDs lists the cached open alerts created at or after since.
+func (s *Store) OpenAlertIDs(ctx context.Context, account string, since time.Time) ([]string, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id FROM alerts WHERE account_id = ? AND status = 'OPEN' AND created_ms >= ?`,
+		account, ms(since))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// AlertFilter selects alerts of an account.
+type AlertFilter struct {
+	Account    string
+	BuildingID string
+	FloorID    string
+	RoomID     string
+	LocationID string
+	Status     domain.AlertStatus // "" for both
+	Type       domain.AlertType
+	Resolution domain.Resolution
+	// From and To bound the creation date, or the resolution date when
+	// Status is CLOSED: [From, To). Zero times leave that side open.
+	From, To time.Time
+	Limit    int // 0 for no limit
+}
+
+// FindAlerts returns the alerts matching the filter: overdue first, then
+// oldest first.
+func (s *Store) FindAlerts(ctx context.Context, f AlertFilter) ([]domain.Alert, error) {
+	q, args := alertQuery(f, `a.id, a.location_id, a.macs, a.status, a.type, a.created_ms, a.resolved_ms, a.resolution, a.overdue, a.refill_count`)
+	q += " ORDER BY a.overdue DESC, a.created_ms, a.id"
+	if f.Limit > 0 {
+		q += " LIMIT ?"
+		args = append(args, f.Limit)
+	}
+	rows, err := s.read.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []domain.Alert
+	for rows.Next() {
+		var a domain.Alert
+		var macs, status, typ, resolution string
+		var created int64
+		var resolved sql.NullInt64
+		var overdue int64
+		if err := rows.Scan(&a.ID, &a.LocationID, &macs, &status, &typ, &created, &resolved, &resolution, &overdue, &a.RefillCount); err != nil {
+			return nil, err
+		}
+		if macs != "" {
+			a.MACs = strings.Split(macs, ";")
+		}
+		a.Status, a.Type, a.Resolution = domain.AlertStatus(status), domain.AlertType(typ), domain.Resolution(resolution)
+		a.Created = fromMS(created)
+		if resolved.Valid {
+			a.Resolved = fromMS(resolved.Int64)
+		}
+		a.Overdue = overdue != 0
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// CountAlerts counts the alerts matching the filter.
+func (s *Store) CountAlerts(ctx context.Context, f AlertFilter) (int, error) {
+	q, args := alertQuery(f, "count(*)")
+	var n int
+	err := s.read.QueryRowContext(ctx, q, args...).Scan(&n)
+	return n, err
+}
+
+func alertQuery(f AlertFilter, cols string) (string, []any) {
+	where := []string{"a.account_id = ?"}
+	args := []any{f.Account}
+	join := ""
+	if f.BuildingID != "" || f.FloorID != "" || f.RoomID != "" {
+		join = " JOIN locations l ON l.account_id = a.account_id AND l.id = a.location_id"
+	}
+	add := func(cond string, v any) {
+		where = append(where, cond)
+		args = append(args, v)
+	}
+	if f.BuildingID != "" {
+		add("l.building_id = ?", f.BuildingID)
+	}
+	if f.FloorID != "" {
+		add("l.floor_id = ?", f.FloorID)
+	}
+	if f.RoomID != "" {
+		add("l.room_id = ?", f.RoomID)
+	}
+	if f.LocationID != "" {
+		add("a.location_id = ?", f.LocationID)
+	}
+	if f.Status != "" {
+		add("a.status = ?", string(f.Status))
+	}
+	if f.Type != "" {
+		add("a.type = ?", string(f.Type))
+	}
+	if f.Resolution != "" {
+		add("a.resolution = ?", string(f.Resolution))
+	}
+	dateCol := "a.created_ms"
+	if f.Status == domain.AlertClosed {
+		dateCol = "a.resolved_ms"
+	}
+	if !f.From.IsZero() {
+		add(dateCol+" >= ?", ms(f.From))
+	}
+	if !f.To.IsZero() {
+		add(dateCol+" < ?", ms(f.To))
+	}
+	return "SELECT " + cols + " FROM alerts a" + join + " WHERE " + strings.Join(where, " AND "), args
+}

@@ -1,0 +1,173 @@
+// Package store is Washboard's SQLite cache of each account's layout,
+// devices and alerts, plus the sessions table.
+//
+// One writer connection serialises writes; a pool of read-only connections
+// serves pages. Each refresh of a resource is one transaction, so a reader
+// sees a refresh whole or not at all.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the pure-Go driver, registered as "sqlite"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store is the cache.
+type Store struct {
+	write *sql.DB // one connection: every write goes through it
+	read  *sql.DB // read-only pool
+	Now   func() time.Time
+}
+
+// dsn builds a connection string with the pragmas in it, so that every
+// pooled connection gets them.
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + filepath.ToSlash(path) + "?" + q.Encode()
+}
+
+// Open opens (creating if needed) the database at path and applies the
+// migrations it has not seen yet.
+func Open(ctx context.Context, path string) (*Store, error) {
+	write, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	write.SetMaxOpenConns(1)
+	write.SetConnMaxIdleTime(0)
+	if err := migrate(ctx, write); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("migrating %s: %w", path, err)
+	}
+	read, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	read.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)*2))
+	return &Store{write: write, read: read, Now: time.Now}, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	return errors.Join(s.read.Close(), s.write.Close())
+}
+
+// SessionDB opens a separate pool on the same database for the session
+// store, so that sign-ins do not queue behind a refresh on the writer
+// connection (SQLite still serialises the writes themselves).
+func SessionDB(path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(4)
+	return db, nil
+}
+
+// Ping reports whether the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.read.PingContext(ctx)
+}
+
+// migrate applies the embedded migrations in order, each in a transaction
+// that also records it.
+func migrate(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		version, err := strconv.Atoi(strings.SplitN(filepath.Base(name), "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: name must start with its number", name)
+		}
+		if err := applyMigration(ctx, db, version, name); err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func applyMigration(ctx context.Context, db *sql.DB, version int, name string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var done int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, version).Scan(&done); err != nil {
+		return err
+	}
+	if done > 0 {
+		return nil
+	}
+	body, err := migrations.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_ms) VALUES (?, ?)`, version, time.Now().UnixMilli()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Migrated reports whether every embedded migration has been applied.
+func (s *Store) Migrated(ctx context.Context) (bool, error) {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return false, err
+	}
+	var n int
+	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
+		return false, err
+	}
+	return n == len(names), nil
+}
+
+// ms converts a time to Unix milliseconds; the zero time is 0.
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// fromMS converts Unix milliseconds to a UTC time; 0 is the zero time.
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v).UTC()
+}

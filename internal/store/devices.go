@@ -1,0 +1,154 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"washboard/internal/domain"
+)
+
+var devicesTable = (&table{name: "devices", key: "mac", cols: []string{
+	"location_id", "position", "generation", "compartments", "battery", "battery_state",
+	"faults", "offline", "last_seen_ms", "health",
+}}).prepare()
+
+// compartmentJSON and faultJSON are how compartments and faults are kept in
+// their JSON columns.
+type compartmentJSON struct {
+	Level int  `json:"l"`
+	Low   bool `json:"lo,omitempty"`
+	Out   bool `json:"o,omitempty"`
+}
+
+type faultJSON struct {
+	Kind string `json:"k"`
+	Key  string `json:"f"`
+}
+
+func deviceRow(d domain.Device) row {
+	comps := make([]compartmentJSON, len(d.Compartments))
+	for i, c := range d.Compartments {
+		comps[i] = compartmentJSON{c.Level, c.Low, c.Out}
+	}
+	faults := make([]faultJSON, len(d.Faults))
+	for i, f := range d.Faults {
+		faults[i] = faultJSON{string(f.Kind), f.Key}
+	}
+	cj, _ := json.Marshal(comps) // slices of plain structs always encode
+	fj, _ := json.Marshal(faults)
+	var battery any
+	if d.Battery != nil {
+		battery = int64(*d.Battery)
+	}
+	return row{d.MAC, []any{
+		d.LocationID, d.Position, d.Generation, string(cj), battery, string(d.BatteryState),
+		string(fj), boolInt(d.Offline), ms(d.LastSeen), int64(domain.Classify(d, false)),
+	}}
+}
+
+// ReplaceDevices writes an account's devices as the service now lists them,
+// in one transaction, and brings the health rollups up to date. Devices the
+// service no longer lists are removed; nothing is written when nothing
+// changed.
+func (s *Store) ReplaceDevices(ctx context.Context, account string, devices []domain.Device) (Change, error) {
+	rows := make([]row, len(devices))
+	for i, d := range devices {
+		rows[i] = deviceRow(d)
+	}
+	var c Change
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		existing, err := existingHashes(ctx, tx, devicesTable, account, "")
+		if err != nil {
+			return err
+		}
+		if c, err = upsert(ctx, tx, devicesTable, account, rows, existing, true); err != nil {
+			return err
+		}
+		if c.Empty() {
+			return nil
+		}
+		return recomputeRollups(ctx, tx, account)
+	})
+	return c, err
+}
+
+// DeviceFilter selects devices of an account.
+type DeviceFilter struct {
+	Account    string
+	BuildingID string
+	FloorID    string
+	RoomID     string
+	LocationID string
+}
+
+// FindDevices returns the devices matching the filter, by location in the
+// service's order.
+func (s *Store) FindDevices(ctx context.Context, f DeviceFilter) ([]domain.Device, error) {
+	var where []string
+	args := []any{f.Account}
+	for _, c := range []struct{ col, val string }{
+		{"l.building_id", f.BuildingID}, {"l.floor_id", f.FloorID}, {"l.room_id", f.RoomID}, {"d.location_id", f.LocationID},
+	} {
+		if c.val != "" {
+			where = append(where, c.col+" = ?")
+			args = append(args, c.val)
+		}
+	}
+	q := `SELECT d.mac, d.location_id, d.position, d.generation, d.compartments, d.battery, d.battery_state,
+			d.faults, d.offline, d.last_seen_ms
+		FROM devices d LEFT JOIN locations l ON l.account_id = d.account_id AND l.id = d.location_id
+		WHERE d.account_id = ?`
+	if len(where) > 0 {
+		q += " AND " + strings.Join(where, " AND ")
+	}
+	q += " ORDER BY l.position, d.position, d.mac"
+	rows, err := s.read.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []domain.Device
+	for rows.Next() {
+		d, err := scanDevice(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+func scanDevice(rows *sql.Rows) (domain.Device, error) {
+	var d domain.Device
+	var comps, faults, state string
+	var battery sql.NullInt64
+	var offline, seen int64
+	if err := rows.Scan(&d.MAC, &d.LocationID, &d.Position, &d.Generation, &comps, &battery, &state, &faults, &offline, &seen); err != nil {
+		return d, err
+	}
+	var cj []compartmentJSON
+	var fj []faultJSON
+	if err := json.Unmarshal([]byte(comps), &cj); err != nil {
+		return d, fmt.Errorf("device %s compartments: %w", d.MAC, err)
+	}
+	if err := json.Unmarshal([]byte(faults), &fj); err != nil {
+		return d, fmt.Errorf("device %s faults: %w", d.MAC, err)
+	}
+	for _, c := range cj {
+		d.Compartments = append(d.Compartments, domain.Compartment{Level: c.Level, Low: c.Low, Out: c.Out})
+	}
+	for _, f := range fj {
+		d.Faults = append(d.Faults, domain.Fault{Kind: domain.FaultKind(f.Kind), Key: f.Key})
+	}
+	if battery.Valid {
+		b := int(battery.Int64)
+		d.Battery = &b
+	}
+	d.BatteryState = domain.BatteryState(state)
+	d.Offline = offline != 0
+	d.LastSeen = fromMS(seen)
+	return d, nil
+}

@@ -1,0 +1,337 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"washboard/internal/domain"
+)
+
+func openTest(t testing.TB) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "washboard.db")
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+// testLayout is a small account: one building, two floors, a room on each,
+// two locations per room. Identifiers carry the account's prefix unless
+// shared is set, which gives two accounts the same identifiers.
+func testLayout(account string, shared bool) domain.Layout {
+	p := account + "-"
+	if shared {
+		p = ""
+	}
+	return domain.Layout{
+		Account:   domain.Account{ID: account, Name: "Account " + account},
+		Buildings: []domain.Building{{ID: p + "b1", Name: "North Tower"}},
+		Floors:    []domain.Floor{{ID: p + "f1", BuildingID: p + "b1", Name: "Level 1"}, {ID: p + "f2", BuildingID: p + "b1", Name: "Level 2"}},
+		Rooms:     []domain.Room{{ID: p + "r1", FloorID: p + "f1", Name: "Men's Restroom 1.02"}, {ID: p + "r2", FloorID: p + "f2", Name: "Women's Restroom 2.04"}},
+		Locations: []domain.Location{
+			{ID: p + "1", RoomID: p + "r1", Name: "Sink Left", Type: domain.Soap},
+			{ID: p + "2", RoomID: p + "r1", Name: "Stall 1", Type: domain.Tissue},
+			{ID: p + "3", RoomID: p + "r2", Name: "Towel", Type: domain.Towel},
+			{ID: p + "4", RoomID: p + "r2", Name: "Stall 2", Type: domain.Tissue},
+		},
+	}
+}
+
+func intp(v int) *int { return &v }
+
+func device(mac, loc string, level int) domain.Device {
+	return domain.Device{
+		MAC: mac, LocationID: loc, Position: "main", Generation: "2.0",
+		Compartments: []domain.Compartment{{Level: level, Low: level <= 15, Out: level == 0}},
+		Battery:      intp(80), BatteryState: domain.BatteryNormal,
+		LastSeen: time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC),
+	}
+}
+
+func TestOpenMigratesOnceAndReopens(t *testing.T) {
+	s, path := openTest(t)
+	ctx := context.Background()
+	if _, err := s.ReplaceLayout(ctx, testLayout("a", false)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("reopening: %v", err)
+	}
+	defer s2.Close()
+	if ok, err := s2.Migrated(ctx); err != nil || !ok {
+		t.Errorf("Migrated = %v, %v; want true", ok, err)
+	}
+	if a, err := s2.Account(ctx, "a"); err != nil || a.Name != "Account a" {
+		t.Errorf("after reopening, account = %+v, %v", a, err)
+	}
+}
+
+func TestLayoutRefreshWritesOnlyChanges(t *testing.T) {
+	s, path := openTest(t)
+	ctx := context.Background()
+	l := testLayout("a", false)
+	c, err := s.ReplaceLayout(ctx, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 1 + 1 + 2 + 2 + 4; c.Added != want {
+		t.Errorf("first refresh added %d rows, want %d", c.Added, want)
+	}
+
+	walBefore := fileSize(t, path+"-wal")
+	c, err = s.ReplaceLayout(ctx, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Empty() {
+		t.Errorf("a refresh with no change reported %+v", c)
+	}
+	if after := fileSize(t, path+"-wal"); after != walBefore {
+		t.Errorf("a refresh with no change grew the WAL from %d to %d bytes", walBefore, after)
+	}
+
+	l.Rooms[1].Name = "Accessible Restroom 2.04"
+	l.Locations = l.Locations[:3] // Stall 2 removed upstream
+	c, err = s.ReplaceLayout(ctx, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c != (Change{Changed: 1, Removed: 1}) {
+		t.Errorf("renaming a room and removing a location reported %+v", c)
+	}
+	locs, _ := s.Locations(ctx, "a", "a-r2")
+	if len(locs) != 1 || locs[0].Name != "Towel" {
+		t.Errorf("room r2 now has %+v", locs)
+	}
+	rooms, _ := s.Rooms(ctx, "a", "a-f2")
+	if len(rooms) != 1 || rooms[0].Name != "Accessible Restroom 2.04" {
+		t.Errorf("floor f2 rooms = %+v", rooms)
+	}
+}
+
+func fileSize(t testing.TB, path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
+func TestAccountsAreIsolated(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	// Two accounts whose identifiers collide: neither may see the other's rows.
+	for _, acc := range []string{"a", "b"} {
+		l := testLayout(acc, true)
+		if acc == "b" {
+			l.Buildings[0].Name = "South Tower"
+		}
+		if _, err := s.ReplaceLayout(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.ReplaceDevices(ctx, "a", []domain.Device{device("AAAAAAAAAAAA", "1", 0)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReplaceDevices(ctx, "b", []domain.Device{device("BBBBBBBBBBBB", "1", 90)}); err != nil {
+		t.Fatal(err)
+	}
+	for acc, want := range map[string]string{"a": "North Tower", "b": "South Tower"} {
+		bs, err := s.Buildings(ctx, acc)
+		if err != nil || len(bs) != 1 || bs[0].Name != want {
+			t.Errorf("account %s buildings = %+v, %v; want only %s", acc, bs, err, want)
+		}
+	}
+	devs, _ := s.FindDevices(ctx, DeviceFilter{Account: "b", LocationID: "1"})
+	if len(devs) != 1 || devs[0].MAC != "BBBBBBBBBBBB" {
+		t.Errorf("account b's devices at location 1 = %+v", devs)
+	}
+	ra, _ := s.Rollup(ctx, "a", ScopeBuilding, "b1")
+	rb, _ := s.Rollup(ctx, "b", ScopeBuilding, "b1")
+	if ra.Action != 1 || rb.Action != 0 || rb.OK != 1 {
+		t.Errorf("rollups of building b1: account a %+v, account b %+v", ra, rb)
+	}
+	if _, err := s.Account(ctx, "c"); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("unknown account: err = %v, want ErrNotFound", err)
+	}
+}
+
+func TestDevicesRoundTripAndRollups(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	if _, err := s.ReplaceLayout(ctx, testLayout("a", false)); err != nil {
+		t.Fatal(err)
+	}
+	four := domain.Device{
+		MAC: "0000000000A2", LocationID: "a-2", Position: "main", Generation: "1.0",
+		Compartments: []domain.Compartment{{Level: 0, Low: true, Out: true}, {Level: 50}, {Level: 12, Low: true}, {Level: 100}},
+		BatteryState: domain.BatteryLow,
+		Faults:       []domain.Fault{{Kind: domain.FaultJam, Key: "tear_bar_fault"}},
+		LastSeen:     time.Date(2026, 11, 18, 8, 15, 0, 0, time.UTC),
+	}
+	devices := []domain.Device{
+		device("0000000000A1", "a-1", 90), // ok
+		four,                              // action (out, fault)
+		device("0000000000A3", "a-3", 10), // attention (low)
+		{MAC: "0000000000A4", LocationID: "a-4", Offline: true, Generation: "2.0", LastSeen: time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)},
+	}
+	c, err := s.ReplaceDevices(ctx, "a", devices)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Added != 4 {
+		t.Errorf("added %d devices, want 4", c.Added)
+	}
+	got, err := s.FindDevices(ctx, DeviceFilter{Account: "a", LocationID: "a-2"})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("FindDevices = %v, %v", got, err)
+	}
+	d := got[0]
+	if len(d.Compartments) != 4 || !d.Compartments[0].Out || !d.Compartments[2].Low || d.Compartments[1].Level != 50 {
+		t.Errorf("compartments came back as %+v", d.Compartments)
+	}
+	if d.Battery != nil || d.BatteryState != domain.BatteryLow || len(d.Faults) != 1 || d.Faults[0].Key != "tear_bar_fault" {
+		t.Errorf("battery %v %q, faults %+v", d.Battery, d.BatteryState, d.Faults)
+	}
+	if !d.LastSeen.Equal(four.LastSeen) || d.Generation != "1.0" {
+		t.Errorf("last seen %s generation %q", d.LastSeen, d.Generation)
+	}
+
+	acc, _ := s.Rollup(ctx, "a", ScopeAccount, "a")
+	if acc.Counts != (domain.Counts{OK: 1, Attention: 1, Action: 1, Offline: 1}) {
+		t.Errorf("account rollup = %+v", acc.Counts)
+	}
+	f1, _ := s.Rollup(ctx, "a", ScopeFloor, "a-f1")
+	if f1.Counts != (domain.Counts{OK: 1, Action: 1}) {
+		t.Errorf("floor 1 rollup = %+v", f1.Counts)
+	}
+
+	// The stall is refilled and repaired: the rollups follow.
+	four.Compartments = []domain.Compartment{{Level: 100}, {Level: 100}, {Level: 100}, {Level: 100}}
+	four.Faults, four.BatteryState = nil, domain.BatteryNormal
+	devices[1] = four
+	if c, err = s.ReplaceDevices(ctx, "a", devices); err != nil || c != (Change{Changed: 1}) {
+		t.Fatalf("refresh after refill: %+v, %v; want one change", c, err)
+	}
+	f1, _ = s.Rollup(ctx, "a", ScopeFloor, "a-f1")
+	if f1.Counts != (domain.Counts{OK: 2}) {
+		t.Errorf("floor 1 rollup after the refill = %+v, want 2 ok", f1.Counts)
+	}
+}
+
+func alert(id, loc string, created time.Time, open, overdue bool) domain.Alert {
+	a := domain.Alert{ID: id, LocationID: loc, MACs: []string{"0000000000A1"}, Status: domain.AlertOpen,
+		Type: domain.AlertConsumableOut, Created: created, Overdue: overdue, RefillCount: 1}
+	if !open {
+		a.Status, a.Resolved, a.Resolution = domain.AlertClosed, created.Add(time.Hour), domain.ResolvedByDevice
+	}
+	return a
+}
+
+func TestAlerts(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	if _, err := s.ReplaceLayout(ctx, testLayout("a", false)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReplaceDevices(ctx, "a", []domain.Device{device("0000000000A1", "a-1", 80), device("0000000000A3", "a-3", 80)}); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
+	alerts := []domain.Alert{
+		alert("x1", "a-1", t0, true, false),
+		alert("x2", "a-1", t0.Add(-time.Hour), true, true), // older and overdue
+		alert("x3", "a-3", t0.Add(time.Hour), true, false),
+		alert("x4", "a-3", t0.Add(-100*24*time.Hour), false, false), // beyond a 90-day history
+		alert("x5", "a-3", t0.Add(-2*24*time.Hour), false, false),
+	}
+	c, err := s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: alerts})
+	if err != nil || c.Added != 5 {
+		t.Fatalf("ApplyAlerts = %+v, %v", c, err)
+	}
+	open, err := s.FindAlerts(ctx, AlertFilter{Account: "a", Status: domain.AlertOpen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, a := range open {
+		ids = append(ids, a.ID)
+	}
+	if fmt.Sprint(ids) != "[x2 x1 x3]" {
+		t.Errorf("open alerts in order %v, want overdue first then oldest first: [x2 x1 x3]", ids)
+	}
+	f1, _ := s.FindAlerts(ctx, AlertFilter{Account: "a", FloorID: "a-f2"})
+	if len(f1) != 3 {
+		t.Errorf("floor 2 has %d alerts, want 3", len(f1))
+	}
+	closed, _ := s.FindAlerts(ctx, AlertFilter{Account: "a", Status: domain.AlertClosed, From: t0.Add(-3 * 24 * time.Hour)})
+	if len(closed) != 1 || closed[0].ID != "x5" || closed[0].Resolution != domain.ResolvedByDevice || closed[0].TimeToResolve() != time.Hour {
+		t.Errorf("closed since 3 days before = %+v", closed)
+	}
+	r, _ := s.Rollup(ctx, "a", ScopeAccount, "a")
+	if r.OpenAlerts != 3 || r.OverdueAlerts != 1 || r.Action != 1 {
+		t.Errorf("account rollup = %+v, want 3 open, 1 overdue, the overdue alert's location needing action", r)
+	}
+
+	// Same content again: nothing written.
+	if c, err = s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: alerts}); err != nil || !c.Empty() {
+		t.Errorf("unchanged alerts: %+v, %v", c, err)
+	}
+
+	// x1 closes, x3 vanished upstream, and history beyond 90 days is pruned.
+	alerts[0].Status, alerts[0].Resolved, alerts[0].Resolution = domain.AlertClosed, t0.Add(30*time.Minute), domain.ResolvedByOffline
+	c, err = s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: alerts[:1], Remove: []string{"x3"}, PruneBefore: t0.Add(-90 * 24 * time.Hour)})
+	if err != nil || c != (Change{Changed: 1, Removed: 2}) {
+		t.Fatalf("closing, removing and pruning: %+v, %v", c, err)
+	}
+	n, _ := s.CountAlerts(ctx, AlertFilter{Account: "a"})
+	if n != 3 {
+		t.Errorf("%d alerts left, want 3", n)
+	}
+	ids2, _ := s.OpenAlertIDs(ctx, "a", t0.Add(-24*time.Hour))
+	if fmt.Sprint(ids2) != "[x2]" {
+		t.Errorf("open alert ids = %v, want [x2]", ids2)
+	}
+}
+
+func TestFailedRefreshLeavesTheCacheWhole(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	if _, err := s.ReplaceLayout(ctx, testLayout("a", false)); err != nil {
+		t.Fatal(err)
+	}
+	devices := []domain.Device{device("0000000000A1", "a-1", 80), device("0000000000A3", "a-3", 80)}
+	if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
+		t.Fatal(err)
+	}
+	// A refresh that fails half-way, after writing one row.
+	boom := errors.New("connection lost")
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		existing, err := existingHashes(ctx, tx, devicesTable, "a", "")
+		if err != nil {
+			return err
+		}
+		if _, err := upsert(ctx, tx, devicesTable, "a", []row{deviceRow(device("0000000000A1", "a-1", 0))}, existing, true); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	got, _ := s.FindDevices(ctx, DeviceFilter{Account: "a"})
+	if len(got) != 2 || got[0].Compartments[0].Level != 80 {
+		t.Errorf("after a failed refresh the cache holds %+v; want both devices as before", got)
+	}
+}
