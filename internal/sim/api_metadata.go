@@ -64,7 +64,7 @@ func (a *Account) listMetadata(p params, base url.URL) (*metadataJSON, *apiError
 		out.Metadata = append(out.Metadata, roomJSON{f.Building.ID, f.Building.Name, f.ID, f.Name, r.ID, r.Name, locs})
 	}
 
-	link := func(off int) *string {
+	link := func(off, limit int) *string {
 		q := url.Values{}
 		for k, v := range url.Values(p) {
 			if k != "offset" && k != "limit" && len(v) > 0 {
@@ -79,10 +79,12 @@ func (a *Account) listMetadata(p params, base url.URL) (*metadataJSON, *apiError
 		return &s
 	}
 	if offset+len(out.Metadata) < out.TotalCount && len(out.Metadata) > 0 {
-		out.Next = link(offset + len(out.Metadata))
+		out.Next = link(offset+len(out.Metadata), limit)
 	}
 	if offset > 0 {
-		out.Prev = link(max(0, offset-limit))
+		// The page before: never overlapping this one, even when offset is
+		// not a multiple of limit.
+		out.Prev = link(max(0, offset-limit), min(limit, offset))
 	}
 	return out, nil
 }

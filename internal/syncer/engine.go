@@ -1,0 +1,262 @@
+// Package syncer keeps the cache of each account fresh: one loop per
+// account, refreshing metadata, devices and alerts from the Device
+// Monitoring Service within its polling limits, for as long as someone (a
+// signed-in user, a wall screen) holds a valid credential for the account.
+package syncer
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"washboard/internal/clock"
+	"washboard/internal/store"
+	"washboard/internal/upstream"
+)
+
+// The spec's polling limits: devices and alerts no more often than every
+// minute, metadata about every hour.
+const (
+	MinInterval         = time.Minute
+	MinMetadataInterval = time.Hour
+)
+
+// Config configures the engine. Zero values take the defaults.
+type Config struct {
+	Interval         time.Duration // devices and alerts; default and minimum 1 minute
+	MetadataInterval time.Duration // layout; default and minimum 1 hour
+	Lookback         time.Duration // open alerts re-read by creation date; default 30 days
+	Overlap          time.Duration // closed alerts re-read before the last success; default 10 minutes
+	History          time.Duration // closed alerts kept; default 90 days
+	VanishedLookups  int           // cached open alerts looked up one by one per refresh; default 50
+}
+
+func (c Config) withDefaults() Config {
+	c.Interval = max(c.Interval, MinInterval)
+	c.MetadataInterval = max(c.MetadataInterval, MinMetadataInterval)
+	if c.Lookback <= 0 {
+		c.Lookback = 30 * 24 * time.Hour
+	}
+	if c.Overlap <= 0 {
+		c.Overlap = 10 * time.Minute
+	}
+	if c.History <= 0 {
+		c.History = 90 * 24 * time.Hour
+	}
+	if c.VanishedLookups <= 0 {
+		c.VanishedLookups = 50
+	}
+	return c
+}
+
+// Engine runs the sync loops.
+type Engine struct {
+	src   Source
+	store *store.Store
+	clock clock.Clock
+	cfg   Config
+	log   *slog.Logger
+	ctx   context.Context
+
+	mu       sync.Mutex
+	holders  map[string]*holder // by holder id
+	loops    map[string]*loop   // by account
+	rejected map[string]string  // credential id → why
+	subs     map[string]map[chan Event]struct{}
+	wg       sync.WaitGroup
+}
+
+// holder is someone keeping an account's sync running with a credential,
+// until a time.
+type holder struct {
+	account string
+	credID  string
+	cred    upstream.Credentials
+	until   time.Time
+}
+
+// New returns an engine whose loops stop when ctx ends.
+func New(ctx context.Context, src Source, st *store.Store, clk clock.Clock, cfg Config, log *slog.Logger) *Engine {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Engine{
+		src: src, store: st, clock: clk, cfg: cfg.withDefaults(), log: log, ctx: ctx,
+		holders:  map[string]*holder{},
+		loops:    map[string]*loop{},
+		rejected: map[string]string{},
+		subs:     map[string]map[chan Event]struct{}{},
+	}
+}
+
+// Config returns the engine's configuration with its defaults filled in.
+func (e *Engine) Config() Config { return e.cfg }
+
+// CredentialID identifies a credential without revealing it: sessions and
+// screens holding the same credential get the same id.
+func CredentialID(c upstream.Credentials) string {
+	h := sha256.Sum256([]byte(c.APIKey + "\x00" + c.Authorization))
+	return hex.EncodeToString(h[:12])
+}
+
+// Hold keeps the account's sync running with cred on behalf of holder (a
+// session, a screen) until the given time; holding again extends it. A
+// credential the service rejected earlier is tried again: the caller has
+// just verified it.
+func (e *Engine) Hold(holderID, account string, cred upstream.Credentials, until time.Time) {
+	id := CredentialID(cred)
+	e.mu.Lock()
+	delete(e.rejected, id)
+	delete(e.holders, holderID)
+	l := e.loops[account]
+	stale := l != nil && l.stoppingLocked()
+	e.holders[holderID] = &holder{account: account, credID: id, cred: cred, until: until}
+	e.mu.Unlock()
+	if stale {
+		l.cancel() // the previous loop is on its way out; start afresh
+		<-l.done
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.loops[account] == nil && e.ctx.Err() == nil {
+		e.startLocked(account)
+	}
+}
+
+// Release ends a holder's hold. The account's loop stops when nobody is
+// left holding a valid credential; the cache stays.
+func (e *Engine) Release(holderID string) {
+	e.mu.Lock()
+	h := e.holders[holderID]
+	delete(e.holders, holderID)
+	var l *loop
+	if h != nil {
+		l = e.loops[h.account]
+	}
+	e.mu.Unlock()
+	if l != nil {
+		l.wake()
+	}
+}
+
+// Rejected reports whether the service rejected the credential with this
+// id, and why in words.
+func (e *Engine) Rejected(credID string) (string, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	why, ok := e.rejected[credID]
+	return why, ok
+}
+
+// Running reports whether the account's loop is running.
+func (e *Engine) Running(account string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	l := e.loops[account]
+	return l != nil && !l.stoppingLocked()
+}
+
+// Progress returns the progress of the account's sync.
+func (e *Engine) Progress(account string) Progress {
+	e.mu.Lock()
+	l := e.loops[account]
+	e.mu.Unlock()
+	if l == nil {
+		return Progress{}
+	}
+	return l.snapshot()
+}
+
+// Wait waits for every loop to end, after the engine's context ended.
+func (e *Engine) Wait() { e.wg.Wait() }
+
+func (e *Engine) startLocked(account string) {
+	ctx, cancel := context.WithCancel(e.ctx)
+	l := &loop{e: e, account: account, cancel: cancel, done: make(chan struct{}), wakeup: make(chan struct{}, 1)}
+	e.loops[account] = l
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		defer close(l.done)
+		l.run(ctx)
+		e.mu.Lock()
+		if e.loops[account] == l {
+			delete(e.loops, account)
+		}
+		e.mu.Unlock()
+		cancel()
+	}()
+}
+
+// credential picks the credential the account's loop should use: the one
+// in use if it is still held and valid, else the valid one held longest
+// into the future.
+func (e *Engine) credential(account, current string) (string, upstream.Credentials, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	now := e.clock.Now()
+	var valid []*holder
+	for id, h := range e.holders {
+		if !h.until.After(now) {
+			delete(e.holders, id) // expired
+			continue
+		}
+		if h.account != account {
+			continue
+		}
+		if _, bad := e.rejected[h.credID]; bad {
+			continue
+		}
+		if h.credID == current {
+			return h.credID, h.cred, true
+		}
+		valid = append(valid, h)
+	}
+	if len(valid) == 0 {
+		return "", upstream.Credentials{}, false
+	}
+	sort.Slice(valid, func(i, j int) bool {
+		if !valid[i].until.Equal(valid[j].until) {
+			return valid[i].until.After(valid[j].until)
+		}
+		return valid[i].credID < valid[j].credID
+	})
+	return valid[0].credID, valid[0].cred, true
+}
+
+// reject stops the use of a credential the service refused, and tells
+// everyone watching the account.
+func (e *Engine) reject(account, credID string, err error) {
+	why := "the Device Monitoring Service rejected these credentials"
+	switch {
+	case errors.Is(err, upstream.ErrUnauthorized):
+		why = "the Device Monitoring Service rejected the Authorization value (401)"
+	case errors.Is(err, upstream.ErrForbidden):
+		why = "the Device Monitoring Service rejected the API key (403)"
+	}
+	e.mu.Lock()
+	e.rejected[credID] = why
+	e.mu.Unlock()
+	e.log.Warn("credential rejected", "account", account, "credential", credID, "reason", why)
+	e.publish(Event{Account: account, Kind: EventRejected, CredentialID: credID, Message: why, At: e.clock.Now()})
+}
+
+// Progress is how far an account's sync has come, for a progress bar on
+// the first load.
+type Progress struct {
+	Running       bool
+	FirstSyncDone bool
+	Phase         string // the resource being fetched
+	Pages         int    // pages fetched since the loop started
+	Devices       int    // devices received in the current or last devices refresh
+	Alerts        int    // alerts received in the current or last alerts refresh
+}
+
+// ErrNoCredential says that nobody holds a valid credential for the
+// account any more.
+var ErrNoCredential = errors.New("no valid credential is held for the account")

@@ -1,0 +1,61 @@
+package syncer
+
+import (
+	"time"
+
+	"washboard/internal/store"
+)
+
+// EventKind is what an event reports.
+type EventKind string
+
+// The kinds of events.
+const (
+	EventChanged  EventKind = "changed"  // a refresh changed the cache
+	EventFailed   EventKind = "failed"   // a refresh failed; the cache keeps its last good data
+	EventRejected EventKind = "rejected" // the service rejected a credential
+	EventStopped  EventKind = "stopped"  // the loop stopped: no valid credential is held
+)
+
+// Event is published to the account's subscribers.
+type Event struct {
+	Account      string
+	Kind         EventKind
+	Resource     store.Resource
+	Change       store.Change
+	CredentialID string // of EventRejected
+	Message      string // in words, for EventFailed, EventRejected and EventStopped
+	At           time.Time
+}
+
+// Subscribe returns a channel of the account's events and a function that
+// ends the subscription. A subscriber that does not keep up misses events
+// rather than slowing the sync.
+func (e *Engine) Subscribe(account string) (<-chan Event, func()) {
+	ch := make(chan Event, 32)
+	e.mu.Lock()
+	if e.subs[account] == nil {
+		e.subs[account] = map[chan Event]struct{}{}
+	}
+	e.subs[account][ch] = struct{}{}
+	e.mu.Unlock()
+	return ch, func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if _, ok := e.subs[account][ch]; ok {
+			delete(e.subs[account], ch)
+			close(ch)
+		}
+	}
+}
+
+func (e *Engine) publish(ev Event) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for ch := range e.subs[ev.Account] {
+		select {
+		case ch <- ev:
+		default:
+		}
+	}
+}

@@ -1,0 +1,343 @@
+package syncer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"washboard/internal/domain"
+	"washboard/internal/store"
+	"washboard/internal/upstream"
+)
+
+// loop keeps one account fresh.
+type loop struct {
+	e       *Engine
+	account string
+	cancel  context.CancelFunc
+	done    chan struct{}
+	wakeup  chan struct{}
+
+	mu       sync.Mutex
+	progress Progress
+	credID   string    // the credential in use
+	closedAt time.Time // start of the last successful alerts refresh
+}
+
+// stopping reports whether the loop has ended or is about to, for want of
+// a valid credential. The caller holds l.e.mu.
+func (l *loop) stoppingLocked() bool {
+	select {
+	case <-l.done:
+		return true
+	default:
+	}
+	return !l.e.holdsAnyLocked(l.account)
+}
+
+func (l *loop) wake() {
+	select {
+	case l.wakeup <- struct{}{}:
+	default:
+	}
+}
+
+func (l *loop) snapshot() Progress {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.progress
+}
+
+func (l *loop) update(fn func(*Progress)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fn(&l.progress)
+}
+
+// holdsAny reports whether someone holds an unexpired credential for the
+// account that the service has not rejected.
+func (e *Engine) holdsAny(account string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.holdsAnyLocked(account)
+}
+
+func (e *Engine) holdsAnyLocked(account string) bool {
+	now := e.clock.Now()
+	for _, h := range e.holders {
+		if h.account == account && h.until.After(now) {
+			if _, bad := e.rejected[h.credID]; !bad {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// run refreshes metadata at start and hourly, devices and alerts every
+// interval, until nobody holds a valid credential or ctx ends.
+func (l *loop) run(ctx context.Context) {
+	e := l.e
+	l.update(func(p *Progress) { p.Running = true })
+	defer l.update(func(p *Progress) { p.Running = false })
+
+	if statuses, err := e.store.SyncStatuses(ctx, l.account); err == nil {
+		if st, ok := statuses[store.ResourceAlerts]; ok && !st.LastSuccess.IsZero() {
+			l.closedAt = st.LastSuccess.Add(-st.Duration) // carry on where the last run left off
+		}
+		l.update(func(p *Progress) {
+			p.FirstSyncDone = !statuses[store.ResourceDevices].LastSuccess.IsZero() && !statuses[store.ResourceAlerts].LastSuccess.IsZero()
+		})
+	}
+
+	var nextMeta, nextPoll time.Time // zero: due now
+	for {
+		now := e.clock.Now()
+		pollDelay := e.cfg.Interval
+		if !now.Before(nextMeta) {
+			err := l.refresh(ctx, store.ResourceMetadata, l.refreshLayout)
+			if err != nil {
+				nextMeta = now.Add(slowDown(e.cfg.Interval, err)) // try again with the next poll
+			} else {
+				nextMeta = now.Add(e.cfg.MetadataInterval)
+			}
+			pollDelay = max(pollDelay, slowDown(e.cfg.Interval, err))
+		}
+		if !now.Before(nextPoll) {
+			devErr := l.refresh(ctx, store.ResourceDevices, l.refreshDevices)
+			alertErr := l.refresh(ctx, store.ResourceAlerts, l.refreshAlerts)
+			if devErr == nil && alertErr == nil {
+				l.update(func(p *Progress) { p.FirstSyncDone = true })
+			}
+			pollDelay = max(pollDelay, slowDown(e.cfg.Interval, devErr), slowDown(e.cfg.Interval, alertErr))
+			nextPoll = now.Add(pollDelay)
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if !e.holdsAny(l.account) {
+			e.publish(Event{Account: l.account, Kind: EventStopped, Message: ErrNoCredential.Error(), At: e.clock.Now()})
+			return
+		}
+		next := nextPoll
+		if nextMeta.Before(next) {
+			next = nextMeta
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-e.clock.After(next.Sub(e.clock.Now())):
+		case <-l.wakeup: // a holder left: check whether anyone is still holding
+			if !e.holdsAny(l.account) {
+				e.publish(Event{Account: l.account, Kind: EventStopped, Message: ErrNoCredential.Error(), At: e.clock.Now()})
+				return
+			}
+		}
+	}
+}
+
+// slowDown is how long to wait before the next poll after err: after a
+// 429, twice the interval or what the service asked for, whichever is
+// longer. Other failures keep the cadence: the client has already backed
+// off within the refresh.
+func slowDown(interval time.Duration, err error) time.Duration {
+	var ue *upstream.Error
+	if errors.As(err, &ue) && errors.Is(err, upstream.ErrRateLimited) {
+		return max(2*interval, ue.RetryAfter)
+	}
+	return interval
+}
+
+// refreshFunc fetches one resource with a credential and writes it.
+type refreshFunc func(ctx context.Context, cred upstream.Credentials) (store.Change, Fetched, error)
+
+// refresh runs one refresh of a resource, switching to another credential
+// when the service rejects the one in use, and records the outcome.
+func (l *loop) refresh(ctx context.Context, res store.Resource, fn refreshFunc) (err error) {
+	e := l.e
+	start := e.clock.Now()
+	l.update(func(p *Progress) { p.Phase = string(res) })
+	var change store.Change
+	var fetched Fetched
+	defer func() {
+		if ctx.Err() != nil {
+			return // shutting down: nothing was half-written, and nothing to record
+		}
+		st := store.SyncStatus{Resource: res, LastAttempt: start, Duration: e.clock.Now().Sub(start), Change: change, Skipped: fetched.Skipped}
+		if err != nil {
+			st.LastError = describe(err)
+			e.publish(Event{Account: l.account, Kind: EventFailed, Resource: res, Message: st.LastError, At: e.clock.Now()})
+			e.log.Warn("refresh failed", "account", l.account, "resource", string(res), "error", st.LastError)
+		} else {
+			st.LastSuccess = start
+			if !change.Empty() {
+				e.publish(Event{Account: l.account, Kind: EventChanged, Resource: res, Change: change, At: e.clock.Now()})
+			}
+		}
+		if rerr := e.store.RecordSync(context.WithoutCancel(ctx), l.account, st); rerr != nil {
+			e.log.Error("recording a refresh", "account", l.account, "resource", string(res), "error", rerr)
+		}
+	}()
+	for {
+		id, cred, ok := e.credential(l.account, l.credID)
+		if !ok {
+			return ErrNoCredential
+		}
+		l.credID = id
+		change, fetched, err = fn(ctx, cred)
+		if errors.Is(err, upstream.ErrRejected) {
+			e.reject(l.account, id, err)
+			continue // try the account's next credential, if any
+		}
+		return err
+	}
+}
+
+func (l *loop) progressFunc(res store.Resource) func(Page) {
+	return func(p Page) {
+		l.update(func(pr *Progress) {
+			pr.Pages++
+			switch res {
+			case store.ResourceDevices:
+				pr.Devices += p.Items
+			case store.ResourceAlerts:
+				pr.Alerts += p.Items
+			}
+		})
+	}
+}
+
+func (l *loop) refreshLayout(ctx context.Context, cred upstream.Credentials) (store.Change, Fetched, error) {
+	layout, fetched, err := l.e.src.Layout(ctx, cred, l.progressFunc(store.ResourceMetadata))
+	if err != nil {
+		return store.Change{}, fetched, err
+	}
+	if layout.Account.ID != l.account {
+		return store.Change{}, fetched, fmt.Errorf("the service answered for account %q, not %q", layout.Account.ID, l.account)
+	}
+	c, err := l.e.store.ReplaceLayout(ctx, layout)
+	return c, fetched, err
+}
+
+func (l *loop) refreshDevices(ctx context.Context, cred upstream.Credentials) (store.Change, Fetched, error) {
+	l.update(func(p *Progress) { p.Devices = 0 })
+	devices, fetched, err := l.e.src.Devices(ctx, cred, l.progressFunc(store.ResourceDevices))
+	if err != nil {
+		return store.Change{}, fetched, err
+	}
+	c, err := l.e.store.ReplaceDevices(ctx, l.account, devices)
+	return c, fetched, err
+}
+
+// refreshAlerts reads the open alerts created within the lookback and the
+// alerts closed since the last refresh (minus an overlap; the whole history
+// the first time), looks up cached open alerts that appear in neither, and
+// writes it all in one transaction.
+func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (store.Change, Fetched, error) {
+	e := l.e
+	l.update(func(p *Progress) { p.Alerts = 0 })
+	now := e.clock.Now()
+	to := now.UTC().Truncate(24*time.Hour).AddDate(0, 0, 2) // past the service's own default end, tomorrow 00:00
+	openFrom := now.Add(-e.cfg.Lookback)
+	closedFrom := now.Add(-e.cfg.History)
+	if !l.closedAt.IsZero() {
+		closedFrom = l.closedAt.Add(-e.cfg.Overlap)
+	}
+	progress := l.progressFunc(store.ResourceAlerts)
+
+	var fetched Fetched
+	open, f, err := e.src.Alerts(ctx, cred, domain.AlertOpen, openFrom, to, progress)
+	fetched = addFetched(fetched, f)
+	if err != nil {
+		return store.Change{}, fetched, err
+	}
+	closed, f, err := e.src.Alerts(ctx, cred, domain.AlertClosed, closedFrom, to, progress)
+	fetched = addFetched(fetched, f)
+	if err != nil {
+		return store.Change{}, fetched, err
+	}
+
+	byID := make(map[string]int, len(open)+len(closed))
+	alerts := make([]domain.Alert, 0, len(open)+len(closed))
+	put := func(a domain.Alert) {
+		if i, ok := byID[a.ID]; ok {
+			alerts[i] = a // closed after it was read as open: the later read wins
+			return
+		}
+		byID[a.ID] = len(alerts)
+		alerts = append(alerts, a)
+	}
+	for _, a := range open {
+		put(a)
+	}
+	for _, a := range closed {
+		put(a)
+	}
+
+	// Cached open alerts the service listed neither as open nor as closed:
+	// look them up one by one; those it no longer has are removed.
+	cachedOpen, err := e.store.FindAlerts(ctx, store.AlertFilter{Account: l.account, Status: domain.AlertOpen, From: openFrom})
+	if err != nil {
+		return store.Change{}, fetched, err
+	}
+	var remove []string
+	lookups := 0
+	for _, c := range cachedOpen {
+		if _, ok := byID[c.ID]; ok {
+			continue
+		}
+		if lookups == e.cfg.VanishedLookups {
+			break // the rest wait for the next refresh
+		}
+		lookups++
+		a, found, err := e.src.Alert(ctx, cred, c.ID, c.Created)
+		if err != nil {
+			return store.Change{}, fetched, err
+		}
+		if found {
+			put(a)
+		} else {
+			remove = append(remove, c.ID)
+		}
+	}
+
+	c, err := e.store.ApplyAlerts(ctx, l.account, store.AlertWrite{Upserts: alerts, Remove: remove, PruneBefore: now.Add(-e.cfg.History)})
+	if err != nil {
+		return c, fetched, err
+	}
+	l.mu.Lock()
+	l.closedAt = now
+	l.mu.Unlock()
+	return c, fetched, nil
+}
+
+func addFetched(a, b Fetched) Fetched {
+	return Fetched{Pages: a.Pages + b.Pages, Skipped: a.Skipped + b.Skipped}
+}
+
+// describe says in words why a refresh failed, for the dashboard's
+// warning. It never includes a credential: upstream errors do not carry
+// them.
+func describe(err error) string {
+	switch {
+	case errors.Is(err, ErrNoCredential):
+		return "no signed-in user or screen holds valid credentials for this account"
+	case errors.Is(err, upstream.ErrUnauthorized):
+		return "the service rejected the Authorization value"
+	case errors.Is(err, upstream.ErrForbidden):
+		return "the service rejected the API key"
+	case errors.Is(err, upstream.ErrRateLimited):
+		return "the service is limiting our requests (rate limited); slowing down"
+	case errors.Is(err, upstream.ErrServer):
+		return "the service answered with a server error"
+	case errors.Is(err, upstream.ErrNetwork):
+		return "the service could not be reached"
+	case errors.Is(err, upstream.ErrBadResponse):
+		return "the service sent an answer that could not be read"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "the service took too long to answer"
+	}
+	return err.Error()
+}

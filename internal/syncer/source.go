@@ -1,0 +1,36 @@
+package syncer
+
+import (
+	"context"
+	"time"
+
+	"washboard/internal/domain"
+	"washboard/internal/upstream"
+)
+
+// Source is where the sync reads an account from: the Device Monitoring
+// Service, through the upstream client. Every method walks all pages and
+// reports each page to progress.
+type Source interface {
+	// Layout reads the account's layout from /metadata.
+	Layout(ctx context.Context, cred upstream.Credentials, progress func(Page)) (domain.Layout, Fetched, error)
+	// Devices reads the state of every device from /devices.
+	Devices(ctx context.Context, cred upstream.Credentials, progress func(Page)) ([]domain.Device, Fetched, error)
+	// Alerts reads the alerts with the status whose relevant date (creation
+	// for open alerts, resolution for closed ones) lies in [from, to).
+	Alerts(ctx context.Context, cred upstream.Credentials, status domain.AlertStatus, from, to time.Time, progress func(Page)) ([]domain.Alert, Fetched, error)
+	// Alert reads one alert, created at created, by identifier; found is
+	// false when the service no longer has it.
+	Alert(ctx context.Context, cred upstream.Credentials, id string, created time.Time) (a domain.Alert, found bool, err error)
+}
+
+// Page is one page a Source fetched.
+type Page struct {
+	Items int // records on the page
+}
+
+// Fetched says what a walk received.
+type Fetched struct {
+	Pages   int
+	Skipped int // malformed records skipped
+}

@@ -1,0 +1,298 @@
+package upstream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+)
+
+// Room is one entry of GET /metadata: a room, where it is, and its device
+// locations.
+type Room struct {
+	BuildingID   string
+	BuildingName string
+	FloorID      string
+	FloorName    string
+	RoomID       string
+	RoomName     string
+	Locations    []Location // device_locations
+
+	// Extra holds the members the client does not know, as sent.
+	Extra map[string]json.RawMessage
+}
+
+// Location is a device location as metadata lists it.
+type Location struct {
+	ID   string // location_id, the device_location_id of the other endpoints
+	Name string
+	Type string // the device type as sent; see the Device constants
+
+	// Extra holds the members the client does not know, as sent.
+	Extra map[string]json.RawMessage
+}
+
+// MetadataQuery is the query of GET /metadata. Zero fields are not sent.
+type MetadataQuery struct {
+	BuildingID       string
+	FloorID          string
+	RoomID           string
+	DeviceLocationID string // an integer, as the service sends it
+	DeviceType       string // e.g. DeviceTissue
+	Limit            int    // rooms per page; the service's default is 100 and it may serve fewer
+	Offset           int    // rooms skipped
+}
+
+// Values returns the query parameters of q.
+func (q MetadataQuery) Values() url.Values {
+	v := url.Values{}
+	for _, p := range [][2]string{
+		{"building_id", q.BuildingID}, {"floor_id", q.FloorID}, {"room_id", q.RoomID},
+		{"device_location_id", q.DeviceLocationID}, {"device_type", q.DeviceType},
+	} {
+		if p[1] != "" {
+			v.Set(p[0], p[1])
+		}
+	}
+	if q.Limit > 0 {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	if q.Offset > 0 {
+		v.Set("offset", strconv.Itoa(q.Offset))
+	}
+	return v
+}
+
+// MetadataPage is one page of GET /metadata.
+type MetadataPage struct {
+	PageInfo
+	Offset      int  // the offset the page was asked for; -1 when fetched by URL
+	TotalCount  int  // rooms in all pages
+	HasTotal    bool // whether the service sent total_count
+	Next        string
+	Prev        string
+	AccountName string
+	AccountID   string
+	Rooms       []Room
+
+	// Extra holds the envelope's members the client does not know.
+	Extra map[string]json.RawMessage
+}
+
+// Metadata fetches one page of metadata.
+func (c *Client) Metadata(ctx context.Context, cred Credentials, q MetadataQuery) (MetadataPage, error) {
+	page, err := c.metadataAt(ctx, cred, c.endpoint("metadata", q.Values()))
+	if err != nil {
+		return MetadataPage{}, err
+	}
+	page.Offset = q.Offset
+	return page, nil
+}
+
+// MetadataAt fetches the metadata page at link, a next or prev URL of an
+// earlier page. A link to another scheme or host than the base URL's is
+// refused with an ErrForeignHost error and no request is sent, so that
+// credentials never leave for another host.
+func (c *Client) MetadataAt(ctx context.Context, cred Credentials, link string) (MetadataPage, error) {
+	u, e := c.sameHost(link)
+	if e != nil {
+		e.Op = "GET /metadata"
+		e.redact(cred)
+		return MetadataPage{}, e
+	}
+	page, err := c.metadataAt(ctx, cred, u)
+	if err != nil {
+		return MetadataPage{}, err
+	}
+	page.Offset = -1
+	return page, nil
+}
+
+func (c *Client) metadataAt(ctx context.Context, cred Credentials, u *url.URL) (MetadataPage, error) {
+	var page MetadataPage
+	err := c.get(ctx, cred, u, func(body []byte) (err error) {
+		page, err = decodeMetadataPage(body)
+		return err
+	})
+	if err != nil {
+		return MetadataPage{}, err
+	}
+	page.Number = 1
+	return page, nil
+}
+
+// WalkMetadata fetches the rooms of q page by page from q.Offset, and calls
+// fn with each page that has any. Each page is asked for at the offset of
+// the last plus the rooms it held, since the service may serve fewer than
+// q.Limit; the walk ends at an empty page or once total_count rooms have
+// been passed. It stops with fn's error if fn returns one, and with an
+// ErrPageLimit error when Config.MaxPages pages were not enough.
+func (c *Client) WalkMetadata(ctx context.Context, cred Credentials, q MetadataQuery, fn func(MetadataPage) error) error {
+	for n := 1; ; n++ {
+		if n > c.maxPages {
+			return pageLimit("GET /metadata", c.maxPages)
+		}
+		page, err := c.Metadata(ctx, cred, q)
+		if err != nil {
+			return err
+		}
+		if page.received == 0 {
+			return nil
+		}
+		page.Number = n
+		if err := fn(page); err != nil {
+			return err
+		}
+		q.Offset += page.received
+		if page.HasTotal && q.Offset >= page.TotalCount {
+			return nil
+		}
+	}
+}
+
+// WalkMetadataByNext fetches the first page of q and then follows each
+// page's next URL (see MetadataAt) until a page has none or no rooms,
+// calling fn with each page that has rooms. It stops with fn's error if fn
+// returns one; with an ErrForeignHost error for a next URL to another host;
+// with an ErrCursorLoop error for a next URL already followed; and with an
+// ErrPageLimit error when Config.MaxPages pages were not enough.
+func (c *Client) WalkMetadataByNext(ctx context.Context, cred Credentials, q MetadataQuery, fn func(MetadataPage) error) error {
+	page, err := c.Metadata(ctx, cred, q)
+	seen := map[string]bool{}
+	for n := 1; ; n++ {
+		if err != nil {
+			return err
+		}
+		if page.received == 0 {
+			return nil
+		}
+		page.Number = n
+		if err := fn(page); err != nil {
+			return err
+		}
+		switch {
+		case page.Next == "":
+			return nil
+		case seen[page.Next]:
+			return &Error{Kind: KindCursorLoop, Op: "GET /metadata",
+				Message: fmt.Sprintf("page %d sent back a next URL already followed", n)}
+		case n >= c.maxPages:
+			return pageLimit("GET /metadata", c.maxPages)
+		}
+		seen[page.Next] = true
+		page, err = c.MetadataAt(ctx, cred, page.Next)
+	}
+}
+
+func pageLimit(op string, n int) *Error {
+	return &Error{Kind: KindPageLimit, Op: op, Message: fmt.Sprintf("more than %d pages", n)}
+}
+
+// decodeMetadataPage reads the metadata resource.
+func decodeMetadataPage(body []byte) (MetadataPage, error) {
+	var page MetadataPage
+	o, err := readObject(body)
+	if err != nil {
+		return page, err
+	}
+	var elems []json.RawMessage
+	if v, ok := o.take("metadata"); ok {
+		if elems, err = readArray(v); err != nil {
+			return page, fieldError("metadata", err)
+		}
+	}
+	if v, ok := o.take("total_count"); ok {
+		if page.TotalCount, page.HasTotal, err = readInt(v); err != nil {
+			return page, fieldError("total_count", err)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{
+		{"next", &page.Next}, {"prev", &page.Prev},
+		{"account_name", &page.AccountName}, {"account_id", &page.AccountID},
+	} {
+		if err := takeString(o, f.name, f.dst); err != nil {
+			return MetadataPage{}, err
+		}
+	}
+	page.Extra = o.extra()
+
+	var skips skipLog
+	page.Rooms = make([]Room, 0, len(elems))
+	for i, e := range elems {
+		r, err := decodeRoom(e)
+		if err != nil {
+			skips.add("metadata", i, err)
+			continue
+		}
+		page.Rooms = append(page.Rooms, r)
+	}
+	page.Skipped, page.SkipReasons, page.received = skips.count, skips.reasons, len(elems)
+	return page, nil
+}
+
+// decodeRoom reads one metadata entry. It fails when the element is not an
+// object, has no room_id, or a known member (or one of its locations) holds
+// a value no accepted shape fits.
+func decodeRoom(raw json.RawMessage) (Room, error) {
+	o, err := readObject(raw)
+	if err != nil {
+		return Room{}, err
+	}
+	var r Room
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{
+		{"building_id", &r.BuildingID}, {"building_name", &r.BuildingName},
+		{"floor_id", &r.FloorID}, {"floor_name", &r.FloorName},
+		{"room_id", &r.RoomID}, {"room_name", &r.RoomName},
+	} {
+		if err := takeString(o, f.name, f.dst); err != nil {
+			return Room{}, err
+		}
+	}
+	if r.RoomID == "" {
+		return Room{}, errors.New("room_id is missing")
+	}
+	if v, ok := o.take("device_locations"); ok {
+		elems, err := readArray(v)
+		if err != nil {
+			return Room{}, fieldError("device_locations", err)
+		}
+		for i, e := range elems {
+			l, err := decodeLocation(e)
+			if err != nil {
+				return Room{}, fmt.Errorf("device_locations[%d]: %w", i, err)
+			}
+			r.Locations = append(r.Locations, l)
+		}
+	}
+	r.Extra = o.extra()
+	return r, nil
+}
+
+func decodeLocation(raw json.RawMessage) (Location, error) {
+	o, err := readObject(raw)
+	if err != nil {
+		return Location{}, err
+	}
+	var l Location
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"location_id", &l.ID}, {"location_name", &l.Name}, {"type", &l.Type}} {
+		if err := takeString(o, f.name, f.dst); err != nil {
+			return Location{}, err
+		}
+	}
+	if l.ID == "" {
+		return Location{}, errors.New("location_id is missing")
+	}
+	l.Extra = o.extra()
+	return l, nil
+}

@@ -1,0 +1,474 @@
+// Package upstream is the client of the vendor's Device Monitoring Service:
+// its alerts, devices and metadata as typed records, the three ways it
+// pages them, retries of transient failures, and decoding that tolerates
+// the ways the service's answers drift from its spec.
+//
+// A Client holds no credentials: every call takes the Credentials of the
+// account it is made for.
+//
+// # Reading answers
+//
+// The spec disagrees with its own samples, and a real service drifts, so
+// each member is read in every shape seen or likely:
+//
+//   - timestamps as ISO 8601 strings, with or without fractional seconds,
+//     with Z, an offset or no zone (taken as UTC), or as Unix milliseconds
+//     in a number or a string (a magnitude below 1e11 is taken as seconds);
+//     null, "" and 0 read as the zero time;
+//   - numbers as JSON numbers or strings holding them, a fraction rounded;
+//     a battery_level of null or "" reads as unknown, a nil BatteryLevel;
+//   - booleans as true and false, "true" and "false", 1 and 0, or arrays of
+//     them; device_off and overdue are true when any element is;
+//   - any single value wrapped in a one-element array;
+//   - identifiers sent as numbers, as their digits;
+//   - alert_status, resolution_type, battery_state and MACs in any case,
+//     upper-cased.
+//
+// Members the client does not know are kept in each record's Extra, and
+// unknown alert types, device types and fault keys are kept as sent. A
+// record that cannot be read (not an object, without its identifier, or
+// with a known member that no shape fits, such as a created_date of
+// "yesterday", here or in a nested device state or location) is left out
+// of its page and counted in Skipped, with the reasons of the first few in
+// SkipReasons. A body that is not JSON, or not the shape of the endpoint's
+// answer, fails the call with ErrBadResponse and is retried like other
+// transient failures.
+package upstream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"washboard/internal/version"
+)
+
+// Defaults of Config.
+const (
+	DefaultTimeout     = 30 * time.Second
+	DefaultMaxBodySize = 32 << 20
+	DefaultMaxAttempts = 4
+	DefaultRetryBudget = 45 * time.Second
+	DefaultBaseDelay   = 500 * time.Millisecond
+	DefaultMaxDelay    = 10 * time.Second
+	DefaultMaxPages    = 10_000
+)
+
+// Config configures a Client. Only BaseURL is required; a zero value
+// elsewhere takes the default.
+type Config struct {
+	// BaseURL is the URL the endpoint paths are relative to, such as
+	// https://api.example.com/v1. It must not hold user information, a
+	// query or a fragment.
+	BaseURL string
+	// HTTPClient sends the requests; a plain http.Client if nil. The Client
+	// uses a copy whose CheckRedirect follows redirects only to the base
+	// URL's scheme and host, so that credentials never reach another host.
+	HTTPClient *http.Client
+
+	Timeout     time.Duration // limit of one attempt, from sending to the end of the body
+	MaxBodySize int64         // limit of a response body in bytes; a larger one is an error
+
+	// Retries. A call is tried at most MaxAttempts times (1: never
+	// retried), and neither waits nor runs an attempt past RetryBudget from
+	// its start. Before attempt n+1 it waits a random time in [0,
+	// min(MaxDelay, BaseDelay·2^(n-1))], or what Retry-After asks for; a
+	// failure whose wait would end past the budget is returned at once.
+	// Only transient failures are retried (see Kind.Transient).
+	MaxAttempts int
+	RetryBudget time.Duration
+	BaseDelay   time.Duration
+	MaxDelay    time.Duration
+
+	// MaxPages bounds the pages one walk fetches.
+	MaxPages int
+
+	// Sleep waits d or until ctx ends, returning ctx's error in that case.
+	// Tests replace it; a timer by default.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Rand draws the backoff delays; the runtime's random numbers if nil.
+	Rand rand.Source
+	// Now tells the time, for the retry budget and Retry-After dates;
+	// time.Now if nil.
+	Now func() time.Time
+}
+
+// Client calls the Device Monitoring Service. It is safe for concurrent
+// use.
+type Client struct {
+	base   *url.URL
+	origin string
+	http   *http.Client
+	agent  string
+
+	timeout     time.Duration
+	maxBody     int64
+	maxAttempts int
+	budget      time.Duration
+	baseDelay   time.Duration
+	maxDelay    time.Duration
+	maxPages    int
+	sleep       func(context.Context, time.Duration) error
+	now         func() time.Time
+
+	mu  sync.Mutex
+	rng *rand.Rand // nil: the runtime's random numbers
+}
+
+// New returns a Client for cfg.
+func New(cfg Config) (*Client, error) {
+	base, err := url.Parse(strings.TrimSpace(cfg.BaseURL))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("upstream: base URL: %w", err)
+	case base.Scheme != "http" && base.Scheme != "https":
+		return nil, fmt.Errorf("upstream: base URL %q: want an http or https URL", base.Redacted())
+	case base.Host == "":
+		return nil, fmt.Errorf("upstream: base URL %q has no host", base.Redacted())
+	case base.User != nil:
+		return nil, errors.New("upstream: base URL must not hold user information; pass Credentials with each call")
+	case base.RawQuery != "" || base.Fragment != "":
+		return nil, fmt.Errorf("upstream: base URL %q must not have a query or fragment", base.Redacted())
+	}
+	c := &Client{
+		base:        base,
+		origin:      originOf(base),
+		agent:       "Washboard/" + version.String(),
+		timeout:     orDefault(cfg.Timeout, DefaultTimeout),
+		maxBody:     orDefault(cfg.MaxBodySize, DefaultMaxBodySize),
+		maxAttempts: orDefault(cfg.MaxAttempts, DefaultMaxAttempts),
+		budget:      orDefault(cfg.RetryBudget, DefaultRetryBudget),
+		baseDelay:   orDefault(cfg.BaseDelay, DefaultBaseDelay),
+		maxDelay:    orDefault(cfg.MaxDelay, DefaultMaxDelay),
+		maxPages:    orDefault(cfg.MaxPages, DefaultMaxPages),
+		sleep:       cfg.Sleep,
+		now:         cfg.Now,
+	}
+	if c.sleep == nil {
+		c.sleep = sleep
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	if cfg.Rand != nil {
+		c.rng = rand.New(cfg.Rand)
+	}
+	hc := &http.Client{}
+	if cfg.HTTPClient != nil {
+		copied := *cfg.HTTPClient
+		hc = &copied
+	}
+	hc.CheckRedirect = c.checkRedirect
+	c.http = hc
+	return c, nil
+}
+
+func orDefault[T int | int64 | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// originOf is the scheme, host and port of u, with default ports spelled
+// out, for comparing hosts.
+func originOf(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+var errForeignRedirect = errors.New("redirect to another host refused")
+
+// checkRedirect follows redirects within the base URL's scheme and host
+// only: the x-api-key header would follow the request anywhere.
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	if originOf(req.URL) != c.origin || req.URL.User != nil {
+		return fmt.Errorf("%w: %s", errForeignRedirect, req.URL.Host)
+	}
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	return nil
+}
+
+// sameHost resolves a link the service sent against the base URL and
+// checks that it points at the base URL's scheme and host.
+func (c *Client) sameHost(link string) (*url.URL, *Error) {
+	ref, err := url.Parse(strings.TrimSpace(link))
+	if err != nil {
+		return nil, &Error{Kind: KindDecode, Message: "the link is not a URL", Err: err}
+	}
+	u := c.base.ResolveReference(ref)
+	if originOf(u) != c.origin || u.User != nil {
+		return nil, &Error{Kind: KindForeignHost,
+			Message: fmt.Sprintf("the link points at %s://%s, not at the base URL's host", u.Scheme, u.Host)}
+	}
+	return u, nil
+}
+
+// endpoint is the URL of an endpoint with a query.
+func (c *Client) endpoint(name string, q url.Values) *url.URL {
+	u := c.base.JoinPath(name)
+	u.RawQuery = q.Encode()
+	return u
+}
+
+// get sends a GET request for u, retrying transient failures, and hands the
+// body of a successful answer to decode. A decode error counts as an
+// unreadable answer and is retried too.
+func (c *Client) get(ctx context.Context, cred Credentials, u *url.URL, decode func([]byte) error) error {
+	op := "GET " + u.Path
+	start := c.now()
+	for attempt := 1; ; attempt++ {
+		timeout := min(c.timeout, c.budget-c.now().Sub(start))
+		e := c.attempt(ctx, cred, u, timeout, decode)
+		if e == nil {
+			return nil
+		}
+		e.Op, e.Attempts = op, attempt
+		e.redact(cred)
+		if !e.Transient() || attempt >= c.maxAttempts {
+			return e
+		}
+		wait := e.RetryAfter
+		if wait <= 0 {
+			wait = c.backoff(attempt)
+		}
+		// Leave at least a moment for the next attempt within the budget.
+		if left := c.budget - c.now().Sub(start); wait >= left {
+			return e
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return &Error{Kind: KindCanceled, Op: op, Attempts: attempt,
+				Message: "while waiting to retry after " + e.Kind.String(), Err: err}
+		}
+	}
+}
+
+// backoff draws the wait before attempt n+1: full jitter over an
+// exponentially growing ceiling.
+func (c *Client) backoff(n int) time.Duration {
+	ceiling := c.baseDelay
+	for i := 1; i < n && ceiling < c.maxDelay; i++ {
+		ceiling *= 2
+	}
+	ceiling = min(ceiling, c.maxDelay)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rng == nil {
+		return time.Duration(rand.Int64N(int64(ceiling) + 1))
+	}
+	return time.Duration(c.rng.Int64N(int64(ceiling) + 1))
+}
+
+// maxErrorBody is how much of an error answer's body is read.
+const maxErrorBody = 64 << 10
+
+// attempt sends one request.
+func (c *Client) attempt(ctx context.Context, cred Credentials, u *url.URL, timeout time.Duration, decode func([]byte) error) *Error {
+	actx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(actx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return &Error{Kind: KindStatus, Message: "building the request", Err: err}
+	}
+	if cred.APIKey != "" {
+		req.Header.Set("x-api-key", cred.APIKey)
+	}
+	if cred.Authorization != "" {
+		req.Header.Set("Authorization", cred.Authorization)
+	}
+	req.Header.Set("User-Agent", c.agent)
+	req.Header.Set("Accept", "application/json")
+
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return transportError(ctx, actx, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return c.statusError(resp)
+	}
+	if resp.ContentLength > c.maxBody {
+		return &Error{Kind: KindTooLarge, Status: resp.StatusCode,
+			Message: fmt.Sprintf("the body is %d bytes, more than the limit of %d", resp.ContentLength, c.maxBody)}
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	if err != nil {
+		e := transportError(ctx, actx, err)
+		if e.Kind == KindNetwork {
+			e.Kind, e.Status, e.Message = KindTruncated, resp.StatusCode, "the body broke off"
+		}
+		return e
+	}
+	if int64(len(body)) > c.maxBody {
+		return &Error{Kind: KindTooLarge, Status: resp.StatusCode,
+			Message: fmt.Sprintf("the body is more than the limit of %d bytes", c.maxBody)}
+	}
+	if err := decode(body); err != nil {
+		return &Error{Kind: KindDecode, Status: resp.StatusCode, Message: err.Error()}
+	}
+	return nil
+}
+
+// transportError describes a request that got no complete answer: the
+// caller's context ended, the attempt timed out, a redirect was refused or
+// the network failed.
+func transportError(ctx, actx context.Context, err error) *Error {
+	switch {
+	case ctx.Err() != nil:
+		return &Error{Kind: KindCanceled, Err: ctx.Err()}
+	case errors.Is(err, errForeignRedirect):
+		return &Error{Kind: KindForeignHost, Message: "the service redirected to another host", Err: err}
+	case actx.Err() != nil:
+		return &Error{Kind: KindTimeout, Err: actx.Err()}
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &Error{Kind: KindTimeout, Err: err}
+	}
+	return &Error{Kind: KindNetwork, Err: err}
+}
+
+// statusError describes an answer with a status other than 2xx.
+func (c *Client) statusError(resp *http.Response) *Error {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	e := &Error{Status: resp.StatusCode}
+	e.Message, e.Param = parseErrorBody(body)
+	if e.Message == "" {
+		e.Message = http.StatusText(resp.StatusCode)
+	}
+	switch s := resp.StatusCode; {
+	case s == http.StatusUnauthorized:
+		e.Kind = KindUnauthorized
+	case s == http.StatusForbidden:
+		e.Kind = KindForbidden
+	case s == http.StatusNotFound:
+		e.Kind = KindNotFound
+	case s == http.StatusBadRequest:
+		e.Kind = KindBadRequest
+	case s == http.StatusTooManyRequests:
+		e.Kind = KindRateLimited
+	case s >= 500:
+		e.Kind = KindServer
+	default:
+		e.Kind = KindStatus
+	}
+	if s := resp.StatusCode; s == http.StatusTooManyRequests || s >= 500 {
+		e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), c.now())
+	}
+	return e
+}
+
+// maxRetryAfter bounds what Retry-After can ask for.
+const maxRetryAfter = 24 * time.Hour
+
+// parseRetryAfter reads a Retry-After header: seconds, or an HTTP date.
+// It returns 0 when the header is absent or cannot be read.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		return min(time.Duration(min(secs, int64(maxRetryAfter/time.Second)))*time.Second, maxRetryAfter)
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return min(max(t.Sub(now), 0), maxRetryAfter)
+	}
+	return 0
+}
+
+// parseErrorBody reads the message and the parameter at fault from an
+// error answer. The simulator answers
+//
+//	{"status": 400, "error": "Bad Request", "parameter": "page_size", "message": "..."}
+//
+// other JSON bodies are searched for a message in the usual members, and
+// a body that is not JSON gives its first line of text.
+func parseErrorBody(body []byte) (msg, param string) {
+	if o, err := readObject(body); err == nil {
+		return errorObject(o, 0)
+	}
+	text := strings.TrimSpace(strings.ToValidUTF8(string(body), ""))
+	if strings.HasPrefix(text, "<") { // an HTML page from a proxy says nothing useful
+		return "", ""
+	}
+	if i := strings.IndexAny(text, "\r\n"); i >= 0 {
+		text = text[:i]
+	}
+	return truncate(text, 200), ""
+}
+
+func errorObject(o object, depth int) (msg, param string) {
+	for _, name := range []string{"parameter", "param", "field"} {
+		if s, err := readString(o[name]); err == nil && s != "" {
+			param = s
+			break
+		}
+	}
+	for _, name := range []string{"message", "error_description", "detail", "error", "title"} {
+		v, ok := o[name]
+		if !ok {
+			continue
+		}
+		if inner, err := readObject(v); err == nil && depth == 0 {
+			m, p := errorObject(inner, 1)
+			if param == "" {
+				param = p
+			}
+			if m != "" {
+				return truncate(m, 500), param
+			}
+			continue
+		}
+		if s, err := readString(v); err == nil && s != "" {
+			return truncate(s, 500), param
+		}
+	}
+	return "", param
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "..."
+}
