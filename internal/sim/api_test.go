@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -423,8 +424,8 @@ func TestPanicBecomesInternalServerError(t *testing.T) {
 		{"string", func() { panic("boom") }},
 		{"error", func() { panic(errors.New("boom")) }},
 		{"runtime error", func() {
-			var m map[string]int
-			m["x"] = 1
+			i := len(os.Args) + 1
+			_ = []int{}[i] // index out of range
 		}},
 	}
 	for _, c := range cases {
