@@ -7,30 +7,26 @@ import (
 )
 
 func TestFoldFaultsSameWayForBothGenerations(t *testing.T) {
-	gen1Keys := []string{"jam_fault", "sensor_fault", "system_fault", "calibration_fault", "communication_fault",
-		"incorrectly_loaded", "leak", "maintenance_required", "no_i2c_communication", "safety_check",
-		"tear_bar_fault", "user_sensor_occluded"}
-	gen2Keys := []string{"jam_fault", "sensor_fault", "system_fault"}
 	tests := []struct {
 		name  string
-		keys  []string
 		flags map[string][]bool
 		want  []Fault
 	}{
-		{"nothing set", gen2Keys, map[string][]bool{"jam_fault": {false}}, nil},
-		{"gen 2 jam", gen2Keys, map[string][]bool{"jam_fault": {true}}, []Fault{{FaultJam, "jam_fault"}}},
-		{"gen 1 second jam condition", gen1Keys, map[string][]bool{"jam_fault": {false, true}}, []Fault{{FaultJam, "jam_fault"}}},
-		{"gen 1 tear bar is a jam", gen1Keys, map[string][]bool{"tear_bar_fault": {true}}, []Fault{{FaultJam, "tear_bar_fault"}}},
-		{"gen 1 calibration is a system fault", gen1Keys, map[string][]bool{"calibration_fault": {true}}, []Fault{{FaultSystem, "calibration_fault"}}},
-		{"gen 1 communication is a sensor fault", gen1Keys, map[string][]bool{"communication_fault": {true}}, []Fault{{FaultSensor, "communication_fault"}}},
-		{"gen 1 incorrectly loaded is a sensor fault", gen1Keys, map[string][]bool{"incorrectly_loaded": {true}}, []Fault{{FaultSensor, "incorrectly_loaded"}}},
-		{"one fault per kind", gen1Keys, map[string][]bool{"sensor_fault": {true}, "communication_fault": {true}}, []Fault{{FaultSensor, "sensor_fault"}}},
-		{"gen 1 detail kept", gen1Keys, map[string][]bool{"leak": {true}, "safety_check": {true}}, []Fault{{FaultOther, "leak"}, {FaultOther, "safety_check"}}},
-		{"unknown key kept", []string{"jam_fault", "valve_stuck"}, map[string][]bool{"valve_stuck": {true}}, []Fault{{FaultOther, "valve_stuck"}}},
+		{"nothing set", map[string][]bool{"jam_fault": {false}, "sensor_fault": {false}, "system_fault": {false}}, nil},
+		{"gen 2 jam", map[string][]bool{"jam_fault": {true}, "sensor_fault": {false}}, []Fault{{FaultJam, "jam_fault"}}},
+		{"gen 1 second jam condition", map[string][]bool{"jam_fault": {false, true}, "leak": {false}}, []Fault{{FaultJam, "jam_fault"}}},
+		{"gen 1 tear bar is a jam", map[string][]bool{"jam_fault": {false, false}, "tear_bar_fault": {true}}, []Fault{{FaultJam, "tear_bar_fault"}}},
+		{"gen 1 calibration is a system fault", map[string][]bool{"calibration_fault": {true}}, []Fault{{FaultSystem, "calibration_fault"}}},
+		{"gen 1 communication is a sensor fault", map[string][]bool{"communication_fault": {true}}, []Fault{{FaultSensor, "communication_fault"}}},
+		{"gen 1 incorrectly loaded is a sensor fault", map[string][]bool{"incorrectly_loaded": {true}}, []Fault{{FaultSensor, "incorrectly_loaded"}}},
+		{"one fault per kind, named by the spec's first field", map[string][]bool{"communication_fault": {true}, "sensor_fault": {true}}, []Fault{{FaultSensor, "sensor_fault"}}},
+		{"gen 1 detail kept", map[string][]bool{"safety_check": {true}, "leak": {true}}, []Fault{{FaultOther, "leak"}, {FaultOther, "safety_check"}}},
+		{"unknown keys kept after known ones", map[string][]bool{"valve_stuck": {true}, "a_new_fault": {true}, "system_fault": {true}},
+			[]Fault{{FaultSystem, "system_fault"}, {FaultOther, "a_new_fault"}, {FaultOther, "valve_stuck"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := FoldFaults(tt.keys, tt.flags); !reflect.DeepEqual(got, tt.want) {
+			if got := FoldFaults(tt.flags); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("FoldFaults = %v, want %v", got, tt.want)
 			}
 		})

@@ -1,6 +1,9 @@
 package domain
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // FaultKind is what a fault means for the people fixing it. Generation 2
 // devices report three kinds; generation 1 reports finer flags that fold
@@ -39,12 +42,36 @@ var foldInto = map[string]FaultKind{
 	"calibration_fault":    FaultSystem,
 }
 
+// faultKeyOrder is the order of the fault fields in the spec.
+var faultKeyOrder = []string{
+	"jam_fault", "sensor_fault", "system_fault", "calibration_fault", "communication_fault",
+	"incorrectly_loaded", "leak", "maintenance_required", "no_i2c_communication", "safety_check",
+	"tear_bar_fault", "user_sensor_occluded",
+}
+
 // FoldFaults turns a device's fault flags (field name to its booleans) into
 // the faults to show, the same way whatever the generation: one fault per
 // kind for jam, sensor and system, named after the first field that set it
-// (in the order of keys), and one per field for the rest, unknown fields
-// included.
-func FoldFaults(keys []string, flags map[string][]bool) []Fault {
+// in the spec's order, and one per field for the rest, unknown fields
+// included (after the known ones, by name).
+func FoldFaults(flags map[string][]bool) []Fault {
+	keys := make([]string, 0, len(flags))
+	known := map[string]bool{}
+	for _, k := range faultKeyOrder {
+		known[k] = true
+		if _, ok := flags[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	var unknown []string
+	for k := range flags {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	keys = append(keys, unknown...)
+
 	var out []Fault
 	seen := map[FaultKind]bool{}
 	for _, key := range keys {

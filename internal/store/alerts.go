@@ -9,9 +9,9 @@ import (
 	"washboard/internal/domain"
 )
 
-var alertsTable = (&table{name: "alerts", key: "id", cols: []string{
+var alertsTable = &table{name: "alerts", key: "id", cols: []string{
 	"location_id", "macs", "status", "type", "created_ms", "resolved_ms", "resolution", "overdue", "refill_count",
-}}).prepare()
+}}
 
 func alertRow(a domain.Alert) row {
 	var resolved any
@@ -40,44 +40,97 @@ type AlertWrite struct {
 // ApplyAlerts writes a refresh of alerts in one transaction and brings the
 // rollups up to date. Alerts whose content did not change are not written.
 func (s *Store) ApplyAlerts(ctx context.Context, account string, w AlertWrite) (Change, error) {
-	rows := make([]row, len(w.Upserts))
-	ids := make([]any, len(w.Upserts))
-	for i, a := range w.Upserts {
-		rows[i] = alertRow(a)
-		ids[i] = a.ID
+	r, err := s.BeginAlerts(ctx, account)
+	if err != nil {
+		return Change{}, err
 	}
-	var c Change
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		existing, err := alertHashes(ctx, tx, account, ids)
+	defer r.Rollback()
+	if err := r.Write(ctx, w.Upserts); err != nil {
+		return Change{}, err
+	}
+	return r.Commit(ctx, w.Remove, w.PruneBefore)
+}
+
+// AlertRefresh is a refresh of an account's alerts being written page by
+// page, in one transaction that holds the writer until Commit or Rollback.
+// An alert written twice keeps the later version: an alert read as open and
+// then as closed is stored closed.
+type AlertRefresh struct {
+	tx      *sql.Tx
+	w       *tableWriter
+	account string
+	empty   bool // the account had no alerts: nothing to compare with
+}
+
+// BeginAlerts starts a refresh of an account's alerts.
+func (s *Store) BeginAlerts(ctx context.Context, account string) (*AlertRefresh, error) {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM alerts WHERE account_id = ? LIMIT 1)`, account).Scan(&n); err != nil {
+		tx.Rollback()
+		return nil, err
+	}
+	return &AlertRefresh{tx: tx, w: newTableWriter(tx, alertsTable, account, nil), account: account, empty: n == 0}, nil
+}
+
+// Write writes a page of alerts.
+func (r *AlertRefresh) Write(ctx context.Context, alerts []domain.Alert) error {
+	rows := make([]row, len(alerts))
+	var unknown []any
+	for i, a := range alerts {
+		rows[i] = alertRow(a)
+		if _, ok := r.w.existing[a.ID]; !ok && !r.empty {
+			unknown = append(unknown, a.ID)
+		}
+	}
+	known, err := alertHashes(ctx, r.tx, r.account, unknown)
+	if err != nil {
+		return err
+	}
+	for id, h := range known {
+		r.w.existing[id] = h
+	}
+	return r.w.write(ctx, rows)
+}
+
+// Commit removes the alerts the service no longer has and the closed ones
+// created before pruneBefore (unless it is zero), brings the rollups up to
+// date and commits.
+func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore time.Time) (Change, error) {
+	defer r.w.close()
+	c := &r.w.change
+	for _, id := range remove {
+		res, err := r.tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND id = ?`, r.account, id)
 		if err != nil {
-			return err
+			return *c, err
 		}
-		if c, err = upsert(ctx, tx, alertsTable, account, rows, existing, false); err != nil {
-			return err
+		n, _ := res.RowsAffected()
+		c.Removed += int(n)
+	}
+	if !pruneBefore.IsZero() {
+		res, err := r.tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND status = 'CLOSED' AND created_ms < ?`,
+			r.account, ms(pruneBefore))
+		if err != nil {
+			return *c, err
 		}
-		for _, id := range w.Remove {
-			res, err := tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND id = ?`, account, id)
-			if err != nil {
-				return err
-			}
-			n, _ := res.RowsAffected()
-			c.Removed += int(n)
+		n, _ := res.RowsAffected()
+		c.Removed += int(n)
+	}
+	if !c.Empty() {
+		if err := recomputeRollups(ctx, r.tx, r.account); err != nil {
+			return *c, err
 		}
-		if !w.PruneBefore.IsZero() {
-			res, err := tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND status = 'CLOSED' AND created_ms < ?`,
-				account, ms(w.PruneBefore))
-			if err != nil {
-				return err
-			}
-			n, _ := res.RowsAffected()
-			c.Removed += int(n)
-		}
-		if c.Empty() {
-			return nil
-		}
-		return recomputeRollups(ctx, tx, account)
-	})
-	return c, err
+	}
+	return *c, r.tx.Commit()
+}
+
+// Rollback abandons the refresh; after Commit it does nothing.
+func (r *AlertRefresh) Rollback() {
+	r.w.close()
+	r.tx.Rollback()
 }
 
 // alertHashes reads the hashes of the given alerts, in chunks that stay

@@ -45,6 +45,7 @@ func dsn(path string, readOnly bool) string {
 	if readOnly {
 		q.Add("_pragma", "query_only(1)")
 	} else {
+		q.Add("_pragma", "cache_size(-65536)") // 64 MiB: a first refresh of a large account stays in memory
 		q.Set("_txlock", "immediate")
 	}
 	return "file:" + filepath.ToSlash(path) + "?" + q.Encode()

@@ -10,10 +10,10 @@ import (
 	"washboard/internal/domain"
 )
 
-var devicesTable = (&table{name: "devices", key: "mac", cols: []string{
+var devicesTable = &table{name: "devices", key: "mac", cols: []string{
 	"location_id", "position", "generation", "compartments", "battery", "battery_state",
 	"faults", "offline", "last_seen_ms", "health",
-}}).prepare()
+}}
 
 // compartmentJSON and faultJSON are how compartments and faults are kept in
 // their JSON columns.
@@ -54,25 +54,67 @@ func deviceRow(d domain.Device) row {
 // service no longer lists are removed; nothing is written when nothing
 // changed.
 func (s *Store) ReplaceDevices(ctx context.Context, account string, devices []domain.Device) (Change, error) {
+	r, err := s.BeginDevices(ctx, account)
+	if err != nil {
+		return Change{}, err
+	}
+	defer r.Rollback()
+	if err := r.Write(ctx, devices); err != nil {
+		return Change{}, err
+	}
+	return r.Commit(ctx)
+}
+
+// DeviceRefresh is a refresh of an account's devices being written page by
+// page, in one transaction that holds the writer until Commit or Rollback.
+type DeviceRefresh struct {
+	tx      *sql.Tx
+	w       *tableWriter
+	account string
+}
+
+// BeginDevices starts a refresh of an account's devices.
+func (s *Store) BeginDevices(ctx context.Context, account string) (*DeviceRefresh, error) {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	existing, err := existingHashes(ctx, tx, devicesTable, account, "")
+	if err != nil {
+		tx.Rollback()
+		return nil, err
+	}
+	return &DeviceRefresh{tx: tx, w: newTableWriter(tx, devicesTable, account, existing), account: account}, nil
+}
+
+// Write writes a page of devices.
+func (r *DeviceRefresh) Write(ctx context.Context, devices []domain.Device) error {
 	rows := make([]row, len(devices))
 	for i, d := range devices {
 		rows[i] = deviceRow(d)
 	}
-	var c Change
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		existing, err := existingHashes(ctx, tx, devicesTable, account, "")
-		if err != nil {
-			return err
+	return r.w.write(ctx, rows)
+}
+
+// Commit removes the devices the refresh did not list, brings the rollups
+// up to date and commits.
+func (r *DeviceRefresh) Commit(ctx context.Context) (Change, error) {
+	defer r.w.close()
+	if err := r.w.removeUnseen(ctx); err != nil {
+		return r.w.change, err
+	}
+	if !r.w.change.Empty() {
+		if err := recomputeRollups(ctx, r.tx, r.account); err != nil {
+			return r.w.change, err
 		}
-		if c, err = upsert(ctx, tx, devicesTable, account, rows, existing, true); err != nil {
-			return err
-		}
-		if c.Empty() {
-			return nil
-		}
-		return recomputeRollups(ctx, tx, account)
-	})
-	return c, err
+	}
+	return r.w.change, r.tx.Commit()
+}
+
+// Rollback abandons the refresh; after Commit it does nothing.
+func (r *DeviceRefresh) Rollback() {
+	r.w.close()
+	r.tx.Rollback()
 }
 
 // DeviceFilter selects devices of an account.

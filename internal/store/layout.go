@@ -10,10 +10,10 @@ import (
 )
 
 var (
-	buildingsTable = (&table{name: "buildings", key: "id", cols: []string{"name", "position"}}).prepare()
-	floorsTable    = (&table{name: "floors", key: "id", cols: []string{"building_id", "name", "position"}}).prepare()
-	roomsTable     = (&table{name: "rooms", key: "id", cols: []string{"floor_id", "building_id", "name", "position"}}).prepare()
-	locationsTable = (&table{name: "locations", key: "id", cols: []string{"room_id", "floor_id", "building_id", "name", "type", "position"}}).prepare()
+	buildingsTable = &table{name: "buildings", key: "id", cols: []string{"name", "position"}}
+	floorsTable    = &table{name: "floors", key: "id", cols: []string{"building_id", "name", "position"}}
+	roomsTable     = &table{name: "rooms", key: "id", cols: []string{"floor_id", "building_id", "name", "position"}}
+	locationsTable = &table{name: "locations", key: "id", cols: []string{"room_id", "floor_id", "building_id", "name", "type", "position"}}
 )
 
 // ReplaceLayout writes an account's layout as the service now lists it, in

@@ -121,9 +121,16 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, account string) error {
 	for _, c := range alerts { // alerts of locations the layout does not list yet
 		add(accountKey, 0, false, c)
 	}
-	for _, c := range changes {
-		if _, err := tx.ExecContext(ctx, `UPDATE locations SET health = ? WHERE account_id = ? AND id = ?`, int(c.health), account, c.id); err != nil {
+	if len(changes) > 0 {
+		upd, err := tx.PrepareContext(ctx, `UPDATE locations SET health = ? WHERE account_id = ? AND id = ?`)
+		if err != nil {
 			return err
+		}
+		defer upd.Close()
+		for _, c := range changes {
+			if _, err := upd.ExecContext(ctx, int(c.health), account, c.id); err != nil {
+				return err
+			}
 		}
 	}
 
@@ -145,15 +152,21 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, account string) error {
 	if err := rows.Close(); err != nil {
 		return err
 	}
+	var put *sql.Stmt
 	for k, r := range sums {
 		if old, ok := existing[k]; ok && old == *r {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO rollups (account_id, scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (account_id, scope, scope_id) DO UPDATE SET ok = excluded.ok, attention = excluded.attention,
-				action = excluded.action, offline = excluded.offline, open_alerts = excluded.open_alerts, overdue_alerts = excluded.overdue_alerts`,
-			account, string(k.scope), k.id, r.OK, r.Attention, r.Action, r.Offline, r.OpenAlerts, r.OverdueAlerts); err != nil {
+		if put == nil {
+			if put, err = tx.PrepareContext(ctx, `INSERT INTO rollups (account_id, scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (account_id, scope, scope_id) DO UPDATE SET ok = excluded.ok, attention = excluded.attention,
+					action = excluded.action, offline = excluded.offline, open_alerts = excluded.open_alerts, overdue_alerts = excluded.overdue_alerts`); err != nil {
+				return err
+			}
+			defer put.Close()
+		}
+		if _, err := put.ExecContext(ctx, account, string(k.scope), k.id, r.OK, r.Attention, r.Action, r.Offline, r.OpenAlerts, r.OverdueAlerts); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -25,23 +26,27 @@ func (c Change) Plus(o Change) Change {
 
 // table describes a cached table keyed by (account_id, key column).
 type table struct {
-	name   string
-	key    string
-	cols   []string // the other columns written by a refresh, in row order
-	insert string   // built by prepare
+	name string
+	key  string
+	cols []string // the other columns written by a refresh, in row order
 }
 
-func (t *table) prepare() *table {
+// batchRows is how many rows one INSERT statement writes.
+const batchRows = 64
+
+// insert returns the statement that writes n rows, replacing the content
+// of rows whose key exists.
+func (t *table) insert(n int) string {
 	cols := append([]string{"account_id", t.key}, t.cols...)
 	cols = append(cols, "hash")
 	sets := make([]string, 0, len(t.cols)+1)
 	for _, c := range append(append([]string{}, t.cols...), "hash") {
 		sets = append(sets, c+" = excluded."+c)
 	}
-	t.insert = fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s) ON CONFLICT (account_id, %s) DO UPDATE SET %s",
-		t.name, strings.Join(cols, ", "), strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", "),
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
+	return fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT (account_id, %s) DO UPDATE SET %s",
+		t.name, strings.Join(cols, ", "), strings.TrimSuffix(strings.Repeat(one+", ", n), ", "),
 		t.key, strings.Join(sets, ", "))
-	return t
 }
 
 // row is one row of a refresh: its key and its other columns.
@@ -111,64 +116,146 @@ func existingHashes(ctx context.Context, tx *sql.Tx, t *table, account, where st
 	return out, rows.Err()
 }
 
-// upsert writes the rows whose content differs from the cache, and removes
-// the rows in existing that the refresh did not list when remove is true.
-// existing is the cache's current key→hash of the rows the refresh covers.
-func upsert(ctx context.Context, tx *sql.Tx, t *table, account string, rows []row, existing map[string]int64, remove bool) (Change, error) {
-	var c Change
-	var stmt *sql.Stmt
-	seen := make(map[string]bool, len(rows))
+// tableWriter writes the rows of one refresh of a table, in batches,
+// within the refresh's transaction. A row whose content equals the cache's
+// is not written; a key written twice in one refresh keeps the later row.
+type tableWriter struct {
+	tx       *sql.Tx
+	t        *table
+	account  string
+	existing map[string]int64 // the cache's hashes of the keys the refresh may touch
+	seen     map[string]int64 // hash of each key this refresh wrote or confirmed
+	batch    *sql.Stmt        // writes batchRows rows
+	single   *sql.Stmt        // writes one row
+	change   Change
+}
+
+func newTableWriter(tx *sql.Tx, t *table, account string, existing map[string]int64) *tableWriter {
+	if existing == nil {
+		existing = map[string]int64{}
+	}
+	return &tableWriter{tx: tx, t: t, account: account, existing: existing, seen: map[string]int64{}}
+}
+
+func (w *tableWriter) write(ctx context.Context, rows []row) error {
+	// Writing in key order keeps the b-tree's pages in cache.
+	rows = slices.Clone(rows)
+	slices.SortStableFunc(rows, func(a, b row) int { return strings.Compare(a.key, b.key) })
+	var pending []any
+	pendingRows := 0
 	for _, r := range rows {
-		if seen[r.key] {
-			continue // the first of duplicates wins
-		}
-		seen[r.key] = true
 		h := hashRow(r)
-		old, ok := existing[r.key]
-		if ok && old == h {
+		prev, again := w.seen[r.key]
+		old, cached := w.existing[r.key]
+		switch {
+		case again && prev == h, !again && cached && old == h:
+			w.seen[r.key] = h
 			continue
+		case !again && cached:
+			w.change.Changed++
+		case !again:
+			w.change.Added++
 		}
-		if stmt == nil {
-			var err error
-			if stmt, err = tx.PrepareContext(ctx, t.insert); err != nil {
-				return c, err
+		w.seen[r.key] = h
+		if again {
+			// Written earlier in this refresh: flush what is pending first,
+			// so that the later version lands last.
+			if err := w.flush(ctx, pending, pendingRows); err != nil {
+				return err
 			}
-			defer stmt.Close()
+			pending, pendingRows = pending[:0], 0
 		}
-		args := make([]any, 0, len(r.vals)+3)
-		args = append(args, account, r.key)
-		args = append(args, r.vals...)
-		args = append(args, h)
-		if _, err := stmt.ExecContext(ctx, args...); err != nil {
-			return c, fmt.Errorf("writing %s %s: %w", t.name, r.key, err)
-		}
-		if ok {
-			c.Changed++
-		} else {
-			c.Added++
+		pending = append(pending, w.account, r.key)
+		pending = append(pending, r.vals...)
+		pending = append(pending, h)
+		pendingRows++
+		if pendingRows == batchRows {
+			if err := w.flush(ctx, pending, pendingRows); err != nil {
+				return err
+			}
+			pending, pendingRows = pending[:0], 0
 		}
 	}
-	if !remove {
-		return c, nil
+	return w.flush(ctx, pending, pendingRows)
+}
+
+// flush writes n rows whose values are in args.
+func (w *tableWriter) flush(ctx context.Context, args []any, n int) error {
+	if n == 0 {
+		return nil
 	}
+	var err error
+	if n == batchRows {
+		if w.batch == nil {
+			if w.batch, err = w.tx.PrepareContext(ctx, w.t.insert(batchRows)); err != nil {
+				return err
+			}
+		}
+		if _, err = w.batch.ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("writing %d rows of %s: %w", n, w.t.name, err)
+		}
+		return nil
+	}
+	if w.single == nil {
+		if w.single, err = w.tx.PrepareContext(ctx, w.t.insert(1)); err != nil {
+			return err
+		}
+	}
+	per := len(args) / n
+	for i := 0; i < n; i++ {
+		if _, err = w.single.ExecContext(ctx, args[i*per:(i+1)*per]...); err != nil {
+			return fmt.Errorf("writing %s %v: %w", w.t.name, args[i*per+1], err)
+		}
+	}
+	return nil
+}
+
+// removeUnseen removes the cached rows this refresh did not list.
+func (w *tableWriter) removeUnseen(ctx context.Context) error {
 	var del *sql.Stmt
-	for k := range existing {
-		if seen[k] {
+	for k := range w.existing {
+		if _, ok := w.seen[k]; ok {
 			continue
 		}
 		if del == nil {
 			var err error
-			if del, err = tx.PrepareContext(ctx, fmt.Sprintf("DELETE FROM %s WHERE account_id = ? AND %s = ?", t.name, t.key)); err != nil {
-				return c, err
+			if del, err = w.tx.PrepareContext(ctx, fmt.Sprintf("DELETE FROM %s WHERE account_id = ? AND %s = ?", w.t.name, w.t.key)); err != nil {
+				return err
 			}
 			defer del.Close()
 		}
-		if _, err := del.ExecContext(ctx, account, k); err != nil {
-			return c, err
+		if _, err := del.ExecContext(ctx, w.account, k); err != nil {
+			return err
 		}
-		c.Removed++
+		w.change.Removed++
 	}
-	return c, nil
+	return nil
+}
+
+func (w *tableWriter) close() {
+	for _, st := range []**sql.Stmt{&w.batch, &w.single} {
+		if *st != nil {
+			(*st).Close()
+			*st = nil
+		}
+	}
+}
+
+// upsert writes one whole refresh of a table: the rows whose content
+// differs from the cache, and, when remove is true, the removal of the
+// cached rows in existing that the refresh did not list.
+func upsert(ctx context.Context, tx *sql.Tx, t *table, account string, rows []row, existing map[string]int64, remove bool) (Change, error) {
+	w := newTableWriter(tx, t, account, existing)
+	defer w.close()
+	if err := w.write(ctx, rows); err != nil {
+		return w.change, err
+	}
+	if remove {
+		if err := w.removeUnseen(ctx); err != nil {
+			return w.change, err
+		}
+	}
+	return w.change, nil
 }
 
 // inTx runs fn in a write transaction.

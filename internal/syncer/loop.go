@@ -223,18 +223,67 @@ func (l *loop) refreshLayout(ctx context.Context, cred upstream.Credentials) (st
 
 func (l *loop) refreshDevices(ctx context.Context, cred upstream.Credentials) (store.Change, Fetched, error) {
 	l.update(func(p *Progress) { p.Devices = 0 })
-	devices, fetched, err := l.e.src.Devices(ctx, cred, l.progressFunc(store.ResourceDevices))
+	r, err := l.e.store.BeginDevices(ctx, l.account)
+	if err != nil {
+		return store.Change{}, Fetched{}, err
+	}
+	defer r.Rollback()
+	progress := l.progressFunc(store.ResourceDevices)
+	var fetched Fetched
+	err = pipeline(ctx, func(ctx context.Context, send func([]domain.Device) error) error {
+		var err error
+		fetched, err = l.e.src.Devices(ctx, cred, send)
+		return err
+	}, func(page []domain.Device) error {
+		progress(Page{Items: len(page)})
+		return r.Write(ctx, page)
+	})
 	if err != nil {
 		return store.Change{}, fetched, err
 	}
-	c, err := l.e.store.ReplaceDevices(ctx, l.account, devices)
+	c, err := r.Commit(ctx)
 	return c, fetched, err
+}
+
+// pipeline runs fetch, which sends pages, and hands each page to write
+// while the next one is being fetched. The first error of either side
+// stops both.
+func pipeline[T any](ctx context.Context, fetch func(context.Context, func(T) error) error, write func(T) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pages := make(chan T, 4)
+	fetchErr := make(chan error, 1)
+	go func() {
+		defer close(pages)
+		fetchErr <- fetch(ctx, func(p T) error {
+			select {
+			case pages <- p:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	var writeErr error
+	for p := range pages {
+		if writeErr != nil {
+			continue // drain until the fetch notices
+		}
+		if writeErr = write(p); writeErr != nil {
+			cancel()
+		}
+	}
+	if err := <-fetchErr; writeErr == nil && err != nil {
+		return err
+	}
+	return writeErr
 }
 
 // refreshAlerts reads the open alerts created within the lookback and the
 // alerts closed since the last refresh (minus an overlap; the whole history
-// the first time), looks up cached open alerts that appear in neither, and
-// writes it all in one transaction.
+// the first time), writing each page as the next is fetched; then it looks
+// up cached open alerts that appeared in neither, and commits it all as one
+// transaction.
 func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (store.Change, Fetched, error) {
 	e := l.e
 	l.update(func(p *Progress) { p.Alerts = 0 })
@@ -245,65 +294,73 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 	if !l.closedAt.IsZero() {
 		closedFrom = l.closedAt.Add(-e.cfg.Overlap)
 	}
+
+	// What the cache holds as open before the refresh, to find the alerts
+	// the service stopped listing.
+	cachedOpen, err := e.store.FindAlerts(ctx, store.AlertFilter{Account: l.account, Status: domain.AlertOpen, From: openFrom})
+	if err != nil {
+		return store.Change{}, Fetched{}, err
+	}
+	r, err := e.store.BeginAlerts(ctx, l.account)
+	if err != nil {
+		return store.Change{}, Fetched{}, err
+	}
+	defer r.Rollback()
+
 	progress := l.progressFunc(store.ResourceAlerts)
-
+	seen := map[string]bool{}
 	var fetched Fetched
-	open, f, err := e.src.Alerts(ctx, cred, domain.AlertOpen, openFrom, to, progress)
-	fetched = addFetched(fetched, f)
-	if err != nil {
-		return store.Change{}, fetched, err
-	}
-	closed, f, err := e.src.Alerts(ctx, cred, domain.AlertClosed, closedFrom, to, progress)
-	fetched = addFetched(fetched, f)
-	if err != nil {
-		return store.Change{}, fetched, err
-	}
-
-	byID := make(map[string]int, len(open)+len(closed))
-	alerts := make([]domain.Alert, 0, len(open)+len(closed))
-	put := func(a domain.Alert) {
-		if i, ok := byID[a.ID]; ok {
-			alerts[i] = a // closed after it was read as open: the later read wins
-			return
+	err = pipeline(ctx, func(ctx context.Context, send func([]domain.Alert) error) error {
+		for _, status := range []domain.AlertStatus{domain.AlertOpen, domain.AlertClosed} {
+			from := openFrom
+			if status == domain.AlertClosed {
+				from = closedFrom
+			}
+			f, err := e.src.Alerts(ctx, cred, status, from, to, send)
+			fetched = addFetched(fetched, f)
+			if err != nil {
+				return err
+			}
 		}
-		byID[a.ID] = len(alerts)
-		alerts = append(alerts, a)
-	}
-	for _, a := range open {
-		put(a)
-	}
-	for _, a := range closed {
-		put(a)
+		return nil
+	}, func(page []domain.Alert) error {
+		progress(Page{Items: len(page)})
+		for _, a := range page {
+			seen[a.ID] = true
+		}
+		return r.Write(ctx, page)
+	})
+	if err != nil {
+		return store.Change{}, fetched, err
 	}
 
 	// Cached open alerts the service listed neither as open nor as closed:
 	// look them up one by one; those it no longer has are removed.
-	cachedOpen, err := e.store.FindAlerts(ctx, store.AlertFilter{Account: l.account, Status: domain.AlertOpen, From: openFrom})
-	if err != nil {
-		return store.Change{}, fetched, err
-	}
+	var found []domain.Alert
 	var remove []string
 	lookups := 0
 	for _, c := range cachedOpen {
-		if _, ok := byID[c.ID]; ok {
+		if seen[c.ID] {
 			continue
 		}
 		if lookups == e.cfg.VanishedLookups {
 			break // the rest wait for the next refresh
 		}
 		lookups++
-		a, found, err := e.src.Alert(ctx, cred, c.ID, c.Created)
+		a, ok, err := e.src.Alert(ctx, cred, c.ID, c.Created)
 		if err != nil {
 			return store.Change{}, fetched, err
 		}
-		if found {
-			put(a)
+		if ok {
+			found = append(found, a)
 		} else {
 			remove = append(remove, c.ID)
 		}
 	}
-
-	c, err := e.store.ApplyAlerts(ctx, l.account, store.AlertWrite{Upserts: alerts, Remove: remove, PruneBefore: now.Add(-e.cfg.History)})
+	if err := r.Write(ctx, found); err != nil {
+		return store.Change{}, fetched, err
+	}
+	c, err := r.Commit(ctx, remove, now.Add(-e.cfg.History))
 	if err != nil {
 		return c, fetched, err
 	}

@@ -60,21 +60,20 @@ func (s UpstreamSource) Layout(ctx context.Context, cred upstream.Credentials, p
 }
 
 // Devices walks /devices by offset.
-func (s UpstreamSource) Devices(ctx context.Context, cred upstream.Credentials, progress func(Page)) ([]domain.Device, Fetched, error) {
-	var out []domain.Device
+func (s UpstreamSource) Devices(ctx context.Context, cred upstream.Credentials, page func([]domain.Device) error) (Fetched, error) {
 	var f Fetched
 	err := s.Client.WalkDevices(ctx, cred, upstream.DeviceQuery{Limit: offsetLimit}, func(p upstream.DevicePage) error {
 		f.Pages++
 		f.Skipped += p.Skipped
-		progress(Page{Items: len(p.Devices)})
+		out := make([]domain.Device, 0, len(p.Devices))
 		for _, d := range p.Devices {
 			for _, st := range d.States {
 				out = append(out, deviceFromUpstream(d, st))
 			}
 		}
-		return nil
+		return page(out)
 	})
-	return out, f, err
+	return f, err
 }
 
 // deviceFromUpstream folds one reported device state into the domain's
@@ -127,20 +126,19 @@ func batteryState(s string) domain.BatteryState {
 }
 
 // Alerts walks /alerts by cursor.
-func (s UpstreamSource) Alerts(ctx context.Context, cred upstream.Credentials, status domain.AlertStatus, from, to time.Time, progress func(Page)) ([]domain.Alert, Fetched, error) {
-	var out []domain.Alert
+func (s UpstreamSource) Alerts(ctx context.Context, cred upstream.Credentials, status domain.AlertStatus, from, to time.Time, page func([]domain.Alert) error) (Fetched, error) {
 	var f Fetched
 	q := upstream.AlertQuery{AlertStatus: string(status), StartDate: from, EndDate: to, PageSize: alertPageSize}
 	err := s.Client.WalkAlerts(ctx, cred, q, func(p upstream.AlertPage) error {
 		f.Pages++
 		f.Skipped += p.Skipped
-		progress(Page{Items: len(p.Alerts)})
-		for _, a := range p.Alerts {
-			out = append(out, alertFromUpstream(a))
+		out := make([]domain.Alert, len(p.Alerts))
+		for i, a := range p.Alerts {
+			out[i] = alertFromUpstream(a)
 		}
-		return nil
+		return page(out)
 	})
-	return out, f, err
+	return f, err
 }
 
 // Alert reads one alert by identifier, within a window around its

@@ -87,11 +87,10 @@ CREATE TABLE alerts (
     overdue      INTEGER NOT NULL,
     refill_count INTEGER NOT NULL,
     hash         INTEGER NOT NULL,
-    PRIMARY KEY (account_id, id)
-) WITHOUT ROWID;
-CREATE INDEX alerts_open ON alerts (account_id, status, created_ms);
+    UNIQUE (account_id, id)
+); -- a rowid table: rows arrive in creation order, identifiers in random order
+CREATE INDEX alerts_status ON alerts (account_id, status, created_ms);
 CREATE INDEX alerts_resolved ON alerts (account_id, resolved_ms);
-CREATE INDEX alerts_location ON alerts (account_id, location_id, status);
 
 -- Health counts and alert counts per account, building, floor and room,
 -- kept current by every refresh so that pages read them without scanning.

@@ -1,0 +1,75 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"washboard/internal/domain"
+)
+
+// benchAccount builds an account of 10,000 locations in 2,500 rooms with
+// one device each and 50,000 alerts.
+func benchAccount() (domain.Layout, []domain.Device, []domain.Alert) {
+	l := domain.Layout{Account: domain.Account{ID: "acc", Name: "Bench"}}
+	var devices []domain.Device
+	var alerts []domain.Alert
+	t0 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	for b := 0; b < 25; b++ {
+		bid := fmt.Sprintf("b%02d", b)
+		l.Buildings = append(l.Buildings, domain.Building{ID: bid, Name: "Building " + bid})
+		for f := 0; f < 10; f++ {
+			fid := fmt.Sprintf("%s-f%d", bid, f)
+			l.Floors = append(l.Floors, domain.Floor{ID: fid, BuildingID: bid, Name: "Level " + fid})
+			for r := 0; r < 10; r++ {
+				rid := fmt.Sprintf("%s-r%d", fid, r)
+				l.Rooms = append(l.Rooms, domain.Room{ID: rid, FloorID: fid, Name: "Room " + rid})
+				for k := 0; k < 4; k++ {
+					lid := fmt.Sprint(1_000_000 + len(l.Locations))
+					l.Locations = append(l.Locations, domain.Location{ID: lid, RoomID: rid, Name: "Sink", Type: domain.Soap})
+					d := device(fmt.Sprintf("%012X", len(devices)), lid, len(devices)%100)
+					devices = append(devices, d)
+				}
+			}
+		}
+	}
+	for i := 0; i < 50_000; i++ {
+		a := alert(fmt.Sprintf("%08x-alert", i*7919%50_000), l.Locations[i%len(l.Locations)].ID, t0.Add(time.Duration(i)*time.Minute), i%50 == 0, i%200 == 0)
+		alerts = append(alerts, a)
+	}
+	return l, devices, alerts
+}
+
+// BenchmarkFirstRefresh writes a whole account into an empty cache: one op
+// is the layout, the devices and the alerts.
+func BenchmarkFirstRefresh(b *testing.B) {
+	l, devices, alerts := benchAccount()
+	ctx := context.Background()
+	for b.Loop() {
+		b.StopTimer()
+		s, _ := openTest(b)
+		b.StartTimer()
+		if _, err := s.ReplaceLayout(ctx, l); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.ReplaceDevices(ctx, "acc", devices); err != nil {
+			b.Fatal(err)
+		}
+		r, err := s.BeginAlerts(ctx, "acc")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; i < len(alerts); i += 500 {
+			if err := r.Write(ctx, alerts[i:min(i+500, len(alerts))]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := r.Commit(ctx, nil, time.Time{}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+}

@@ -1,0 +1,187 @@
+package syncer
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"washboard/internal/clock"
+	"washboard/internal/domain"
+	"washboard/internal/sim"
+	"washboard/internal/store"
+	"washboard/internal/upstream"
+)
+
+// The benchmark account: 10,000 device locations in about 2,300 rooms, with
+// about 50,000 alerts, served by the simulator over loopback.
+var (
+	benchOnce  sync.Once
+	benchWorld *sim.World
+	benchSrv   *httptest.Server
+)
+
+const benchAlerts = 50_000
+
+func benchSetup(b *testing.B) (*sim.World, UpstreamSource) {
+	b.Helper()
+	benchOnce.Do(func() {
+		benchWorld = sim.New(sim.Config{
+			Seed: 5, Locations: 10_000, History: 19 * 24 * time.Hour, Clock: sim.NewManualClock(start), Zone: time.UTC,
+			Credentials: []sim.Credentials{{APIKey: "key-1", Authorization: "auth-1"}},
+		})
+		benchSrv = httptest.NewServer(benchWorld.Handler())
+	})
+	if n := len(benchWorld.Accounts()[0].AlertRecords()); n < benchAlerts {
+		b.Fatalf("the benchmark account has %d alerts, want at least %d", n, benchAlerts)
+	}
+	client, err := upstream.New(upstream.Config{BaseURL: benchSrv.URL})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return benchWorld, UpstreamSource{Client: client}
+}
+
+var benchCred = upstream.Credentials{APIKey: "key-1", Authorization: "auth-1"}
+
+// benchLoop is a loop over a fresh cache, driven by hand.
+func benchLoop(b *testing.B, src Source, account string) (*loop, *store.Store) {
+	st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "cache.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := New(context.Background(), src, st, clock.NewFake(start), Config{}, nil)
+	e.holders["bench"] = &holder{account: account, credID: CredentialID(benchCred), cred: benchCred, until: start.Add(time.Hour)}
+	return &loop{e: e, account: account, done: make(chan struct{}), wakeup: make(chan struct{}, 1)}, st
+}
+
+// round runs one round of the loop: metadata, devices, alerts.
+func (l *loop) round(b *testing.B) store.Change {
+	ctx := context.Background()
+	var total store.Change
+	for _, r := range []struct {
+		res store.Resource
+		fn  refreshFunc
+	}{{store.ResourceMetadata, l.refreshLayout}, {store.ResourceDevices, l.refreshDevices}, {store.ResourceAlerts, l.refreshAlerts}} {
+		if err := l.refresh(ctx, r.res, r.fn); err != nil {
+			b.Fatalf("%s: %v", r.res, err)
+		}
+		st, _ := l.e.store.SyncStatuses(ctx, l.account)
+		total = total.Plus(st[r.res].Change)
+	}
+	return total
+}
+
+// fetchOnly fetches and decodes the same pages as a first sync, without
+// storing them.
+func fetchOnly(b *testing.B, src Source) int {
+	ctx := context.Background()
+	none := func(Page) {}
+	layout, _, err := src.Layout(ctx, benchCred, none)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := len(layout.Locations)
+	if _, err := src.Devices(ctx, benchCred, func(p []domain.Device) error { n += len(p); return nil }); err != nil {
+		b.Fatal(err)
+	}
+	to := start.Truncate(24*time.Hour).AddDate(0, 0, 2)
+	count := func(p []domain.Alert) error { n += len(p); return nil }
+	if _, err := src.Alerts(ctx, benchCred, domain.AlertOpen, start.Add(-30*24*time.Hour), to, count); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := src.Alerts(ctx, benchCred, domain.AlertClosed, start.Add(-90*24*time.Hour), to, count); err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+// peakHeap samples the heap while fn runs and returns the highest value.
+func peakHeap(fn func()) uint64 {
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			if m.HeapAlloc > peak.Load() {
+				peak.Store(m.HeapAlloc)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	fn()
+	close(stop)
+	<-done
+	return peak.Load()
+}
+
+// BenchmarkFirstSync compares, in the same run, the first sync of the
+// benchmark account into an empty cache with fetching and decoding the same
+// pages without storing them. One op is one of each.
+func BenchmarkFirstSync(b *testing.B) {
+	w, src := benchSetup(b)
+	account := w.Accounts()[0].ID
+	var fetch, syncing time.Duration
+	var peak uint64
+	var rows int
+	for b.Loop() {
+		b.StopTimer()
+		l, st := benchLoop(b, src, account)
+		runtime.GC()
+		b.StartTimer()
+
+		t0 := time.Now()
+		rows = fetchOnly(b, src)
+		t1 := time.Now()
+		var c store.Change
+		p := peakHeap(func() { c = l.round(b) })
+		t2 := time.Now()
+		fetch += t1.Sub(t0)
+		syncing += t2.Sub(t1)
+		peak = max(peak, p)
+		if c.Added < rows/2 {
+			b.Fatalf("the first sync added %d rows for %d records", c.Added, rows)
+		}
+		b.StopTimer()
+		st.Close()
+		b.StartTimer()
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(fetch.Milliseconds())/n, "fetch-ms")
+	b.ReportMetric(float64(syncing.Milliseconds())/n, "sync-ms")
+	b.ReportMetric(float64(syncing)/float64(fetch), "sync/fetch")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(rows), "records")
+}
+
+// BenchmarkUnchangedSync measures a round of the loop when nothing changed
+// upstream since the last one. One op is one round.
+func BenchmarkUnchangedSync(b *testing.B) {
+	w, src := benchSetup(b)
+	l, st := benchLoop(b, src, w.Accounts()[0].ID)
+	defer st.Close()
+	l.round(b)
+	written := 0
+	for b.Loop() {
+		c := l.round(b)
+		written += c.Added + c.Changed + c.Removed
+	}
+	if written != 0 {
+		b.Fatalf("rounds without upstream change wrote %d rows", written)
+	}
+	b.ReportMetric(float64(written), "rows-written")
+}
+
+var _ = fmt.Sprint
