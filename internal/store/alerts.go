@@ -58,22 +58,27 @@ func (s *Store) ApplyAlerts(ctx context.Context, account string, w AlertWrite) (
 type AlertRefresh struct {
 	tx      *sql.Tx
 	w       *tableWriter
+	key     int64
 	account string
 	empty   bool // the account had no alerts: nothing to compare with
 }
 
 // BeginAlerts starts a refresh of an account's alerts.
 func (s *Store) BeginAlerts(ctx context.Context, account string) (*AlertRefresh, error) {
+	key, err := s.accountKey(ctx, account, true)
+	if err != nil {
+		return nil, err
+	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM alerts WHERE account_id = ? LIMIT 1)`, account).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM alerts WHERE account_id = ? LIMIT 1)`, key).Scan(&n); err != nil {
 		tx.Rollback()
 		return nil, err
 	}
-	return &AlertRefresh{tx: tx, w: newTableWriter(tx, alertsTable, account, nil), account: account, empty: n == 0}, nil
+	return &AlertRefresh{tx: tx, w: newTableWriter(tx, alertsTable, key, nil), key: key, account: account, empty: n == 0}, nil
 }
 
 // Write writes a page of alerts.
@@ -86,7 +91,7 @@ func (r *AlertRefresh) Write(ctx context.Context, alerts []domain.Alert) error {
 			unknown = append(unknown, a.ID)
 		}
 	}
-	known, err := alertHashes(ctx, r.tx, r.account, unknown)
+	known, err := alertHashes(ctx, r.tx, r.key, unknown)
 	if err != nil {
 		return err
 	}
@@ -103,7 +108,7 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 	defer r.w.close()
 	c := &r.w.change
 	for _, id := range remove {
-		res, err := r.tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND id = ?`, r.account, id)
+		res, err := r.tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND id = ?`, r.key, id)
 		if err != nil {
 			return *c, err
 		}
@@ -112,7 +117,7 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 	}
 	if !pruneBefore.IsZero() {
 		res, err := r.tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND status = 'CLOSED' AND created_ms < ?`,
-			r.account, ms(pruneBefore))
+			r.key, ms(pruneBefore))
 		if err != nil {
 			return *c, err
 		}
@@ -120,7 +125,7 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 		c.Removed += int(n)
 	}
 	if !c.Empty() {
-		if err := recomputeRollups(ctx, r.tx, r.account); err != nil {
+		if err := recomputeRollups(ctx, r.tx, r.key, r.account); err != nil {
 			return *c, err
 		}
 	}
@@ -135,7 +140,7 @@ func (r *AlertRefresh) Rollback() {
 
 // alertHashes reads the hashes of the given alerts, in chunks that stay
 // within SQLite's limit on parameters.
-func alertHashes(ctx context.Context, tx *sql.Tx, account string, ids []any) (map[string]int64, error) {
+func alertHashes(ctx context.Context, tx *sql.Tx, account int64, ids []any) (map[string]int64, error) {
 	out := make(map[string]int64, len(ids))
 	const chunk = 500
 	for start := 0; start < len(ids); start += chunk {
@@ -164,8 +169,12 @@ func alertHashes(ctx context.Context, tx *sql.Tx, account string, ids []any) (ma
 
 // OpenAlertIDs lists the cached open alerts created at or after since.
 func (s *Store) OpenAlertIDs(ctx context.Context, account string, since time.Time) ([]string, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.read.QueryContext(ctx, `SELECT id FROM alerts WHERE account_id = ? AND status = 'OPEN' AND created_ms >= ?`,
-		account, ms(since))
+		key, ms(since))
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +209,11 @@ type AlertFilter struct {
 // FindAlerts returns the alerts matching the filter: overdue first, then
 // oldest first.
 func (s *Store) FindAlerts(ctx context.Context, f AlertFilter) ([]domain.Alert, error) {
-	q, args := alertQuery(f, `a.id, a.location_id, a.macs, a.status, a.type, a.created_ms, a.resolved_ms, a.resolution, a.overdue, a.refill_count`)
+	key, err := s.accountKey(ctx, f.Account, false)
+	if err != nil {
+		return nil, err
+	}
+	q, args := alertQuery(key, f, `a.id, a.location_id, a.macs, a.status, a.type, a.created_ms, a.resolved_ms, a.resolution, a.overdue, a.refill_count`)
 	q += " ORDER BY a.overdue DESC, a.created_ms, a.id"
 	if f.Limit > 0 {
 		q += " LIMIT ?"
@@ -237,15 +250,19 @@ func (s *Store) FindAlerts(ctx context.Context, f AlertFilter) ([]domain.Alert, 
 
 // CountAlerts counts the alerts matching the filter.
 func (s *Store) CountAlerts(ctx context.Context, f AlertFilter) (int, error) {
-	q, args := alertQuery(f, "count(*)")
+	key, err := s.accountKey(ctx, f.Account, false)
+	if err != nil {
+		return 0, err
+	}
+	q, args := alertQuery(key, f, "count(*)")
 	var n int
-	err := s.read.QueryRowContext(ctx, q, args...).Scan(&n)
+	err = s.read.QueryRowContext(ctx, q, args...).Scan(&n)
 	return n, err
 }
 
-func alertQuery(f AlertFilter, cols string) (string, []any) {
+func alertQuery(key int64, f AlertFilter, cols string) (string, []any) {
 	where := []string{"a.account_id = ?"}
-	args := []any{f.Account}
+	args := []any{key}
 	join := ""
 	if f.BuildingID != "" || f.FloorID != "" || f.RoomID != "" {
 		join = " JOIN locations l ON l.account_id = a.account_id AND l.id = a.location_id"

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go driver, registered as "sqlite"
@@ -32,6 +33,7 @@ type Store struct {
 	write *sql.DB // one connection: every write goes through it
 	read  *sql.DB // read-only pool
 	Now   func() time.Time
+	keys  sync.Map // account id → its integer key
 }
 
 // dsn builds a connection string with the pragmas in it, so that every
@@ -171,4 +173,40 @@ func fromMS(v int64) time.Time {
 		return time.Time{}
 	}
 	return time.UnixMilli(v).UTC()
+}
+
+// noAccount is the key used for an account the cache does not have: it
+// matches no row.
+const noAccount int64 = -1
+
+// accountKey returns the integer key that the account's rows carry. An
+// account the cache does not have gets noAccount, unless create is set, in
+// which case its row is made (with an empty name until its layout arrives).
+// Keys are created outside the refresh transactions, so that a key in the
+// cache always names a committed row.
+func (s *Store) accountKey(ctx context.Context, id string, create bool) (int64, error) {
+	if k, ok := s.keys.Load(id); ok {
+		return k.(int64), nil
+	}
+	if create {
+		if _, err := s.write.ExecContext(ctx, `INSERT INTO accounts (id, name, updated_ms) VALUES (?, '', ?)
+			ON CONFLICT (id) DO NOTHING`, id, s.Now().UnixMilli()); err != nil {
+			return 0, err
+		}
+	}
+	var k int64
+	err := s.read.QueryRowContext(ctx, `SELECT key FROM accounts WHERE id = ?`, id).Scan(&k)
+	if errors.Is(err, sql.ErrNoRows) {
+		if create {
+			// The read pool has not seen the insert yet; ask the writer.
+			err = s.write.QueryRowContext(ctx, `SELECT key FROM accounts WHERE id = ?`, id).Scan(&k)
+		} else {
+			return noAccount, nil
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	s.keys.Store(id, k)
+	return k, nil
 }

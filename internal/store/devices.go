@@ -70,21 +70,26 @@ func (s *Store) ReplaceDevices(ctx context.Context, account string, devices []do
 type DeviceRefresh struct {
 	tx      *sql.Tx
 	w       *tableWriter
+	key     int64
 	account string
 }
 
 // BeginDevices starts a refresh of an account's devices.
 func (s *Store) BeginDevices(ctx context.Context, account string) (*DeviceRefresh, error) {
+	key, err := s.accountKey(ctx, account, true)
+	if err != nil {
+		return nil, err
+	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	existing, err := existingHashes(ctx, tx, devicesTable, account, "")
+	existing, err := existingHashes(ctx, tx, devicesTable, key, "")
 	if err != nil {
 		tx.Rollback()
 		return nil, err
 	}
-	return &DeviceRefresh{tx: tx, w: newTableWriter(tx, devicesTable, account, existing), account: account}, nil
+	return &DeviceRefresh{tx: tx, w: newTableWriter(tx, devicesTable, key, existing), key: key, account: account}, nil
 }
 
 // Write writes a page of devices.
@@ -104,7 +109,7 @@ func (r *DeviceRefresh) Commit(ctx context.Context) (Change, error) {
 		return r.w.change, err
 	}
 	if !r.w.change.Empty() {
-		if err := recomputeRollups(ctx, r.tx, r.account); err != nil {
+		if err := recomputeRollups(ctx, r.tx, r.key, r.account); err != nil {
 			return r.w.change, err
 		}
 	}
@@ -129,8 +134,12 @@ type DeviceFilter struct {
 // FindDevices returns the devices matching the filter, by location in the
 // service's order.
 func (s *Store) FindDevices(ctx context.Context, f DeviceFilter) ([]domain.Device, error) {
+	key, err := s.accountKey(ctx, f.Account, false)
+	if err != nil {
+		return nil, err
+	}
 	var where []string
-	args := []any{f.Account}
+	args := []any{key}
 	for _, c := range []struct{ col, val string }{
 		{"l.building_id", f.BuildingID}, {"l.floor_id", f.FloorID}, {"l.room_id", f.RoomID}, {"d.location_id", f.LocationID},
 	} {

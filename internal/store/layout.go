@@ -56,30 +56,32 @@ func (s *Store) ReplaceLayout(ctx context.Context, l domain.Layout) (Change, err
 		parts[3].rows = append(parts[3].rows, row{loc.ID, []any{loc.RoomID, floor, floorBuilding[floor], loc.Name, string(loc.Type), int64(i)}})
 	}
 
+	key, err := s.accountKey(ctx, account, true)
+	if err != nil {
+		return Change{}, err
+	}
 	var total Change
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		var name string
-		err := tx.QueryRowContext(ctx, `SELECT name FROM accounts WHERE id = ?`, account).Scan(&name)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			if _, err := tx.ExecContext(ctx, `INSERT INTO accounts (id, name, updated_ms) VALUES (?, ?, ?)`, account, l.Account.Name, s.Now().UnixMilli()); err != nil {
-				return err
-			}
-			total.Added++
-		case err != nil:
+		if err := tx.QueryRowContext(ctx, `SELECT name FROM accounts WHERE key = ?`, key).Scan(&name); err != nil {
 			return err
-		case name != l.Account.Name:
-			if _, err := tx.ExecContext(ctx, `UPDATE accounts SET name = ?, updated_ms = ? WHERE id = ?`, l.Account.Name, s.Now().UnixMilli(), account); err != nil {
+		}
+		if name != l.Account.Name {
+			if _, err := tx.ExecContext(ctx, `UPDATE accounts SET name = ?, updated_ms = ? WHERE key = ?`, l.Account.Name, s.Now().UnixMilli(), key); err != nil {
 				return err
 			}
-			total.Changed++
+			if name == "" {
+				total.Added++
+			} else {
+				total.Changed++
+			}
 		}
 		for _, p := range parts {
-			existing, err := existingHashes(ctx, tx, p.t, account, "")
+			existing, err := existingHashes(ctx, tx, p.t, key, "")
 			if err != nil {
 				return err
 			}
-			c, err := upsert(ctx, tx, p.t, account, p.rows, existing, true)
+			c, err := upsert(ctx, tx, p.t, key, p.rows, existing, true)
 			if err != nil {
 				return err
 			}
@@ -88,7 +90,7 @@ func (s *Store) ReplaceLayout(ctx context.Context, l domain.Layout) (Change, err
 		if total.Empty() {
 			return nil
 		}
-		return recomputeRollups(ctx, tx, account)
+		return recomputeRollups(ctx, tx, key, account)
 	})
 	return total, err
 }
@@ -96,7 +98,7 @@ func (s *Store) ReplaceLayout(ctx context.Context, l domain.Layout) (Change, err
 // Account returns a cached account.
 func (s *Store) Account(ctx context.Context, id string) (domain.Account, error) {
 	a := domain.Account{ID: id}
-	err := s.read.QueryRowContext(ctx, `SELECT name FROM accounts WHERE id = ?`, id).Scan(&a.Name)
+	err := s.read.QueryRowContext(ctx, `SELECT name FROM accounts WHERE id = ? AND name != ''`, id).Scan(&a.Name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, fmt.Errorf("account %q: %w", id, domain.ErrNotFound)
 	}
@@ -125,7 +127,11 @@ func (s *Store) Layout(ctx context.Context, account string) (domain.Layout, erro
 
 // Buildings lists an account's buildings.
 func (s *Store) Buildings(ctx context.Context, account string) ([]domain.Building, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT id, name FROM buildings WHERE account_id = ? ORDER BY position`, account)
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT id, name FROM buildings WHERE account_id = ? ORDER BY position`, key)
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +150,12 @@ func (s *Store) Buildings(ctx context.Context, account string) ([]domain.Buildin
 // Floors lists an account's floors, of one building or of all when
 // building is "".
 func (s *Store) Floors(ctx context.Context, account, building string) ([]domain.Floor, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.read.QueryContext(ctx, `SELECT id, building_id, name FROM floors
-		WHERE account_id = ? AND (? = '' OR building_id = ?) ORDER BY position`, account, building, building)
+		WHERE account_id = ? AND (? = '' OR building_id = ?) ORDER BY position`, key, building, building)
 	if err != nil {
 		return nil, err
 	}
@@ -163,8 +173,12 @@ func (s *Store) Floors(ctx context.Context, account, building string) ([]domain.
 
 // Rooms lists an account's rooms, of one floor or of all when floor is "".
 func (s *Store) Rooms(ctx context.Context, account, floor string) ([]domain.Room, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.read.QueryContext(ctx, `SELECT id, floor_id, name FROM rooms
-		WHERE account_id = ? AND (? = '' OR floor_id = ?) ORDER BY position`, account, floor, floor)
+		WHERE account_id = ? AND (? = '' OR floor_id = ?) ORDER BY position`, key, floor, floor)
 	if err != nil {
 		return nil, err
 	}
@@ -183,8 +197,12 @@ func (s *Store) Rooms(ctx context.Context, account, floor string) ([]domain.Room
 // Locations lists an account's device locations, of one room or of all
 // when room is "".
 func (s *Store) Locations(ctx context.Context, account, room string) ([]domain.Location, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.read.QueryContext(ctx, `SELECT id, room_id, name, type FROM locations
-		WHERE account_id = ? AND (? = '' OR room_id = ?) ORDER BY position`, account, room, room)
+		WHERE account_id = ? AND (? = '' OR room_id = ?) ORDER BY position`, key, room, room)
 	if err != nil {
 		return nil, err
 	}

@@ -28,9 +28,9 @@ type scopeKey struct {
 // of the account up to date, inside the refresh's transaction, so that
 // pages read counts instead of scanning the fleet. It writes only what
 // changed.
-func recomputeRollups(ctx context.Context, tx *sql.Tx, account string) error {
+func recomputeRollups(ctx context.Context, tx *sql.Tx, key int64, account string) error {
 	deviceHealth := map[string]domain.Health{}
-	rows, err := tx.QueryContext(ctx, `SELECT location_id, max(health) FROM devices WHERE account_id = ? GROUP BY location_id`, account)
+	rows, err := tx.QueryContext(ctx, `SELECT location_id, max(health) FROM devices WHERE account_id = ? GROUP BY location_id`, key)
 	if err != nil {
 		return err
 	}
@@ -50,7 +50,7 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, account string) error {
 	type alertCount struct{ open, overdue int }
 	alerts := map[string]alertCount{}
 	rows, err = tx.QueryContext(ctx, `SELECT location_id, count(*), sum(overdue) FROM alerts
-		WHERE account_id = ? AND status = 'OPEN' GROUP BY location_id`, account)
+		WHERE account_id = ? AND status = 'OPEN' GROUP BY location_id`, key)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, account string) error {
 		health domain.Health
 	}
 	var changes []change
-	rows, err = tx.QueryContext(ctx, `SELECT id, room_id, floor_id, building_id, health FROM locations WHERE account_id = ?`, account)
+	rows, err = tx.QueryContext(ctx, `SELECT id, room_id, floor_id, building_id, health FROM locations WHERE account_id = ?`, key)
 	if err != nil {
 		return err
 	}
@@ -128,7 +128,7 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, account string) error {
 		}
 		defer upd.Close()
 		for _, c := range changes {
-			if _, err := upd.ExecContext(ctx, int(c.health), account, c.id); err != nil {
+			if _, err := upd.ExecContext(ctx, int(c.health), key, c.id); err != nil {
 				return err
 			}
 		}
@@ -136,7 +136,7 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, account string) error {
 
 	existing := map[scopeKey]domain.Rollup{}
 	rows, err = tx.QueryContext(ctx, `SELECT scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts
-		FROM rollups WHERE account_id = ?`, account)
+		FROM rollups WHERE account_id = ?`, key)
 	if err != nil {
 		return err
 	}
@@ -166,13 +166,13 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, account string) error {
 			}
 			defer put.Close()
 		}
-		if _, err := put.ExecContext(ctx, account, string(k.scope), k.id, r.OK, r.Attention, r.Action, r.Offline, r.OpenAlerts, r.OverdueAlerts); err != nil {
+		if _, err := put.ExecContext(ctx, key, string(k.scope), k.id, r.OK, r.Attention, r.Action, r.Offline, r.OpenAlerts, r.OverdueAlerts); err != nil {
 			return err
 		}
 	}
 	for k := range existing {
 		if _, ok := sums[k]; !ok {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM rollups WHERE account_id = ? AND scope = ? AND scope_id = ?`, account, string(k.scope), k.id); err != nil {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM rollups WHERE account_id = ? AND scope = ? AND scope_id = ?`, key, string(k.scope), k.id); err != nil {
 				return err
 			}
 		}
@@ -184,8 +184,12 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, account string) error {
 // without locations has all counts zero.
 func (s *Store) Rollup(ctx context.Context, account string, scope Scope, id string) (domain.Rollup, error) {
 	var r domain.Rollup
-	err := s.read.QueryRowContext(ctx, `SELECT ok, attention, action, offline, open_alerts, overdue_alerts
-		FROM rollups WHERE account_id = ? AND scope = ? AND scope_id = ?`, account, string(scope), id).
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return r, err
+	}
+	err = s.read.QueryRowContext(ctx, `SELECT ok, attention, action, offline, open_alerts, overdue_alerts
+		FROM rollups WHERE account_id = ? AND scope = ? AND scope_id = ?`, key, string(scope), id).
 		Scan(&r.OK, &r.Attention, &r.Action, &r.Offline, &r.OpenAlerts, &r.OverdueAlerts)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, nil
@@ -195,8 +199,12 @@ func (s *Store) Rollup(ctx context.Context, account string, scope Scope, id stri
 
 // Rollups reads the counts of every part of one scope of an account, by id.
 func (s *Store) Rollups(ctx context.Context, account string, scope Scope) (map[string]domain.Rollup, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.read.QueryContext(ctx, `SELECT scope_id, ok, attention, action, offline, open_alerts, overdue_alerts
-		FROM rollups WHERE account_id = ? AND scope = ?`, account, string(scope))
+		FROM rollups WHERE account_id = ? AND scope = ?`, key, string(scope))
 	if err != nil {
 		return nil, err
 	}

@@ -94,7 +94,7 @@ func hashRow(r row) int64 {
 
 // existingHashes reads the key and content hash of every row of the
 // account in the table, or of those matching an extra condition.
-func existingHashes(ctx context.Context, tx *sql.Tx, t *table, account, where string, args ...any) (map[string]int64, error) {
+func existingHashes(ctx context.Context, tx *sql.Tx, t *table, account int64, where string, args ...any) (map[string]int64, error) {
 	q := fmt.Sprintf("SELECT %s, hash FROM %s WHERE account_id = ?", t.key, t.name)
 	if where != "" {
 		q += " AND " + where
@@ -122,7 +122,7 @@ func existingHashes(ctx context.Context, tx *sql.Tx, t *table, account, where st
 type tableWriter struct {
 	tx       *sql.Tx
 	t        *table
-	account  string
+	account  int64
 	existing map[string]int64 // the cache's hashes of the keys the refresh may touch
 	seen     map[string]int64 // hash of each key this refresh wrote or confirmed
 	batch    *sql.Stmt        // writes batchRows rows
@@ -130,7 +130,7 @@ type tableWriter struct {
 	change   Change
 }
 
-func newTableWriter(tx *sql.Tx, t *table, account string, existing map[string]int64) *tableWriter {
+func newTableWriter(tx *sql.Tx, t *table, account int64, existing map[string]int64) *tableWriter {
 	if existing == nil {
 		existing = map[string]int64{}
 	}
@@ -244,7 +244,7 @@ func (w *tableWriter) close() {
 // upsert writes one whole refresh of a table: the rows whose content
 // differs from the cache, and, when remove is true, the removal of the
 // cached rows in existing that the refresh did not list.
-func upsert(ctx context.Context, tx *sql.Tx, t *table, account string, rows []row, existing map[string]int64, remove bool) (Change, error) {
+func upsert(ctx context.Context, tx *sql.Tx, t *table, account int64, rows []row, existing map[string]int64, remove bool) (Change, error) {
 	w := newTableWriter(tx, t, account, existing)
 	defer w.close()
 	if err := w.write(ctx, rows); err != nil {

@@ -317,12 +317,16 @@ func TestFailedRefreshLeavesTheCacheWhole(t *testing.T) {
 	}
 	// A refresh that fails half-way, after writing one row.
 	boom := errors.New("connection lost")
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		existing, err := existingHashes(ctx, tx, devicesTable, "a", "")
+	key, err := s.accountKey(ctx, "a", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
+		existing, err := existingHashes(ctx, tx, devicesTable, key, "")
 		if err != nil {
 			return err
 		}
-		if _, err := upsert(ctx, tx, devicesTable, "a", []row{deviceRow(device("0000000000A1", "a-1", 0))}, existing, true); err != nil {
+		if _, err := upsert(ctx, tx, devicesTable, key, []row{deviceRow(device("0000000000A1", "a-1", 0))}, existing, true); err != nil {
 			return err
 		}
 		return boom

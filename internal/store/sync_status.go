@@ -29,30 +29,38 @@ type SyncStatus struct {
 // RecordSync writes the outcome of a refresh attempt. A failed attempt
 // keeps the last success and its counts.
 func (s *Store) RecordSync(ctx context.Context, account string, st SyncStatus) error {
+	key, err := s.accountKey(ctx, account, true)
+	if err != nil {
+		return err
+	}
 	if st.LastError != "" {
 		_, err := s.write.ExecContext(ctx, `INSERT INTO sync_status
 			(account_id, resource, last_attempt_ms, last_success_ms, duration_ms, added, changed, removed, skipped, last_error)
 			VALUES (?, ?, ?, 0, ?, 0, 0, 0, 0, ?)
 			ON CONFLICT (account_id, resource) DO UPDATE SET last_attempt_ms = excluded.last_attempt_ms,
 				duration_ms = excluded.duration_ms, last_error = excluded.last_error`,
-			account, string(st.Resource), ms(st.LastAttempt), st.Duration.Milliseconds(), st.LastError)
+			key, string(st.Resource), ms(st.LastAttempt), st.Duration.Milliseconds(), st.LastError)
 		return err
 	}
-	_, err := s.write.ExecContext(ctx, `INSERT INTO sync_status
+	_, err = s.write.ExecContext(ctx, `INSERT INTO sync_status
 		(account_id, resource, last_attempt_ms, last_success_ms, duration_ms, added, changed, removed, skipped, last_error)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')
 		ON CONFLICT (account_id, resource) DO UPDATE SET last_attempt_ms = excluded.last_attempt_ms,
 			last_success_ms = excluded.last_success_ms, duration_ms = excluded.duration_ms, added = excluded.added,
 			changed = excluded.changed, removed = excluded.removed, skipped = excluded.skipped, last_error = ''`,
-		account, string(st.Resource), ms(st.LastAttempt), ms(st.LastSuccess), st.Duration.Milliseconds(),
+		key, string(st.Resource), ms(st.LastAttempt), ms(st.LastSuccess), st.Duration.Milliseconds(),
 		st.Change.Added, st.Change.Changed, st.Change.Removed, st.Skipped)
 	return err
 }
 
 // SyncStatuses reads the refresh records of an account, by resource.
 func (s *Store) SyncStatuses(ctx context.Context, account string) (map[Resource]SyncStatus, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.read.QueryContext(ctx, `SELECT resource, last_attempt_ms, last_success_ms, duration_ms,
-		added, changed, removed, skipped, last_error FROM sync_status WHERE account_id = ?`, account)
+		added, changed, removed, skipped, last_error FROM sync_status WHERE account_id = ?`, key)
 	if err != nil {
 		return nil, err
 	}

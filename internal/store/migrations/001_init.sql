@@ -1,15 +1,17 @@
--- Every row belongs to an account; every query names its account.
+-- Every row belongs to an account; every query names its account. Rows
+-- name their account by its integer key, which keeps indexes small.
 -- Times are INTEGER Unix milliseconds in UTC. Each cached row carries the
 -- hash of its content, so that a refresh writes only what changed.
 
 CREATE TABLE accounts (
-    id         TEXT PRIMARY KEY,
+    key        INTEGER PRIMARY KEY,
+    id         TEXT NOT NULL UNIQUE, -- the service's account_id
     name       TEXT NOT NULL,
     updated_ms INTEGER NOT NULL
-) WITHOUT ROWID;
+);
 
 CREATE TABLE buildings (
-    account_id TEXT NOT NULL,
+    account_id INTEGER NOT NULL,
     id         TEXT NOT NULL,
     name       TEXT NOT NULL,
     position   INTEGER NOT NULL, -- order in the service's listing
@@ -18,7 +20,7 @@ CREATE TABLE buildings (
 ) WITHOUT ROWID;
 
 CREATE TABLE floors (
-    account_id  TEXT NOT NULL,
+    account_id  INTEGER NOT NULL,
     id          TEXT NOT NULL,
     building_id TEXT NOT NULL,
     name        TEXT NOT NULL,
@@ -29,7 +31,7 @@ CREATE TABLE floors (
 CREATE INDEX floors_building ON floors (account_id, building_id);
 
 CREATE TABLE rooms (
-    account_id  TEXT NOT NULL,
+    account_id  INTEGER NOT NULL,
     id          TEXT NOT NULL,
     floor_id    TEXT NOT NULL,
     building_id TEXT NOT NULL,
@@ -41,7 +43,7 @@ CREATE TABLE rooms (
 CREATE INDEX rooms_floor ON rooms (account_id, floor_id);
 
 CREATE TABLE locations (
-    account_id  TEXT NOT NULL,
+    account_id  INTEGER NOT NULL,
     id          TEXT NOT NULL,
     room_id     TEXT NOT NULL,
     floor_id    TEXT NOT NULL,
@@ -57,7 +59,7 @@ CREATE INDEX locations_room ON locations (account_id, room_id);
 CREATE INDEX locations_floor ON locations (account_id, floor_id, health);
 
 CREATE TABLE devices (
-    account_id    TEXT NOT NULL,
+    account_id    INTEGER NOT NULL,
     mac           TEXT NOT NULL,
     location_id   TEXT NOT NULL,
     position      TEXT NOT NULL,
@@ -75,7 +77,7 @@ CREATE TABLE devices (
 CREATE INDEX devices_location ON devices (account_id, location_id);
 
 CREATE TABLE alerts (
-    account_id   TEXT NOT NULL,
+    account_id   INTEGER NOT NULL,
     id           TEXT NOT NULL,
     location_id  TEXT NOT NULL,
     macs         TEXT NOT NULL, -- joined with ';'
@@ -95,9 +97,9 @@ CREATE INDEX alerts_resolved ON alerts (account_id, resolved_ms);
 -- Health counts and alert counts per account, building, floor and room,
 -- kept current by every refresh so that pages read them without scanning.
 CREATE TABLE rollups (
-    account_id     TEXT NOT NULL,
+    account_id     INTEGER NOT NULL,
     scope          TEXT NOT NULL, -- account, building, floor, room
-    scope_id       TEXT NOT NULL, -- the account, building, floor or room id
+    scope_id       TEXT NOT NULL, -- the account's service id, or the building, floor or room id
     ok             INTEGER NOT NULL,
     attention      INTEGER NOT NULL,
     action         INTEGER NOT NULL,
@@ -108,7 +110,7 @@ CREATE TABLE rollups (
 ) WITHOUT ROWID;
 
 CREATE TABLE sync_status (
-    account_id      TEXT NOT NULL,
+    account_id      INTEGER NOT NULL,
     resource        TEXT NOT NULL, -- metadata, devices, alerts
     last_attempt_ms INTEGER NOT NULL,
     last_success_ms INTEGER NOT NULL, -- 0: never
