@@ -24,10 +24,11 @@ type scopeKey struct {
 	id    string
 }
 
-// recomputeRollups brings every location's health and the rollup counts
-// of the account up to date, inside the refresh's transaction, so that
-// pages read counts instead of scanning the fleet. It writes only what
-// changed.
+// recomputeRollups brings the rollup counts of the account up to date,
+// inside the refresh's transaction, so that pages read counts instead of
+// scanning the fleet. A location's health is the worst of its devices',
+// or needs-action when one of its alerts is overdue, or offline when no
+// device has reported from it. It writes only what changed.
 func recomputeRollups(ctx context.Context, tx *sql.Tx, key int64, account string) error {
 	deviceHealth := map[string]domain.Health{}
 	rows, err := tx.QueryContext(ctx, `SELECT location_id, max(health) FROM devices WHERE account_id = ? GROUP BY location_id`, key)
@@ -83,19 +84,13 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, key int64, account string
 	accountKey := scopeKey{ScopeAccount, account}
 	add(accountKey, 0, false, alertCount{})
 
-	type change struct {
-		id     string
-		health domain.Health
-	}
-	var changes []change
-	rows, err = tx.QueryContext(ctx, `SELECT id, room_id, floor_id, building_id, health FROM locations WHERE account_id = ?`, key)
+	rows, err = tx.QueryContext(ctx, `SELECT id, room_id, floor_id, building_id FROM locations WHERE account_id = ?`, key)
 	if err != nil {
 		return err
 	}
 	for rows.Next() {
 		var id, room, floor, building string
-		var stored int
-		if err := rows.Scan(&id, &room, &floor, &building, &stored); err != nil {
+		if err := rows.Scan(&id, &room, &floor, &building); err != nil {
 			rows.Close()
 			return err
 		}
@@ -108,9 +103,6 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, key int64, account string
 		if c.overdue > 0 {
 			h = domain.Worse(h, domain.HealthAction)
 		}
-		if h != domain.Health(stored) {
-			changes = append(changes, change{id, h})
-		}
 		for _, k := range []scopeKey{accountKey, {ScopeBuilding, building}, {ScopeFloor, floor}, {ScopeRoom, room}} {
 			add(k, h, true, c)
 		}
@@ -121,19 +113,6 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, key int64, account string
 	for _, c := range alerts { // alerts of locations the layout does not list yet
 		add(accountKey, 0, false, c)
 	}
-	if len(changes) > 0 {
-		upd, err := tx.PrepareContext(ctx, `UPDATE locations SET health = ? WHERE account_id = ? AND id = ?`)
-		if err != nil {
-			return err
-		}
-		defer upd.Close()
-		for _, c := range changes {
-			if _, err := upd.ExecContext(ctx, int(c.health), key, c.id); err != nil {
-				return err
-			}
-		}
-	}
-
 	existing := map[scopeKey]domain.Rollup{}
 	rows, err = tx.QueryContext(ctx, `SELECT scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts
 		FROM rollups WHERE account_id = ?`, key)

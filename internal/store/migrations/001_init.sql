@@ -51,12 +51,11 @@ CREATE TABLE locations (
     name        TEXT NOT NULL,
     type        TEXT NOT NULL,
     position    INTEGER NOT NULL,
-    health      INTEGER NOT NULL DEFAULT 2, -- domain.Health; offline until a device reports
     hash        INTEGER NOT NULL,
     PRIMARY KEY (account_id, id)
 ) WITHOUT ROWID;
 CREATE INDEX locations_room ON locations (account_id, room_id);
-CREATE INDEX locations_floor ON locations (account_id, floor_id, health);
+CREATE INDEX locations_floor ON locations (account_id, floor_id);
 
 CREATE TABLE devices (
     account_id    INTEGER NOT NULL,
