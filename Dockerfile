@@ -18,7 +18,10 @@ FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/washboard /washboard
 COPY --from=build --chown=65532:65532 /out/data /data
 USER 65532:65532
-ENV TZ=UTC
-EXPOSE 9100
+ENV TZ=UTC WASHBOARD_DATA=/data WASHBOARD_LISTEN=:8080
+VOLUME /data
+EXPOSE 8080
 ENTRYPOINT ["/washboard"]
-CMD ["sim", "--listen", "0.0.0.0:9100"]
+# Set WASHBOARD_UPSTREAM to the service's base URL; `demo` runs on a
+# simulated fleet instead.
+CMD ["serve"]

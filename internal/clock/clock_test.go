@@ -40,3 +40,12 @@ func TestFakeFiresTimersWhenMovedPastThem(t *testing.T) {
 		t.Fatal("After(0) did not fire at once")
 	}
 }
+
+func TestScaledRunsFaster(t *testing.T) {
+	s := NewScaled(36000) // an hour in a tenth of a second
+	before := s.Now()
+	got := <-s.After(time.Hour)
+	if d := got.Sub(before); d < time.Hour {
+		t.Errorf("After(1h) fired when the clock had moved %s", d)
+	}
+}

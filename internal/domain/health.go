@@ -128,3 +128,20 @@ type Rollup struct {
 	OpenAlerts    int
 	OverdueAlerts int
 }
+
+// LocationHealth is the health of a device location: the worst of its
+// devices, needs-action when one of its open alerts is overdue, and offline
+// when no device has reported from it.
+func LocationHealth(devices []Device, overdue bool) Health {
+	if len(devices) == 0 {
+		return HealthOffline
+	}
+	h := HealthOK
+	for _, d := range devices {
+		h = Worse(h, Classify(d, false))
+	}
+	if overdue {
+		h = Worse(h, HealthAction)
+	}
+	return h
+}

@@ -558,3 +558,22 @@ func TestLevelsStayWithinBounds(t *testing.T) {
 		}
 	}
 }
+
+func TestEmptyShowsAtOnce(t *testing.T) {
+	w, _ := newTestWorld(t, 100, 1, 0)
+	a := w.accounts[0]
+	d := findDevice(t, a, func(d *Device) bool { return d.Location.Type == Towel && d.offline == false })
+	if !w.Empty(d.MAC) {
+		t.Fatal("Empty did not find the device")
+	}
+	s := a.stateOf(d, w.Now())
+	if s.Status.Product[0] != 0 || !s.Status.ProductOut[0] {
+		t.Errorf("after Empty the device reports %v, out %v", s.Status.Product, s.Status.ProductOut)
+	}
+	if d.open[AlertConsumableOut] == nil {
+		t.Error("no consumable_out alert after Empty")
+	}
+	if w.Empty("000000000000") {
+		t.Error("Empty found a device that does not exist")
+	}
+}

@@ -40,3 +40,43 @@ func (w *World) Advance() {
 		a.mu.Unlock()
 	}
 }
+
+// SetCredentials replaces the credentials of account k (0-based), as when
+// a customer's API key is revoked and reissued: requests with the old ones
+// are rejected from then on.
+func (w *World) SetCredentials(k int, c Credentials) {
+	a := w.accounts[k]
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.APIKey, a.Authorization = c.APIKey, c.Authorization
+}
+
+// Empty uses up every compartment of the device with the MAC at once, as a
+// busy hour would, and has the device report it: its consumable_out alert
+// opens and the next /devices answer shows it out. It reports whether the
+// device exists.
+func (w *World) Empty(mac string) bool {
+	now := w.clock.Now()
+	for _, a := range w.accounts {
+		a.mu.Lock()
+		d := a.devices[mac]
+		if d == nil {
+			a.mu.Unlock()
+			continue
+		}
+		a.advance(now)
+		d.advanceTo(now, a.usage)
+		for i := range d.compartments {
+			d.compartments[i].level = 0
+		}
+		if d.silentSince.IsZero() {
+			d.lastSent = now
+		}
+		a.reconcile(d, now)
+		a.schedule(d)
+		a.wakeups.fix(d)
+		a.mu.Unlock()
+		return true
+	}
+	return false
+}

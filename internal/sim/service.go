@@ -93,9 +93,13 @@ func (w *World) authenticate(apiKey, authorization string) (*Account, *apiError)
 		return nil, errForbidden("the x-api-key header is missing")
 	}
 	var found *Account
+	var want string
 	for _, a := range w.accounts {
-		if subtle.ConstantTimeCompare([]byte(apiKey), []byte(a.APIKey)) == 1 {
-			found = a
+		a.mu.Lock()
+		key, auth := a.APIKey, a.Authorization
+		a.mu.Unlock()
+		if subtle.ConstantTimeCompare([]byte(apiKey), []byte(key)) == 1 {
+			found, want = a, auth
 		}
 	}
 	if found == nil {
@@ -104,7 +108,7 @@ func (w *World) authenticate(apiKey, authorization string) (*Account, *apiError)
 	if authorization == "" {
 		return nil, errUnauthorized("the Authorization header is missing")
 	}
-	if subtle.ConstantTimeCompare([]byte(authorization), []byte(found.Authorization)) != 1 {
+	if subtle.ConstantTimeCompare([]byte(authorization), []byte(want)) != 1 {
 		return nil, errUnauthorized("the Authorization value is not valid for this x-api-key")
 	}
 	return found, nil

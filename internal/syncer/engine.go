@@ -104,14 +104,20 @@ func CredentialID(c upstream.Credentials) string {
 	return hex.EncodeToString(h[:12])
 }
 
+// Accept forgets that the service rejected a credential, when the caller
+// has just verified it again (a new sign-in with it).
+func (e *Engine) Accept(cred upstream.Credentials) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.rejected, CredentialID(cred))
+}
+
 // Hold keeps the account's sync running with cred on behalf of holder (a
 // session, a screen) until the given time; holding again extends it. A
-// credential the service rejected earlier is tried again: the caller has
-// just verified it.
+// credential the service rejected is not used until Accept.
 func (e *Engine) Hold(holderID, account string, cred upstream.Credentials, until time.Time) {
 	id := CredentialID(cred)
 	e.mu.Lock()
-	delete(e.rejected, id)
 	delete(e.holders, holderID)
 	l := e.loops[account]
 	stale := l != nil && l.stoppingLocked()

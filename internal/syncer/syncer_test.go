@@ -432,6 +432,7 @@ func TestRejectedCredentialIsReportedAndItsLoopStops(t *testing.T) {
 
 	// With a good credential held beside a bad one, the loop uses the good
 	// one and carries on.
+	e.engine.Accept(bad) // signed in again with it: try it once more
 	e.engine.Hold("session-bad", e.account, bad, start.Add(2*time.Hour))
 	e.engine.Hold("session-good", e.account, e.cred, start.Add(time.Hour))
 	e.syncClock.BlockUntil(1)

@@ -1,4 +1,4 @@
-package cli
+package main
 
 import (
 	"bufio"
@@ -78,7 +78,7 @@ func TestRunRejectsBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer
-		code := Run(context.Background(), tt.args, io.Discard, &stderr)
+		code := run(context.Background(), tt.args, io.Discard, &stderr)
 		if code != 2 {
 			t.Errorf("%v: exit code %d, want 2", tt.args, code)
 		}
@@ -113,7 +113,7 @@ func TestSimServesAndStopsCleanly(t *testing.T) {
 	var stderr syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- Run(ctx, []string{"sim", "--listen", "127.0.0.1:0", "--devices", "40", "--history", "2d", "--accounts", "2"}, outW, &stderr)
+		done <- run(ctx, []string{"sim", "--listen", "127.0.0.1:0", "--devices", "40", "--history", "2d", "--accounts", "2"}, outW, &stderr)
 		outW.Close()
 	}()
 

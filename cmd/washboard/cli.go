@@ -1,6 +1,4 @@
-// Package cli is the washboard command line: it parses subcommands and
-// their flags and starts the matching part of the program.
-package cli
+package main
 
 import (
 	"context"
@@ -19,6 +17,8 @@ import (
 const usage = `washboard — a dashboard for connected washroom dispensers
 
 Usage:
+  washboard demo [flags]     run the dashboard on a simulated fleet (start here)
+  washboard serve [flags]    run the dashboard against a Device Monitoring Service
   washboard sim [flags]      serve a simulated Device Monitoring Service
   washboard version          print the version
 
@@ -26,8 +26,8 @@ Run "washboard <command> -h" for the flags of a command. Every flag can also
 be set with an environment variable: --api-key is WASHBOARD_API_KEY.
 `
 
-// Run runs the command line args and returns the process exit code.
-func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// run runs the command line args and returns the process exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -36,6 +36,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "sim":
 		err = runSim(ctx, args[1:], stdout, stderr)
+	case "serve":
+		err = runServe(ctx, args[1:], stdout, stderr)
+	case "demo":
+		err = runDemo(ctx, args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintln(stdout, "washboard", version.String())
 	case "help", "-h", "--help":

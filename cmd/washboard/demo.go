@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"washboard/internal/clock"
+	"washboard/internal/sim"
+	"washboard/internal/upstream"
+)
+
+// runDemo starts the simulator on a loopback port with a lively fleet and
+// the dashboard in front of it, sharing one clock that runs faster than
+// real time.
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cfg serveConfig
+	fs := newFlagSet("demo", stderr)
+	cfg.flags(fs)
+	var devices int
+	var speed float64
+	var seed uint64
+	history := 14 * 24 * time.Hour
+	fs.IntVar(&devices, "devices", 400, "device locations of the demo account")
+	fs.Float64Var(&speed, "speed", 60, "how many times faster than real time the demo runs")
+	fs.Uint64Var(&seed, "seed", 1, "seed of the simulated fleet")
+	fs.Var((*durationValue)(&history), "sim-history", "history simulated before the demo starts")
+	if err := parseFlags(fs, args, lookupEnv); err != nil {
+		return err
+	}
+	if err := cfg.validate(); err != nil {
+		return err
+	}
+	if devices < 1 || speed < 1 {
+		return usageError{"--devices and --speed must be at least 1"}
+	}
+	if cfg.Data == "./data" && os.Getenv("WASHBOARD_DATA") == "" {
+		dir, err := os.MkdirTemp("", "washboard-demo-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		cfg.Data = dir
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+
+	clk := clock.NewScaled(speed)
+	demo := sim.NewCredentials()
+	world := sim.New(sim.Config{Seed: seed, Locations: devices, Accounts: 2, History: history, Clock: clk, Zone: time.Local,
+		Credentials: []sim.Credentials{demo}})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	simSrv := &http.Server{Handler: world.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go simSrv.Serve(ln)
+	defer simSrv.Close()
+	cfg.Upstream = "http://" + ln.Addr().String()
+
+	fmt.Fprintf(stdout, "Simulated Device Monitoring Service on %s: %d device locations, %s of history, running %gx real time.\n",
+		cfg.Upstream, devices, formatDuration(history), speed)
+	creds := upstream.Credentials{APIKey: demo.APIKey, Authorization: demo.Authorization}
+	return serveDashboard(ctx, cfg, dashboardOptions{
+		clock: clk,
+		demo:  &creds,
+		ready: func(url string) {
+			fmt.Fprintf(stdout, "Open %s and choose \"Use the demo account\".\n", url)
+		},
+	}, stdout, log)
+}

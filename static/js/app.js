@@ -1,0 +1,66 @@
+// Washboard's own script. Pages work without it (every link and form is
+// plain HTML); it adds the CSRF header to htmx requests, keeps relative
+// times current, and shows the error of a failed htmx request in place.
+// No framework, no inline script: the Content-Security-Policy allows
+// scripts from /static only.
+(function () {
+  "use strict";
+
+  // (a) Every htmx request carries the CSRF token of the page.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    if (meta && meta.content) {
+      event.detail.headers["X-CSRF-Token"] = meta.content;
+    }
+  });
+
+  // (b) Relative times. <time data-relative datetime="..." data-now="...">
+  // holds a time the server rendered as "5 min ago" at data-now, by its own
+  // clock. The text is recomputed from that clock plus the time elapsed
+  // since the element arrived, so a browser whose clock is off still reads
+  // the same as the server.
+  var arrived = new WeakMap();
+
+  function ago(ms) {
+    var minutes = Math.floor(ms / 60000);
+    if (minutes < 1) return "just now";
+    if (minutes < 60) return minutes + " min ago";
+    var hours = Math.floor(minutes / 60);
+    if (hours < 24) return hours + " h ago";
+    var days = Math.floor(hours / 24);
+    return days === 1 ? "1 day ago" : days + " days ago";
+  }
+
+  function updateRelativeTimes() {
+    var now = Date.now();
+    document.querySelectorAll("time[data-relative]").forEach(function (el) {
+      var at = Date.parse(el.getAttribute("datetime"));
+      if (isNaN(at)) return;
+      if (!arrived.has(el)) arrived.set(el, now);
+      var serverNow = Date.parse(el.getAttribute("data-now") || "");
+      var current = isNaN(serverNow) ? now : serverNow + (now - arrived.get(el));
+      var text = ago(current - at);
+      if (el.textContent !== text) el.textContent = text;
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", updateRelativeTimes);
+  document.addEventListener("htmx:afterSettle", updateRelativeTimes);
+  window.setInterval(updateRelativeTimes, 30000);
+
+  // (c) A failed htmx request (a live refresh, a poll) must not replace the
+  // content it was refreshing: its error fragment goes to the #htmx-error
+  // slot of the layout instead, and the next successful request clears it.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var slot = document.getElementById("htmx-error");
+    if (!slot) return;
+    if (event.detail.xhr.status >= 400) {
+      event.detail.shouldSwap = true;
+      event.detail.target = slot;
+      event.detail.swapOverride = "innerHTML";
+      event.detail.selectOverride = "unset"; // the whole fragment, not the hx-select of a live region
+    } else if (slot.firstChild) {
+      slot.replaceChildren();
+    }
+  });
+})();

@@ -1,0 +1,431 @@
+package views
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"washboard/internal/domain"
+)
+
+// in returns t in zone, UTC when zone is nil.
+func in(t time.Time, zone *time.Location) time.Time {
+	if zone == nil {
+		zone = time.UTC
+	}
+	return t.In(zone)
+}
+
+// clock is the time of day: "14:02".
+func clock(t time.Time, zone *time.Location) string {
+	return in(t, zone).Format("15:04")
+}
+
+// dateTime is a full date and time with its zone: "Sat 21 Nov 2026, 14:02 CET".
+func dateTime(t time.Time, zone *time.Location) string {
+	return in(t, zone).Format("Mon 2 Jan 2006, 15:04 MST")
+}
+
+// machineTime is the datetime attribute of a <time> element.
+func machineTime(t time.Time) string {
+	return t.UTC().Format(time.RFC3339)
+}
+
+// ago is how long before now t was: "just now", "5 min ago", "3 h ago",
+// "2 days ago". A t after now (clocks a little apart) is "just now".
+func ago(t, now time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + " min ago"
+	case d < 24*time.Hour:
+		return strconv.Itoa(int(d/time.Hour)) + " h ago"
+	case d < 48*time.Hour:
+		return "1 day ago"
+	}
+	return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
+}
+
+// duration is a length of time in words, to the minute: "45 min",
+// "1 h 20 min", "2 days 3 h".
+func duration(d time.Duration) string {
+	if d < time.Minute {
+		return "under 1 min"
+	}
+	days, hours, minutes := int(d/(24*time.Hour)), int(d/time.Hour)%24, int(d/time.Minute)%60
+	var parts []string
+	if days > 0 {
+		parts = append(parts, plural(days, "day", "days"))
+		if hours > 0 {
+			parts = append(parts, strconv.Itoa(hours)+" h")
+		}
+		return strings.Join(parts, " ")
+	}
+	if hours > 0 {
+		parts = append(parts, strconv.Itoa(hours)+" h")
+	}
+	if minutes > 0 {
+		parts = append(parts, strconv.Itoa(minutes)+" min")
+	}
+	return strings.Join(parts, " ")
+}
+
+// number writes n with thousands separators: "12,345".
+func number(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// plural is n and the noun that goes with it: "1 alert", "3 alerts".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return number(n) + " " + one
+	}
+	return number(n) + " " + many
+}
+
+// worst is the worst health class present in counts, for the accent of a
+// place card; ok when there is nothing.
+func worst(c domain.Counts) domain.Health {
+	for _, h := range []domain.Health{domain.HealthAction, domain.HealthOffline, domain.HealthAttention} {
+		if c.Of(h) > 0 {
+			return h
+		}
+	}
+	return domain.HealthOK
+}
+
+// healthIcon is the sprite symbol of a health class. Each class has its own
+// shape: a circle with a check, a triangle, an octagon with a cross, an
+// unplugged plug.
+func healthIcon(h domain.Health) string {
+	return h.String()
+}
+
+// compartmentName names compartment i (from 0) of n: "Product" when there
+// is only one, "Roll 2" in a tissue dispenser, "Compartment 2" otherwise.
+func compartmentName(t domain.DeviceType, i, n int) string {
+	switch {
+	case n == 1:
+		return "Product"
+	case t == domain.Tissue:
+		return "Roll " + strconv.Itoa(i+1)
+	}
+	return "Compartment " + strconv.Itoa(i+1)
+}
+
+// compartmentState is the level of a compartment in words: "10 % — low".
+func compartmentState(c domain.Compartment) string {
+	s := strconv.Itoa(c.Level) + " %"
+	switch {
+	case c.Out:
+		return s + " — out"
+	case c.Low:
+		return s + " — low"
+	}
+	return s
+}
+
+// batteryText is the battery in words: "Battery 15 % — low", "Battery not
+// reported".
+func batteryText(level *int, state domain.BatteryState) string {
+	s := "Battery"
+	if level != nil {
+		s += " " + strconv.Itoa(*level) + " %"
+	}
+	switch state {
+	case domain.BatteryNormal:
+		if level == nil {
+			s += " normal"
+		}
+	case domain.BatteryLow:
+		s += " — low"
+	case domain.BatteryShutdown:
+		s += " — depleted, the device has shut down"
+	case domain.BatteryUnknown:
+		if level == nil {
+			s += " not reported"
+		}
+	default:
+		s += " — " + strings.ToLower(string(state))
+	}
+	return s
+}
+
+// batteryIcon is the sprite symbol for a battery state.
+func batteryIcon(state domain.BatteryState) string {
+	switch state {
+	case domain.BatteryLow:
+		return "battery-low"
+	case domain.BatteryShutdown:
+		return "battery-empty"
+	}
+	return "battery"
+}
+
+// faultText is a fault in words: "Jammed (tear bar)".
+func faultText(f domain.Fault) string {
+	if d := f.Detail(); d != "" {
+		return f.Label() + " (" + d + ")"
+	}
+	return f.Label()
+}
+
+// positionName is a device's position in words: "Left", "Right", "Main".
+func positionName(p string) string {
+	if p == "" {
+		return "Device"
+	}
+	return strings.ToUpper(p[:1]) + p[1:]
+}
+
+// refillText says what an open alert asks to bring: "Bring 2 tissue rolls",
+// or "" when it asks for nothing countable.
+func refillText(a AlertRow, t domain.DeviceType) string {
+	if a.RefillCount <= 0 {
+		return ""
+	}
+	if a.Type == domain.AlertBatteryOut {
+		return "Bring " + plural(a.RefillCount, "battery set", "battery sets")
+	}
+	return fmt.Sprintf("Bring %s %s", number(a.RefillCount), t.RefillNoun(a.RefillCount))
+}
+
+// statusText is an alert's status in words: "Open", "Resolved",
+// "Closed: device went offline — may not be fixed". Overdue is said apart.
+func statusText(a AlertRow) string {
+	if a.Open {
+		return "Open"
+	}
+	s := a.Resolution.Label()
+	if s == "" {
+		s = "Closed"
+	}
+	if a.Resolution.MayBeUnfixed() {
+		s += " — may not be fixed"
+	}
+	return s
+}
+
+// statusIcon is the sprite symbol beside an alert's status.
+func statusIcon(a AlertRow) string {
+	switch {
+	case a.Open:
+		return "alert"
+	case a.Resolution.MayBeUnfixed():
+		return "attention"
+	}
+	return "ok"
+}
+
+// refillLine is a floor's refill total in words: "12 tissue rolls, 2 soap
+// refills, 1 battery set".
+func refillLine(items []RefillItem) string {
+	parts := make([]string, 0, len(items))
+	for _, it := range items {
+		parts = append(parts, number(it.Count)+" "+it.Noun)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// phaseText is a first sync's phase in words.
+func phaseText(phase string) string {
+	switch phase {
+	case "metadata":
+		return "Reading buildings, floors and rooms"
+	case "devices":
+		return "Reading devices"
+	case "alerts":
+		return "Reading alerts"
+	case "":
+		return "Starting"
+	}
+	return "Working on " + phase
+}
+
+// signInFailure names the kind of a failed sign-in.
+func signInFailure(kind string) string {
+	switch kind {
+	case "rejected":
+		return "The Device Monitoring Service rejected these credentials."
+	case "unreachable":
+		return "The Device Monitoring Service could not be reached."
+	case "invalid":
+		return "The form is not filled in correctly."
+	case "limited":
+		return "Too many attempts."
+	}
+	return "Signing in failed."
+}
+
+// withAll puts an "all" choice (value "") before opts, unless opts has one
+// already; it is selected when nothing else is.
+func withAll(label string, opts []Option) []Option {
+	selected := false
+	for _, o := range opts {
+		if o.Value == "" {
+			return opts
+		}
+		selected = selected || o.Selected
+	}
+	return append([]Option{{Value: "", Label: label, Selected: !selected}}, opts...)
+}
+
+// alertStatuses are the status choices of the alerts filter, the given
+// ones or, when the model has none, open (selected), closed and all.
+func alertStatuses(opts []Option) []Option {
+	if len(opts) > 0 {
+		return opts
+	}
+	return []Option{{Value: "open", Label: "Open", Selected: true}, {Value: "closed", Label: "Closed"}, {Value: "all", Label: "All"}}
+}
+
+// pageTitle is the document title.
+func pageTitle(title string) string {
+	if title == "" {
+		return "Washboard"
+	}
+	return title + " · Washboard"
+}
+
+// kindName is a place kind in words, capitalised.
+func kindName(kind string) string {
+	switch kind {
+	case "building":
+		return "Building"
+	case "floor":
+		return "Floor"
+	case "room":
+		return "Room"
+	}
+	return positionName(kind)
+}
+
+// because is ": reason", or "" without a reason.
+func because(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	return ": " + reason
+}
+
+// alertTypeIcon is the sprite symbol of an alert type.
+func alertTypeIcon(t domain.AlertType) string {
+	switch t {
+	case domain.AlertConsumableOut:
+		return "refill"
+	case domain.AlertBatteryOut:
+		return "battery-empty"
+	case domain.AlertJam, domain.AlertSensor, domain.AlertSystem, domain.AlertIncorrectlyLoaded:
+		return "fault"
+	case domain.AlertDeviceOff:
+		return "offline"
+	}
+	return "alert"
+}
+
+// meterID is the id of a meter of a card: compartment j of device i, or its
+// battery when j is -1.
+func meterID(c DeviceCard, i, j int) string {
+	if j < 0 {
+		return "card-" + c.LocationID + "-d" + strconv.Itoa(i) + "-battery"
+	}
+	return "card-" + c.LocationID + "-d" + strconv.Itoa(i) + "-c" + strconv.Itoa(j)
+}
+
+// deviceName names a device of a card for assistive technology: "Left
+// dispenser" when the location holds two, the type's name otherwise.
+func deviceName(c DeviceCard, d DeviceView) string {
+	if len(c.Devices) > 1 {
+		return positionName(d.Position) + " dispenser"
+	}
+	if c.Type == domain.Collector {
+		return "Gateway"
+	}
+	return c.Type.Label() + " dispenser"
+}
+
+// partsHeading is the heading over the parts of a place: "Floors" of a
+// building, "Rooms" of a floor.
+func partsHeading(kind string) string {
+	if kind == "building" {
+		return "Floors"
+	}
+	return "Rooms"
+}
+
+// partKind is the kind of the parts of a place.
+func partKind(kind string) string {
+	if kind == "building" {
+		return "floor"
+	}
+	return "room"
+}
+
+// cardCount is the number of device cards in sections.
+func cardCount(sections []RoomSection) int {
+	n := 0
+	for _, s := range sections {
+		n += len(s.Cards)
+	}
+	return n
+}
+
+// errorHeading is the heading of an error page, from the status when the
+// model has none.
+func errorHeading(m ErrorPage) string {
+	if m.Heading != "" {
+		return m.Heading
+	}
+	if h, ok := statusHeadings[m.Status]; ok {
+		return h
+	}
+	return "Something went wrong"
+}
+
+// statusHeadings are the headings of the errors a page can meet.
+var statusHeadings = map[int]string{
+	400: "Bad request",
+	403: "Forbidden",
+	404: "Not found",
+	405: "Method not allowed",
+	429: "Too many requests",
+	500: "Something went wrong",
+	502: "The Device Monitoring Service failed",
+	503: "Service unavailable",
+	504: "The Device Monitoring Service did not answer in time",
+}
+
+// overviewHeading is the front page's heading: the account's name.
+func overviewHeading(account string) string {
+	if account == "" {
+		return "Overview"
+	}
+	return account
+}
+
+// cardZone is the zone a card's times are shown in on a page: the card's
+// own, or the page's when the card has none.
+func cardZone(c DeviceCard, page *time.Location) *time.Location {
+	if c.Zone != nil {
+		return c.Zone
+	}
+	return page
+}

@@ -1,0 +1,233 @@
+// Package views holds Washboard's templ components and the view models
+// they render. Components are pure functions of their parameters: the web
+// layer builds a model, a component renders it. Views import only the
+// domain and templ.
+package views
+
+import (
+	"time"
+
+	"washboard/internal/domain"
+)
+
+// Page is what every full page carries besides its content.
+type Page struct {
+	Title       string // the page's own title; the layout appends "Washboard"
+	Nav         string // the active navigation item: "overview", "alerts", "search" or ""
+	SignedIn    bool
+	AccountName string
+	CSRFToken   string // for the forms of the page (sign-out among them)
+	Crumbs      []Crumb
+	Freshness   Freshness
+	Flash       string // a one-time message, such as "You have signed out."
+	Version     string
+	Zone        *time.Location // the zone times are shown in
+	Live        bool           // open the server-sent events stream for live updates
+}
+
+// Crumb is one step of the breadcrumbs. The last one has no link.
+type Crumb struct {
+	Label string
+	Href  string
+}
+
+// Freshness says how old the data on a page is.
+type Freshness struct {
+	AsOf      time.Time // the end of the last successful refresh; zero before the first
+	Stale     bool      // older than two sync intervals
+	Failed    bool      // the last refresh failed
+	Reason    string    // why, in words, when Stale or Failed
+	Rejected  bool      // the service rejected the credentials in use
+	FirstSync bool      // the first sync of the account is still running
+}
+
+// SyncProgress is the progress bar shown until an account's first sync is
+// done.
+type SyncProgress struct {
+	Page
+	Phase   string // metadata, devices or alerts
+	Pages   int
+	Devices int
+	Alerts  int
+	Total   int // expected devices, when known (0 otherwise)
+}
+
+// SignIn is the sign-in form.
+type SignIn struct {
+	Page
+	// Error says why the last attempt failed, in words; Kind is
+	// "rejected", "unreachable", "invalid" or "limited".
+	Error string
+	Kind  string
+	// Demo offers the demo account's credentials in one click; the
+	// credentials stay on the server.
+	Demo bool
+	Next string // where to go after signing in
+}
+
+// Overview is the account's front page.
+type Overview struct {
+	Page
+	Rollup     domain.Rollup
+	Buildings  []PlaceCard
+	Alerts     []AlertRow // the most urgent open alerts: overdue first, then oldest
+	MoreAlerts int        // open alerts not listed
+}
+
+// PlaceCard is a building, floor or room with its counts, linking to it.
+type PlaceCard struct {
+	ID     string
+	Name   string
+	Href   string
+	Detail string // e.g. "8 floors", "12 rooms"
+	Rollup domain.Rollup
+}
+
+// Place is a building, floor or room page: its counts, its parts and,
+// for floors and rooms, the device cards of its locations.
+type Place struct {
+	Page
+	Kind     string // "building", "floor" or "room"
+	ID       string
+	Name     string
+	Where    string // the places above it, e.g. "North Tower › Level 3"
+	Rollup   domain.Rollup
+	Parts    []PlaceCard // floors of a building, rooms of a floor
+	Filter   DeviceFilter
+	Sections []RoomSection // floors and rooms: device cards by room
+	CSVHref  string        // devices.csv of this place with its filters
+	Self     string        // this page's URL with its query, which live updates fetch again
+}
+
+// RoomSection is a room's device cards on a floor or room page.
+type RoomSection struct {
+	ID     string
+	Name   string
+	Href   string
+	Rollup domain.Rollup
+	Cards  []DeviceCard
+}
+
+// DeviceFilter is the device type and health filter of a place page.
+type DeviceFilter struct {
+	Action  string // the URL the form submits to
+	Types   []Option
+	Healths []Option
+	Active  bool // a filter is set
+}
+
+// Option is a choice of a select element.
+type Option struct {
+	Value    string
+	Label    string
+	Selected bool
+}
+
+// DeviceCard is the state of a device location: what is there, where,
+// how it is, and its open alerts.
+type DeviceCard struct {
+	LocationID string
+	Name       string
+	Href       string
+	Type       domain.DeviceType
+	Where      string // building › floor › room
+	Health     domain.Health
+	Devices    []DeviceView
+	Alerts     []AlertRow     // open alerts of the location
+	Now        time.Time      // for "last seen 5 min ago"
+	Zone       *time.Location // the zone times are shown in; when nil, the page's zone on a page and UTC on its own
+}
+
+// DeviceView is one physical device of a location.
+type DeviceView struct {
+	MAC          string
+	Position     string
+	Generation   string
+	Compartments []domain.Compartment
+	Battery      *int
+	BatteryState domain.BatteryState
+	Faults       []domain.Fault
+	Offline      bool
+	LastSeen     time.Time
+	Health       domain.Health
+}
+
+// LocationPage is one device location on its own page.
+type LocationPage struct {
+	Page
+	Card DeviceCard
+}
+
+// Search is the search by location name, room name or MAC address.
+type Search struct {
+	Page
+	Query     string
+	Results   []DeviceCard
+	Truncated bool // more matched than are shown
+}
+
+// Alerts is the alerts page.
+type Alerts struct {
+	Page
+	Filter       AlertFilter
+	Rows         []AlertRow
+	Total        int  // alerts matching the filter
+	Truncated    bool // more matched than are shown
+	RefillTotals []RefillTotal
+	CSVHref      string
+	Self         string // this page's URL with its query, which live updates fetch again
+}
+
+// AlertFilter is the alerts page's filter form, as in the URL.
+type AlertFilter struct {
+	Buildings   []Option
+	Floors      []Option
+	Rooms       []Option
+	Types       []Option
+	Statuses    []Option
+	Resolutions []Option
+	From        string // yyyy-mm-dd
+	To          string // yyyy-mm-dd, inclusive
+	Active      bool
+}
+
+// AlertRow is an alert as pages list it.
+type AlertRow struct {
+	ID            string
+	Type          domain.AlertType
+	Open          bool
+	Overdue       bool
+	Created       time.Time
+	Resolved      time.Time
+	Resolution    domain.Resolution
+	TimeToResolve time.Duration
+	RefillCount   int
+	LocationName  string
+	LocationHref  string
+	Where         string
+	MACs          []string
+	Now           time.Time // for "open for 3 h"
+}
+
+// RefillTotal is what to carry to one floor: "Level 3: 12 tissue rolls, 2
+// soap refills".
+type RefillTotal struct {
+	Building string
+	Floor    string
+	Items    []RefillItem
+}
+
+// RefillItem is a count of one product, or of battery sets.
+type RefillItem struct {
+	Count int
+	Noun  string // "tissue rolls", "battery sets"
+}
+
+// ErrorPage says what went wrong in words.
+type ErrorPage struct {
+	Page
+	Status  int
+	Heading string
+	Message string
+	ErrorID string // for a 500: the id the log line carries too
+}

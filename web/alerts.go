@@ -1,0 +1,293 @@
+package web
+
+import (
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/domain"
+	"washboard/internal/store"
+	"washboard/views"
+)
+
+// alertsLimit is how many alerts the alerts page lists; the CSV export has
+// them all.
+const alertsLimit = 500
+
+// alertQuery is the alerts page's filter, read from the URL so that a
+// filtered view can be bookmarked.
+type alertQuery struct {
+	store.AlertFilter
+	status   string // open, closed or all
+	from, to string // as given, yyyy-mm-dd
+}
+
+var alertTypePattern = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
+
+func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, error) {
+	ctx := c.Request().Context()
+	q := alertQuery{AlertFilter: store.AlertFilter{Account: account}, status: "open"}
+	if id := c.QueryParam("building"); id != "" {
+		if _, err := s.store.Building(ctx, account, id); err != nil {
+			return q, errBadParam("building", "names no building of this account")
+		}
+		q.BuildingID = id
+	}
+	if id := c.QueryParam("floor"); id != "" {
+		if _, err := s.store.Floor(ctx, account, id); err != nil {
+			return q, errBadParam("floor", "names no floor of this account")
+		}
+		q.FloorID = id
+	}
+	if id := c.QueryParam("room"); id != "" {
+		if _, err := s.store.Room(ctx, account, id); err != nil {
+			return q, errBadParam("room", "names no room of this account")
+		}
+		q.RoomID = id
+	}
+	if t := c.QueryParam("type"); t != "" {
+		if !alertTypePattern.MatchString(t) {
+			return q, errBadParam("type", "must be an alert type such as consumable_out, not %q", clip(t))
+		}
+		q.Type = domain.AlertType(t)
+	}
+	switch st := c.QueryParam("status"); st {
+	case "", "open":
+		q.Status = domain.AlertOpen
+	case "closed":
+		q.status, q.Status = st, domain.AlertClosed
+	case "all":
+		q.status = st
+	default:
+		return q, errBadParam("status", "must be open, closed or all, not %q", clip(st))
+	}
+	if r := c.QueryParam("resolution"); r != "" {
+		res := domain.Resolution(strings.ToUpper(r))
+		known := false
+		for _, k := range domain.Resolutions {
+			known = known || k == res
+		}
+		if !known {
+			return q, errBadParam("resolution", "must be resolved, resolved_by_offline or resolved_by_user, not %q", clip(r))
+		}
+		q.Resolution = res
+		if q.status == "open" {
+			q.status, q.Status = "closed", domain.AlertClosed // a resolution implies closed alerts
+		}
+	}
+	var err error
+	if q.From, q.from, err = s.parseDay(c, "from"); err != nil {
+		return q, err
+	}
+	if q.To, q.to, err = s.parseDay(c, "to"); err != nil {
+		return q, err
+	}
+	if !q.To.IsZero() {
+		q.To = q.To.AddDate(0, 0, 1) // to is inclusive
+	}
+	if !q.From.IsZero() && !q.To.IsZero() && !q.From.Before(q.To) {
+		return q, errBadParam("to", "(%s) must not be before from (%s)", q.to, q.from)
+	}
+	return q, nil
+}
+
+// parseDay reads a yyyy-mm-dd date in the display time zone.
+func (s *Server) parseDay(c echo.Context, param string) (time.Time, string, error) {
+	v := c.QueryParam(param)
+	if v == "" {
+		return time.Time{}, "", nil
+	}
+	t, err := time.ParseInLocation("2006-01-02", v, s.cfg.Zone)
+	if err != nil {
+		return time.Time{}, "", errBadParam(param, "must be a date such as 2026-11-22, not %q", clip(v))
+	}
+	return t, v, nil
+}
+
+// values gives the filter back as URL parameters.
+func (q alertQuery) values() url.Values {
+	v := url.Values{}
+	set := func(k, val string) {
+		if val != "" {
+			v.Set(k, val)
+		}
+	}
+	set("building", q.BuildingID)
+	set("floor", q.FloorID)
+	set("room", q.RoomID)
+	set("type", string(q.Type))
+	if q.status != "open" {
+		set("status", q.status)
+	}
+	set("resolution", strings.ToLower(string(q.Resolution)))
+	set("from", q.from)
+	set("to", q.to)
+	return v
+}
+
+func (s *Server) listAlerts(c echo.Context) error {
+	ctx := c.Request().Context()
+	ss := sessionOf(c)
+	q, err := s.parseAlertQuery(c, ss.Account)
+	if err != nil {
+		return err
+	}
+	total, err := s.store.CountAlerts(ctx, q.AlertFilter)
+	if err != nil {
+		return err
+	}
+	page := q.AlertFilter
+	page.Limit = alertsLimit
+	alerts, err := s.store.FindAlerts(ctx, page)
+	if err != nil {
+		return err
+	}
+	m := views.Alerts{Page: s.page(c, "Alerts", "alerts"), Total: total, Truncated: total > len(alerts), Self: c.Request().URL.RequestURI()}
+	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Alerts"}}
+	if m.Rows, err = s.alertRows(c, ss.Account, alerts); err != nil {
+		return err
+	}
+	if m.Filter, err = s.alertFilterView(c, q); err != nil {
+		return err
+	}
+	if m.RefillTotals, err = s.refillTotals(c, q); err != nil {
+		return err
+	}
+	m.CSVHref = "/alerts.csv"
+	if v := q.values(); len(v) > 0 {
+		m.CSVHref += "?" + v.Encode()
+	}
+	return pick(c, views.AlertsPage(m), views.AlertsContent(m))
+}
+
+func (s *Server) alertFilterView(c echo.Context, q alertQuery) (views.AlertFilter, error) {
+	ctx := c.Request().Context()
+	f := views.AlertFilter{From: q.from, To: q.to, Active: len(q.values()) > 0}
+	n, err := s.loadNames(ctx, q.Account)
+	if err != nil {
+		return f, err
+	}
+	bs, _ := s.store.Buildings(ctx, q.Account)
+	f.Buildings = []views.Option{{Value: "", Label: "All buildings", Selected: q.BuildingID == ""}}
+	for _, b := range bs {
+		f.Buildings = append(f.Buildings, views.Option{Value: b.ID, Label: b.Name, Selected: b.ID == q.BuildingID})
+	}
+	f.Floors = []views.Option{{Value: "", Label: "All floors", Selected: q.FloorID == ""}}
+	if q.BuildingID != "" {
+		fs, _ := s.store.Floors(ctx, q.Account, q.BuildingID)
+		for _, fl := range fs {
+			f.Floors = append(f.Floors, views.Option{Value: fl.ID, Label: fl.Name, Selected: fl.ID == q.FloorID})
+		}
+	} else if fl, ok := n.floors[q.FloorID]; ok {
+		f.Floors = append(f.Floors, views.Option{Value: fl.ID, Label: fl.Name, Selected: true})
+	}
+	f.Rooms = []views.Option{{Value: "", Label: "All rooms", Selected: q.RoomID == ""}}
+	if q.FloorID != "" {
+		rs, _ := s.store.Rooms(ctx, q.Account, q.FloorID)
+		for _, r := range rs {
+			f.Rooms = append(f.Rooms, views.Option{Value: r.ID, Label: r.Name, Selected: r.ID == q.RoomID})
+		}
+	} else if r, ok := n.rooms[q.RoomID]; ok {
+		f.Rooms = append(f.Rooms, views.Option{Value: r.ID, Label: r.Name, Selected: true})
+	}
+	f.Types = []views.Option{{Value: "", Label: "All types", Selected: q.Type == ""}}
+	known := false
+	for _, t := range domain.AlertTypes {
+		known = known || t == q.Type
+		f.Types = append(f.Types, views.Option{Value: string(t), Label: t.Label(), Selected: t == q.Type})
+	}
+	if q.Type != "" && !known {
+		f.Types = append(f.Types, views.Option{Value: string(q.Type), Label: q.Type.Label(), Selected: true})
+	}
+	for _, st := range []struct{ v, l string }{{"open", "Open"}, {"closed", "Closed"}, {"all", "Open and closed"}} {
+		f.Statuses = append(f.Statuses, views.Option{Value: st.v, Label: st.l, Selected: st.v == q.status})
+	}
+	f.Resolutions = []views.Option{{Value: "", Label: "Any resolution", Selected: q.Resolution == ""}}
+	for _, r := range domain.Resolutions {
+		f.Resolutions = append(f.Resolutions, views.Option{Value: strings.ToLower(string(r)), Label: r.Label(), Selected: r == q.Resolution})
+	}
+	return f, nil
+}
+
+// refillTotals adds up, per floor, what the open consumable_out and
+// battery_out alerts of the view ask staff to bring.
+func (s *Server) refillTotals(c echo.Context, q alertQuery) ([]views.RefillTotal, error) {
+	ctx := c.Request().Context()
+	if q.status == "closed" {
+		return nil, nil
+	}
+	f := q.AlertFilter
+	f.Status, f.Limit = domain.AlertOpen, 0
+	alerts, err := s.store.FindAlerts(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, a := range alerts {
+		if a.RefillCount > 0 && (a.Type == domain.AlertConsumableOut || a.Type == domain.AlertBatteryOut) {
+			ids = append(ids, a.LocationID)
+		}
+	}
+	locs, err := s.store.LocationsByID(ctx, q.Account, ids)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.loadNames(ctx, q.Account)
+	if err != nil {
+		return nil, err
+	}
+	type floorKey struct{ building, floor string }
+	counts := map[floorKey]map[string]int{}
+	var order []floorKey
+	for _, a := range alerts {
+		l, ok := locs[a.LocationID]
+		if !ok || a.RefillCount <= 0 {
+			continue
+		}
+		var noun string
+		switch a.Type {
+		case domain.AlertConsumableOut:
+			noun = string(l.Type)
+		case domain.AlertBatteryOut:
+			noun = "battery"
+		default:
+			continue
+		}
+		r := n.rooms[l.RoomID]
+		fl := n.floors[r.FloorID]
+		k := floorKey{n.buildings[fl.BuildingID].Name, fl.Name}
+		if counts[k] == nil {
+			counts[k] = map[string]int{}
+			order = append(order, k)
+		}
+		counts[k][noun] += a.RefillCount
+	}
+	sort.Slice(order, func(i, j int) bool {
+		if order[i].building != order[j].building {
+			return order[i].building < order[j].building
+		}
+		return order[i].floor < order[j].floor
+	})
+	var out []views.RefillTotal
+	for _, k := range order {
+		t := views.RefillTotal{Building: k.building, Floor: k.floor}
+		for _, typ := range []domain.DeviceType{domain.Tissue, domain.Towel, domain.Soap, domain.Sanitizer} {
+			if n := counts[k][string(typ)]; n > 0 {
+				t.Items = append(t.Items, views.RefillItem{Count: n, Noun: typ.RefillNoun(n)})
+			}
+		}
+		if n := counts[k]["battery"]; n > 0 {
+			noun := "battery sets"
+			if n == 1 {
+				noun = "battery set"
+			}
+			t.Items = append(t.Items, views.RefillItem{Count: n, Noun: noun})
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}

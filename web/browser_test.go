@@ -1,0 +1,226 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// Browser tests drive Debian's Chromium against the dashboard on loopback.
+// Without a browser they are skipped, unless WASHBOARD_BROWSER_TESTS is
+// "required" (as .ci/run sets it), which makes them fail instead.
+
+func chromiumPath() string {
+	if p := os.Getenv("WASHBOARD_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// newChrome starts a headless browser for the test.
+func newChrome(t *testing.T, width, height int) context.Context {
+	t.Helper()
+	path := chromiumPath()
+	if path == "" {
+		if os.Getenv("WASHBOARD_BROWSER_TESTS") == "required" {
+			t.Fatal("WASHBOARD_BROWSER_TESTS=required but no Chromium was found (install it with apt-get install chromium, or set WASHBOARD_CHROMIUM)")
+		}
+		t.Skip("no Chromium found: install it (apt-get install chromium) or set WASHBOARD_CHROMIUM to run the browser tests; .ci/run does")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(width, height),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	return ctx
+}
+
+func must(t *testing.T, err error, what string) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// axeViolations runs axe-core (from node_modules) on the page and returns
+// its violations, described.
+func axeViolations(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	src, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		if os.Getenv("WASHBOARD_BROWSER_TESTS") == "required" {
+			t.Fatalf("axe-core is not installed (npm ci): %v", err)
+		}
+		t.Log("axe-core not installed (run npm ci); accessibility not checked")
+		return nil
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](string(src))); err != nil {
+		t.Fatalf("loading axe-core: %v", err)
+	}
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](
+		`axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)})))`,
+		chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("running axe-core: %v", err)
+	}
+	var vs []struct {
+		ID    string   `json:"id"`
+		Help  string   `json:"help"`
+		Nodes []string `json:"nodes"`
+	}
+	if err := json.Unmarshal(raw, &vs); err != nil {
+		t.Fatalf("axe-core result %s: %v", raw, err)
+	}
+	var out []string
+	for _, v := range vs {
+		out = append(out, fmt.Sprintf("%s: %s (%s)", v.ID, v.Help, strings.Join(v.Nodes, ", ")))
+	}
+	return out
+}
+
+func checkAxe(t *testing.T, ctx context.Context, page string) {
+	t.Helper()
+	for _, v := range axeViolations(t, ctx) {
+		t.Errorf("axe on %s: %s", page, v)
+	}
+}
+
+// loadAfter runs an action that leaves the page and waits for the next
+// page to load.
+func loadAfter(t *testing.T, ctx context.Context, action chromedp.Action[chromedp.Void], what string) {
+	t.Helper()
+	_, err := chromedp.Run(ctx, chromedp.WaitEvent(page.LoadEventFired, nil, action))
+	must(t, err, what)
+}
+
+func text(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+	must(t, err, "reading "+sel)
+	return s
+}
+
+func TestBrowserWalkthrough(t *testing.T) {
+	a := newApp(t, Config{})
+	ctx := newChrome(t, 1280, 900)
+	step := time.Now()
+	lap := func(what string) {
+		t.Logf("%s: %s", what, time.Since(step).Round(time.Millisecond))
+		step = time.Now()
+	}
+	acc := a.world.Accounts()[0]
+
+	// Sign in.
+	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/signin")), "opening the sign-in page")
+	checkAxe(t, ctx, "the sign-in page")
+	must(t, chromedp.Do(ctx,
+		chromedp.SendKeys(chromedp.ID("api_key"), credA.APIKey),
+		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization),
+	), "typing the credentials")
+	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
+	a.clock.BlockUntil(1)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("main h1"))), "opening the overview")
+	lap("opening the overview")
+	if got := text(t, ctx, "main h1"); !strings.Contains(got, acc.Name) {
+		t.Errorf("overview heading %q, want the account name %q", got, acc.Name)
+	}
+	checkAxe(t, ctx, "the overview")
+
+	// Follow a building, then a floor.
+	b := acc.Buildings[0]
+	loadAfter(t, ctx, chromedp.Click(chromedp.CSS(`a[href="/buildings/`+b.ID+`"]`)), "following the building")
+	checkAxe(t, ctx, "a building")
+	f := b.Floors[0]
+	loadAfter(t, ctx, chromedp.Click(chromedp.CSS(`a[href="/floors/`+f.ID+`"]`)), "following the floor")
+	lap("following the floor")
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	must(t, err, "reading the location")
+	if !strings.HasSuffix(loc, "/floors/"+f.ID) {
+		t.Errorf("after following the floor the browser is at %s", loc)
+	}
+	checkAxe(t, ctx, "a floor")
+
+	// A device on this floor runs out in the simulator: its card changes
+	// without a reload.
+	var target string
+	for _, r := range f.Rooms {
+		for _, l := range r.Locations {
+			if l.Type == "towel" && target == "" {
+				target = fmt.Sprint(l.ID)
+				if !a.world.Empty(l.Devices[0].MAC) {
+					t.Fatal("the simulator did not find the device")
+				}
+			}
+		}
+	}
+	if target == "" {
+		t.Fatal("no towel dispenser on the floor")
+	}
+	must(t, chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`window.__washboardMark = 1`)), "marking the page")
+	a.clock.Advance(time.Minute) // the next sync picks the change up and pushes it
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](
+		`(() => { const c = document.getElementById('card-`+target+`'); return c && /\bout\b/i.test(c.textContent) && c.classList.contains('health-action') })()`,
+		chromedp.WithPollingTimeout(15*time.Second))), "waiting for the card to show the device out")
+	lap("waiting for the card to show the device out")
+	mark, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.__washboardMark || 0`))
+	must(t, err, "reading the mark")
+	if mark != 1 {
+		t.Error("the page reloaded instead of updating the card in place")
+	}
+
+	// Filter the alerts; the filter is in the URL.
+	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/alerts"), chromedp.WaitVisible(chromedp.ID("filter-alert-type"))), "opening the alerts")
+	checkAxe(t, ctx, "the alerts page")
+	must(t, chromedp.Do(ctx, chromedp.SetValue(chromedp.ID("filter-alert-type"), "consumable_out")), "choosing a type")
+	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("filter-alert-type")), "filtering the alerts")
+	lap("filtering the alerts")
+	if loc, _ := chromedp.Run(ctx, chromedp.Location()); !strings.Contains(loc, "type=consumable_out") {
+		t.Errorf("the filtered view's URL %s does not hold the filter", loc)
+	}
+	rows, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#live tbody tr')].map(r => r.textContent)`))
+	must(t, err, "reading the rows")
+	if len(rows) == 0 {
+		t.Error("no alerts listed for consumable_out, though a towel just ran out")
+	}
+	for _, r := range rows {
+		if !strings.Contains(r, "Product out") {
+			t.Errorf("a row of another type after filtering by consumable_out: %q", strings.Join(strings.Fields(r), " "))
+			break
+		}
+	}
+
+	// Sign out.
+	loadAfter(t, ctx, chromedp.Submit(chromedp.CSS(`form[action="/signout"]`)), "signing out")
+	if loc, _ := chromedp.Run(ctx, chromedp.Location()); !strings.Contains(loc, "/signin") {
+		t.Errorf("after signing out the browser is at %s", loc)
+	}
+	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/")), "opening the overview after sign-out")
+	if loc, _ := chromedp.Run(ctx, chromedp.Location()); !strings.Contains(loc, "/signin") {
+		t.Errorf("after sign-out the overview opened at %s", loc)
+	}
+}

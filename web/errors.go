@@ -1,0 +1,91 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/domain"
+	"washboard/views"
+)
+
+// HTTPError is an error with the status and the message in words that the
+// person using the page sees; Err, when set, is what the log gets.
+type HTTPError struct {
+	Code  int
+	Msg   string
+	Param string // the query parameter at fault, for a 400
+	Err   error
+}
+
+func (e *HTTPError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%d %s: %v", e.Code, e.Msg, e.Err)
+	}
+	return fmt.Sprintf("%d %s", e.Code, e.Msg)
+}
+
+func (e *HTTPError) Unwrap() error { return e.Err }
+
+func errNotFound(msg string) error { return &HTTPError{Code: http.StatusNotFound, Msg: msg} }
+
+// errBadParam is a 400 that names the parameter at fault.
+func errBadParam(param, format string, args ...any) error {
+	return &HTTPError{Code: http.StatusBadRequest, Param: param, Msg: fmt.Sprintf("The %s parameter %s", param, fmt.Sprintf(format, args...))}
+}
+
+// handleError maps every error to a status and a page, or an inline
+// fragment for htmx. A 500 gets an error id shown on the page and written
+// in the log line.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	he := &HTTPError{Code: http.StatusInternalServerError, Msg: "Something went wrong on our side.", Err: err}
+	var ee *echo.HTTPError
+	switch {
+	case errors.As(err, &he):
+	case errors.Is(err, domain.ErrNotFound):
+		he = &HTTPError{Code: http.StatusNotFound, Msg: "There is nothing here: it does not exist, or it belongs to another account.", Err: err}
+	case errors.As(err, &ee):
+		he = &HTTPError{Code: ee.Code, Msg: http.StatusText(ee.Code), Err: err}
+		if ee.Code == http.StatusNotFound {
+			he.Msg = "There is no page at this address."
+		}
+	case errors.Is(err, context.Canceled):
+		return // the client went away
+	}
+	page := views.ErrorPage{Page: s.page(c, http.StatusText(he.Code), ""), Status: he.Code, Heading: headingFor(he.Code), Message: he.Msg}
+	if he.Code >= 500 {
+		page.ErrorID = randomHex(6)
+		s.log.Error("request failed", "error_id", page.ErrorID, "error", fmt.Sprint(err), "path", c.Request().URL.Path, "request_id", requestID(c))
+	}
+	comp := views.ErrorView(page)
+	if isHTMX(c) {
+		comp = views.ErrorFragment(page)
+	}
+	if rerr := render(c, he.Code, comp); rerr != nil {
+		s.log.Error("rendering the error page", "error", rerr.Error(), "request_id", requestID(c))
+		c.String(he.Code, he.Msg) //nolint:errcheck // nothing left to do
+	}
+}
+
+func headingFor(code int) string {
+	switch code {
+	case http.StatusNotFound:
+		return "Not found"
+	case http.StatusBadRequest:
+		return "That request was not understood"
+	case http.StatusForbidden:
+		return "Not allowed"
+	case http.StatusTooManyRequests:
+		return "Too many attempts"
+	}
+	if code >= 500 {
+		return "Something went wrong"
+	}
+	return http.StatusText(code)
+}

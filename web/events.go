@@ -1,0 +1,115 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/store"
+	"washboard/internal/syncer"
+	"washboard/views"
+)
+
+// heartbeat is how often an idle event stream sends a comment, so that
+// proxies keep it open and clients notice a dead connection.
+const heartbeat = 20 * time.Second
+
+// streamEvents sends server-sent events telling the page which parts of
+// its data changed: "devices", "alerts", "metadata", and "status" when
+// the freshness of the data changed. Pages swap the fragments that show
+// them.
+func (s *Server) streamEvents(c echo.Context) error {
+	ss := sessionOf(c)
+	events, stop := s.sync.Subscribe(ss.Account)
+	defer stop()
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set(echo.HeaderCacheControl, "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	c.Response().WriteHeader(http.StatusOK)
+	send := func(name, data string) error {
+		if _, err := fmt.Fprintf(c.Response(), "event: %s\ndata: %s\n\n", name, data); err != nil {
+			return err
+		}
+		c.Response().Flush()
+		return nil
+	}
+	if _, err := fmt.Fprint(c.Response(), "retry: 3000\n\n"); err != nil {
+		return nil
+	}
+	c.Response().Flush()
+	ctx := c.Request().Context()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(heartbeat):
+			if _, err := fmt.Fprint(c.Response(), ": ping\n\n"); err != nil {
+				return nil
+			}
+			c.Response().Flush()
+		case ev, ok := <-events:
+			if !ok {
+				return nil
+			}
+			name := eventName(ev)
+			if name == "" {
+				continue
+			}
+			if err := send(name, ev.At.UTC().Format(time.RFC3339)); err != nil {
+				return nil
+			}
+			if ev.Kind == syncer.EventChanged {
+				if err := send("status", ev.At.UTC().Format(time.RFC3339)); err != nil {
+					return nil
+				}
+			}
+		}
+	}
+}
+
+func eventName(ev syncer.Event) string {
+	switch ev.Kind {
+	case syncer.EventChanged:
+		switch ev.Resource {
+		case store.ResourceDevices:
+			return "devices"
+		case store.ResourceAlerts:
+			return "alerts"
+		case store.ResourceMetadata:
+			return "metadata"
+		}
+	case syncer.EventFailed, syncer.EventRejected, syncer.EventStopped:
+		return "status"
+	}
+	return ""
+}
+
+// showStatus answers the freshness banner's fragment.
+func (s *Server) showStatus(c echo.Context) error {
+	ss := sessionOf(c)
+	return render(c, http.StatusOK, views.FreshnessBanner(s.freshness(c.Request().Context(), ss), s.cfg.Zone))
+}
+
+// showProgress shows the first sync's progress, until it is done.
+func (s *Server) showProgress(c echo.Context) error {
+	ss := sessionOf(c)
+	if s.firstSyncDone(c, ss.Account) {
+		if isHTMX(c) {
+			c.Response().Header().Set(hxRefresh, "true")
+			return c.NoContent(http.StatusNoContent)
+		}
+		if c.Path() == "/sync/progress" {
+			return redirect(c, "/")
+		}
+	}
+	p := s.sync.Progress(ss.Account)
+	m := views.SyncProgress{Page: s.page(c, "Loading", ""), Phase: p.Phase, Pages: p.Pages, Devices: p.Devices, Alerts: p.Alerts}
+	m.Live = false
+	if isHTMX(c) {
+		return render(c, http.StatusOK, views.ProgressFragment(m))
+	}
+	return render(c, http.StatusOK, views.ProgressPage(m))
+}

@@ -1,0 +1,239 @@
+package web
+
+import (
+	"crypto/subtle"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/clock"
+	"washboard/internal/syncer"
+)
+
+const ctxRequestID = "request_id"
+
+// requestID gives every request an id that its log lines carry.
+func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id := randomHex(8)
+		c.Set(ctxRequestID, id)
+		c.Response().Header().Set("X-Request-Id", id)
+		return next(c)
+	}
+}
+
+func requestID(c echo.Context) string {
+	id, _ := c.Get(ctxRequestID).(string)
+	return id
+}
+
+// logRequests logs one line per request: method, path, status, duration
+// and request id. Queries and bodies are not logged: the sign-in form
+// carries credentials.
+func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		s.log.Info("request", "method", c.Request().Method, "path", c.Request().URL.Path,
+			"status", c.Response().Status, "duration", time.Since(start).Round(time.Microsecond).String(),
+			"request_id", requestID(c))
+		return nil
+	}
+}
+
+// recoverPanics turns a panic into a 500 page with an error id.
+func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				if e, ok := v.(error); ok && e == http.ErrAbortHandler {
+					panic(v)
+				}
+				err = fmt.Errorf("panic: %v", v)
+			}
+		}()
+		return next(c)
+	}
+}
+
+// contentSecurityPolicy allows nothing from outside the server and no
+// inline script or style.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
+		if s.secureRequest(c) {
+			h.Set("Strict-Transport-Security", "max-age=31536000")
+		}
+		return next(c)
+	}
+}
+
+// secureRequest reports whether the request came over TLS, directly or
+// through a trusted proxy that says so.
+func (s *Server) secureRequest(c echo.Context) bool {
+	r := c.Request()
+	if r.TLS != nil {
+		return true
+	}
+	return s.cfg.TrustProxy && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+}
+
+// The CSRF defence is a double-submit token: a random value in an
+// HttpOnly, SameSite=Lax cookie, which every state-changing request must
+// repeat in the form field csrf_token or the X-CSRF-Token header.
+const (
+	csrfCookie = "washboard_csrf"
+	csrfField  = "csrf_token"
+	csrfHeader = "X-CSRF-Token"
+	ctxCSRF    = "csrf"
+)
+
+func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		token := ""
+		if ck, err := c.Cookie(csrfCookie); err == nil && len(ck.Value) == 64 {
+			token = ck.Value
+		} else {
+			token = randomHex(32)
+			c.SetCookie(&http.Cookie{Name: csrfCookie, Value: token, Path: "/", HttpOnly: true,
+				SameSite: http.SameSiteLaxMode, Secure: s.secureRequest(c)})
+		}
+		c.Set(ctxCSRF, token)
+		switch c.Request().Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			return next(c)
+		}
+		sent := c.Request().Header.Get(csrfHeader)
+		if sent == "" {
+			sent = c.FormValue(csrfField)
+		}
+		if subtle.ConstantTimeCompare([]byte(sent), []byte(token)) != 1 {
+			return &HTTPError{Code: http.StatusForbidden, Msg: "This form has expired or did not come from Washboard. Reload the page and try again."}
+		}
+		return next(c)
+	}
+}
+
+func csrfToken(c echo.Context) string {
+	t, _ := c.Get(ctxCSRF).(string)
+	return t
+}
+
+// requireAccount lets signed-in sessions through, keeps their account's
+// sync running, and sends everyone else (and sessions whose credentials the
+// service rejected) to sign in.
+func (s *Server) requireAccount(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ctx := c.Request().Context()
+		ss, ok := s.currentSession(ctx)
+		if !ok {
+			return s.redirectToSignIn(c, "")
+		}
+		if why, rejected := s.sync.Rejected(syncer.CredentialID(ss.Cred)); rejected {
+			s.sync.Release(holderID(ss.Holder))
+			if err := s.sessions.Destroy(ctx); err != nil {
+				return err
+			}
+			return s.redirectToSignIn(c, "rejected:"+why)
+		}
+		s.sync.Hold(holderID(ss.Holder), ss.Account, ss.Cred, s.clock.Now().Add(s.sessions.IdleTimeout))
+		c.Set(ctxSession, ss)
+		return next(c)
+	}
+}
+
+const ctxSession = "session"
+
+func sessionOf(c echo.Context) session {
+	ss, _ := c.Get(ctxSession).(session)
+	return ss
+}
+
+// redirectToSignIn sends the browser to the sign-in page, coming back to
+// the page asked for afterwards. An htmx request gets HX-Redirect.
+func (s *Server) redirectToSignIn(c echo.Context, reason string) error {
+	q := url.Values{}
+	if r := c.Request(); r.Method == http.MethodGet && !isHTMX(c) && r.URL.Path != "/" {
+		q.Set("next", r.URL.RequestURI())
+	}
+	if strings.HasPrefix(reason, "rejected:") {
+		q.Set("reason", "rejected")
+	}
+	target := "/signin"
+	if len(q) > 0 {
+		target += "?" + q.Encode()
+	}
+	return redirect(c, target)
+}
+
+// redirect leaves the page: a 303 for a browser, HX-Redirect for htmx.
+func redirect(c echo.Context, target string) error {
+	if isHTMX(c) {
+		c.Response().Header().Set(hxRedirect, target)
+		return c.NoContent(http.StatusNoContent)
+	}
+	return c.Redirect(http.StatusSeeOther, target)
+}
+
+// requireFirstSync shows the progress bar until the account's first sync
+// is done.
+func (s *Server) requireFirstSync(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ss := sessionOf(c)
+		if s.firstSyncDone(c, ss.Account) {
+			return next(c)
+		}
+		if isHTMX(c) {
+			c.Response().Header().Set(hxRefresh, "true")
+			return c.NoContent(http.StatusNoContent)
+		}
+		return s.showProgress(c)
+	}
+}
+
+// rateLimiter allows a number of attempts per key per minute.
+type rateLimiter struct {
+	mu        sync.Mutex
+	perMinute int
+	clock     clock.Clock
+	window    time.Time
+	counts    map[string]int
+}
+
+func newRateLimiter(perMinute int, clk clock.Clock) *rateLimiter {
+	return &rateLimiter{perMinute: perMinute, clock: clk, counts: map[string]int{}}
+}
+
+// allow counts an attempt of key and reports whether it is within the
+// limit, and if not, how long until the next minute.
+func (l *rateLimiter) allow(key string) (bool, time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.clock.Now()
+	if now.Sub(l.window) >= time.Minute {
+		l.window = now.Truncate(time.Minute)
+		clear(l.counts)
+	}
+	l.counts[key]++
+	if l.counts[key] > l.perMinute {
+		return false, l.window.Add(time.Minute).Sub(now)
+	}
+	return true, 0
+}

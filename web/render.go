@@ -1,0 +1,38 @@
+package web
+
+import (
+	"bytes"
+	"io/fs"
+	"net/http"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+)
+
+// render renders a component into a buffer and sends it, so that a
+// rendering error becomes an error page rather than half a page. Pages
+// vary by HX-Request: a fragment for htmx, the whole page otherwise.
+func render(c echo.Context, status int, comp templ.Component) error {
+	var buf bytes.Buffer
+	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	c.Response().Header().Add("Vary", hxRequest)
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// pick renders the fragment for an htmx request and the page otherwise.
+func pick(c echo.Context, page, fragment templ.Component) error {
+	if isHTMX(c) {
+		return render(c, http.StatusOK, fragment)
+	}
+	return render(c, http.StatusOK, page)
+}
+
+func staticHandler(assets fs.FS) http.Handler {
+	files := http.FileServer(http.FS(assets))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		files.ServeHTTP(w, r)
+	})
+}

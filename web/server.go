@@ -1,0 +1,101 @@
+// Package web is Washboard's HTTP layer: an echo application that renders
+// templ views over the cache, with htmx fragments and server-sent events
+// for live updates. Echo stays inside this package.
+package web
+
+import (
+	"context"
+	"database/sql"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/clock"
+	"washboard/internal/store"
+	"washboard/internal/syncer"
+	"washboard/internal/upstream"
+	"washboard/internal/version"
+)
+
+// Config configures the web application.
+type Config struct {
+	Sessions SessionConfig
+	// Interval is the sync interval: data older than two intervals is
+	// flagged as out of date.
+	Interval time.Duration
+	// Zone is the time zone times are shown in; the server's if nil.
+	Zone *time.Location
+	// TrustProxy trusts X-Forwarded-For and X-Forwarded-Proto from the
+	// proxy in front of Washboard (client address for rate limits, https
+	// for Secure cookies).
+	TrustProxy bool
+	// Demo, when set, offers these credentials on the sign-in page in one
+	// click. They never reach the browser.
+	Demo *upstream.Credentials
+	// SignInLimit is the sign-in attempts allowed per client address per
+	// minute; 10 if zero.
+	SignInLimit int
+}
+
+// Deps are the services the web application uses.
+type Deps struct {
+	Store     *store.Store
+	SessionDB *sql.DB // the session store's pool (store.SessionDB)
+	Sync      *syncer.Engine
+	Upstream  *upstream.Client
+	Clock     clock.Clock
+	Log       *slog.Logger
+}
+
+// Server is the web application.
+type Server struct {
+	cfg      Config
+	store    *store.Store
+	sync     *syncer.Engine
+	upstream *upstream.Client
+	clock    clock.Clock
+	log      *slog.Logger
+	sessions *scs.SessionManager
+	limiter  *rateLimiter
+	echo     *echo.Echo
+	version  string
+}
+
+// New builds the web application.
+func New(cfg Config, deps Deps) (*Server, error) {
+	sm, err := newSessionManager(deps.SessionDB, cfg.Sessions)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Zone == nil {
+		cfg.Zone = time.Local
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = syncer.MinInterval
+	}
+	if deps.Clock == nil {
+		deps.Clock = clock.Real{}
+	}
+	if deps.Log == nil {
+		deps.Log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		cfg: cfg, store: deps.Store, sync: deps.Sync, upstream: deps.Upstream, clock: deps.Clock, log: deps.Log,
+		sessions: sm, limiter: newRateLimiter(max(cfg.SignInLimit, 0), deps.Clock), version: version.String(),
+	}
+	if s.limiter.perMinute == 0 {
+		s.limiter.perMinute = 10
+	}
+	s.echo = s.routes()
+	return s, nil
+}
+
+// ServeHTTP serves a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// Shutdown is for symmetry with http.Server users that keep the echo
+// instance; it has nothing to release yet.
+func (s *Server) Shutdown(context.Context) error { return nil }

@@ -1,0 +1,253 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/alexedwards/scs/sqlite3store"
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/upstream"
+)
+
+// sessionCookie is the name of the session cookie.
+const sessionCookie = "washboard_session"
+
+// ctxSessionLoaded marks a request whose session is loaded: pages built
+// for other requests (a 404 of a static file) have no session to read.
+const ctxSessionLoaded = "session_loaded"
+
+// Keys of the values a session holds. The whole session is encrypted at
+// rest by encryptedCodec.
+const (
+	keyAccount     = "account"      // the account the credentials were verified against
+	keyAccountName = "account_name" // its name
+	keyAPIKey      = "api_key"
+	keyAuth        = "authorization"
+	keyHolder      = "holder" // random id under which the session holds the account's sync
+	keyFlash       = "flash"
+)
+
+// SessionConfig configures sessions.
+type SessionConfig struct {
+	IdleTimeout time.Duration // default 12 h
+	Lifetime    time.Duration // default 7 days
+	Key         []byte        // 32 bytes: encrypts sessions at rest
+}
+
+// newSessionManager returns a session manager storing sessions, encrypted,
+// in db's sessions table.
+func newSessionManager(db *sql.DB, cfg SessionConfig) (*scs.SessionManager, error) {
+	codec, err := newEncryptedCodec(cfg.Key)
+	if err != nil {
+		return nil, err
+	}
+	sm := scs.New()
+	sm.Store = sqlite3store.NewWithCleanupInterval(db, 30*time.Minute)
+	sm.Codec = codec
+	sm.IdleTimeout = cmpOr(cfg.IdleTimeout, 12*time.Hour)
+	sm.Lifetime = cmpOr(cfg.Lifetime, 7*24*time.Hour)
+	sm.Cookie.Name = sessionCookie
+	sm.Cookie.HttpOnly = true
+	sm.Cookie.SameSite = http.SameSiteLaxMode
+	sm.Cookie.Path = "/"
+	sm.HashTokenInStore = true // a stolen database yields no usable token
+	return sm, nil
+}
+
+func cmpOr(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// encryptedCodec encodes sessions with gob, then seals them with AES-GCM,
+// so that credentials never rest in the database in clear.
+type encryptedCodec struct {
+	aead cipher.AEAD
+}
+
+func newEncryptedCodec(key []byte) (*encryptedCodec, error) {
+	if len(key) != 32 {
+		return nil, fmt.Errorf("the session key must be 32 bytes, got %d", len(key))
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, err
+	}
+	return &encryptedCodec{aead: aead}, nil
+}
+
+func (c *encryptedCodec) Encode(deadline time.Time, values map[string]interface{}) ([]byte, error) {
+	plain, err := scs.GobCodec{}.Encode(deadline, values)
+	if err != nil {
+		return nil, err
+	}
+	nonce := make([]byte, c.aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return nil, err
+	}
+	return c.aead.Seal(nonce, nonce, plain, nil), nil
+}
+
+func (c *encryptedCodec) Decode(b []byte) (time.Time, map[string]interface{}, error) {
+	n := c.aead.NonceSize()
+	if len(b) < n {
+		return time.Time{}, nil, errors.New("session data too short")
+	}
+	plain, err := c.aead.Open(nil, b[:n], b[n:], nil)
+	if err != nil {
+		return time.Time{}, nil, errors.New("session data does not decrypt with this key")
+	}
+	return scs.GobCodec{}.Decode(plain)
+}
+
+// LoadSecretKey returns the 32-byte key that encrypts sessions: from
+// value (base64 or hex, as WASHBOARD_SECRET_KEY holds it) when it is set,
+// otherwise from the file secret.key in dir, made with mode 0600 on first
+// start.
+func LoadSecretKey(value, dir string) ([]byte, error) {
+	if value = strings.TrimSpace(value); value != "" {
+		for _, dec := range []func(string) ([]byte, error){
+			base64.StdEncoding.DecodeString, base64.RawStdEncoding.DecodeString, base64.URLEncoding.DecodeString, hex.DecodeString,
+		} {
+			if k, err := dec(value); err == nil && len(k) == 32 {
+				return k, nil
+			}
+		}
+		return nil, errors.New("WASHBOARD_SECRET_KEY must hold 32 bytes, in base64 or hex (e.g. from `openssl rand -base64 32`)")
+	}
+	path := filepath.Join(dir, "secret.key")
+	if b, err := os.ReadFile(path); err == nil {
+		k, err := hex.DecodeString(string(bytes.TrimSpace(b)))
+		if err != nil || len(k) != 32 {
+			return nil, fmt.Errorf("%s does not hold a 32-byte hex key", path)
+		}
+		return k, nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	k := make([]byte, 32)
+	if _, err := rand.Read(k); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("creating %s: %w", path, err)
+	}
+	if _, err := f.WriteString(hex.EncodeToString(k) + "\n"); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return k, f.Close()
+}
+
+// loadSession loads the request's session and commits it just before the
+// response is written, on every path: success, error pages and redirects
+// alike, with one Set-Cookie header.
+func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		c.Response().Header().Add("Vary", "Cookie")
+		var token string
+		if ck, err := r.Cookie(sessionCookie); err == nil {
+			token = ck.Value
+		}
+		ctx, err := s.sessions.Load(r.Context(), token)
+		if err != nil {
+			// A session that cannot be read (another key, a damaged row)
+			// is treated as none.
+			s.log.Warn("session could not be loaded; starting a new one", "error", err.Error())
+			ctx, err = s.sessions.Load(r.Context(), "")
+			if err != nil {
+				return err
+			}
+		}
+		c.SetRequest(r.WithContext(ctx))
+		c.Set(ctxSessionLoaded, true)
+		c.Response().Before(func() { s.commitSession(c) })
+		return next(c)
+	}
+}
+
+func (s *Server) commitSession(c echo.Context) {
+	ctx := c.Request().Context()
+	var token string
+	var expiry time.Time
+	switch s.sessions.Status(ctx) {
+	case scs.Modified:
+		var err error
+		if token, expiry, err = s.sessions.Commit(ctx); err != nil {
+			s.log.Error("committing the session", "error", err.Error(), "request_id", requestID(c))
+			return
+		}
+	case scs.Destroyed:
+	default:
+		return
+	}
+	ck := &http.Cookie{
+		Name: sessionCookie, Value: token, Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: s.secureRequest(c),
+	}
+	if expiry.IsZero() {
+		ck.Expires, ck.MaxAge = time.Unix(1, 0), -1
+	}
+	c.Response().Header().Add("Set-Cookie", ck.String())
+	c.Response().Header().Set("Cache-Control", "no-store")
+}
+
+// session is what a signed-in request knows of its session.
+type session struct {
+	Account     string
+	AccountName string
+	Cred        upstream.Credentials
+	Holder      string
+}
+
+func (s *Server) currentSession(ctx context.Context) (session, bool) {
+	ss := session{
+		Account:     s.sessions.GetString(ctx, keyAccount),
+		AccountName: s.sessions.GetString(ctx, keyAccountName),
+		Cred: upstream.Credentials{
+			APIKey:        s.sessions.GetString(ctx, keyAPIKey),
+			Authorization: s.sessions.GetString(ctx, keyAuth),
+		},
+		Holder: s.sessions.GetString(ctx, keyHolder),
+	}
+	return ss, ss.Account != "" && ss.Cred.APIKey != ""
+}
+
+// holderID names a session's hold on its account's sync without revealing
+// anything about the session token.
+func holderID(random string) string {
+	h := sha256.Sum256([]byte("session\x00" + random))
+	return "session:" + hex.EncodeToString(h[:8])
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,133 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/upstream"
+	"washboard/views"
+)
+
+func (s *Server) showSignIn(c echo.Context) error {
+	if _, ok := s.currentSession(c.Request().Context()); ok {
+		return redirect(c, safeNext(c.QueryParam("next")))
+	}
+	m := s.signInModel(c)
+	switch {
+	case c.QueryParam("reason") == "rejected":
+		m.Kind = "rejected"
+		m.Error = "The Device Monitoring Service rejected the credentials of your session. Sign in again with valid ones."
+	case c.QueryParam("signed_out") != "":
+		m.Flash = "You have signed out."
+	}
+	return render(c, http.StatusOK, views.SignInPage(m))
+}
+
+func (s *Server) signInModel(c echo.Context) views.SignIn {
+	next := c.QueryParam("next")
+	if c.Request().Method == http.MethodPost {
+		next = c.FormValue("next")
+	}
+	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: safeNext(next)}
+}
+
+// signIn checks the credentials with one small call to the service and,
+// if it accepts them, starts a session holding them.
+func (s *Server) signIn(c echo.Context) error {
+	cred := upstream.Credentials{
+		APIKey:        strings.TrimSpace(c.FormValue("api_key")),
+		Authorization: strings.TrimSpace(c.FormValue("authorization")),
+	}
+	if cred.APIKey == "" || cred.Authorization == "" {
+		m := s.signInModel(c)
+		m.Kind, m.Error = "invalid", "Enter both the API key and the Authorization value."
+		return render(c, http.StatusBadRequest, views.SignInPage(m))
+	}
+	return s.startSession(c, cred)
+}
+
+func (s *Server) signInDemo(c echo.Context) error {
+	if s.cfg.Demo == nil {
+		return errNotFound("This server has no demo account.")
+	}
+	return s.startSession(c, *s.cfg.Demo)
+}
+
+func (s *Server) startSession(c echo.Context, cred upstream.Credentials) error {
+	if ok, wait := s.limiter.allow(c.RealIP()); !ok {
+		m := s.signInModel(c)
+		m.Kind = "limited"
+		m.Error = fmt.Sprintf("Too many sign-in attempts from your address. Try again in %d seconds.", int(wait.Seconds())+1)
+		c.Response().Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
+		return render(c, http.StatusTooManyRequests, views.SignInPage(m))
+	}
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 15*time.Second)
+	defer cancel()
+	page, err := s.upstream.Metadata(ctx, cred, upstream.MetadataQuery{Limit: 1})
+	if err != nil {
+		m := s.signInModel(c)
+		status := http.StatusBadGateway
+		switch {
+		case errors.Is(err, upstream.ErrRejected):
+			status, m.Kind = http.StatusUnauthorized, "rejected"
+			m.Error = "The Device Monitoring Service rejected these credentials. Check the API key and the Authorization value."
+			if errors.Is(err, upstream.ErrForbidden) {
+				m.Error = "The Device Monitoring Service rejected the API key. Check it and try again."
+			}
+		default:
+			m.Kind = "unreachable"
+			m.Error = "The Device Monitoring Service could not be reached, so the credentials could not be checked. Try again in a moment."
+			s.log.Warn("sign-in check failed", "error", err.Error(), "request_id", requestID(c))
+		}
+		return render(c, status, views.SignInPage(m))
+	}
+	if page.AccountID == "" {
+		m := s.signInModel(c)
+		m.Kind, m.Error = "unreachable", "The Device Monitoring Service answered without an account. Try again in a moment."
+		return render(c, http.StatusBadGateway, views.SignInPage(m))
+	}
+
+	rctx := c.Request().Context()
+	if err := s.sessions.RenewToken(rctx); err != nil {
+		return err
+	}
+	holder := randomHex(16)
+	s.sessions.Put(rctx, keyAccount, page.AccountID)
+	s.sessions.Put(rctx, keyAccountName, page.AccountName)
+	s.sessions.Put(rctx, keyAPIKey, cred.APIKey)
+	s.sessions.Put(rctx, keyAuth, cred.Authorization)
+	s.sessions.Put(rctx, keyHolder, holder)
+	s.sync.Accept(cred)
+	s.sync.Hold(holderID(holder), page.AccountID, cred, s.clock.Now().Add(s.sessions.IdleTimeout))
+	s.log.Info("signed in", "account", page.AccountID, "request_id", requestID(c))
+	return redirect(c, safeNext(c.FormValue("next")))
+}
+
+func (s *Server) signOut(c echo.Context) error {
+	ctx := c.Request().Context()
+	if ss, ok := s.currentSession(ctx); ok {
+		s.sync.Release(holderID(ss.Holder))
+	}
+	if err := s.sessions.Destroy(ctx); err != nil {
+		return err
+	}
+	return redirect(c, "/signin?signed_out=1")
+}
+
+// safeNext keeps a redirect target on this site: a path, never another
+// host or scheme.
+func safeNext(next string) string {
+	u, err := url.Parse(next)
+	if next == "" || err != nil || u.IsAbs() || u.Host != "" || !strings.HasPrefix(next, "/") ||
+		strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") || strings.HasPrefix(next, "/signin") {
+		return "/"
+	}
+	return next
+}

@@ -1,0 +1,527 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"washboard/internal/clock"
+	"washboard/internal/sim"
+	"washboard/internal/store"
+	"washboard/internal/syncer"
+	"washboard/internal/upstream"
+)
+
+var start = time.Date(2026, 11, 18, 9, 30, 0, 0, time.UTC)
+
+var (
+	credA = sim.Credentials{APIKey: "key-a-0123456789", Authorization: "Bearer auth-a-0123456789"}
+	credB = sim.Credentials{APIKey: "key-b-0123456789", Authorization: "Bearer auth-b-0123456789"}
+)
+
+// app is the dashboard over a simulator, with everything the tests see
+// recorded so that a test can scan it for secrets.
+type app struct {
+	t         *testing.T
+	world     *sim.World
+	clock     *clock.Fake
+	upstream  *httptest.Server
+	srv       *httptest.Server
+	store     *store.Store
+	sessionDB *sql.DB
+	engine    *syncer.Engine
+	logs      *syncBuffer
+	seen      *syncBuffer // every response body and header the tests received
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newApp(t *testing.T, cfg Config) *app {
+	t.Helper()
+	a := &app{t: t, clock: clock.NewFake(start), logs: &syncBuffer{}, seen: &syncBuffer{}}
+	a.world = sim.New(sim.Config{Seed: 3, Locations: 120, Accounts: 2, History: 5 * 24 * time.Hour,
+		Clock: a.clock, Zone: time.UTC, Credentials: []sim.Credentials{credA, credB}})
+	a.upstream = httptest.NewServer(a.world.Handler())
+	t.Cleanup(a.upstream.Close)
+	client, err := upstream.New(upstream.Config{BaseURL: a.upstream.URL, MaxAttempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "washboard.db")
+	if a.store, err = store.Open(context.Background(), path); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.store.Close() })
+	if a.sessionDB, err = store.SessionDB(path); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.sessionDB.Close() })
+	log := slog.New(slog.NewTextHandler(a.logs, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	a.engine = syncer.New(ctx, syncer.UpstreamSource{Client: client}, a.store, a.clock, syncer.Config{}, log)
+	t.Cleanup(func() { cancel(); a.engine.Wait() })
+	cfg.Sessions.Key = bytes.Repeat([]byte{7}, 32)
+	cfg.Zone = time.UTC
+	s, err := New(cfg, Deps{Store: a.store, SessionDB: a.sessionDB, Sync: a.engine, Upstream: client, Clock: a.clock, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.srv = httptest.NewServer(s)
+	t.Cleanup(func() {
+		a.srv.CloseClientConnections() // event streams stay open until their client goes
+		a.srv.Close()
+	})
+	t.Cleanup(func() { a.checkNoSecrets() })
+	return a
+}
+
+// checkNoSecrets fails the test if a credential appears in anything the
+// tests received or the server logged, or in clear in the session table.
+func (a *app) checkNoSecrets() {
+	t := a.t
+	for _, c := range []sim.Credentials{credA, credB} {
+		for _, secret := range []string{c.APIKey, c.Authorization, strings.TrimPrefix(c.Authorization, "Bearer ")} {
+			if strings.Contains(a.seen.String(), secret) {
+				t.Error("a credential appears in a response")
+			}
+			if strings.Contains(a.logs.String(), secret) {
+				t.Error("a credential appears in the log")
+			}
+			var n int
+			if err := a.sessionDB.QueryRow(`SELECT count(*) FROM sessions WHERE instr(data, ?) > 0`, []byte(secret)).Scan(&n); err != nil {
+				t.Error(err)
+			} else if n > 0 {
+				t.Error("a credential is stored in clear in the session table")
+			}
+		}
+	}
+}
+
+// browser is a client with its own cookies, like one browser.
+type browser struct {
+	a      *app
+	client *http.Client
+}
+
+func (a *app) browser() *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{a: a, client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+		return http.ErrUseLastResponse
+	}}}
+}
+
+type response struct {
+	*http.Response
+	body string
+}
+
+func (r response) doc(t *testing.T) *goquery.Document {
+	t.Helper()
+	d, err := goquery.NewDocumentFromReader(strings.NewReader(r.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func (b *browser) do(req *http.Request) response {
+	b.a.t.Helper()
+	resp, err := b.client.Do(req)
+	if err != nil {
+		b.a.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	resp.Header.Write(b.a.seen)
+	b.a.seen.Write(body)
+	return response{resp, string(body)}
+}
+
+func (b *browser) get(path string, headers ...string) response {
+	req, _ := http.NewRequest(http.MethodGet, b.a.srv.URL+path, nil)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	return b.do(req)
+}
+
+func (b *browser) post(path string, form url.Values) response {
+	req, _ := http.NewRequest(http.MethodPost, b.a.srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return b.do(req)
+}
+
+var csrfInput = regexp.MustCompile(`name="csrf_token" value="([0-9a-f]{64})"`)
+
+// csrf reads the CSRF token from the sign-in page.
+func (b *browser) csrf() string {
+	b.a.t.Helper()
+	r := b.get("/signin")
+	m := csrfInput.FindStringSubmatch(r.body)
+	if m == nil {
+		b.a.t.Fatalf("no CSRF token on the sign-in page:\n%s", r.body)
+	}
+	return m[1]
+}
+
+// signIn signs in and waits for the account's first sync.
+func (b *browser) signIn(c sim.Credentials) response {
+	b.a.t.Helper()
+	r := b.post("/signin", url.Values{"csrf_token": {b.csrf()}, "api_key": {c.APIKey}, "authorization": {c.Authorization}})
+	if r.StatusCode == http.StatusSeeOther {
+		b.a.clock.BlockUntil(1) // the first sync is done when its loop goes to sleep
+	}
+	return r
+}
+
+func TestSignInShowsTheOverview(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	r := b.signIn(credA)
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/" {
+		t.Fatalf("sign-in answered %d, Location %q", r.StatusCode, r.Header.Get("Location"))
+	}
+	var session *http.Cookie
+	for _, c := range r.Cookies() {
+		if c.Name == sessionCookie {
+			session = c
+		}
+	}
+	if session == nil || !session.HttpOnly || session.SameSite != http.SameSiteLaxMode || session.Secure {
+		t.Fatalf("session cookie = %+v; want HttpOnly, SameSite=Lax, not Secure over plain HTTP", session)
+	}
+	if n := strings.Count(r.Header.Get("Set-Cookie")+strings.Join(r.Header.Values("Set-Cookie"), "\n"), sessionCookie+"="); n > 2 {
+		t.Errorf("%d session cookies set", n)
+	}
+	home := b.get("/")
+	if home.StatusCode != http.StatusOK {
+		t.Fatalf("GET / = %d\n%s", home.StatusCode, home.body)
+	}
+	d := home.doc(t)
+	name := a.world.Accounts()[0].Name
+	if !strings.Contains(d.Find("main").Text(), name) {
+		t.Errorf("the overview does not name the account %q", name)
+	}
+	for _, bld := range a.world.Accounts()[0].Buildings {
+		if d.Find(`a[href="/buildings/`+bld.ID+`"]`).Length() == 0 {
+			t.Errorf("no link to building %s", bld.Name)
+		}
+	}
+	for _, bld := range a.world.Accounts()[1].Buildings {
+		if strings.Contains(home.body, bld.ID) {
+			t.Errorf("account A's overview mentions account B's building %s", bld.ID)
+		}
+	}
+}
+
+func TestSignInFailuresKeepNothingSecret(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	r := b.post("/signin", url.Values{"csrf_token": {b.csrf()}, "api_key": {credA.APIKey}, "authorization": {"Bearer wrong"}})
+	if r.StatusCode != http.StatusUnauthorized || !strings.Contains(r.body, "rejected") {
+		t.Errorf("wrong Authorization: %d, want 401 saying the credentials were rejected\n%s", r.StatusCode, r.body)
+	}
+	d := r.doc(t)
+	for _, name := range []string{"api_key", "authorization"} {
+		in := d.Find(`input[name="` + name + `"]`)
+		if in.Length() != 1 {
+			t.Fatalf("the form lost its %s field", name)
+		}
+		if v, ok := in.Attr("value"); ok && v != "" {
+			t.Errorf("the %s field was filled back in with what was typed", name)
+		}
+	}
+
+	r = b.post("/signin", url.Values{"csrf_token": {b.csrf()}, "api_key": {""}, "authorization": {""}})
+	if r.StatusCode != http.StatusBadRequest {
+		t.Errorf("empty form: %d, want 400", r.StatusCode)
+	}
+
+	a.upstream.Close() // the service is unreachable
+	r = b.post("/signin", url.Values{"csrf_token": {b.csrf()}, "api_key": {credA.APIKey}, "authorization": {credA.Authorization}})
+	if r.StatusCode != http.StatusBadGateway || !strings.Contains(r.body, "could not be reached") {
+		t.Errorf("unreachable service: %d, want 502 saying so\n%s", r.StatusCode, r.body)
+	}
+}
+
+func TestStateChangesNeedTheCSRFToken(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.csrf() // gets the cookie
+	r := b.post("/signin", url.Values{"api_key": {credA.APIKey}, "authorization": {credA.Authorization}})
+	if r.StatusCode != http.StatusForbidden {
+		t.Errorf("sign-in without the CSRF token: %d, want 403", r.StatusCode)
+	}
+	b.signIn(credA)
+	r = b.post("/signout", url.Values{"csrf_token": {strings.Repeat("0", 64)}})
+	if r.StatusCode != http.StatusForbidden {
+		t.Errorf("sign-out with a wrong token: %d, want 403", r.StatusCode)
+	}
+}
+
+func TestSignOutEndsTheSession(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	if r := b.get("/"); r.StatusCode != http.StatusOK {
+		t.Fatalf("GET / = %d", r.StatusCode)
+	}
+	token := csrfInput.FindStringSubmatch(b.get("/").body)
+	if token == nil {
+		t.Fatal("no sign-out form with a CSRF token")
+	}
+	r := b.post("/signout", url.Values{"csrf_token": {token[1]}})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sign-out = %d", r.StatusCode)
+	}
+	if r := b.get("/"); r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/signin") {
+		t.Errorf("after sign-out GET / = %d to %q, want a redirect to sign in", r.StatusCode, r.Header.Get("Location"))
+	}
+	var n int
+	a.sessionDB.QueryRow(`SELECT count(*) FROM sessions`).Scan(&n)
+	if n != 0 {
+		t.Errorf("%d sessions left in the store after sign-out", n)
+	}
+}
+
+func TestSessionFixationIsDefeated(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	u, _ := url.Parse(a.srv.URL)
+	b.client.Jar.SetCookies(u, []*http.Cookie{{Name: sessionCookie, Value: "attacker-chosen-token", Path: "/"}})
+	b.signIn(credA)
+	for _, c := range b.client.Jar.Cookies(u) {
+		if c.Name == sessionCookie && c.Value == "attacker-chosen-token" {
+			t.Error("the session token was not renewed at sign-in")
+		}
+	}
+}
+
+func TestOtherAccountsPlacesAreNotFound(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	other := a.world.Accounts()[1]
+	floor := other.Buildings[0].Floors[0]
+	for _, path := range []string{
+		"/buildings/" + other.Buildings[0].ID,
+		"/floors/" + floor.ID,
+		"/rooms/" + floor.Rooms[0].ID,
+		"/locations/" + itoa(other.Locations[0].ID),
+	} {
+		r := b.get(path)
+		if r.StatusCode != http.StatusNotFound {
+			t.Errorf("account A asking for account B's %s: %d, want 404", path, r.StatusCode)
+		}
+		if strings.Contains(r.body, other.Buildings[0].Name) {
+			t.Errorf("the 404 for %s shows account B's data", path)
+		}
+	}
+	own := a.world.Accounts()[0]
+	for _, path := range []string{"/buildings/" + own.Buildings[0].ID, "/floors/" + own.Buildings[0].Floors[0].ID,
+		"/rooms/" + own.Rooms[0].ID, "/locations/" + itoa(own.Locations[0].ID)} {
+		if r := b.get(path); r.StatusCode != http.StatusOK {
+			t.Errorf("GET %s = %d, want 200", path, r.StatusCode)
+		}
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestPagesAndFragments(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	acc := a.world.Accounts()[0]
+	for _, path := range []string{"/", "/floors/" + acc.Buildings[0].Floors[0].ID, "/alerts", "/alerts?status=closed"} {
+		full := b.get(path)
+		frag := b.get(path, "HX-Request", "true")
+		if full.StatusCode != 200 || frag.StatusCode != 200 {
+			t.Errorf("%s: page %d, fragment %d", path, full.StatusCode, frag.StatusCode)
+			continue
+		}
+		if !strings.Contains(full.body, "<html") || strings.Contains(frag.body, "<html") {
+			t.Errorf("%s: the page must be a whole document and the fragment must not", path)
+		}
+		if !strings.Contains(frag.body, `id="live"`) {
+			t.Errorf("%s: the fragment is not the live region", path)
+		}
+		for _, r := range []response{full, frag} {
+			if !strings.Contains(strings.Join(r.Header.Values("Vary"), ","), "HX-Request") {
+				t.Errorf("%s: no Vary: HX-Request", path)
+			}
+		}
+	}
+}
+
+func TestBadInputNamesTheParameter(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	floor := a.world.Accounts()[0].Buildings[0].Floors[0].ID
+	for path, param := range map[string]string{
+		"/alerts?from=yesterday":                "from",
+		"/alerts?status=maybe":                  "status",
+		"/alerts?resolution=fixed":              "resolution",
+		"/alerts?type=DROP%20TABLE":             "type",
+		"/alerts?from=2026-11-10&to=2026-11-01": "to",
+		"/floors/" + floor + "?health=purple":   "health",
+		"/floors/" + floor + "?type=teapot":     "type",
+		"/alerts?building=nope":                 "building",
+		"/devices.csv?room=nope":                "room",
+	} {
+		r := b.get(path)
+		if r.StatusCode != http.StatusBadRequest {
+			t.Errorf("GET %s = %d, want 400", path, r.StatusCode)
+			continue
+		}
+		if !strings.Contains(r.body, "The "+param+" parameter") {
+			t.Errorf("GET %s: the 400 page does not name %q:\n%s", path, param, r.body)
+		}
+	}
+	if r := b.get("/no/such/page"); r.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown page: %d", r.StatusCode)
+	}
+}
+
+func TestCSVExports(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	r := b.get("/alerts.csv?status=all")
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/csv") {
+		t.Errorf("alerts.csv Content-Type %q", ct)
+	}
+	lines := strings.Split(strings.TrimSpace(r.body), "\n")
+	if lines[0] != "alert_id,status,type,overdue,created_at,resolved_at,resolution_type,refill_count,building,floor,room,location,device_macids" {
+		t.Errorf("alerts.csv header = %q", lines[0])
+	}
+	if want := len(a.world.Accounts()[0].AlertRecords()); len(lines)-1 < want/2 {
+		t.Errorf("alerts.csv has %d rows for %d alerts", len(lines)-1, want)
+	}
+	r = b.get("/devices.csv")
+	lines = strings.Split(strings.TrimSpace(r.body), "\n")
+	if lines[0] != "location_id,location,device_type,building,floor,room,health,product_levels,battery_level,battery_state,faults,offline,last_seen" {
+		t.Errorf("devices.csv header = %q", lines[0])
+	}
+	if len(lines)-1 < 120 {
+		t.Errorf("devices.csv has %d rows for 120 locations", len(lines)-1)
+	}
+	if !regexp.MustCompile(`,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\r?$`).MatchString(lines[1]) {
+		t.Errorf("last_seen is not ISO 8601 UTC: %q", lines[1])
+	}
+}
+
+func TestRejectedCredentialsSendTheSessionToSignIn(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	a.world.SetCredentials(0, sim.Credentials{APIKey: credA.APIKey, Authorization: "Bearer reissued"})
+	events, stop := a.engine.Subscribe(a.world.Accounts()[0].ID)
+	defer stop()
+	a.clock.Advance(time.Minute) // the next sync is rejected
+	for ev := range events {
+		if ev.Kind == syncer.EventRejected {
+			break
+		}
+	}
+	r := b.get("/alerts", "HX-Request", "true")
+	if got := r.Header.Get("HX-Redirect"); got != "/signin?reason=rejected" {
+		t.Errorf("an htmx request after the rejection got HX-Redirect %q", got)
+	}
+	r = b.get("/signin?reason=rejected")
+	if !strings.Contains(r.body, "rejected") {
+		t.Error("the sign-in page does not say the credentials were rejected")
+	}
+	if r := b.get("/"); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("the rejected session still gets pages: %d", r.StatusCode)
+	}
+}
+
+func TestSignInIsRateLimited(t *testing.T) {
+	a := newApp(t, Config{SignInLimit: 3})
+	b := a.browser()
+	token := b.csrf()
+	var last response
+	for i := 0; i < 4; i++ {
+		last = b.post("/signin", url.Values{"csrf_token": {token}, "api_key": {"guess"}, "authorization": {"guess"}})
+	}
+	if last.StatusCode != http.StatusTooManyRequests || last.Header.Get("Retry-After") == "" {
+		t.Errorf("4th attempt in a minute with a limit of 3: %d, Retry-After %q", last.StatusCode, last.Header.Get("Retry-After"))
+	}
+	a.clock.Advance(time.Minute)
+	if r := b.signIn(credA); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("a minute later sign-in = %d", r.StatusCode)
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	a := newApp(t, Config{TrustProxy: true})
+	b := a.browser()
+	r := b.get("/signin", "X-Forwarded-Proto", "https")
+	csp := r.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("CSP = %q", csp)
+	}
+	for _, h := range []string{"X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy", "Strict-Transport-Security"} {
+		if r.Header.Get(h) == "" {
+			t.Errorf("no %s header", h)
+		}
+	}
+	for _, c := range r.Cookies() {
+		if c.Name == csrfCookie && !c.Secure {
+			t.Error("the CSRF cookie is not Secure behind a proxy that says https")
+		}
+	}
+	if strings.Contains(r.body, "<script>") {
+		t.Error("an inline script on the sign-in page")
+	}
+}
+
+func TestDemoSignInInOneClick(t *testing.T) {
+	demo := upstream.Credentials{APIKey: credB.APIKey, Authorization: credB.Authorization}
+	a := newApp(t, Config{Demo: &demo})
+	b := a.browser()
+	page := b.get("/signin")
+	if !strings.Contains(page.body, `action="/signin/demo"`) {
+		t.Fatal("no demo button")
+	}
+	r := b.post("/signin/demo", url.Values{"csrf_token": {b.csrf()}})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("demo sign-in = %d\n%s", r.StatusCode, r.body)
+	}
+	a.clock.BlockUntil(1)
+	if home := b.get("/"); !strings.Contains(home.body, a.world.Accounts()[1].Name) {
+		t.Error("the demo sign-in did not open the demo account")
+	}
+}
