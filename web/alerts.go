@@ -167,11 +167,10 @@ func (s *Server) listAlerts(c echo.Context) error {
 func (s *Server) alertFilterView(c echo.Context, q alertQuery) (views.AlertFilter, error) {
 	ctx := c.Request().Context()
 	f := views.AlertFilter{From: q.from, To: q.to, Active: len(q.values()) > 0}
-	n, err := s.loadNames(ctx, q.Account)
+	bs, err := s.store.Buildings(ctx, q.Account)
 	if err != nil {
 		return f, err
 	}
-	bs, _ := s.store.Buildings(ctx, q.Account)
 	f.Buildings = []views.Option{{Value: "", Label: "All buildings", Selected: q.BuildingID == ""}}
 	for _, b := range bs {
 		f.Buildings = append(f.Buildings, views.Option{Value: b.ID, Label: b.Name, Selected: b.ID == q.BuildingID})
@@ -182,8 +181,10 @@ func (s *Server) alertFilterView(c echo.Context, q alertQuery) (views.AlertFilte
 		for _, fl := range fs {
 			f.Floors = append(f.Floors, views.Option{Value: fl.ID, Label: fl.Name, Selected: fl.ID == q.FloorID})
 		}
-	} else if fl, ok := n.floors[q.FloorID]; ok {
-		f.Floors = append(f.Floors, views.Option{Value: fl.ID, Label: fl.Name, Selected: true})
+	} else if q.FloorID != "" {
+		if fl, err := s.store.Floor(ctx, q.Account, q.FloorID); err == nil {
+			f.Floors = append(f.Floors, views.Option{Value: fl.ID, Label: fl.Name, Selected: true})
+		}
 	}
 	f.Rooms = []views.Option{{Value: "", Label: "All rooms", Selected: q.RoomID == ""}}
 	if q.FloorID != "" {
@@ -191,8 +192,10 @@ func (s *Server) alertFilterView(c echo.Context, q alertQuery) (views.AlertFilte
 		for _, r := range rs {
 			f.Rooms = append(f.Rooms, views.Option{Value: r.ID, Label: r.Name, Selected: r.ID == q.RoomID})
 		}
-	} else if r, ok := n.rooms[q.RoomID]; ok {
-		f.Rooms = append(f.Rooms, views.Option{Value: r.ID, Label: r.Name, Selected: true})
+	} else if q.RoomID != "" {
+		if r, err := s.store.Room(ctx, q.Account, q.RoomID); err == nil {
+			f.Rooms = append(f.Rooms, views.Option{Value: r.ID, Label: r.Name, Selected: true})
+		}
 	}
 	f.Types = []views.Option{{Value: "", Label: "All types", Selected: q.Type == ""}}
 	known := false
@@ -232,11 +235,7 @@ func (s *Server) refillTotals(c echo.Context, q alertQuery) ([]views.RefillTotal
 			ids = append(ids, a.LocationID)
 		}
 	}
-	locs, err := s.store.LocationsByID(ctx, q.Account, ids)
-	if err != nil {
-		return nil, err
-	}
-	n, err := s.loadNames(ctx, q.Account)
+	n, locs, err := s.namesFor(ctx, q.Account, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -59,11 +59,7 @@ func (s *Server) alertRows(c echo.Context, account string, alerts []domain.Alert
 	for _, a := range alerts {
 		ids = append(ids, a.LocationID)
 	}
-	locs, err := s.store.LocationsByID(ctx, account, ids)
-	if err != nil {
-		return nil, err
-	}
-	n, err := s.loadNames(ctx, account)
+	n, locs, err := s.namesFor(ctx, account, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -26,9 +26,6 @@ func (s *Server) page(c echo.Context, title, nav string) views.Page {
 		p.Freshness = s.freshness(ctx, ss)
 		p.Live = true
 	}
-	if f := s.sessions.PopString(ctx, keyFlash); f != "" {
-		p.Flash = f
-	}
 	return p
 }
 
@@ -109,6 +106,31 @@ func (s *Server) loadNames(ctx context.Context, account string) (names, error) {
 		n.rooms[r.ID] = r
 	}
 	return n, nil
+}
+
+// namesFor loads the names of the places the given locations are in, and
+// the locations themselves.
+func (s *Server) namesFor(ctx context.Context, account string, locationIDs []string) (names, map[string]domain.Location, error) {
+	n := names{buildings: map[string]domain.Building{}, floors: map[string]domain.Floor{}, rooms: map[string]domain.Room{}}
+	paths, err := s.store.Paths(ctx, account, locationIDs)
+	if err != nil {
+		return n, nil, err
+	}
+	locs := make(map[string]domain.Location, len(paths))
+	for id, p := range paths {
+		locs[id] = p.Location
+		n.rooms[p.Room.ID], n.floors[p.Floor.ID], n.buildings[p.Building.ID] = p.Room, p.Floor, p.Building
+	}
+	return n, locs, nil
+}
+
+// namesOf holds the names of one building, one floor and its rooms.
+func namesOf(b domain.Building, f domain.Floor, rooms []domain.Room) names {
+	n := names{buildings: map[string]domain.Building{b.ID: b}, floors: map[string]domain.Floor{f.ID: f}, rooms: map[string]domain.Room{}}
+	for _, r := range rooms {
+		n.rooms[r.ID] = r
+	}
+	return n
 }
 
 // where says where a room is: "North Tower › Level 3 › Men's Restroom 3.12".

@@ -25,17 +25,19 @@ func (s *Server) showBuilding(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	floorRollups, err := s.store.Rollups(ctx, ss.Account, store.ScopeFloor)
-	if err != nil {
-		return err
-	}
-	rooms, err := s.store.Rooms(ctx, ss.Account, "")
-	if err != nil {
-		return err
-	}
+	floorIDs := make([]string, len(floors))
 	roomsOf := map[string]int{}
-	for _, r := range rooms {
-		roomsOf[r.FloorID]++
+	for i, f := range floors {
+		floorIDs[i] = f.ID
+		rooms, err := s.store.Rooms(ctx, ss.Account, f.ID)
+		if err != nil {
+			return err
+		}
+		roomsOf[f.ID] = len(rooms)
+	}
+	floorRollups, err := s.store.Rollups(ctx, ss.Account, store.ScopeFloor, floorIDs...)
+	if err != nil {
+		return err
 	}
 	m := views.Place{Page: s.page(c, b.Name, ""), Kind: "building", ID: b.ID, Name: b.Name, Rollup: rollup, Self: c.Request().URL.RequestURI()}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: b.Name}}
@@ -72,11 +74,15 @@ func (s *Server) showFloor(c echo.Context) error {
 	m := views.Place{Page: s.page(c, f.Name+", "+b.Name, ""), Kind: "floor", ID: f.ID, Name: f.Name, Where: b.Name,
 		Rollup: rollup, Self: c.Request().URL.RequestURI()}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: b.Name, Href: "/buildings/" + b.ID}, {Label: f.Name}}
-	if m.Sections, err = s.sections(c, ss.Account, rooms, store.DeviceFilter{Account: ss.Account, FloorID: f.ID},
+	if m.Sections, err = s.sections(c, ss.Account, rooms, namesOf(b, f, rooms), store.DeviceFilter{Account: ss.Account, FloorID: f.ID},
 		store.AlertFilter{Account: ss.Account, FloorID: f.ID, Status: domain.AlertOpen}, filter); err != nil {
 		return err
 	}
-	roomRollups, err := s.store.Rollups(ctx, ss.Account, store.ScopeRoom)
+	roomIDs := make([]string, len(rooms))
+	for i, r := range rooms {
+		roomIDs[i] = r.ID
+	}
+	roomRollups, err := s.store.Rollups(ctx, ss.Account, store.ScopeRoom, roomIDs...)
 	if err != nil {
 		return err
 	}
@@ -115,7 +121,7 @@ func (s *Server) showRoom(c echo.Context) error {
 		Rollup: rollup, Self: c.Request().URL.RequestURI()}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: b.Name, Href: "/buildings/" + b.ID},
 		{Label: f.Name, Href: "/floors/" + f.ID}, {Label: r.Name}}
-	if m.Sections, err = s.sections(c, ss.Account, []domain.Room{r}, store.DeviceFilter{Account: ss.Account, RoomID: r.ID},
+	if m.Sections, err = s.sections(c, ss.Account, []domain.Room{r}, namesOf(b, f, []domain.Room{r}), store.DeviceFilter{Account: ss.Account, RoomID: r.ID},
 		store.AlertFilter{Account: ss.Account, RoomID: r.ID, Status: domain.AlertOpen}, filter); err != nil {
 		return err
 	}
@@ -129,7 +135,7 @@ func (s *Server) showRoom(c echo.Context) error {
 
 // sections builds the device cards of rooms, grouped by room, keeping the
 // cards that pass the filter.
-func (s *Server) sections(c echo.Context, account string, rooms []domain.Room, df store.DeviceFilter, af store.AlertFilter, filter deviceFilter) ([]views.RoomSection, error) {
+func (s *Server) sections(c echo.Context, account string, rooms []domain.Room, n names, df store.DeviceFilter, af store.AlertFilter, filter deviceFilter) ([]views.RoomSection, error) {
 	ctx := c.Request().Context()
 	locs, err := s.store.LocationsIn(ctx, account, df.BuildingID, df.FloorID, df.RoomID)
 	if err != nil {
@@ -140,10 +146,6 @@ func (s *Server) sections(c echo.Context, account string, rooms []domain.Room, d
 		return nil, err
 	}
 	open, err := s.store.FindAlerts(ctx, af)
-	if err != nil {
-		return nil, err
-	}
-	n, err := s.loadNames(ctx, account)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +184,7 @@ func (s *Server) showLocation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := s.loadNames(ctx, ss.Account)
+	n, _, err := s.namesFor(ctx, ss.Account, []string{l.ID})
 	if err != nil {
 		return err
 	}

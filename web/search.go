@@ -34,7 +34,11 @@ func (s *Server) searchLocations(c echo.Context) error {
 	if len(locs) > searchLimit {
 		locs, m.Truncated = locs[:searchLimit], true
 	}
-	n, err := s.loadNames(ctx, ss.Account)
+	ids := make([]string, len(locs))
+	for i, l := range locs {
+		ids[i] = l.ID
+	}
+	n, _, err := s.namesFor(ctx, ss.Account, ids)
 	if err != nil {
 		return err
 	}

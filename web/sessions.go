@@ -39,9 +39,14 @@ const (
 	keyAccountName = "account_name" // its name
 	keyAPIKey      = "api_key"
 	keyAuth        = "authorization"
-	keyHolder      = "holder" // random id under which the session holds the account's sync
-	keyFlash       = "flash"
+	keyHolder      = "holder"  // random id under which the session holds the account's sync
+	keyTouched     = "touched" // when the session's idle deadline was last written, in Unix seconds
 )
+
+// touchEvery is how often a request writes a session back only to push its
+// idle deadline: not on every request, so that pages and their live
+// updates read the database without writing to it.
+const touchEvery = 5 * time.Minute
 
 // SessionConfig configures sessions.
 type SessionConfig struct {
@@ -196,6 +201,15 @@ func (s *Server) commitSession(c echo.Context) {
 	var expiry time.Time
 	switch s.sessions.Status(ctx) {
 	case scs.Modified:
+		// With an idle timeout every loaded session counts as modified.
+		// Sessions whose values did not change are written back once in
+		// touchEvery, which is when their deadline has moved enough to
+		// matter.
+		now := time.Now()
+		if t := s.sessions.GetInt64(ctx, keyTouched); t != 0 && now.Sub(time.Unix(t, 0)) < touchEvery {
+			return
+		}
+		s.sessions.Put(ctx, keyTouched, now.Unix())
 		var err error
 		if token, expiry, err = s.sessions.Commit(ctx); err != nil {
 			s.log.Error("committing the session", "error", err.Error(), "request_id", requestID(c))

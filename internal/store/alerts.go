@@ -214,7 +214,7 @@ func (s *Store) FindAlerts(ctx context.Context, f AlertFilter) ([]domain.Alert, 
 		return nil, err
 	}
 	q, args := alertQuery(key, f, `a.id, a.location_id, a.macs, a.status, a.type, a.created_ms, a.resolved_ms, a.resolution, a.overdue, a.refill_count`)
-	q += " ORDER BY a.overdue DESC, a.created_ms, a.id"
+	q += " ORDER BY a.overdue DESC, a.created_ms, a.rowid"
 	if f.Limit > 0 {
 		q += " LIMIT ?"
 		args = append(args, f.Limit)
@@ -263,9 +263,18 @@ func (s *Store) CountAlerts(ctx context.Context, f AlertFilter) (int, error) {
 func alertQuery(key int64, f AlertFilter, cols string) (string, []any) {
 	where := []string{"a.account_id = ?"}
 	args := []any{key}
-	join := ""
 	if f.BuildingID != "" || f.FloorID != "" || f.RoomID != "" {
-		join = " JOIN locations l ON l.account_id = a.account_id AND l.id = a.location_id"
+		where = append(where, "l.account_id = ?")
+		args = append(args, key)
+	}
+	from := "alerts a"
+	if f.BuildingID != "" || f.FloorID != "" || f.RoomID != "" {
+		from = "alerts a JOIN locations l ON l.account_id = a.account_id AND l.id = a.location_id"
+		if f.Status == domain.AlertOpen {
+			// The place's locations first, then their open alerts through
+			// the partial index: a floor reads its own alerts only.
+			from = "locations l CROSS JOIN alerts a INDEXED BY alerts_open_location ON a.account_id = l.account_id AND a.location_id = l.id"
+		}
 	}
 	add := func(cond string, v any) {
 		where = append(where, cond)
@@ -283,8 +292,11 @@ func alertQuery(key int64, f AlertFilter, cols string) (string, []any) {
 	if f.LocationID != "" {
 		add("a.location_id = ?", f.LocationID)
 	}
-	if f.Status != "" {
-		add("a.status = ?", string(f.Status))
+	switch f.Status {
+	case domain.AlertOpen:
+		where = append(where, "a.status = 'OPEN'") // a literal, so that the partial index of open alerts applies
+	case domain.AlertClosed:
+		where = append(where, "a.status = 'CLOSED'")
 	}
 	if f.Type != "" {
 		add("a.type = ?", string(f.Type))
@@ -302,5 +314,5 @@ func alertQuery(key int64, f AlertFilter, cols string) (string, []any) {
 	if !f.To.IsZero() {
 		add(dateCol+" < ?", ms(f.To))
 	}
-	return "SELECT " + cols + " FROM alerts a" + join + " WHERE " + strings.Join(where, " AND "), args
+	return "SELECT " + cols + " FROM " + from + " WHERE " + strings.Join(where, " AND "), args
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"washboard/internal/domain"
 )
@@ -138,24 +137,32 @@ func (s *Store) FindDevices(ctx context.Context, f DeviceFilter) ([]domain.Devic
 	if err != nil {
 		return nil, err
 	}
-	var where []string
+	const cols = `d.mac, d.location_id, d.position, d.generation, d.compartments, d.battery, d.battery_state,
+			d.faults, d.offline, d.last_seen_ms`
+	var q string
 	args := []any{key}
-	for _, c := range []struct{ col, val string }{
-		{"l.building_id", f.BuildingID}, {"l.floor_id", f.FloorID}, {"l.room_id", f.RoomID}, {"d.location_id", f.LocationID},
-	} {
-		if c.val != "" {
-			where = append(where, c.col+" = ?")
-			args = append(args, c.val)
+	switch {
+	case f.LocationID != "":
+		q = `SELECT ` + cols + ` FROM devices d WHERE d.account_id = ? AND d.location_id = ? ORDER BY d.position, d.mac`
+		args = append(args, f.LocationID)
+	case f.RoomID != "" || f.FloorID != "" || f.BuildingID != "":
+		// From the place's locations to their devices, so that a floor
+		// page reads its own devices and not the fleet's.
+		col, val := "l.building_id", f.BuildingID
+		if f.RoomID != "" {
+			col, val = "l.room_id", f.RoomID
+		} else if f.FloorID != "" {
+			col, val = "l.floor_id", f.FloorID
 		}
+		// CROSS JOIN keeps locations as the outer loop; without statistics
+		// the planner would rather scan the account's devices.
+		q = `SELECT ` + cols + ` FROM locations l CROSS JOIN devices d INDEXED BY devices_location ON d.account_id = l.account_id AND d.location_id = l.id
+			WHERE l.account_id = ? AND ` + col + ` = ? ORDER BY l.position, d.position, d.mac`
+		args = append(args, val)
+	default:
+		q = `SELECT ` + cols + ` FROM devices d LEFT JOIN locations l ON l.account_id = d.account_id AND l.id = d.location_id
+			WHERE d.account_id = ? ORDER BY l.position, d.position, d.mac`
 	}
-	q := `SELECT d.mac, d.location_id, d.position, d.generation, d.compartments, d.battery, d.battery_state,
-			d.faults, d.offline, d.last_seen_ms
-		FROM devices d LEFT JOIN locations l ON l.account_id = d.account_id AND l.id = d.location_id
-		WHERE d.account_id = ?`
-	if len(where) > 0 {
-		q += " AND " + strings.Join(where, " AND ")
-	}
-	q += " ORDER BY l.position, d.position, d.mac"
 	rows, err := s.read.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err

@@ -146,3 +146,55 @@ func (s *Store) LocationsByID(ctx context.Context, account string, ids []string)
 	}
 	return out, nil
 }
+
+// Path is a device location with the room, floor and building it is in.
+type Path struct {
+	Location domain.Location
+	Room     domain.Room
+	Floor    domain.Floor
+	Building domain.Building
+}
+
+// Paths returns where each of the given locations is, by location id.
+// Identifiers the account does not have are left out.
+func (s *Store) Paths(ctx context.Context, account string, ids []string) (map[string]Path, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Path, len(ids))
+	const chunk = 500
+	for start := 0; start < len(ids); start += chunk {
+		part := ids[start:min(start+chunk, len(ids))]
+		args := make([]any, 0, len(part)+1)
+		args = append(args, key)
+		for _, id := range part {
+			args = append(args, id)
+		}
+		rows, err := s.read.QueryContext(ctx, `SELECT l.id, l.name, l.type, r.id, r.name, f.id, f.name, b.id, b.name
+			FROM locations l
+			JOIN rooms r ON r.account_id = l.account_id AND r.id = l.room_id
+			JOIN floors f ON f.account_id = l.account_id AND f.id = r.floor_id
+			JOIN buildings b ON b.account_id = l.account_id AND b.id = f.building_id
+			WHERE l.account_id = ? AND l.id IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var p Path
+			var typ string
+			if err := rows.Scan(&p.Location.ID, &p.Location.Name, &typ, &p.Room.ID, &p.Room.Name,
+				&p.Floor.ID, &p.Floor.Name, &p.Building.ID, &p.Building.Name); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			p.Location.Type = domain.DeviceType(typ)
+			p.Location.RoomID, p.Room.FloorID, p.Floor.BuildingID = p.Room.ID, p.Floor.ID, p.Building.ID
+			out[p.Location.ID] = p
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

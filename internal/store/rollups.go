@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 
 	"washboard/internal/domain"
 )
@@ -176,14 +177,23 @@ func (s *Store) Rollup(ctx context.Context, account string, scope Scope, id stri
 	return r, err
 }
 
-// Rollups reads the counts of every part of one scope of an account, by id.
-func (s *Store) Rollups(ctx context.Context, account string, scope Scope) (map[string]domain.Rollup, error) {
+// Rollups reads the counts of the parts of one scope of an account with
+// the given ids (every part of the scope when none is given), by id.
+func (s *Store) Rollups(ctx context.Context, account string, scope Scope, ids ...string) (map[string]domain.Rollup, error) {
 	key, err := s.accountKey(ctx, account, false)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT scope_id, ok, attention, action, offline, open_alerts, overdue_alerts
-		FROM rollups WHERE account_id = ? AND scope = ?`, key, string(scope))
+	q := `SELECT scope_id, ok, attention, action, offline, open_alerts, overdue_alerts
+		FROM rollups WHERE account_id = ? AND scope = ?`
+	args := []any{key, string(scope)}
+	if len(ids) > 0 {
+		q += ` AND scope_id IN (` + strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",") + `)`
+		for _, id := range ids {
+			args = append(args, id)
+		}
+	}
+	rows, err := s.read.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

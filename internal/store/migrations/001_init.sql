@@ -90,8 +90,9 @@ CREATE TABLE alerts (
     hash         INTEGER NOT NULL,
     UNIQUE (account_id, id)
 ); -- a rowid table: rows arrive in creation order, identifiers in random order
-CREATE INDEX alerts_status ON alerts (account_id, status, created_ms);
+CREATE INDEX alerts_status ON alerts (account_id, status, overdue DESC, created_ms); -- open alerts, overdue first, then oldest
 CREATE INDEX alerts_resolved ON alerts (account_id, resolved_ms);
+CREATE INDEX alerts_open_location ON alerts (account_id, location_id) WHERE status = 'OPEN'; -- cards: few rows to keep
 
 -- Health counts and alert counts per account, building, floor and room,
 -- kept current by every refresh so that pages read them without scanning.

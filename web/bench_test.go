@@ -1,0 +1,212 @@
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"washboard/internal/clock"
+	"washboard/internal/domain"
+	"washboard/internal/store"
+	"washboard/internal/syncer"
+	"washboard/internal/upstream"
+)
+
+// benchCache fills a cache with an account of 10,000 devices: 5 buildings
+// of 10 floors of 200 devices (40 rooms of 5), with 2,000 open alerts.
+func benchCache(b *testing.B, st *store.Store, account string) (floor string) {
+	b.Helper()
+	ctx := context.Background()
+	l := domain.Layout{Account: domain.Account{ID: account, Name: "Benchmark Estates"}}
+	var devices []domain.Device
+	var alerts []domain.Alert
+	t0 := start.Add(-48 * time.Hour)
+	battery := 70
+	for bi := 0; bi < 5; bi++ {
+		bid := fmt.Sprintf("b%d", bi)
+		l.Buildings = append(l.Buildings, domain.Building{ID: bid, Name: fmt.Sprintf("Tower %d", bi+1)})
+		for fi := 0; fi < 10; fi++ {
+			fid := fmt.Sprintf("%s-f%d", bid, fi)
+			l.Floors = append(l.Floors, domain.Floor{ID: fid, BuildingID: bid, Name: fmt.Sprintf("Level %d", fi)})
+			for ri := 0; ri < 40; ri++ {
+				rid := fmt.Sprintf("%s-r%d", fid, ri)
+				l.Rooms = append(l.Rooms, domain.Room{ID: rid, FloorID: fid, Name: fmt.Sprintf("Restroom %d.%02d", fi, ri)})
+				for li := 0; li < 5; li++ {
+					n := len(l.Locations)
+					lid := fmt.Sprint(1_000_000 + n)
+					typ := []domain.DeviceType{domain.Tissue, domain.Tissue, domain.Soap, domain.Towel, domain.Sanitizer}[li]
+					l.Locations = append(l.Locations, domain.Location{ID: lid, RoomID: rid, Name: fmt.Sprintf("Place %d", li+1), Type: typ})
+					level := (n * 37) % 101
+					devices = append(devices, domain.Device{
+						MAC: fmt.Sprintf("%012X", n), LocationID: lid, Position: "main", Generation: "2.0",
+						Compartments: []domain.Compartment{{Level: level, Low: level <= 15, Out: level == 0}},
+						Battery:      &battery, BatteryState: domain.BatteryNormal,
+						Faults:   map[bool][]domain.Fault{true: {{Kind: domain.FaultJam, Key: "jam_fault"}}}[n%97 == 0],
+						LastSeen: start.Add(-time.Duration(n%30) * time.Minute),
+					})
+					if n%5 == 0 {
+						alerts = append(alerts, domain.Alert{ID: fmt.Sprintf("alert-%d", n), LocationID: lid, MACs: []string{fmt.Sprintf("%012X", n)},
+							Status: domain.AlertOpen, Type: domain.AlertConsumableOut, Created: t0.Add(time.Duration(n) * time.Second),
+							Overdue: n%15 == 0, RefillCount: 1})
+					}
+				}
+			}
+		}
+	}
+	if _, err := st.ReplaceLayout(ctx, l); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := st.ReplaceDevices(ctx, account, devices); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := st.ApplyAlerts(ctx, account, store.AlertWrite{Upserts: alerts}); err != nil {
+		b.Fatal(err)
+	}
+	for _, res := range []store.Resource{store.ResourceMetadata, store.ResourceDevices, store.ResourceAlerts} {
+		if err := st.RecordSync(ctx, account, store.SyncStatus{Resource: res, LastAttempt: start, LastSuccess: start}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return "b2-f5"
+}
+
+// benchServer is the dashboard over a prepared cache. Its upstream accepts
+// the sign-in and fails every refresh, so the cache stays as prepared.
+func benchServer(b *testing.B) (*httptest.Server, string) {
+	b.Helper()
+	const account = "bench-account"
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/metadata" && r.URL.Query().Get("limit") == "1" {
+			fmt.Fprintf(w, `{"total_count":2000,"account_id":%q,"account_name":"Benchmark Estates","metadata":[]}`, account)
+			return
+		}
+		http.Error(w, `{"status":503}`, http.StatusServiceUnavailable)
+	}))
+	b.Cleanup(up.Close)
+	path := filepath.Join(b.TempDir(), "washboard.db")
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	floor := benchCache(b, st, account)
+	sdb, err := store.SessionDB(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { sdb.Close() })
+	client, _ := upstream.New(upstream.Config{BaseURL: up.URL, MaxAttempts: 1})
+	clk := clock.NewFake(start)
+	ctx, cancel := context.WithCancel(context.Background())
+	engine := syncer.New(ctx, syncer.UpstreamSource{Client: client}, st, clk, syncer.Config{}, nil)
+	b.Cleanup(func() { cancel(); engine.Wait() })
+	s, err := New(Config{Sessions: SessionConfig{Key: bytes.Repeat([]byte{1}, 32)}, Zone: time.UTC},
+		Deps{Store: st, SessionDB: sdb, Sync: engine, Upstream: client, Clock: clk})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	b.Cleanup(srv.Close)
+	return srv, floor
+}
+
+// benchSession signs in and returns a client holding the session.
+func benchSession(b *testing.B, srv *httptest.Server) *http.Client {
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+		Transport: &http.Transport{MaxIdleConnsPerHost: 128}}
+	resp, err := c.Get(srv.URL + "/signin")
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	token := csrfInput.FindStringSubmatch(string(body))
+	if token == nil {
+		b.Fatal("no CSRF token")
+	}
+	resp, err = c.PostForm(srv.URL+"/signin", url.Values{"csrf_token": {token[1]}, "api_key": {"k"}, "authorization": {"a"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		b.Fatalf("sign-in: %s", resp.Status)
+	}
+	return c
+}
+
+// BenchmarkPages serves the overview and a floor page of 200 devices from
+// a cache of 10,000 devices to 64 concurrent clients with sessions, and
+// reports the 99th percentile latency and the page's size gzipped.
+func BenchmarkPages(b *testing.B) {
+	srv, floor := benchServer(b)
+	client := benchSession(b, srv)
+	for _, page := range []struct{ name, path string }{{"overview", "/"}, {"floor", "/floors/" + floor}} {
+		b.Run(page.name, func(b *testing.B) {
+			// The page once, for its size and a sanity check.
+			resp, err := client.Get(srv.URL + page.path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `id="live"`) {
+				b.Fatalf("GET %s: %s", page.path, resp.Status)
+			}
+			if page.name == "floor" && strings.Count(string(body), `class="card `) < 200 {
+				b.Fatalf("the floor page shows %d cards, want 200", strings.Count(string(body), `class="card `))
+			}
+			var gz bytes.Buffer
+			zw := gzip.NewWriter(&gz)
+			zw.Write(body)
+			zw.Close()
+
+			var mu sync.Mutex
+			var latencies []time.Duration
+			b.SetParallelism(32) // 64 clients on 2 cores
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				var mine []time.Duration
+				for pb.Next() {
+					t0 := time.Now()
+					resp, err := client.Get(srv.URL + page.path)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != http.StatusOK {
+						b.Errorf("GET %s: %s", page.path, resp.Status)
+						return
+					}
+					mine = append(mine, time.Since(t0))
+				}
+				mu.Lock()
+				latencies = append(latencies, mine...)
+				mu.Unlock()
+			})
+			b.StopTimer()
+			sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
+			if len(latencies) > 0 {
+				b.ReportMetric(float64(latencies[len(latencies)*99/100].Microseconds())/1000, "p99-ms")
+				b.ReportMetric(float64(latencies[len(latencies)/2].Microseconds())/1000, "p50-ms")
+			}
+			b.ReportMetric(float64(len(body))/1024, "html-KB")
+			b.ReportMetric(float64(gz.Len())/1024, "gzip-KB")
+		})
+	}
+}
