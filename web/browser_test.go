@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -222,5 +223,54 @@ func TestBrowserWalkthrough(t *testing.T) {
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/")), "opening the overview after sign-out")
 	if loc, _ := chromedp.Run(ctx, chromedp.Location()); !strings.Contains(loc, "/signin") {
 		t.Errorf("after sign-out the overview opened at %s", loc)
+	}
+}
+
+// TestBrowserPagesAcrossThemesAndWidths opens every kind of page in the
+// light and the dark theme, runs axe-core on each, and checks that a 360
+// px phone needs no sideways scrolling.
+func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
+	a := newApp(t, Config{})
+	ctx := newChrome(t, 1280, 900)
+	acc := a.world.Accounts()[0]
+	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/signin"),
+		chromedp.SendKeys(chromedp.ID("api_key"), credA.APIKey),
+		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
+	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
+	a.clock.BlockUntil(1)
+
+	room := acc.Rooms[0]
+	pages := []string{
+		"/",
+		"/buildings/" + acc.Buildings[0].ID,
+		"/floors/" + room.Floor.ID + "?health=ok",
+		"/rooms/" + room.ID,
+		"/locations/" + fmt.Sprint(room.Locations[0].ID),
+		"/search?q=" + strings.ReplaceAll(room.Locations[0].Name, " ", "+"),
+		"/alerts?status=closed",
+		"/alerts?status=all&resolution=resolved_by_offline",
+		"/no/such/page",
+		"/alerts?from=yesterday",
+	}
+	for _, scheme := range []string{"light", "dark"} {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		must(t, err, "emulating the "+scheme+" theme")
+		for _, p := range pages {
+			t0 := time.Now()
+			must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+p), chromedp.WaitVisible(chromedp.CSS("main"))), "opening "+p)
+			checkAxe(t, ctx, p+" ("+scheme+")")
+			t.Logf("%s (%s): %s", p, scheme, time.Since(t0).Round(time.Millisecond))
+		}
+	}
+
+	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(360, 740)), "emulating a phone")
+	for _, p := range pages {
+		must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+p), chromedp.WaitVisible(chromedp.CSS("main"))), "opening "+p)
+		over, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - window.innerWidth`))
+		must(t, err, "measuring "+p)
+		if over > 0 {
+			t.Errorf("%s is %d px wider than a 360 px phone", p, over)
+		}
 	}
 }

@@ -96,7 +96,11 @@ func (s *Server) showStatus(c echo.Context) error {
 // showProgress shows the first sync's progress, until it is done.
 func (s *Server) showProgress(c echo.Context) error {
 	ss := sessionOf(c)
-	if s.firstSyncDone(c, ss.Account) {
+	done, err := s.firstSyncDone(c, ss.Account)
+	if err != nil {
+		return err
+	}
+	if done {
 		if isHTMX(c) {
 			c.Response().Header().Set(hxRefresh, "true")
 			return c.NoContent(http.StatusNoContent)

@@ -197,7 +197,11 @@ func redirect(c echo.Context, target string) error {
 func (s *Server) requireFirstSync(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ss := sessionOf(c)
-		if s.firstSyncDone(c, ss.Account) {
+		done, err := s.firstSyncDone(c, ss.Account)
+		if err != nil {
+			return err
+		}
+		if done {
 			return next(c)
 		}
 		if isHTMX(c) {

@@ -66,12 +66,12 @@ func (s *Server) freshness(ctx context.Context, ss session) views.Freshness {
 }
 
 // firstSyncDone reports whether the account's cache has been filled once.
-func (s *Server) firstSyncDone(c echo.Context, account string) bool {
+func (s *Server) firstSyncDone(c echo.Context, account string) (bool, error) {
 	statuses, err := s.store.SyncStatuses(c.Request().Context(), account)
 	if err != nil {
-		return false
+		return false, err
 	}
-	return !statuses[store.ResourceDevices].LastSuccess.IsZero() && !statuses[store.ResourceAlerts].LastSuccess.IsZero()
+	return !statuses[store.ResourceDevices].LastSuccess.IsZero() && !statuses[store.ResourceAlerts].LastSuccess.IsZero(), nil
 }
 
 // names holds the names of an account's buildings, floors and rooms, to

@@ -525,3 +525,74 @@ func TestDemoSignInInOneClick(t *testing.T) {
 		t.Error("the demo sign-in did not open the demo account")
 	}
 }
+
+func TestServerErrorShowsAnIDTheLogCarries(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	a.store.Close() // the cache fails under the next page
+	r := b.get("/alerts")
+	if r.StatusCode != http.StatusInternalServerError {
+		t.Fatalf("GET /alerts with a broken cache = %d, want 500", r.StatusCode)
+	}
+	m := regexp.MustCompile(`[Ee]rror id:?\s*(?:<[^>]+>\s*)*([0-9a-f]{12})`).FindStringSubmatch(r.body)
+	if m == nil {
+		t.Fatalf("the 500 page shows no error id:\n%s", r.body)
+	}
+	if !strings.Contains(a.logs.String(), "error_id="+m[1]) {
+		t.Errorf("no log line carries the error id %s", m[1])
+	}
+}
+
+func TestUnreachableUpstreamShowsCachedDataWithAWarning(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	a.world.SetFaults(sim.Faults{ErrorRate: 1})
+	a.clock.Advance(time.Minute) // a refresh fails
+	a.clock.BlockUntil(1)
+	a.clock.Advance(2 * time.Minute) // and the data grows old
+	a.clock.BlockUntil(1)
+	r := b.get("/")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("GET / while the service fails = %d, want the cached page", r.StatusCode)
+	}
+	banner := r.doc(t).Find("#freshness").Text()
+	if !strings.Contains(banner, "server error") {
+		t.Errorf("the banner does not say why the data is old: %q", strings.Join(strings.Fields(banner), " "))
+	}
+	if !strings.Contains(r.body, a.world.Accounts()[0].Buildings[0].Name) {
+		t.Error("the cached buildings are not shown")
+	}
+	frag := b.get("/status", "HX-Request", "true")
+	if !strings.Contains(frag.body, "server error") {
+		t.Error("the banner fragment does not carry the warning")
+	}
+}
+
+func TestFirstLoadShowsProgress(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	// The service is slow: the first sync is still running when the first
+	// page is asked for.
+	a.world.SetFaults(sim.Faults{Latency: 400 * time.Millisecond})
+	r := b.post("/signin", url.Values{"csrf_token": {b.csrf()}, "api_key": {credA.APIKey}, "authorization": {credA.Authorization}})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("sign-in = %d", r.StatusCode)
+	}
+	page := b.get("/")
+	if page.StatusCode != http.StatusOK || page.doc(t).Find("progress").Length() == 0 || !strings.Contains(page.body, `id="sync-progress"`) {
+		t.Fatalf("the first page during the first sync shows no progress bar:\n%s", page.body)
+	}
+	frag := b.get("/sync/progress", "HX-Request", "true")
+	if frag.StatusCode != http.StatusOK || !strings.Contains(frag.body, `id="sync-progress"`) {
+		t.Errorf("the progress fragment = %d", frag.StatusCode)
+	}
+	a.clock.BlockUntil(1) // the first sync is done
+	if r := b.get("/sync/progress", "HX-Request", "true"); r.Header.Get("HX-Refresh") != "true" {
+		t.Errorf("after the first sync the progress fragment answers HX-Refresh %q", r.Header.Get("HX-Refresh"))
+	}
+	if r := b.get("/"); r.StatusCode != http.StatusOK || strings.Contains(r.body, `id="sync-progress"`) {
+		t.Error("after the first sync the overview still shows the progress bar")
+	}
+}

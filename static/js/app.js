@@ -63,4 +63,19 @@
       slot.replaceChildren();
     }
   });
+
+  // (d) A page left for another closes its event stream at once. Browsers
+  // allow only six connections to a server over HTTP/1.1; a stream kept
+  // open by a page in the back-forward cache would hold one of them. A page
+  // brought back from that cache reloads, to reopen its stream and show
+  // current data.
+  window.addEventListener("pagehide", function () {
+    document.querySelectorAll("[sse-connect]").forEach(function (el) {
+      var data = el["htmx-internal-data"];
+      if (data && data.sseEventSource) data.sseEventSource.close();
+    });
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) window.location.reload();
+  });
 })();
