@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -594,5 +596,60 @@ func TestFirstLoadShowsProgress(t *testing.T) {
 	}
 	if r := b.get("/"); r.StatusCode != http.StatusOK || strings.Contains(r.body, `id="sync-progress"`) {
 		t.Error("after the first sync the overview still shows the progress bar")
+	}
+}
+
+func TestSearchByLocationRoomOrMAC(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	acc := a.world.Accounts()[0]
+	loc := acc.Locations[5]
+	mac := loc.Devices[0].MAC
+	for _, q := range []string{strings.ToLower(mac[4:]), loc.Room.Name, strings.ToUpper(loc.Room.Name)} {
+		r := b.get("/search?q=" + url.QueryEscape(q))
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("search %q = %d", q, r.StatusCode)
+		}
+		if r.doc(t).Find("#card-"+itoa(loc.ID)).Length() != 1 {
+			t.Errorf("searching %q does not find location %d", q, loc.ID)
+		}
+	}
+	if r := b.get("/search?q=" + url.QueryEscape(a.world.Accounts()[1].Locations[0].Devices[0].MAC)); strings.Contains(r.body, `id="card-`) {
+		t.Error("searching another account's MAC finds something")
+	}
+	if r := b.get("/search?q=" + strings.Repeat("x", 101)); r.StatusCode != http.StatusBadRequest {
+		t.Errorf("a 101-character search = %d, want 400", r.StatusCode)
+	}
+}
+
+func TestSecretKey(t *testing.T) {
+	dir := t.TempDir()
+	k1, err := LoadSecretKey("", dir)
+	if err != nil || len(k1) != 32 {
+		t.Fatalf("first start: %d bytes, %v", len(k1), err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "secret.key"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("key file mode = %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+	if k2, err := LoadSecretKey("", dir); err != nil || !bytes.Equal(k1, k2) {
+		t.Error("the second start did not read the same key back")
+	}
+	env := bytes.Repeat([]byte{9}, 32)
+	if k, err := LoadSecretKey(base64.StdEncoding.EncodeToString(env), dir); err != nil || !bytes.Equal(k, env) {
+		t.Errorf("WASHBOARD_SECRET_KEY in base64 was not used: %v", err)
+	}
+	if _, err := LoadSecretKey("too-short", dir); err == nil || !strings.Contains(err.Error(), "WASHBOARD_SECRET_KEY") {
+		t.Errorf("a short key: %v, want an error naming WASHBOARD_SECRET_KEY", err)
+	}
+	c, _ := newEncryptedCodec(k1)
+	blob, _ := c.Encode(time.Now().Add(time.Hour), map[string]interface{}{"api_key": "very-secret"})
+	if bytes.Contains(blob, []byte("very-secret")) {
+		t.Error("the session codec leaves values in clear")
+	}
+	other, _ := newEncryptedCodec(env)
+	if _, _, err := other.Decode(blob); err == nil {
+		t.Error("a session decodes with another key")
 	}
 }
