@@ -197,25 +197,5 @@ func (s *Store) Rooms(ctx context.Context, account, floor string) ([]domain.Room
 // Locations lists an account's device locations, of one room or of all
 // when room is "".
 func (s *Store) Locations(ctx context.Context, account, room string) ([]domain.Location, error) {
-	key, err := s.accountKey(ctx, account, false)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id, room_id, name, type FROM locations
-		WHERE account_id = ? AND (? = '' OR room_id = ?) ORDER BY position`, key, room, room)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.Location
-	for rows.Next() {
-		var l domain.Location
-		var typ string
-		if err := rows.Scan(&l.ID, &l.RoomID, &l.Name, &typ); err != nil {
-			return nil, err
-		}
-		l.Type = domain.DeviceType(typ)
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return s.LocationsIn(ctx, account, "", "", room)
 }
