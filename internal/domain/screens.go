@@ -1,0 +1,49 @@
+package domain
+
+import "time"
+
+// Screen is a wall screen: a browser that shows one part of an account
+// unattended, opened once with a link instead of a sign-in.
+type Screen struct {
+	ID          string
+	Account     string
+	Name        string
+	Scope       ScreenScope
+	Healths     []Health // the health classes it shows
+	PageSeconds int      // how long each page of items shows
+	DimFrom     int      // minutes after midnight when dimming starts; -1 for none
+	DimTo       int      // minutes after midnight when it ends
+	Contact     string   // who should re-link it if its access is rejected
+	Created     time.Time
+	LastSeen    time.Time // zero: never opened
+	Revoked     time.Time // zero: active
+}
+
+// ScreenScope is what a screen shows: the whole account, one building or
+// one floor.
+type ScreenScope struct {
+	Kind string // "account", "building" or "floor"
+	ID   string // "" for the account
+}
+
+// Shows reports whether the screen shows locations of health h.
+func (s Screen) Shows(h Health) bool {
+	for _, x := range s.Healths {
+		if x == h {
+			return true
+		}
+	}
+	return false
+}
+
+// Dimmed reports whether the screen dims at the minute of the day m
+// (minutes after local midnight). The period may cross midnight.
+func (s Screen) Dimmed(m int) bool {
+	if s.DimFrom < 0 || s.DimTo < 0 || s.DimFrom == s.DimTo {
+		return false
+	}
+	if s.DimFrom < s.DimTo {
+		return m >= s.DimFrom && m < s.DimTo
+	}
+	return m >= s.DimFrom || m < s.DimTo
+}
