@@ -42,7 +42,11 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			c.Error(err)
 		}
-		s.log.Info("request", "method", c.Request().Method, "path", c.Request().URL.Path,
+		path := c.Request().URL.Path
+		if strings.HasPrefix(path, "/s/") {
+			path = "/s/REDACTED" // a screen link's token
+		}
+		s.log.Info("request", "method", c.Request().Method, "path", path,
 			"status", c.Response().Status, "duration", time.Since(start).Round(time.Microsecond).String(),
 			"request_id", requestID(c))
 		return nil

@@ -25,6 +25,13 @@ func (s *Server) routes() *echo.Echo {
 	assets, _ := fs.Sub(static.FS, ".")
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", staticHandler(assets))))
 
+	// Wall screens: a link opened once, then only the screen's own routes.
+	e.GET("/s/:token", s.linkScreen)
+	screen := e.Group("/screen", s.requireScreen)
+	screen.GET("", s.showScreen)
+	screen.GET("/content", s.showScreenContent)
+	screen.GET("/events", s.streamScreenEvents)
+
 	app := e.Group("", s.loadSession, s.csrf)
 	app.GET("/signin", s.showSignIn)
 	app.POST("/signin", s.signIn)
@@ -46,6 +53,12 @@ func (s *Server) routes() *echo.Echo {
 	ready.GET("/alerts", s.listAlerts)
 	ready.GET("/alerts.csv", s.exportAlerts)
 	ready.GET("/devices.csv", s.exportDevices)
+	ready.GET("/screens", s.listScreens)
+	ready.POST("/screens", s.createScreen)
+	ready.GET("/screens/:id/edit", s.editScreen)
+	ready.POST("/screens/:id", s.updateScreen)
+	ready.POST("/screens/:id/revoke", s.revokeScreen)
+	ready.POST("/screens/:id/relink", s.relinkScreen)
 
 	app.RouteNotFound("/*", func(echo.Context) error { return errNotFound("There is no page at this address.") })
 	return e

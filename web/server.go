@@ -5,6 +5,7 @@ package web
 
 import (
 	"context"
+	"crypto/cipher"
 	"database/sql"
 	"log/slog"
 	"net/http"
@@ -38,6 +39,9 @@ type Config struct {
 	// SignInLimit is the sign-in attempts allowed per client address per
 	// minute; 10 if zero.
 	SignInLimit int
+	// ScreenHeartbeat is how often a wall screen's event stream says it is
+	// alive; 15 s if zero.
+	ScreenHeartbeat time.Duration
 }
 
 // Deps are the services the web application uses.
@@ -59,6 +63,7 @@ type Server struct {
 	clock    clock.Clock
 	log      *slog.Logger
 	sessions *scs.SessionManager
+	aead     cipher.AEAD // seals what the server keeps secret at rest (screens' credentials, screen cookies)
 	limiter  *rateLimiter
 	echo     *echo.Echo
 	version  string
@@ -70,8 +75,15 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	codec, err := newEncryptedCodec(cfg.Sessions.Key)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Zone == nil {
 		cfg.Zone = time.Local
+	}
+	if cfg.ScreenHeartbeat <= 0 {
+		cfg.ScreenHeartbeat = 15 * time.Second
 	}
 	if cfg.Interval <= 0 {
 		cfg.Interval = syncer.MinInterval
@@ -84,7 +96,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, store: deps.Store, sync: deps.Sync, upstream: deps.Upstream, clock: deps.Clock, log: deps.Log,
-		sessions: sm, limiter: newRateLimiter(max(cfg.SignInLimit, 0), deps.Clock), version: version.String(),
+		sessions: sm, aead: codec.aead, limiter: newRateLimiter(max(cfg.SignInLimit, 0), deps.Clock), version: version.String(),
 	}
 	if s.limiter.perMinute == 0 {
 		s.limiter.perMinute = 10

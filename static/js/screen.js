@@ -1,0 +1,585 @@
+// Washboard's wall screen script. The screen is a TV in kiosk mode that
+// runs for weeks with nobody at the keyboard, so this script keeps a fixed
+// set of state: one timer (a one-second tick that drives everything), event
+// listeners attached once, no growing arrays, and element references looked
+// up again when needed instead of kept across swaps.
+//
+//   (a) the clock in the header, in the browser's local time (the TV is in
+//       the building);
+//   (b) paging: the items that do not fit are shown one page at a time,
+//       every screen-page-seconds, with "2 / 3" in #screen-pages; other
+//       pages' items are hidden with .screen-off, never removed;
+//   (c) night dimming: .dimmed on <html> between dim-from and dim-to;
+//   (d) burn-in: every ten minutes the root container moves by 0 to 4 px
+//       (--shift-x, --shift-y; the stylesheet makes the move slow);
+//   (e) connection health: the server sends a "heartbeat" event every 15 s,
+//       with data {"version", "asOf", "stale", "rejected", "unlinked"}, and
+//       "changed" when the data changed (htmx refreshes #screen-live on it).
+//       Without a heartbeat for 35 s, or on a stream error, #screen-banner
+//       says "Connection lost since 14:02 — showing data as of 13:58". The
+//       SSE extension reconnects by itself; this script reconnects only a
+//       stream nobody else will (open but silent, stuck connecting, or
+//       closed for longer than the extension's longest retry), with
+//       exponential backoff up to 60 s. The first heartbeat after a loss
+//       clears the banner and refreshes #screen-live once, without a reload;
+//   (f) a heartbeat with another version than the page's reloads the page,
+//       once per version (sessionStorage), after checking that the server
+//       answers;
+//   (g) an "unlinked" event, or a heartbeat with "unlinked": true, closes
+//       the stream and replaces the content with the unlinked message.
+//
+// No framework, no inline script: the Content-Security-Policy allows
+// scripts from /static only. The CSP allows changing styles through the
+// CSSOM, which the burn-in shift uses.
+(function () {
+  "use strict";
+
+  var HEARTBEAT_TIMEOUT = 35000; // two heartbeat periods and a little
+  var CONNECTING_LIMIT = 60000; // a stream connecting for longer is stuck
+  var CLOSED_GRACE = 70000; // the SSE extension retries a closed stream within 64 s
+  var BACKOFF_FIRST = 5000;
+  var BACKOFF_MAX = 60000;
+  var SHIFT_EVERY = 600; // seconds
+  var SHIFT_MAX = 4; // px
+  var RELATIVE_EVERY = 30; // seconds
+  var RELOAD_KEY = "washboard-screen-reloaded-for";
+
+  // ---------- Helpers ----------
+
+  function meta(name) {
+    var el = document.querySelector('meta[name="' + name + '"]');
+    return el ? el.getAttribute("content") || "" : "";
+  }
+
+  function live() {
+    return document.getElementById("screen-live");
+  }
+
+  // setting reads a setting from #screen-live (the server renders the
+  // current ones with every refresh), or from the page's meta element.
+  function setting(attr, metaName) {
+    var el = live();
+    if (el && el.hasAttribute(attr)) return el.getAttribute(attr) || "";
+    return meta(metaName);
+  }
+
+  function pad(n) {
+    return n < 10 ? "0" + n : String(n);
+  }
+
+  function hhmm(date) {
+    return pad(date.getHours()) + ":" + pad(date.getMinutes());
+  }
+
+  // minutesOf reads "22:00" as minutes after midnight, -1 when empty or
+  // malformed.
+  function minutesOf(s) {
+    var m = /^(\d{1,2}):(\d{2})/.exec(s || "");
+    if (!m) return -1;
+    var h = +m[1];
+    var min = +m[2];
+    if (h > 23 || min > 59) return -1;
+    return h * 60 + min;
+  }
+
+  function seconds(s) {
+    var t = Date.parse(s || "");
+    return isNaN(t) ? NaN : Math.floor(t / 1000);
+  }
+
+  // ---------- (a) Clock and relative times ----------
+
+  function updateClock(now) {
+    var el = document.getElementById("screen-clock");
+    if (!el) return;
+    var text = hhmm(now);
+    if (el.textContent !== text) {
+      el.textContent = text;
+      el.setAttribute("datetime", now.toISOString());
+    }
+  }
+
+  // <time data-relative datetime="..." data-now="..."> holds a time the
+  // server rendered as "5 min ago" at data-now, by its own clock: the text
+  // follows that clock plus the time elapsed since the element arrived.
+  var arrived = new WeakMap();
+
+  function ago(ms) {
+    var minutes = Math.floor(ms / 60000);
+    if (minutes < 1) return "just now";
+    if (minutes < 60) return minutes + " min ago";
+    var hours = Math.floor(minutes / 60);
+    if (hours < 24) return hours + " h ago";
+    var days = Math.floor(hours / 24);
+    return days === 1 ? "1 day ago" : days + " days ago";
+  }
+
+  function updateRelativeTimes() {
+    var now = Date.now();
+    var els = document.querySelectorAll("time[data-relative]");
+    for (var i = 0; i < els.length; i++) {
+      var el = els[i];
+      var at = Date.parse(el.getAttribute("datetime"));
+      if (isNaN(at)) continue;
+      if (!arrived.has(el)) arrived.set(el, now);
+      var serverNow = Date.parse(el.getAttribute("data-now") || "");
+      var current = isNaN(serverNow) ? now : serverNow + (now - arrived.get(el));
+      var text = ago(current - at);
+      if (el.textContent !== text) el.textContent = text;
+    }
+  }
+
+  // ---------- (b) Paging ----------
+
+  var pageStarts = [0]; // index of the first item of each page
+  var pageIndex = 0;
+  var pageShown = 0; // seconds the current page has been shown
+  var needsMeasure = true;
+
+  function groupsBox() {
+    var el = live();
+    return el ? el.querySelector(".screen-groups") : null;
+  }
+
+  // showItems shows items from..to-1 (in document order) and hides the
+  // others; a group shows when one of its items does, marked continued when
+  // its first items are on an earlier page.
+  function showItems(box, from, to) {
+    var groups = box.getElementsByClassName("screen-group");
+    var k = 0;
+    for (var g = 0; g < groups.length; g++) {
+      var items = groups[g].getElementsByClassName("screen-item");
+      var visible = 0;
+      var continued = false;
+      for (var j = 0; j < items.length; j++, k++) {
+        var on = k >= from && k < to;
+        items[j].classList.toggle("screen-off", !on);
+        if (on) {
+          if (visible === 0 && j > 0) continued = true;
+          visible++;
+        }
+      }
+      groups[g].classList.toggle("screen-off", visible === 0);
+      groups[g].classList.toggle("screen-continued", continued);
+    }
+  }
+
+  // measure splits the items into pages that fit the box: for each page it
+  // shows all the remaining items and finds the first one that overflows.
+  // One layout per page; nothing is painted in between.
+  function measure() {
+    needsMeasure = false;
+    var box = groupsBox();
+    if (!box) {
+      pageStarts = [0];
+      pageIndex = 0;
+      showIndicator();
+      return;
+    }
+    var items = box.getElementsByClassName("screen-item");
+    var n = items.length;
+    var starts = [0];
+    var start = 0;
+    while (n > 0 && start < n) {
+      showItems(box, start, n);
+      var limit = box.getBoundingClientRect().bottom + 0.5;
+      var i = start + 1; // at least one item on a page, however tall
+      while (i < n && items[i].getBoundingClientRect().bottom <= limit) i++;
+      if (i >= n) break;
+      starts.push(i);
+      start = i;
+    }
+    pageStarts = starts;
+    if (pageIndex >= starts.length) pageIndex = starts.length - 1;
+    showPage(box);
+  }
+
+  function showPage(box) {
+    box = box || groupsBox();
+    if (box) {
+      var to = pageIndex + 1 < pageStarts.length ? pageStarts[pageIndex + 1] : Infinity;
+      showItems(box, pageStarts[pageIndex], to);
+    }
+    showIndicator();
+  }
+
+  function showIndicator() {
+    var el = document.getElementById("screen-pages");
+    if (!el) return;
+    var text = pageStarts.length > 1 ? pageIndex + 1 + " / " + pageStarts.length : "";
+    if (el.textContent !== text) el.textContent = text;
+  }
+
+  function pageSeconds() {
+    var s = parseInt(setting("data-page-seconds", "screen-page-seconds"), 10);
+    return isNaN(s) || s < 1 ? 15 : s;
+  }
+
+  function advancePage() {
+    pageShown++;
+    if (pageShown < pageSeconds()) return;
+    pageShown = 0;
+    if (pageStarts.length < 2) return;
+    pageIndex = (pageIndex + 1) % pageStarts.length;
+    showPage(null);
+  }
+
+  // ---------- (c) Night dimming ----------
+
+  function applyDimming(now) {
+    var from = minutesOf(setting("data-dim-from", "screen-dim-from"));
+    var to = minutesOf(setting("data-dim-to", "screen-dim-to"));
+    var on = false;
+    if (from >= 0 && to >= 0 && from !== to) {
+      var m = now.getHours() * 60 + now.getMinutes();
+      on = from < to ? m >= from && m < to : m >= from || m < to;
+    }
+    document.documentElement.classList.toggle("dimmed", on);
+  }
+
+  // ---------- (d) Burn-in ----------
+
+  function shift() {
+    var root = document.getElementById("screen-root");
+    if (!root) return;
+    root.style.setProperty("--shift-x", Math.floor(Math.random() * (SHIFT_MAX + 1)) + "px");
+    root.style.setProperty("--shift-y", Math.floor(Math.random() * (SHIFT_MAX + 1)) + "px");
+  }
+
+  // ---------- (e) Connection health ----------
+
+  var lastBeat = Date.now(); // the page itself is fresh from the server
+  var lostSince = 0; // 0 while connected
+  var beatAsOf = ""; // asOf of the last heartbeat
+  var source = null; // the EventSource our listeners are on
+  var sourceGen = 0; // counts the sources seen
+  var beatGen = 0; // the source of the last heartbeat
+  var sourceState = -1; // the last readyState seen of source
+  var stateSince = Date.now();
+  var forceDelay = BACKOFF_FIRST;
+  var nextForceAt = 0;
+  var forced = 0; // our own reconnections, for the body attribute
+  var unlinked = false;
+  var reloading = false;
+
+  function streaming() {
+    return !unlinked && !!document.body && document.body.hasAttribute("sse-connect");
+  }
+
+  function currentSource() {
+    var data = document.body && document.body["htmx-internal-data"];
+    return (data && data.sseEventSource) || null;
+  }
+
+  // adopt moves our listeners to the extension's current EventSource.
+  function adopt() {
+    var s = currentSource();
+    if (s === source) return;
+    if (source) {
+      source.removeEventListener("heartbeat", onHeartbeat);
+      source.removeEventListener("unlinked", onUnlinked);
+    }
+    source = s;
+    sourceGen++;
+    sourceState = s ? s.readyState : -1;
+    stateSince = Date.now();
+    if (s) {
+      s.addEventListener("heartbeat", onHeartbeat);
+      s.addEventListener("unlinked", onUnlinked);
+    }
+  }
+
+  function dataAsOf() {
+    var el = live();
+    var asOf = el ? el.getAttribute("data-as-of") || "" : "";
+    return asOf || beatAsOf;
+  }
+
+  function lostText() {
+    var asOf = Date.parse(dataAsOf());
+    var since = "Connection lost since " + hhmm(new Date(lostSince));
+    return isNaN(asOf) ? since + " — no data received yet" : since + " — showing data as of " + hhmm(new Date(asOf));
+  }
+
+  // renderBanner shows or clears the connection line of #screen-banner. The
+  // line is a child of its own: the server's warnings stay as they are.
+  function renderBanner() {
+    var banner = document.getElementById("screen-banner");
+    if (!banner) return;
+    var line = banner.querySelector(".screen-warning-lost");
+    if (!lostSince) {
+      if (line) {
+        banner.removeChild(line);
+        needsMeasure = true;
+      }
+      return;
+    }
+    if (!line) {
+      line = document.createElement("p");
+      line.className = "screen-warning screen-warning-lost";
+      var svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      svg.setAttribute("class", "icon");
+      svg.setAttribute("aria-hidden", "true");
+      svg.setAttribute("focusable", "false");
+      var use = document.createElementNS("http://www.w3.org/2000/svg", "use");
+      use.setAttribute("href", "/static/icons/icons.svg#attention");
+      svg.appendChild(use);
+      line.appendChild(svg);
+      line.appendChild(document.createElement("span"));
+      banner.insertBefore(line, banner.firstChild);
+      needsMeasure = true;
+    }
+    var text = lostText();
+    var span = line.lastChild;
+    if (span.textContent !== text) span.textContent = text;
+  }
+
+  function markLost(at) {
+    if (!streaming() || lostSince) return;
+    lostSince = at;
+    renderBanner();
+  }
+
+  // refresh asks htmx for #screen-live again, as a "changed" event does.
+  function refresh() {
+    var el = live();
+    if (el && window.htmx && el.hasAttribute("hx-get")) window.htmx.trigger(el, "sse:changed");
+  }
+
+  // differs says whether the content shows other data than the heartbeat
+  // describes: a newer sync, or a warning to add or remove.
+  function differs(d) {
+    var el = live();
+    if (!el || !el.hasAttribute("hx-get")) return false;
+    var mine = seconds(el.getAttribute("data-as-of"));
+    var theirs = seconds(d.asOf);
+    if (!(isNaN(mine) && isNaN(theirs)) && mine !== theirs) return true;
+    if ((el.getAttribute("data-stale") === "true") !== !!d.stale) return true;
+    return (el.getAttribute("data-rejected") === "true") !== !!d.rejected;
+  }
+
+  function onHeartbeat(event) {
+    var d = null;
+    try {
+      d = JSON.parse(event.data);
+    } catch (err) {
+      d = null;
+    }
+    if (!d || typeof d !== "object") return;
+    lastBeat = Date.now();
+    if (d.unlinked) {
+      showUnlinked();
+      return;
+    }
+    if (checkVersion(d.version)) return;
+    beatAsOf = typeof d.asOf === "string" ? d.asOf : "";
+    var reconnected = lostSince !== 0 || (beatGen !== 0 && beatGen !== sourceGen);
+    beatGen = sourceGen;
+    lostSince = 0;
+    forceDelay = BACKOFF_FIRST;
+    nextForceAt = 0;
+    renderBanner();
+    if (reconnected || differs(d)) refresh();
+  }
+
+  function onUnlinked() {
+    showUnlinked();
+  }
+
+  // forceReconnect replaces a stream nobody else will: it closes it (which
+  // fires no error, so the extension schedules nothing) and has htmx
+  // process the body again, which opens a new one. A changed attribute
+  // makes htmx initialise the body anew; the rest of the page is left as
+  // it is.
+  function forceReconnect(now) {
+    if (!window.htmx) return;
+    var s = currentSource();
+    if (s) s.close();
+    forced++;
+    document.body.setAttribute("data-screen-reconnect", String(forced));
+    window.htmx.process(document.body);
+    adopt();
+    nextForceAt = now + forceDelay;
+    forceDelay = Math.min(forceDelay * 2, BACKOFF_MAX);
+  }
+
+  function checkConnection(now) {
+    if (!streaming()) return;
+    adopt();
+    if (source && source.readyState !== sourceState) {
+      sourceState = source.readyState;
+      stateSince = now;
+    }
+    if (!lostSince && now - lastBeat > HEARTBEAT_TIMEOUT) markLost(lastBeat);
+    if (!lostSince || now < nextForceAt) return;
+    var stuck;
+    if (!source) {
+      stuck = true;
+    } else if (source.readyState === 1) {
+      stuck = now - Math.max(lastBeat, stateSince) > HEARTBEAT_TIMEOUT; // open but silent
+    } else if (source.readyState === 0) {
+      stuck = now - stateSince > CONNECTING_LIMIT;
+    } else {
+      stuck = now - stateSince > CLOSED_GRACE; // the extension did not retry
+    }
+    if (stuck) forceReconnect(now);
+  }
+
+  // ---------- (f) Version ----------
+
+  // checkVersion reloads the page when the server runs another version than
+  // the one that rendered it: once per version, and only when the server
+  // answers (a kiosk must not be left on a browser error page).
+  function checkVersion(version) {
+    var mine = meta("washboard-version");
+    if (!version || !mine || version === mine || reloading) return false;
+    var done = null;
+    try {
+      done = window.sessionStorage.getItem(RELOAD_KEY);
+    } catch (err) {
+      return false; // no storage, no guard against a loop: no reload
+    }
+    if (done === version || !window.fetch) return false;
+    reloading = true;
+    window.fetch("/screen", { credentials: "same-origin", cache: "no-store" }).then(
+      function (response) {
+        if (!response.ok) {
+          reloading = false;
+          return;
+        }
+        try {
+          window.sessionStorage.setItem(RELOAD_KEY, version);
+        } catch (err) {
+          reloading = false;
+          return;
+        }
+        window.location.reload();
+      },
+      function () {
+        reloading = false;
+      }
+    );
+    return true;
+  }
+
+  // ---------- (g) Unlinked ----------
+
+  function showUnlinked() {
+    if (unlinked) return;
+    unlinked = true;
+    if (source) {
+      source.removeEventListener("heartbeat", onHeartbeat);
+      source.removeEventListener("unlinked", onUnlinked);
+      source = null;
+    }
+    var s = currentSource();
+    if (s) s.close();
+    document.body.removeAttribute("sse-connect");
+    lostSince = 0;
+
+    var main = document.createElement("main");
+    main.id = "screen-live";
+    main.className = "screen-live screen-unlinked";
+    var box = document.createElement("div");
+    box.className = "screen-unlinked-box";
+    var h1 = document.createElement("h1");
+    h1.className = "screen-unlinked-title";
+    h1.textContent = "This screen was unlinked";
+    var p = document.createElement("p");
+    p.textContent =
+      "It shows no more data. You can turn it off or close this browser window; to use it again, open a new link for it from the Screens page of Washboard.";
+    box.appendChild(h1);
+    box.appendChild(p);
+    main.appendChild(box);
+    var old = live();
+    if (old && old.parentNode) {
+      old.parentNode.replaceChild(main, old);
+    }
+    var pages = document.getElementById("screen-pages");
+    if (pages && pages.parentNode) pages.parentNode.removeChild(pages);
+    pageStarts = [0];
+    pageIndex = 0;
+  }
+
+  // ---------- The tick ----------
+
+  var ticks = 0;
+  var lastMinute = -1;
+
+  function tick() {
+    var date = new Date();
+    var now = date.getTime();
+    ticks++;
+    updateClock(date);
+    var minute = Math.floor(now / 60000);
+    if (minute !== lastMinute) {
+      lastMinute = minute;
+      applyDimming(date);
+      if (lostSince) renderBanner();
+    }
+    if (ticks % RELATIVE_EVERY === 0) updateRelativeTimes();
+    if (ticks % SHIFT_EVERY === 0) shift();
+    checkConnection(now);
+    if (needsMeasure) measure();
+    advancePage();
+  }
+
+  // ---------- Wiring, once ----------
+
+  // After a swap of #screen-live: the new content gets the clock, the
+  // connection line and its pages at once, before it is painted; paging
+  // goes on from the same page number.
+  document.addEventListener("htmx:afterSwap", function () {
+    var date = new Date();
+    updateClock(date);
+    renderBanner();
+    updateRelativeTimes();
+    measure();
+  });
+  // Settings arrive with the content; htmx settles the new element's
+  // attributes a moment after the swap.
+  document.addEventListener("htmx:afterSettle", function () {
+    applyDimming(new Date());
+  });
+  document.addEventListener("htmx:sseOpen", function () {
+    adopt();
+  });
+  document.addEventListener("htmx:sseError", function () {
+    adopt();
+    markLost(Date.now());
+  });
+  // A refresh that could not reach the server says the same.
+  document.addEventListener("htmx:sendError", function () {
+    markLost(Date.now());
+  });
+  window.addEventListener("resize", function () {
+    needsMeasure = true;
+  });
+  // The stream closes when the page goes, so that a reload does not leave a
+  // connection behind; a page brought back from the back-forward cache
+  // reloads.
+  window.addEventListener("pagehide", function () {
+    var s = currentSource();
+    if (s) s.close();
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) window.location.reload();
+  });
+
+  function start() {
+    var date = new Date();
+    updateClock(date);
+    applyDimming(date);
+    updateRelativeTimes();
+    shift();
+    adopt();
+    measure();
+    window.setInterval(tick, 1000);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

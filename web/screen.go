@@ -1,0 +1,409 @@
+package web
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/domain"
+	"washboard/internal/store"
+	"washboard/internal/syncer"
+	"washboard/internal/upstream"
+	"washboard/views"
+)
+
+// screenCookie holds, sealed with the server's key, which screen a browser
+// is and the token it was linked with: the token itself never sits in a
+// cookie in clear.
+const screenCookie = "washboard_screen"
+
+// screenHold is how long a screen's check-in keeps its account's sync
+// running.
+const screenHold = 5 * time.Minute
+
+// linkScreen opens a screen link once: it sets the screen's cookie and
+// sends the browser to /screen, so that the token leaves the address bar
+// and the history.
+func (s *Server) linkScreen(c echo.Context) error {
+	token := c.Param("token")
+	sc, _, err := s.store.ScreenByToken(c.Request().Context(), tokenHash(token))
+	if errors.Is(err, domain.ErrNotFound) || (err == nil && !sc.Revoked.IsZero()) {
+		return &HTTPError{Code: http.StatusNotFound, Msg: "This screen link is not valid: it was replaced by a newer link, or the screen was unlinked."}
+	}
+	if err != nil {
+		return err
+	}
+	sealed, err := s.seal([]byte(sc.ID + "\x00" + token))
+	if err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{
+		Name: screenCookie, Value: base64.RawURLEncoding.EncodeToString(sealed), Path: "/screen",
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureRequest(c),
+		MaxAge: 400 * 24 * 60 * 60, // the longest browsers keep a cookie
+	})
+	c.Response().Header().Set("Referrer-Policy", "no-referrer")
+	return c.Redirect(http.StatusSeeOther, "/screen")
+}
+
+// screenCtx is what a screen request knows of its screen.
+type screenCtx struct {
+	screen  domain.Screen
+	cred    upstream.Credentials
+	revoked bool // unlinked, or linked anew elsewhere
+}
+
+const ctxScreen = "screen"
+
+// requireScreen lets through browsers linked to a screen, and only to the
+// screen's own routes.
+func (s *Server) requireScreen(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		sc, err := s.screenOf(c)
+		if err != nil {
+			return err
+		}
+		c.Set(ctxScreen, sc)
+		return next(c)
+	}
+}
+
+var errNoScreen = &HTTPError{Code: http.StatusForbidden, Msg: "This browser is not linked to a screen. Open the screen's link once, from the Screens page."}
+
+func (s *Server) screenOf(c echo.Context) (screenCtx, error) {
+	ck, err := c.Cookie(screenCookie)
+	if err != nil {
+		return screenCtx{}, errNoScreen
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(ck.Value)
+	if err != nil {
+		return screenCtx{}, errNoScreen
+	}
+	plain, err := s.open(raw)
+	if err != nil {
+		return screenCtx{}, errNoScreen
+	}
+	id, token, ok := bytes.Cut(plain, []byte{0})
+	if !ok {
+		return screenCtx{}, errNoScreen
+	}
+	sc, sealed, err := s.store.ScreenByToken(c.Request().Context(), tokenHash(string(token)))
+	if errors.Is(err, domain.ErrNotFound) {
+		return screenCtx{screen: domain.Screen{ID: string(id)}, revoked: true}, nil // linked anew: this browser is out
+	}
+	if err != nil {
+		return screenCtx{}, err
+	}
+	if sc.ID != string(id) || !sc.Revoked.IsZero() {
+		return screenCtx{screen: sc, revoked: true}, nil
+	}
+	cred, err := s.openCreds(sealed)
+	if err != nil {
+		return screenCtx{}, fmt.Errorf("opening screen %s's credentials: %w", sc.ID, err)
+	}
+	return screenCtx{screen: sc, cred: cred}, nil
+}
+
+// checkIn keeps the screen's account syncing and records that the screen
+// is alive.
+func (s *Server) checkIn(c echo.Context, sc screenCtx) {
+	now := s.clock.Now()
+	s.sync.Hold(screenHolder(sc.screen.ID), sc.screen.Account, sc.cred, now.Add(screenHold))
+	if now.Sub(sc.screen.LastSeen) >= time.Minute {
+		if err := s.store.TouchScreen(c.Request().Context(), sc.screen.ID, now); err != nil {
+			s.log.Warn("recording a screen's check-in", "screen", sc.screen.ID, "error", err.Error())
+		}
+	}
+}
+
+func (s *Server) showScreen(c echo.Context) error {
+	sc := c.Get(ctxScreen).(screenCtx)
+	m, err := s.screenView(c, sc)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return render(c, http.StatusOK, views.ScreenPage(m))
+}
+
+func (s *Server) showScreenContent(c echo.Context) error {
+	sc := c.Get(ctxScreen).(screenCtx)
+	m, err := s.screenView(c, sc)
+	if err != nil {
+		return err
+	}
+	if m.Unlinked {
+		c.Response().Header().Set(hxRefresh, "true")
+	}
+	return render(c, http.StatusOK, views.ScreenContent(m))
+}
+
+// screenView builds what a screen shows: what needs doing first, grouped
+// by floor and room.
+func (s *Server) screenView(c echo.Context, sc screenCtx) (views.ScreenView, error) {
+	ctx := c.Request().Context()
+	m := views.ScreenView{Name: sc.screen.Name, Zone: s.cfg.Zone, Now: s.clock.Now(), Version: s.version,
+		PageSeconds: sc.screen.PageSeconds, DimFrom: formatClock(sc.screen.DimFrom), DimTo: formatClock(sc.screen.DimTo),
+		Contact: sc.screen.Contact}
+	if sc.revoked {
+		m.Unlinked = true
+		return m, nil
+	}
+	s.checkIn(c, sc)
+	account := sc.screen.Account
+	m.Freshness = s.freshness(ctx, session{Account: account, Cred: sc.cred})
+	var err error
+	if m.ScopeName, err = s.scopeName(c, account, sc.screen.Scope); err != nil {
+		return m, err
+	}
+	scope, scopeID := store.ScopeAccount, account
+	var building, floor string
+	switch sc.screen.Scope.Kind {
+	case "building":
+		scope, scopeID, building = store.ScopeBuilding, sc.screen.Scope.ID, sc.screen.Scope.ID
+	case "floor":
+		scope, scopeID, floor = store.ScopeFloor, sc.screen.Scope.ID, sc.screen.Scope.ID
+	}
+	rollup, err := s.store.Rollup(ctx, account, scope, scopeID)
+	if err != nil {
+		return m, err
+	}
+	m.Counts, m.OpenAlerts, m.OverdueAlerts = rollup.Counts, rollup.OpenAlerts, rollup.OverdueAlerts
+
+	locs, err := s.store.LocationsIn(ctx, account, building, floor, "")
+	if err != nil {
+		return m, err
+	}
+	devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: account, BuildingID: building, FloorID: floor})
+	if err != nil {
+		return m, err
+	}
+	open, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, BuildingID: building, FloorID: floor, Status: domain.AlertOpen})
+	if err != nil {
+		return m, err
+	}
+	ids := make([]string, len(locs))
+	for i, l := range locs {
+		ids[i] = l.ID
+	}
+	n, _, err := s.namesFor(ctx, account, ids)
+	if err != nil {
+		return m, err
+	}
+	m.Groups = screenGroups(s.cards(locs, devices, open, n), sc.screen, n, locs)
+	m.AllClear = len(m.Groups) == 0
+	return m, nil
+}
+
+// screenItem ranks: what needs action comes first.
+const (
+	rankOverdue = iota
+	rankOut
+	rankFault
+	rankBattery
+	rankOffline
+	rankLow
+)
+
+type rankedItem struct {
+	views.ScreenItem
+	rank int
+}
+
+// screenGroups turns the cards the screen shows into items in words,
+// grouped by floor and room, the most urgent groups and items first.
+func screenGroups(cards []views.DeviceCard, sc domain.Screen, n names, locs []domain.Location) []views.ScreenGroup {
+	roomOf := map[string]string{}
+	for _, l := range locs {
+		roomOf[l.ID] = l.RoomID
+	}
+	type group struct {
+		where string
+		items []rankedItem
+		best  int
+	}
+	groups := map[string]*group{}
+	for _, cd := range cards {
+		if !sc.Shows(cd.Health) && !(cd.Health == domain.HealthAction && sc.Shows(domain.HealthAction)) {
+			continue
+		}
+		items := cardItems(cd)
+		if len(items) == 0 {
+			continue
+		}
+		room := roomOf[cd.LocationID]
+		g := groups[room]
+		if g == nil {
+			r := n.rooms[room]
+			f := n.floors[r.FloorID]
+			where := f.Name + " › " + r.Name
+			if sc.Scope.Kind == "account" {
+				where = n.buildings[f.BuildingID].Name + " › " + where
+			}
+			g = &group{where: where, best: rankLow + 1}
+			groups[room] = g
+		}
+		for _, it := range items {
+			g.items = append(g.items, it)
+			g.best = min(g.best, it.rank)
+		}
+	}
+	list := make([]*group, 0, len(groups))
+	for _, g := range groups {
+		sort.SliceStable(g.items, func(i, j int) bool { return g.items[i].rank < g.items[j].rank })
+		list = append(list, g)
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].best != list[j].best {
+			return list[i].best < list[j].best
+		}
+		return list[i].where < list[j].where
+	})
+	out := make([]views.ScreenGroup, 0, len(list))
+	for _, g := range list {
+		vg := views.ScreenGroup{Where: g.where}
+		for _, it := range g.items {
+			vg.Items = append(vg.Items, it.ScreenItem)
+		}
+		out = append(out, vg)
+	}
+	return out
+}
+
+// cardItems says in words what needs doing at one location.
+func cardItems(cd views.DeviceCard) []rankedItem {
+	var out []rankedItem
+	add := func(rank int, problem string, sev domain.Health, since time.Time, overdue bool) {
+		out = append(out, rankedItem{views.ScreenItem{Location: cd.Name, Problem: problem, Severity: sev, Since: since, Overdue: overdue}, rank})
+	}
+	overdueTypes := map[domain.AlertType]bool{}
+	for _, a := range cd.Alerts {
+		if a.Overdue {
+			overdueTypes[a.Type] = true
+			add(rankOverdue, "Overdue: "+a.Type.Label(), domain.HealthAction, a.Created, true)
+		}
+	}
+	for _, d := range cd.Devices {
+		if d.Offline {
+			add(rankOffline, "Offline", domain.HealthOffline, d.LastSeen, false)
+			continue
+		}
+		out, low := 0, 0
+		for _, comp := range d.Compartments {
+			if comp.Out {
+				out++
+			} else if comp.Low {
+				low++
+			}
+		}
+		if out > 0 && !overdueTypes[domain.AlertConsumableOut] {
+			add(rankOut, "Product out", domain.HealthAction, time.Time{}, false)
+		}
+		for _, f := range d.Faults {
+			add(rankFault, f.Label(), domain.HealthAction, time.Time{}, false)
+		}
+		switch d.BatteryState {
+		case domain.BatteryShutdown:
+			if !overdueTypes[domain.AlertBatteryOut] {
+				add(rankBattery, "Battery out", domain.HealthAction, time.Time{}, false)
+			}
+		case domain.BatteryLow:
+			add(rankBattery, "Battery low", domain.HealthAttention, time.Time{}, false)
+		}
+		if low > 0 && out == 0 {
+			add(rankLow, "Product low", domain.HealthAttention, time.Time{}, false)
+		}
+	}
+	if len(cd.Devices) == 0 {
+		add(rankOffline, "No device reporting", domain.HealthOffline, time.Time{}, false)
+	}
+	return out
+}
+
+// screenBeat is what a screen's event stream sends every screenHeartbeat.
+type screenBeat struct {
+	Version  string `json:"version"`
+	AsOf     string `json:"asOf"`
+	Stale    bool   `json:"stale"`
+	Rejected bool   `json:"rejected,omitempty"`
+	Unlinked bool   `json:"unlinked,omitempty"`
+}
+
+// streamScreenEvents sends a screen "changed" when its data changed, and a
+// heartbeat (every Config.ScreenHeartbeat) with the server's version and
+// the age of the data; it tells an unlinked screen so within one heartbeat.
+func (s *Server) streamScreenEvents(c echo.Context) error {
+	sc := c.Get(ctxScreen).(screenCtx)
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set(echo.HeaderCacheControl, "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	c.Response().WriteHeader(http.StatusOK)
+	send := func(name, data string) bool {
+		if _, err := fmt.Fprintf(c.Response(), "event: %s\ndata: %s\n\n", name, data); err != nil {
+			return false
+		}
+		c.Response().Flush()
+		return true
+	}
+	beat := func() (screenBeat, bool) {
+		hb := screenBeat{Version: s.version}
+		cur, err := s.screenOf(c)
+		if err != nil || cur.revoked {
+			hb.Unlinked = true
+			return hb, send("heartbeat", mustJSON(hb))
+		}
+		s.checkIn(c, cur)
+		f := s.freshness(c.Request().Context(), session{Account: cur.screen.Account, Cred: cur.cred})
+		if !f.AsOf.IsZero() {
+			hb.AsOf = f.AsOf.UTC().Format(time.RFC3339)
+		}
+		hb.Stale, hb.Rejected = f.Stale || f.Failed, f.Rejected
+		return hb, send("heartbeat", mustJSON(hb))
+	}
+	if sc.revoked {
+		beat()
+		return nil
+	}
+	events, stop := s.sync.Subscribe(sc.screen.Account)
+	defer stop()
+	if _, ok := beat(); !ok {
+		return nil
+	}
+	ticker := time.NewTicker(s.cfg.ScreenHeartbeat)
+	defer ticker.Stop()
+	ctx := c.Request().Context()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-ticker.C:
+			hb, ok := beat()
+			if !ok || hb.Unlinked {
+				return nil
+			}
+		case ev, ok := <-events:
+			if !ok {
+				return nil
+			}
+			if ev.Kind == syncer.EventChanged || ev.Kind == syncer.EventRejected || ev.Kind == syncer.EventFailed {
+				if !send("changed", ev.At.UTC().Format(time.RFC3339)) {
+					return nil
+				}
+			}
+		}
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v) // plain structs always encode
+	return strings.TrimSpace(string(b))
+}

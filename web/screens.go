@@ -1,0 +1,386 @@
+package web
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/domain"
+	"washboard/internal/upstream"
+	"washboard/views"
+)
+
+// Wall screens are managed at /screens by signed-in users. Each gets a
+// link with a random 256-bit token, of which only the hash is stored; the
+// credentials of the user who made it are stored sealed with the server's
+// key, so that the screen can keep its data fresh on its own.
+
+// newToken returns a screen link token and its hash.
+func newToken() (token string, hash []byte) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	token = base64.RawURLEncoding.EncodeToString(b)
+	return token, tokenHash(token)
+}
+
+func tokenHash(token string) []byte {
+	h := sha256.Sum256([]byte("screen-link\x00" + token))
+	return h[:]
+}
+
+// sealedCreds is how a screen's credentials are kept, sealed.
+type sealedCreds struct {
+	APIKey        string `json:"k"`
+	Authorization string `json:"a"`
+}
+
+func (s *Server) sealCreds(c upstream.Credentials) ([]byte, error) {
+	plain, err := json.Marshal(sealedCreds{c.APIKey, c.Authorization})
+	if err != nil {
+		return nil, err
+	}
+	return s.seal(plain)
+}
+
+func (s *Server) openCreds(b []byte) (upstream.Credentials, error) {
+	plain, err := s.open(b)
+	if err != nil {
+		return upstream.Credentials{}, err
+	}
+	var sc sealedCreds
+	if err := json.Unmarshal(plain, &sc); err != nil {
+		return upstream.Credentials{}, err
+	}
+	return upstream.Credentials{APIKey: sc.APIKey, Authorization: sc.Authorization}, nil
+}
+
+func (s *Server) seal(plain []byte) ([]byte, error) {
+	nonce := make([]byte, s.aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return nil, err
+	}
+	return s.aead.Seal(nonce, nonce, plain, nil), nil
+}
+
+func (s *Server) open(b []byte) ([]byte, error) {
+	n := s.aead.NonceSize()
+	if len(b) < n {
+		return nil, fmt.Errorf("sealed value too short")
+	}
+	return s.aead.Open(nil, b[:n], b[n:], nil)
+}
+
+// listScreens shows the account's screens and the form for a new one.
+func (s *Server) listScreens(c echo.Context) error {
+	m, err := s.screensModel(c, screenFormInput{Healths: []domain.Health{domain.HealthAction, domain.HealthOffline, domain.HealthAttention}, PageSeconds: 15, DimFrom: -1, DimTo: -1}, "")
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ScreensPage(m))
+}
+
+// editScreen shows the form filled with a screen.
+func (s *Server) editScreen(c echo.Context) error {
+	ss := sessionOf(c)
+	sc, err := s.store.Screen(c.Request().Context(), ss.Account, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	in := screenFormInput{ID: sc.ID, Name: sc.Name, Scope: scopeValue(sc.Scope), Healths: sc.Healths, PageSeconds: sc.PageSeconds,
+		DimFrom: sc.DimFrom, DimTo: sc.DimTo, Contact: sc.Contact}
+	m, err := s.screensModel(c, in, "")
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ScreensPage(m))
+}
+
+// createScreen makes a screen and shows its link, once.
+func (s *Server) createScreen(c echo.Context) error {
+	ss := sessionOf(c)
+	ctx := c.Request().Context()
+	in, problem := s.readScreenForm(c, ss.Account)
+	if problem != "" {
+		return s.screenFormError(c, in, problem)
+	}
+	sealed, err := s.sealCreds(ss.Cred)
+	if err != nil {
+		return err
+	}
+	token, hash := newToken()
+	sc := in.screen(ss.Account)
+	sc.ID, sc.Created = randomHex(8), s.clock.Now()
+	if err := s.store.CreateScreen(ctx, sc, hash, sealed); err != nil {
+		return err
+	}
+	s.log.Info("screen created", "screen", sc.ID, "request_id", requestID(c))
+	return s.showNewLink(c, sc.Name, token)
+}
+
+// updateScreen renames, re-scopes or re-configures a screen.
+func (s *Server) updateScreen(c echo.Context) error {
+	ss := sessionOf(c)
+	ctx := c.Request().Context()
+	if _, err := s.store.Screen(ctx, ss.Account, c.Param("id")); err != nil {
+		return err
+	}
+	in, problem := s.readScreenForm(c, ss.Account)
+	in.ID = c.Param("id")
+	if problem != "" {
+		return s.screenFormError(c, in, problem)
+	}
+	sc := in.screen(ss.Account)
+	sc.ID = in.ID
+	if err := s.store.UpdateScreen(ctx, sc); err != nil {
+		return err
+	}
+	return redirect(c, "/screens")
+}
+
+// revokeScreen unlinks a screen; it says so within one heartbeat.
+func (s *Server) revokeScreen(c echo.Context) error {
+	ss := sessionOf(c)
+	id := c.Param("id")
+	if err := s.store.RevokeScreen(c.Request().Context(), ss.Account, id, s.clock.Now()); err != nil {
+		return err
+	}
+	s.sync.Release(screenHolder(id))
+	s.log.Info("screen revoked", "screen", id, "request_id", requestID(c))
+	return redirect(c, "/screens")
+}
+
+// relinkScreen gives a screen a new link (and the credentials of the user
+// asking); the old link and the browser opened with it stop working.
+func (s *Server) relinkScreen(c echo.Context) error {
+	ss := sessionOf(c)
+	ctx := c.Request().Context()
+	sc, err := s.store.Screen(ctx, ss.Account, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	sealed, err := s.sealCreds(ss.Cred)
+	if err != nil {
+		return err
+	}
+	token, hash := newToken()
+	if err := s.store.RelinkScreen(ctx, ss.Account, sc.ID, hash, sealed); err != nil {
+		return err
+	}
+	s.sync.Release(screenHolder(sc.ID))
+	return s.showNewLink(c, sc.Name, token)
+}
+
+func (s *Server) showNewLink(c echo.Context, name, token string) error {
+	scheme := "http"
+	if s.secureRequest(c) {
+		scheme = "https"
+	}
+	m, err := s.screensModel(c, screenFormInput{Healths: []domain.Health{domain.HealthAction, domain.HealthOffline, domain.HealthAttention}, PageSeconds: 15, DimFrom: -1, DimTo: -1}, "")
+	if err != nil {
+		return err
+	}
+	m.NewLink, m.NewLinkName = scheme+"://"+c.Request().Host+"/s/"+token, name
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return render(c, http.StatusOK, views.ScreensPage(m))
+}
+
+func (s *Server) screenFormError(c echo.Context, in screenFormInput, problem string) error {
+	m, err := s.screensModel(c, in, problem)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusBadRequest, views.ScreensPage(m))
+}
+
+// screenFormInput is what the screen form holds.
+type screenFormInput struct {
+	ID          string
+	Name        string
+	Scope       string // account, building:{id} or floor:{id}
+	Healths     []domain.Health
+	PageSeconds int
+	DimFrom     int // minutes; -1 for none
+	DimTo       int
+	Contact     string
+	scope       domain.ScreenScope
+}
+
+func (in screenFormInput) screen(account string) domain.Screen {
+	return domain.Screen{Account: account, Name: in.Name, Scope: in.scope, Healths: in.Healths, PageSeconds: in.PageSeconds,
+		DimFrom: in.DimFrom, DimTo: in.DimTo, Contact: in.Contact}
+}
+
+func scopeValue(sc domain.ScreenScope) string {
+	if sc.Kind == "account" {
+		return "account"
+	}
+	return sc.Kind + ":" + sc.ID
+}
+
+// readScreenForm reads and checks the screen form; problem says in words
+// what is wrong with it.
+func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput, string) {
+	ctx := c.Request().Context()
+	in := screenFormInput{
+		Name:    strings.TrimSpace(c.FormValue("name")),
+		Scope:   c.FormValue("scope"),
+		Contact: strings.TrimSpace(c.FormValue("contact")),
+		DimFrom: -1, DimTo: -1,
+	}
+	form, _ := c.FormParams()
+	for _, v := range form["health"] {
+		if h, ok := domain.ParseHealth(v); ok {
+			in.Healths = append(in.Healths, h)
+		}
+	}
+	n, err := strconv.Atoi(c.FormValue("page_seconds"))
+	in.PageSeconds = n
+	switch {
+	case in.Name == "" || utf8.RuneCountInString(in.Name) > 80:
+		return in, "Give the screen a name of 1 to 80 characters."
+	case utf8.RuneCountInString(in.Contact) > 120:
+		return in, "The contact is longer than 120 characters."
+	case len(in.Healths) == 0:
+		return in, "Choose at least one health state to show."
+	case err != nil || n < 5 || n > 300:
+		return in, "The page interval must be a whole number of seconds from 5 to 300."
+	}
+	from, errFrom := parseClock(c.FormValue("dim_from"))
+	to, errTo := parseClock(c.FormValue("dim_to"))
+	if errFrom != nil || errTo != nil || (from < 0) != (to < 0) {
+		return in, "Night dimming needs both a start and an end time, such as 22:00 and 06:00, or neither."
+	}
+	in.DimFrom, in.DimTo = from, to
+	kind, id, _ := strings.Cut(in.Scope, ":")
+	switch kind {
+	case "account":
+		in.scope = domain.ScreenScope{Kind: "account"}
+	case "building":
+		if _, err := s.store.Building(ctx, account, id); err != nil {
+			return in, "Choose a building or floor of this account."
+		}
+		in.scope = domain.ScreenScope{Kind: "building", ID: id}
+	case "floor":
+		if _, err := s.store.Floor(ctx, account, id); err != nil {
+			return in, "Choose a building or floor of this account."
+		}
+		in.scope = domain.ScreenScope{Kind: "floor", ID: id}
+	default:
+		return in, "Choose what the screen shows: the whole account, a building or a floor."
+	}
+	return in, ""
+}
+
+// parseClock reads "HH:MM" into minutes after midnight; "" is -1.
+func parseClock(v string) (int, error) {
+	if v == "" {
+		return -1, nil
+	}
+	t, err := time.Parse("15:04", v)
+	if err != nil {
+		return 0, err
+	}
+	return t.Hour()*60 + t.Minute(), nil
+}
+
+func formatClock(m int) string {
+	if m < 0 {
+		return ""
+	}
+	return fmt.Sprintf("%02d:%02d", m/60, m%60)
+}
+
+func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string) (views.Screens, error) {
+	ctx := c.Request().Context()
+	ss := sessionOf(c)
+	m := views.Screens{Page: s.page(c, "Screens", "screens"), Error: problem, Now: s.clock.Now()}
+	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Screens"}}
+	screens, err := s.store.Screens(ctx, ss.Account)
+	if err != nil {
+		return m, err
+	}
+	for _, sc := range screens {
+		scope, err := s.scopeName(c, ss.Account, sc.Scope)
+		if err != nil {
+			scope = "A place no longer in the account"
+		}
+		m.Screens = append(m.Screens, views.ScreenRow{
+			ID: sc.ID, Name: sc.Name, Scope: scope, Settings: screenSettings(sc), Contact: sc.Contact,
+			Created: sc.Created, LastSeen: sc.LastSeen, Revoked: !sc.Revoked.IsZero(),
+			EditHref: "/screens/" + sc.ID + "/edit", RevokeHref: "/screens/" + sc.ID + "/revoke", RelinkHref: "/screens/" + sc.ID + "/relink",
+		})
+	}
+	f := views.ScreenForm{Action: "/screens", Name: in.Name, PageSeconds: in.PageSeconds, DimFrom: formatClock(in.DimFrom),
+		DimTo: formatClock(in.DimTo), Contact: in.Contact}
+	if in.ID != "" {
+		f.Action, f.Editing = "/screens/"+in.ID, true
+	}
+	f.Scopes = append(f.Scopes, views.Option{Value: "account", Label: "Whole account", Selected: in.Scope == "" || in.Scope == "account"})
+	buildings, err := s.store.Buildings(ctx, ss.Account)
+	if err != nil {
+		return m, err
+	}
+	for _, b := range buildings {
+		f.Scopes = append(f.Scopes, views.Option{Value: "building:" + b.ID, Label: b.Name, Selected: in.Scope == "building:"+b.ID})
+		floors, err := s.store.Floors(ctx, ss.Account, b.ID)
+		if err != nil {
+			return m, err
+		}
+		for _, fl := range floors {
+			f.Scopes = append(f.Scopes, views.Option{Value: "floor:" + fl.ID, Label: b.Name + " › " + fl.Name, Selected: in.Scope == "floor:"+fl.ID})
+		}
+	}
+	for _, h := range domain.Healths {
+		sel := false
+		for _, x := range in.Healths {
+			sel = sel || x == h
+		}
+		f.Healths = append(f.Healths, views.Option{Value: h.String(), Label: h.Label(), Selected: sel})
+	}
+	m.Form = f
+	return m, nil
+}
+
+func screenSettings(sc domain.Screen) string {
+	var hs []string
+	for _, h := range sc.Healths {
+		hs = append(hs, h.Label())
+	}
+	out := strings.Join(hs, ", ") + fmt.Sprintf(" · pages every %d s", sc.PageSeconds)
+	if sc.DimFrom >= 0 {
+		out += " · dims " + formatClock(sc.DimFrom) + "–" + formatClock(sc.DimTo)
+	}
+	return out
+}
+
+// scopeName says in words what a screen shows.
+func (s *Server) scopeName(c echo.Context, account string, scope domain.ScreenScope) (string, error) {
+	ctx := c.Request().Context()
+	switch scope.Kind {
+	case "building":
+		b, err := s.store.Building(ctx, account, scope.ID)
+		return b.Name, err
+	case "floor":
+		f, err := s.store.Floor(ctx, account, scope.ID)
+		if err != nil {
+			return "", err
+		}
+		b, err := s.store.Building(ctx, account, f.BuildingID)
+		return b.Name + " › " + f.Name, err
+	}
+	a, err := s.store.Account(ctx, account)
+	return a.Name, err
+}
+
+func screenHolder(id string) string { return "screen:" + id }
