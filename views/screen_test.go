@@ -120,7 +120,7 @@ func TestScreenPageDocument(t *testing.T) {
 	if doc.Find("body > #screen-root > main#screen-live").Length() != 1 {
 		t.Error("#screen-live is not in #screen-root, the container the burn-in shift moves")
 	}
-	if doc.Find("header.site-header, nav, footer").Length() != 0 {
+	if doc.Find("header.site-header, nav, footer.site-footer").Length() != 0 {
 		t.Error("the screen has the layout's header, navigation or footer")
 	}
 	pages := doc.Find("#screen-pages")

@@ -13,7 +13,18 @@ import (
 	"washboard/internal/syncer"
 )
 
-var screenLink = regexp.MustCompile(`https?://[^"<\s]+/s/([A-Za-z0-9_-]{43})`)
+var (
+	screenLink      = regexp.MustCompile(`https?://[^"<\s]+/s/([A-Za-z0-9_-]{43})`)
+	screenIDPattern = regexp.MustCompile(`/screens/([0-9a-f]{16})/revoke`)
+)
+
+func formWith(kv ...string) url.Values {
+	v := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v.Set(kv[i], kv[i+1])
+	}
+	return v
+}
 
 // createScreen makes a screen through the management page and returns its
 // link's token.

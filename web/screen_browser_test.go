@@ -1,0 +1,144 @@
+package web
+
+import (
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserScreen runs a wall screen in Chromium: opened from its link,
+// it shows its scope, follows a change in the simulator, says when the
+// server is gone and recovers without a reload when it is back, keeps its
+// DOM from growing across updates, fits 1080p and 4K without scrolling,
+// passes axe-core, and says when it is unlinked.
+func TestBrowserScreen(t *testing.T) {
+	a := newApp(t, Config{ScreenHeartbeat: time.Second})
+	ctx := newChrome(t, 1920, 1080)
+	acc := a.world.Accounts()[0]
+	floor := acc.Buildings[0].Floors[0]
+
+	// The dashboard on a fixed address, so that it can be stopped and
+	// started again under the screen.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	handler := a.srv.Config.Handler
+	serve := func(l net.Listener) *http.Server {
+		srv := &http.Server{Handler: handler}
+		go srv.Serve(l)
+		return srv
+	}
+	srv := serve(ln)
+	defer func() { srv.Close() }()
+	base := "http://" + addr
+
+	user := a.browser()
+	user.signIn(credA)
+	token := user.createScreen(screenForm("Staff room", "floor:"+floor.ID))
+
+	loadAfter(t, ctx, chromedp.Navigate(base+"/s/"+token), "opening the screen's link")
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("screen-live"))), "waiting for the screen")
+	if loc, _ := chromedp.Run(ctx, chromedp.Location()); strings.Contains(loc, token) {
+		t.Errorf("the token stays in the address bar: %s", loc)
+	}
+	if got := text(t, ctx, "body"); !strings.Contains(got, floor.Name) {
+		t.Errorf("the screen does not show its floor %q", floor.Name)
+	}
+	checkAxe(t, ctx, "the screen")
+	must(t, chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`window.__washboardMark = 1`)), "marking the page")
+
+	// A towel on the floor runs out: the screen shows it after the next
+	// sync, within 2 s.
+	var target string
+	for _, r := range floor.Rooms {
+		for _, l := range r.Locations {
+			if l.Type == "towel" && target == "" {
+				target = l.Name
+				a.world.Empty(l.Devices[0].MAC)
+			}
+		}
+	}
+	if target == "" {
+		t.Fatal("no towel dispenser on the floor")
+	}
+	a.clock.Advance(time.Minute)
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.getElementById('screen-live').textContent.includes('Product out')`,
+		chromedp.WithPollingTimeout(2*time.Second))), "waiting for the screen to show the product out")
+
+	// The dashboard goes away: a banner says so within two heartbeats.
+	srv.Close()
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`/Connection lost since/.test(document.getElementById('screen-banner').textContent)`,
+		chromedp.WithPollingTimeout(5*time.Second))), "waiting for the connection-lost banner")
+
+	// It comes back: the banner goes and data flows again, without a reload.
+	ln2, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("listening again on %s: %v", addr, err)
+	}
+	srv = serve(ln2)
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`!/Connection lost/.test(document.getElementById('screen-banner').textContent)`,
+		chromedp.WithPollingTimeout(90*time.Second))), "waiting for the banner to go")
+	mark, err := chromedp.Run(ctx, chromedp.Evaluate[int](`window.__washboardMark || 0`))
+	must(t, err, "reading the mark")
+	if mark != 1 {
+		t.Error("the screen reloaded to recover")
+	}
+
+	// Updates do not grow the DOM.
+	count := func(n int) int {
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[int](`(async () => {
+			for (let i = 0; i < `+itoa(int64(n))+`; i++) {
+				await htmx.ajax('GET', '/screen/content', {target: '#screen-live', swap: 'outerHTML'});
+			}
+			await new Promise(r => setTimeout(r, 200));
+			return document.getElementsByTagName('*').length;
+		})()`, chromedp.EvalAwaitPromise))
+		must(t, err, "updating the screen")
+		return got
+	}
+	after10 := count(10)
+	after200 := count(190)
+	if d := after200 - after10; d*20 > after10 || -d*20 > after10 {
+		t.Errorf("DOM nodes: %d after 10 updates, %d after 200; want within 5%%", after10, after200)
+	}
+
+	// 1080p and 4K: no scrolling.
+	dir := os.Getenv("WASHBOARD_SCREENSHOTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "washboard-screenshots")
+	}
+	os.MkdirAll(dir, 0o755)
+	for _, size := range []struct {
+		name string
+		w, h int64
+	}{{"1080p", 1920, 1080}, {"4k", 3840, 2160}} {
+		must(t, chromedp.Do(ctx, chromedp.EmulateViewport(size.w, size.h)), "resizing to "+size.name)
+		must(t, chromedp.Do(ctx, chromedp.Sleep(300*time.Millisecond)), "letting the layout settle")
+		over, err := chromedp.Run(ctx, chromedp.Evaluate[int](`Math.max(document.documentElement.scrollHeight - window.innerHeight, document.documentElement.scrollWidth - window.innerWidth)`))
+		must(t, err, "measuring")
+		if over > 0 {
+			t.Errorf("at %s the screen overflows by %d px", size.name, over)
+		}
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		must(t, err, "taking a screenshot")
+		path := filepath.Join(dir, "screen-"+size.name+".png")
+		if err := os.WriteFile(path, png, 0o644); err == nil {
+			t.Logf("screenshot: %s", path)
+		}
+	}
+
+	// Unlinked: the screen says so within a heartbeat.
+	list := user.get("/screens")
+	id := screenIDPattern.FindStringSubmatch(list.body)
+	user.post("/screens/"+id[1]+"/revoke", formWith("csrf_token", csrfInput.FindStringSubmatch(list.body)[1]))
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.body.textContent.includes('This screen was unlinked')`,
+		chromedp.WithPollingTimeout(5*time.Second))), "waiting for the unlinked message")
+}
