@@ -42,7 +42,11 @@ func TestBrowserScreen(t *testing.T) {
 
 	user := a.browser()
 	user.signIn(credA)
-	token := user.createScreen(screenForm("Staff room", "floor:"+floor.ID))
+	form := screenForm("Staff room", "floor:"+floor.ID)
+	form.Set("page_seconds", "5")
+	form.Set("dim_from", "00:00") // dimmed all day long, to see the dimming
+	form.Set("dim_to", "23:59")
+	token := user.createScreen(form)
 
 	loadAfter(t, ctx, chromedp.Navigate(base+"/s/"+token), "opening the screen's link")
 	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("screen-live"))), "waiting for the screen")
@@ -53,6 +57,8 @@ func TestBrowserScreen(t *testing.T) {
 		t.Errorf("the screen does not show its floor %q", floor.Name)
 	}
 	checkAxe(t, ctx, "the screen")
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.documentElement.classList.contains('dimmed')`,
+		chromedp.WithPollingTimeout(3*time.Second))), "waiting for the night dimming")
 	must(t, chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`window.__washboardMark = 1`)), "marking the page")
 
 	// A towel on the floor runs out: the screen shows it after the next
@@ -108,6 +114,21 @@ func TestBrowserScreen(t *testing.T) {
 	after200 := count(190)
 	if d := after200 - after10; d*20 > after10 || -d*20 > after10 {
 		t.Errorf("DOM nodes: %d after 10 updates, %d after 200; want within 5%%", after10, after200)
+	}
+
+	// More items than fit: the screen pages through them, and goes on.
+	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1920, 600)), "making the screen short")
+	seen := map[string]bool{}
+	for i := 0; i < 3 && len(seen) < 2; i++ {
+		must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`/^\d+ \/ \d+$/.test(document.getElementById('screen-pages').textContent.trim())`,
+			chromedp.WithPollingTimeout(3*time.Second))), "waiting for the page indicator")
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('screen-pages').textContent.trim()`))
+		must(t, err, "reading the page indicator")
+		seen[got] = true
+		must(t, chromedp.Do(ctx, chromedp.Sleep(5500*time.Millisecond)), "waiting a page interval")
+	}
+	if len(seen) < 2 {
+		t.Errorf("the screen did not page on: it showed only %v", seen)
 	}
 
 	// 1080p and 4K: no scrolling.

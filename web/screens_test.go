@@ -252,3 +252,44 @@ func TestScreenWithRejectedCredentialsSaysWhoShouldRelinkIt(t *testing.T) {
 		t.Errorf("the screen's banner = %q; want the rejection in words and who should re-link it", strings.Join(strings.Fields(banner), " "))
 	}
 }
+
+func TestScreenCanBeRenamedAndRescoped(t *testing.T) {
+	a := newApp(t, Config{})
+	user := a.browser()
+	user.signIn(credA)
+	acc := a.world.Accounts()[0]
+	token := user.createScreen(screenForm("Staff room", "account"))
+	tv := a.browser()
+	tv.get("/s/" + token)
+
+	list := user.get("/screens")
+	id := regexp.MustCompile(`/screens/([0-9a-f]{16})/edit`).FindStringSubmatch(list.body)
+	if id == nil {
+		t.Fatal("no edit link")
+	}
+	edit := user.get("/screens/" + id[1] + "/edit")
+	if !strings.Contains(edit.body, `value="Staff room"`) {
+		t.Fatal("the edit form is not filled with the screen")
+	}
+	b := acc.Buildings[len(acc.Buildings)-1]
+	form := screenForm("Cleaners' room", "building:"+b.ID)
+	form.Set("csrf_token", csrfInput.FindStringSubmatch(edit.body)[1])
+	if r := user.post("/screens/"+id[1], form); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("saving the screen = %d\n%s", r.StatusCode, r.body)
+	}
+	page := tv.get("/screen")
+	if !strings.Contains(page.body, "Cleaners&#39; room") && !strings.Contains(page.body, "Cleaners' room") {
+		t.Error("the screen does not show its new name")
+	}
+	if !strings.Contains(page.body, b.Name) {
+		t.Errorf("the screen does not show its new scope %s", b.Name)
+	}
+	if r := user.get("/screens"); !strings.Contains(r.body, b.Name) {
+		t.Error("the screens page does not list the new scope")
+	}
+	other := a.browser()
+	other.signIn(credB)
+	if r := other.get("/screens/" + id[1] + "/edit"); r.StatusCode != http.StatusNotFound {
+		t.Errorf("account B editing A's screen: %d, want 404", r.StatusCode)
+	}
+}
