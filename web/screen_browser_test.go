@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -98,7 +100,39 @@ func TestBrowserScreen(t *testing.T) {
 		t.Error("the screen reloaded to recover")
 	}
 
-	// Updates do not grow the DOM.
+	// The server is upgraded: the screen reloads itself, once.
+	srv.Close()
+	cfg := a.cfg
+	cfg.Version = "next"
+	upgraded, err := New(cfg, a.deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	handler = upgraded
+	ln3, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("listening again on %s: %v", addr, err)
+	}
+	reloaded := make(chan error, 1)
+	subscribed := make(chan struct{})
+	go func() {
+		// WaitEvent subscribes before its trigger runs: the trigger says
+		// the subscription is in place, so no reload can be missed.
+		_, err := chromedp.Run(ctx, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Action[chromedp.Void](
+			func(context.Context, *chromedp.Target) (chromedp.Void, error) {
+				close(subscribed)
+				return chromedp.Void{}, nil
+			})))
+		reloaded <- err
+	}()
+	<-subscribed
+	srv = serve(ln3)
+	must(t, <-reloaded, "waiting for the screen to reload on the new version")
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`!window.__washboardMark && document.querySelector('meta[name="washboard-version"]')?.content === 'next' && !!document.getElementById('screen-live')`,
+		chromedp.WithPollingTimeout(10*time.Second))), "checking the reloaded screen")
+	must(t, chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`window.__washboardMark = 2`)), "marking the reloaded page")
+
+	// Updates do not grow the DOM, and the new version reloads it only once.
 	count := func(n int) int {
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[int](`(async () => {
 			for (let i = 0; i < `+itoa(int64(n))+`; i++) {
@@ -112,6 +146,9 @@ func TestBrowserScreen(t *testing.T) {
 	}
 	after10 := count(10)
 	after200 := count(190)
+	if mark, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`window.__washboardMark || 0`)); mark != 2 {
+		t.Error("the screen reloaded more than once for one new version")
+	}
 	if d := after200 - after10; d*20 > after10 || -d*20 > after10 {
 		t.Errorf("DOM nodes: %d after 10 updates, %d after 200; want within 5%%", after10, after200)
 	}

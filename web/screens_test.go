@@ -290,6 +290,6 @@ func TestScreenCanBeRenamedAndRescoped(t *testing.T) {
 	other := a.browser()
 	other.signIn(credB)
 	if r := other.get("/screens/" + id[1] + "/edit"); r.StatusCode != http.StatusNotFound {
-		t.Errorf("account B editing A's screen: %d, want 404", r.StatusCode)
+		t.Errorf("account B editing A's screen: %d, want 404\n%s", r.StatusCode, r.body[:min(len(r.body), 3000)])
 	}
 }

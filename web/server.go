@@ -42,6 +42,9 @@ type Config struct {
 	// ScreenHeartbeat is how often a wall screen's event stream says it is
 	// alive; 15 s if zero.
 	ScreenHeartbeat time.Duration
+	// Version is the version pages and screens are told; the build's if
+	// empty. Open screens reload once when it changes.
+	Version string
 }
 
 // Deps are the services the web application uses.
@@ -96,7 +99,10 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, store: deps.Store, sync: deps.Sync, upstream: deps.Upstream, clock: deps.Clock, log: deps.Log,
-		sessions: sm, aead: codec.aead, limiter: newRateLimiter(max(cfg.SignInLimit, 0), deps.Clock), version: version.String(),
+		sessions: sm, aead: codec.aead, limiter: newRateLimiter(max(cfg.SignInLimit, 0), deps.Clock), version: cfg.Version,
+	}
+	if s.version == "" {
+		s.version = version.String()
 	}
 	if s.limiter.perMinute == 0 {
 		s.limiter.perMinute = 10

@@ -49,6 +49,8 @@ type app struct {
 	engine    *syncer.Engine
 	logs      *syncBuffer
 	seen      *syncBuffer // every response body and header the tests received
+	cfg       Config
+	deps      Deps
 }
 
 type syncBuffer struct {
@@ -94,7 +96,8 @@ func newApp(t *testing.T, cfg Config) *app {
 	t.Cleanup(func() { cancel(); a.engine.Wait() })
 	cfg.Sessions.Key = bytes.Repeat([]byte{7}, 32)
 	cfg.Zone = time.UTC
-	s, err := New(cfg, Deps{Store: a.store, SessionDB: a.sessionDB, Sync: a.engine, Upstream: client, Clock: a.clock, Log: log})
+	a.cfg, a.deps = cfg, Deps{Store: a.store, SessionDB: a.sessionDB, Sync: a.engine, Upstream: client, Clock: a.clock, Log: log}
+	s, err := New(a.cfg, a.deps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,9 +202,26 @@ func (b *browser) csrf() string {
 // signIn signs in and waits for the account's first sync.
 func (b *browser) signIn(c sim.Credentials) response {
 	b.a.t.Helper()
+	account := b.a.world.Accounts()[0].ID
+	if c == credB {
+		account = b.a.world.Accounts()[1].ID
+	}
+	running := b.a.engine.Running(account)
+	events, stop := b.a.engine.Subscribe(account)
+	defer stop()
 	r := b.post("/signin", url.Values{"csrf_token": {b.csrf()}, "api_key": {c.APIKey}, "authorization": {c.Authorization}})
-	if r.StatusCode == http.StatusSeeOther {
-		b.a.clock.BlockUntil(1) // the first sync is done when its loop goes to sleep
+	if r.StatusCode == http.StatusSeeOther && !running {
+		// The first sync ends with its alerts refresh.
+		timeout := time.After(20 * time.Second)
+		for done := false; !done; {
+			select {
+			case ev := <-events:
+				done = ev.Resource == store.ResourceAlerts && (ev.Kind == syncer.EventChanged || ev.Kind == syncer.EventFailed)
+			case <-timeout:
+				b.a.t.Fatal("the first sync did not finish within 20 s")
+			}
+		}
+		b.a.clock.BlockUntil(1)
 	}
 	return r
 }

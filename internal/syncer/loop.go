@@ -168,16 +168,20 @@ func (l *loop) refresh(ctx context.Context, res store.Resource, fn refreshFunc) 
 		st := store.SyncStatus{Resource: res, LastAttempt: start, Duration: e.clock.Now().Sub(start), Change: change, Skipped: fetched.Skipped}
 		if err != nil {
 			st.LastError = describe(err)
-			e.publish(Event{Account: l.account, Kind: EventFailed, Resource: res, Message: st.LastError, At: e.clock.Now()})
 			e.log.Warn("refresh failed", "account", l.account, "resource", string(res), "error", st.LastError)
 		} else {
 			st.LastSuccess = start
-			if !change.Empty() {
-				e.publish(Event{Account: l.account, Kind: EventChanged, Resource: res, Change: change, At: e.clock.Now()})
-			}
 		}
+		// The record first, then the event: a page that reacts to the
+		// event reads the new state.
 		if rerr := e.store.RecordSync(context.WithoutCancel(ctx), l.account, st); rerr != nil {
 			e.log.Error("recording a refresh", "account", l.account, "resource", string(res), "error", rerr)
+		}
+		switch {
+		case err != nil:
+			e.publish(Event{Account: l.account, Kind: EventFailed, Resource: res, Message: st.LastError, At: e.clock.Now()})
+		case !change.Empty():
+			e.publish(Event{Account: l.account, Kind: EventChanged, Resource: res, Change: change, At: e.clock.Now()})
 		}
 	}()
 	for {
