@@ -30,11 +30,7 @@ func (s *Server) exportAlerts(c echo.Context) error {
 	for i, a := range alerts {
 		ids[i] = a.LocationID
 	}
-	locs, err := s.store.LocationsByID(ctx, ss.Account, ids)
-	if err != nil {
-		return err
-	}
-	n, err := s.loadNames(ctx, ss.Account)
+	n, locs, err := s.namesFor(ctx, ss.Account, ids)
 	if err != nil {
 		return err
 	}

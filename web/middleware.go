@@ -148,14 +148,14 @@ func (s *Server) requireAccount(next echo.HandlerFunc) echo.HandlerFunc {
 		ctx := c.Request().Context()
 		ss, ok := s.currentSession(ctx)
 		if !ok {
-			return s.redirectToSignIn(c, "")
+			return s.redirectToSignIn(c, false)
 		}
-		if why, rejected := s.sync.Rejected(syncer.CredentialID(ss.Cred)); rejected {
+		if _, rejected := s.sync.Rejected(syncer.CredentialID(ss.Cred)); rejected {
 			s.sync.Release(holderID(ss.Holder))
 			if err := s.sessions.Destroy(ctx); err != nil {
 				return err
 			}
-			return s.redirectToSignIn(c, "rejected:"+why)
+			return s.redirectToSignIn(c, true)
 		}
 		s.sync.Hold(holderID(ss.Holder), ss.Account, ss.Cred, s.clock.Now().Add(s.sessions.IdleTimeout))
 		c.Set(ctxSession, ss)
@@ -171,13 +171,14 @@ func sessionOf(c echo.Context) session {
 }
 
 // redirectToSignIn sends the browser to the sign-in page, coming back to
-// the page asked for afterwards. An htmx request gets HX-Redirect.
-func (s *Server) redirectToSignIn(c echo.Context, reason string) error {
+// the page asked for afterwards, saying why when the service rejected the
+// session's credentials. An htmx request gets HX-Redirect.
+func (s *Server) redirectToSignIn(c echo.Context, rejected bool) error {
 	q := url.Values{}
 	if r := c.Request(); r.Method == http.MethodGet && !isHTMX(c) && r.URL.Path != "/" {
 		q.Set("next", r.URL.RequestURI())
 	}
-	if strings.HasPrefix(reason, "rejected:") {
+	if rejected {
 		q.Set("reason", "rejected")
 	}
 	target := "/signin"

@@ -4,7 +4,6 @@
 package web
 
 import (
-	"context"
 	"crypto/cipher"
 	"database/sql"
 	"log/slog"
@@ -113,7 +112,3 @@ func New(cfg Config, deps Deps) (*Server, error) {
 
 // ServeHTTP serves a request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
-
-// Shutdown is for symmetry with http.Server users that keep the echo
-// instance; it has nothing to release yet.
-func (s *Server) Shutdown(context.Context) error { return nil }

@@ -167,29 +167,6 @@ func alertHashes(ctx context.Context, tx *sql.Tx, account int64, ids []any) (map
 	return out, nil
 }
 
-// OpenAlertIDs lists the cached open alerts created at or after since.
-func (s *Store) OpenAlertIDs(ctx context.Context, account string, since time.Time) ([]string, error) {
-	key, err := s.accountKey(ctx, account, false)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id FROM alerts WHERE account_id = ? AND status = 'OPEN' AND created_ms >= ?`,
-		key, ms(since))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
-}
-
 // AlertFilter selects alerts of an account.
 type AlertFilter struct {
 	Account    string

@@ -93,11 +93,6 @@ func SessionDB(path string) (*sql.DB, error) {
 	return db, nil
 }
 
-// Ping reports whether the database answers.
-func (s *Store) Ping(ctx context.Context) error {
-	return s.read.PingContext(ctx)
-}
-
 // migrate applies the embedded migrations in order, each in a transaction
 // that also records it.
 func migrate(ctx context.Context, db *sql.DB) error {

@@ -119,34 +119,6 @@ func (s *Store) scanLocations(ctx context.Context, q string, args ...any) ([]dom
 	return out, rows.Err()
 }
 
-// LocationsByID returns the device locations of an account with the given
-// identifiers, by identifier; identifiers it does not have are left out.
-func (s *Store) LocationsByID(ctx context.Context, account string, ids []string) (map[string]domain.Location, error) {
-	key, err := s.accountKey(ctx, account, false)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]domain.Location, len(ids))
-	const chunk = 500
-	for start := 0; start < len(ids); start += chunk {
-		part := ids[start:min(start+chunk, len(ids))]
-		args := make([]any, 0, len(part)+1)
-		args = append(args, key)
-		for _, id := range part {
-			args = append(args, id)
-		}
-		locs, err := s.scanLocations(ctx, `SELECT id, room_id, name, type FROM locations WHERE account_id = ? AND id IN (`+
-			strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`)`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for _, l := range locs {
-			out[l.ID] = l
-		}
-	}
-	return out, nil
-}
-
 // Path is a device location with the room, floor and building it is in.
 type Path struct {
 	Location domain.Location

@@ -299,9 +299,9 @@ func TestAlerts(t *testing.T) {
 	if n != 3 {
 		t.Errorf("%d alerts left, want 3", n)
 	}
-	ids2, _ := s.OpenAlertIDs(ctx, "a", t0.Add(-24*time.Hour))
-	if fmt.Sprint(ids2) != "[x2]" {
-		t.Errorf("open alert ids = %v, want [x2]", ids2)
+	stillOpen, _ := s.FindAlerts(ctx, AlertFilter{Account: "a", Status: domain.AlertOpen, From: t0.Add(-24 * time.Hour)})
+	if len(stillOpen) != 1 || stillOpen[0].ID != "x2" {
+		t.Errorf("open alerts of the last day = %+v, want only x2", stillOpen)
 	}
 }
 

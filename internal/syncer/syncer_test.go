@@ -345,20 +345,19 @@ func TestFaultsKeepTheLastGoodDataAndConverge(t *testing.T) {
 	e := newEnv(t, 300, 1) // no retries: every injected fault fails the refresh
 	e.hold(t, "session-1", e.cred)
 	ctx := context.Background()
-	snapshot := func() (int, int, int) {
+	snapshot := func() (int, int) {
 		d, _ := e.store.FindDevices(ctx, store.DeviceFilter{Account: e.account})
 		a, _ := e.store.CountAlerts(ctx, store.AlertFilter{Account: e.account})
-		o, _ := e.store.CountAlerts(ctx, store.AlertFilter{Account: e.account, Status: domain.AlertOpen})
-		return len(d), a, o
+		return len(d), a
 	}
-	d0, a0, o0 := snapshot()
+	d0, a0 := snapshot()
 
 	e.world.SetFaults(sim.Faults{ErrorRate: 0.3, RateLimitRate: 0.1, RetryAfter: time.Second, TruncateRate: 0.2, Latency: 5 * time.Millisecond})
 	e.simClock.Add(4 * time.Hour) // the world moves on while the service misbehaves
 	failures := 0
 	for i := 0; i < 12; i++ {
 		e.tick(2 * MinInterval)
-		d, a, o := snapshot()
+		d, a := snapshot()
 		st := e.status(t, store.ResourceAlerts)
 		if st.LastError != "" {
 			failures++
@@ -371,13 +370,9 @@ func TestFaultsKeepTheLastGoodDataAndConverge(t *testing.T) {
 		if d != d0 || a < a0 {
 			t.Fatalf("round %d: cache holds %d devices and %d alerts; before the faults %d and %d", i, d, a, d0, a0)
 		}
-		_ = o
 	}
 	if failures == 0 {
 		t.Fatal("no refresh failed under injected faults; the test proves nothing")
-	}
-	if st := e.status(t, store.ResourceDevices); st.LastError == "" && e.status(t, store.ResourceAlerts).LastError == "" && o0 < 0 {
-		t.Log(st)
 	}
 
 	e.world.SetFaults(sim.Faults{})
