@@ -11,7 +11,7 @@ import (
 )
 
 func TestLayout(t *testing.T) {
-	doc, raw := render(t, OverviewPage(sampleOverview()))
+	doc, raw := render(t, Frame(sampleOverview().Page, OverviewContent(sampleOverview())))
 	if !strings.HasPrefix(strings.ToLower(raw), "<!doctype html>") {
 		t.Error("no doctype")
 	}
@@ -85,7 +85,7 @@ func TestLayout(t *testing.T) {
 
 	m := sampleOverview()
 	m.Live = false
-	doc, _ = render(t, OverviewPage(m))
+	doc, _ = render(t, Frame(m.Page, OverviewContent(m)))
 	if _, ok := doc.Find("body").Attr("sse-connect"); ok {
 		t.Error("a page that is not live opens the event stream")
 	}
@@ -202,7 +202,7 @@ func TestOverview(t *testing.T) {
 }
 
 func TestPlace(t *testing.T) {
-	doc, _ := render(t, PlacePage(samplePlace()))
+	doc, _ := render(t, Frame(samplePlace().Page, PlaceContent(samplePlace())))
 	live := doc.Find("#live")
 	if got := live.AttrOr("hx-get", ""); got != "/floors/f3?type=tissue" {
 		t.Errorf("hx-get = %q", got)

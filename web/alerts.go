@@ -1,9 +1,9 @@
 package web
 
 import (
+	"context"
 	"net/url"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
@@ -130,42 +130,60 @@ func (q alertQuery) values() url.Values {
 }
 
 func (s *Server) listAlerts(c echo.Context) error {
-	ctx := c.Request().Context()
 	ss := sessionOf(c)
 	q, err := s.parseAlertQuery(c, ss.Account)
 	if err != nil {
 		return err
 	}
+	self := "/alerts"
+	if v := q.values(); len(v) > 0 {
+		self += "?" + v.Encode()
+	}
+	return s.servePage(c, self, func(ctx context.Context, now time.Time) (*renderedPage, error) {
+		m, err := s.alerts(ctx, q, now)
+		if err != nil {
+			return nil, err
+		}
+		m.Self = self
+		live, err := renderLive(ctx, views.AlertsContent(m))
+		if err != nil {
+			return nil, err
+		}
+		return &renderedPage{title: "Alerts", nav: "alerts", crumbs: []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Alerts"}}, live: live}, nil
+	})
+}
+
+// alerts builds the alerts page's live region for a filter.
+func (s *Server) alerts(ctx context.Context, q alertQuery, now time.Time) (views.Alerts, error) {
+	m := views.Alerts{Page: views.Page{Zone: s.cfg.Zone}}
 	total, err := s.store.CountAlerts(ctx, q.AlertFilter)
 	if err != nil {
-		return err
+		return m, err
 	}
 	page := q.AlertFilter
 	page.Limit = alertsLimit
 	alerts, err := s.store.FindAlerts(ctx, page)
 	if err != nil {
-		return err
+		return m, err
 	}
-	m := views.Alerts{Page: s.page(c, "Alerts", "alerts"), Total: total, Truncated: total > len(alerts), Self: c.Request().URL.RequestURI()}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Alerts"}}
-	if m.Rows, err = s.alertRows(c, ss.Account, alerts); err != nil {
-		return err
+	m.Total, m.Truncated = total, total > len(alerts)
+	if m.Rows, err = s.alertRowsAt(ctx, q.Account, alerts, now); err != nil {
+		return m, err
 	}
-	if m.Filter, err = s.alertFilterView(c, q); err != nil {
-		return err
+	if m.Filter, err = s.alertFilterView(ctx, q); err != nil {
+		return m, err
 	}
-	if m.RefillTotals, err = s.refillTotals(c, q); err != nil {
-		return err
+	if m.RefillTotals, err = s.refillTotals(ctx, q); err != nil {
+		return m, err
 	}
 	m.CSVHref = "/alerts.csv"
 	if v := q.values(); len(v) > 0 {
 		m.CSVHref += "?" + v.Encode()
 	}
-	return pick(c, views.AlertsPage(m), views.AlertsContent(m))
+	return m, nil
 }
 
-func (s *Server) alertFilterView(c echo.Context, q alertQuery) (views.AlertFilter, error) {
-	ctx := c.Request().Context()
+func (s *Server) alertFilterView(ctx context.Context, q alertQuery) (views.AlertFilter, error) {
 	f := views.AlertFilter{From: q.from, To: q.to, Active: len(q.values()) > 0}
 	bs, err := s.store.Buildings(ctx, q.Account)
 	if err != nil {
@@ -218,59 +236,25 @@ func (s *Server) alertFilterView(c echo.Context, q alertQuery) (views.AlertFilte
 
 // refillTotals adds up, per floor, what the open consumable_out and
 // battery_out alerts of the view ask staff to bring.
-func (s *Server) refillTotals(c echo.Context, q alertQuery) ([]views.RefillTotal, error) {
-	ctx := c.Request().Context()
+func (s *Server) refillTotals(ctx context.Context, q alertQuery) ([]views.RefillTotal, error) {
 	if q.status == "closed" {
 		return nil, nil
 	}
-	f := q.AlertFilter
-	f.Status, f.Limit = domain.AlertOpen, 0
-	alerts, err := s.store.FindAlerts(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	var ids []string
-	for _, a := range alerts {
-		if a.RefillCount > 0 && (a.Type == domain.AlertConsumableOut || a.Type == domain.AlertBatteryOut) {
-			ids = append(ids, a.LocationID)
-		}
-	}
-	n, locs, err := s.namesFor(ctx, q.Account, ids)
+	totals, err := s.store.RefillTotals(ctx, q.AlertFilter)
 	if err != nil {
 		return nil, err
 	}
 	type floorKey struct{ building, floor string }
 	counts := map[floorKey]map[string]int{}
 	var order []floorKey
-	for _, a := range alerts {
-		l, ok := locs[a.LocationID]
-		if !ok || a.RefillCount <= 0 {
-			continue
-		}
-		var noun string
-		switch a.Type {
-		case domain.AlertConsumableOut:
-			noun = string(l.Type)
-		case domain.AlertBatteryOut:
-			noun = "battery"
-		default:
-			continue
-		}
-		r := n.rooms[l.RoomID]
-		fl := n.floors[r.FloorID]
-		k := floorKey{n.buildings[fl.BuildingID].Name, fl.Name}
+	for _, t := range totals {
+		k := floorKey{t.Building, t.Floor}
 		if counts[k] == nil {
 			counts[k] = map[string]int{}
 			order = append(order, k)
 		}
-		counts[k][noun] += a.RefillCount
+		counts[k][t.Kind] += t.Count
 	}
-	sort.Slice(order, func(i, j int) bool {
-		if order[i].building != order[j].building {
-			return order[i].building < order[j].building
-		}
-		return order[i].floor < order[j].floor
-	})
 	var out []views.RefillTotal
 	for _, k := range order {
 		t := views.RefillTotal{Building: k.building, Floor: k.floor}

@@ -83,8 +83,10 @@ func benchCache(b *testing.B, st *store.Store, account string) (floor string) {
 }
 
 // benchServer is the dashboard over a prepared cache. Its upstream accepts
-// the sign-in and fails every refresh, so the cache stays as prepared.
-func benchServer(b *testing.B) (*httptest.Server, string) {
+// the sign-in and fails every refresh, so the cache stays as prepared. Its
+// clock stands still unless the benchmark moves it, and its refreshes are
+// a day apart, so that moving the clock by seconds does not set them off.
+func benchServer(b *testing.B) (*httptest.Server, string, *clock.Fake) {
 	b.Helper()
 	const account = "bench-account"
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -110,7 +112,7 @@ func benchServer(b *testing.B) (*httptest.Server, string) {
 	client, _ := upstream.New(upstream.Config{BaseURL: up.URL, MaxAttempts: 1})
 	clk := clock.NewFake(start)
 	ctx, cancel := context.WithCancel(context.Background())
-	engine := syncer.New(ctx, syncer.UpstreamSource{Client: client}, st, clk, syncer.Config{}, nil)
+	engine := syncer.New(ctx, syncer.UpstreamSource{Client: client}, st, clk, syncer.Config{Interval: 24 * time.Hour}, nil)
 	b.Cleanup(func() { cancel(); engine.Wait() })
 	s, err := New(Config{Sessions: SessionConfig{Key: bytes.Repeat([]byte{1}, 32)}, Zone: time.UTC},
 		Deps{Store: st, SessionDB: sdb, Sync: engine, Upstream: client, Clock: clk})
@@ -119,7 +121,7 @@ func benchServer(b *testing.B) (*httptest.Server, string) {
 	}
 	srv := httptest.NewServer(s)
 	b.Cleanup(srv.Close)
-	return srv, floor
+	return srv, floor, clk
 }
 
 // benchSession signs in and returns a client holding the session.
@@ -152,7 +154,7 @@ func benchSession(b *testing.B, srv *httptest.Server) *http.Client {
 // a cache of 10,000 devices to 64 concurrent clients with sessions, and
 // reports the 99th percentile latency and the page's size gzipped.
 func BenchmarkPages(b *testing.B) {
-	srv, floor := benchServer(b)
+	srv, floor, _ := benchServer(b)
 	client := benchSession(b, srv)
 	for _, page := range []struct{ name, path string }{{"overview", "/"}, {"floor", "/floors/" + floor}} {
 		b.Run(page.name, func(b *testing.B) {
@@ -207,6 +209,31 @@ func BenchmarkPages(b *testing.B) {
 			}
 			b.ReportMetric(float64(len(body))/1024, "html-KB")
 			b.ReportMetric(float64(gz.Len())/1024, "gzip-KB")
+		})
+	}
+}
+
+// BenchmarkPageRender serves the overview and the floor page to one client
+// with the clock a second further on for every request, so that each
+// request renders its page afresh (as the first request of every second
+// does) instead of framing the one kept for the second.
+func BenchmarkPageRender(b *testing.B) {
+	srv, floor, clk := benchServer(b)
+	client := benchSession(b, srv)
+	for _, page := range []struct{ name, path string }{{"overview", "/"}, {"floor", "/floors/" + floor}} {
+		b.Run(page.name, func(b *testing.B) {
+			for b.Loop() {
+				clk.Advance(time.Second)
+				resp, err := client.Get(srv.URL + page.path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					b.Fatalf("GET %s: %s", page.path, resp.Status)
+				}
+			}
 		})
 	}
 }

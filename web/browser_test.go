@@ -251,6 +251,9 @@ func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
 		"/alerts?status=all&resolution=resolved_by_offline",
 		"/no/such/page",
 		"/alerts?from=yesterday",
+		"/reports/shift?date=2026-11-17&shift=Late",
+		"/reports/shift?date=2026-13-01",
+		"/reports/settings",
 	}
 	for _, scheme := range []string{"light", "dark"} {
 		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{

@@ -61,14 +61,14 @@ func (s *Server) handleError(err error, c echo.Context) {
 	page := views.ErrorPage{Page: s.page(c, http.StatusText(he.Code), ""), Status: he.Code, Heading: headingFor(he.Code), Message: he.Msg}
 	if he.Code >= 500 {
 		page.ErrorID = randomHex(6)
-		s.log.Error("request failed", "error_id", page.ErrorID, "error", fmt.Sprint(err), "path", c.Request().URL.Path, "request_id", requestID(c))
+		s.logOf(c).Error("request failed", "error_id", page.ErrorID, "error", fmt.Sprint(err), "path", c.Request().URL.Path)
 	}
 	comp := views.ErrorView(page)
 	if isHTMX(c) {
 		comp = views.ErrorFragment(page)
 	}
 	if rerr := render(c, he.Code, comp); rerr != nil {
-		s.log.Error("rendering the error page", "error", rerr.Error(), "request_id", requestID(c))
+		s.logOf(c).Error("rendering the error page", "error", rerr.Error())
 		c.String(he.Code, he.Msg) //nolint:errcheck // nothing left to do
 	}
 }

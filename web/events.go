@@ -24,6 +24,7 @@ func (s *Server) streamEvents(c echo.Context) error {
 	ss := sessionOf(c)
 	events, stop := s.sync.Subscribe(ss.Account)
 	defer stop()
+	defer s.metrics.StreamOpened("session")()
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "text/event-stream")
 	h.Set(echo.HeaderCacheControl, "no-store")
@@ -45,6 +46,8 @@ func (s *Server) streamEvents(c echo.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-s.closing:
+			return nil // shutting down: the browser reconnects, to this server's successor
 		case <-time.After(heartbeat):
 			if _, err := fmt.Fprint(c.Response(), ": ping\n\n"); err != nil {
 				return nil

@@ -3,6 +3,7 @@ package web
 import (
 	"crypto/subtle"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,13 +16,18 @@ import (
 	"washboard/internal/syncer"
 )
 
-const ctxRequestID = "request_id"
+const (
+	ctxRequestID = "request_id"
+	ctxLog       = "log"
+)
 
-// requestID gives every request an id that its log lines carry.
+// requestID gives every request an id, and a logger that writes it on
+// every line logged for the request.
 func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := randomHex(8)
 		c.Set(ctxRequestID, id)
+		c.Set(ctxLog, s.log.With("request_id", id))
 		c.Response().Header().Set("X-Request-Id", id)
 		return next(c)
 	}
@@ -32,9 +38,17 @@ func requestID(c echo.Context) string {
 	return id
 }
 
-// logRequests logs one line per request: method, path, status, duration
-// and request id. Queries and bodies are not logged: the sign-in form
-// carries credentials.
+// logOf is the request's logger: every line carries its request id.
+func (s *Server) logOf(c echo.Context) *slog.Logger {
+	if l, ok := c.Get(ctxLog).(*slog.Logger); ok {
+		return l
+	}
+	return s.log
+}
+
+// logRequests logs one line per request (method, path, status, duration,
+// request id) and records it in the metrics by route pattern. Queries and
+// bodies are not logged: the sign-in form carries credentials.
 func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
@@ -46,9 +60,10 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		if strings.HasPrefix(path, "/s/") {
 			path = "/s/REDACTED" // a screen link's token
 		}
-		s.log.Info("request", "method", c.Request().Method, "path", path,
-			"status", c.Response().Status, "duration", time.Since(start).Round(time.Microsecond).String(),
-			"request_id", requestID(c))
+		d := time.Since(start)
+		s.logOf(c).Info("request", "method", c.Request().Method, "path", path,
+			"status", c.Response().Status, "duration", d.Round(time.Microsecond).String())
+		s.metrics.ObserveRequest(c.Path(), c.Request().Method, c.Response().Status, d)
 		return nil
 	}
 }

@@ -157,6 +157,11 @@ func nonEmpty(ss ...string) []string {
 // cards builds the device cards of locations from their devices and open
 // alerts.
 func (s *Server) cards(locs []domain.Location, devices []domain.Device, open []domain.Alert, n names) []views.DeviceCard {
+	return s.cardsAt(s.clock.Now(), locs, devices, open, n)
+}
+
+// cardsAt builds the device cards of locations, with their ages as of now.
+func (s *Server) cardsAt(now time.Time, locs []domain.Location, devices []domain.Device, open []domain.Alert, n names) []views.DeviceCard {
 	byLoc := map[string][]domain.Device{}
 	for _, d := range devices {
 		byLoc[d.LocationID] = append(byLoc[d.LocationID], d)
@@ -167,14 +172,13 @@ func (s *Server) cards(locs []domain.Location, devices []domain.Device, open []d
 	}
 	out := make([]views.DeviceCard, 0, len(locs))
 	for _, l := range locs {
-		out = append(out, s.card(l, byLoc[l.ID], alerts[l.ID], n))
+		out = append(out, s.card(now, l, byLoc[l.ID], alerts[l.ID], n))
 	}
 	return out
 }
 
-func (s *Server) card(l domain.Location, devices []domain.Device, open []domain.Alert, n names) views.DeviceCard {
+func (s *Server) card(now time.Time, l domain.Location, devices []domain.Device, open []domain.Alert, n names) views.DeviceCard {
 	overdue := false
-	now := s.clock.Now()
 	c := views.DeviceCard{
 		LocationID: l.ID, Name: l.Name, Href: "/locations/" + l.ID, Type: l.Type,
 		Where: n.where(l.RoomID), Now: now, Zone: s.cfg.Zone,

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"context"
 	"net/url"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -11,132 +13,173 @@ import (
 )
 
 func (s *Server) showBuilding(c echo.Context) error {
-	ctx := c.Request().Context()
-	ss := sessionOf(c)
-	b, err := s.store.Building(ctx, ss.Account, c.Param("id"))
+	ss, id := sessionOf(c), c.Param("id")
+	return s.servePage(c, "/buildings/"+id, func(ctx context.Context, now time.Time) (*renderedPage, error) {
+		m, err := s.building(ctx, ss.Account, id)
+		if err != nil {
+			return nil, err
+		}
+		return s.renderPlace(ctx, m)
+	})
+}
+
+func (s *Server) showFloor(c echo.Context) error {
+	ss, id := sessionOf(c), c.Param("id")
+	filter, err := parseDeviceFilter(c)
 	if err != nil {
 		return err
 	}
-	rollup, err := s.store.Rollup(ctx, ss.Account, store.ScopeBuilding, b.ID)
+	self := filter.url("/floors/" + id)
+	return s.servePage(c, self, func(ctx context.Context, now time.Time) (*renderedPage, error) {
+		m, err := s.floor(ctx, ss.Account, id, filter, now)
+		if err != nil {
+			return nil, err
+		}
+		m.Self = self
+		return s.renderPlace(ctx, m)
+	})
+}
+
+func (s *Server) showRoom(c echo.Context) error {
+	ss, id := sessionOf(c), c.Param("id")
+	filter, err := parseDeviceFilter(c)
 	if err != nil {
 		return err
 	}
-	floors, err := s.store.Floors(ctx, ss.Account, b.ID)
+	self := filter.url("/rooms/" + id)
+	return s.servePage(c, self, func(ctx context.Context, now time.Time) (*renderedPage, error) {
+		m, err := s.room(ctx, ss.Account, id, filter, now)
+		if err != nil {
+			return nil, err
+		}
+		m.Self = self
+		return s.renderPlace(ctx, m)
+	})
+}
+
+// renderPlace renders a place page's live region. Like the overview's,
+// the model's Page holds nothing of the client's.
+func (s *Server) renderPlace(ctx context.Context, m views.Place) (*renderedPage, error) {
+	live, err := renderLive(ctx, views.PlaceContent(m))
 	if err != nil {
-		return err
+		return nil, err
+	}
+	return &renderedPage{title: m.Title, crumbs: m.Crumbs, live: live}, nil
+}
+
+func (s *Server) building(ctx context.Context, account, id string) (views.Place, error) {
+	b, err := s.store.Building(ctx, account, id)
+	if err != nil {
+		return views.Place{}, err
+	}
+	rollup, err := s.store.Rollup(ctx, account, store.ScopeBuilding, b.ID)
+	if err != nil {
+		return views.Place{}, err
+	}
+	floors, err := s.store.Floors(ctx, account, b.ID)
+	if err != nil {
+		return views.Place{}, err
 	}
 	floorIDs := make([]string, len(floors))
 	roomsOf := map[string]int{}
 	for i, f := range floors {
 		floorIDs[i] = f.ID
-		rooms, err := s.store.Rooms(ctx, ss.Account, f.ID)
+		rooms, err := s.store.Rooms(ctx, account, f.ID)
 		if err != nil {
-			return err
+			return views.Place{}, err
 		}
 		roomsOf[f.ID] = len(rooms)
 	}
-	floorRollups, err := s.store.Rollups(ctx, ss.Account, store.ScopeFloor, floorIDs...)
+	floorRollups, err := s.store.Rollups(ctx, account, store.ScopeFloor, floorIDs...)
 	if err != nil {
-		return err
+		return views.Place{}, err
 	}
-	m := views.Place{Page: s.page(c, b.Name, ""), Kind: "building", ID: b.ID, Name: b.Name, Rollup: rollup, Self: c.Request().URL.RequestURI()}
+	m := views.Place{Page: views.Page{Title: b.Name, Zone: s.cfg.Zone}, Kind: "building", ID: b.ID, Name: b.Name, Rollup: rollup,
+		Self: "/buildings/" + b.ID}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: b.Name}}
 	for _, f := range floors {
 		m.Parts = append(m.Parts, placeCard(f.ID, f.Name, "/floors/"+f.ID, plural(roomsOf[f.ID], "room"), floorRollups[f.ID]))
 	}
 	m.CSVHref = "/devices.csv?" + url.Values{"building": {b.ID}}.Encode()
-	return pick(c, views.PlacePage(m), views.PlaceContent(m))
+	return m, nil
 }
 
-func (s *Server) showFloor(c echo.Context) error {
-	ctx := c.Request().Context()
-	ss := sessionOf(c)
-	f, err := s.store.Floor(ctx, ss.Account, c.Param("id"))
+func (s *Server) floor(ctx context.Context, account, id string, filter deviceFilter, now time.Time) (views.Place, error) {
+	f, err := s.store.Floor(ctx, account, id)
 	if err != nil {
-		return err
+		return views.Place{}, err
 	}
-	filter, err := parseDeviceFilter(c)
+	b, err := s.store.Building(ctx, account, f.BuildingID)
 	if err != nil {
-		return err
+		return views.Place{}, err
 	}
-	b, err := s.store.Building(ctx, ss.Account, f.BuildingID)
+	rollup, err := s.store.Rollup(ctx, account, store.ScopeFloor, f.ID)
 	if err != nil {
-		return err
+		return views.Place{}, err
 	}
-	rollup, err := s.store.Rollup(ctx, ss.Account, store.ScopeFloor, f.ID)
+	rooms, err := s.store.Rooms(ctx, account, f.ID)
 	if err != nil {
-		return err
+		return views.Place{}, err
 	}
-	rooms, err := s.store.Rooms(ctx, ss.Account, f.ID)
-	if err != nil {
-		return err
-	}
-	m := views.Place{Page: s.page(c, f.Name+", "+b.Name, ""), Kind: "floor", ID: f.ID, Name: f.Name, Where: b.Name,
-		Rollup: rollup, Self: c.Request().URL.RequestURI()}
+	m := views.Place{Page: views.Page{Title: f.Name + ", " + b.Name, Zone: s.cfg.Zone}, Kind: "floor", ID: f.ID, Name: f.Name,
+		Where: b.Name, Rollup: rollup}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: b.Name, Href: "/buildings/" + b.ID}, {Label: f.Name}}
-	if m.Sections, err = s.sections(c, ss.Account, rooms, namesOf(b, f, rooms), store.DeviceFilter{Account: ss.Account, FloorID: f.ID},
-		store.AlertFilter{Account: ss.Account, FloorID: f.ID, Status: domain.AlertOpen}, filter); err != nil {
-		return err
+	if m.Sections, err = s.sections(ctx, now, account, rooms, namesOf(b, f, rooms), store.DeviceFilter{Account: account, FloorID: f.ID},
+		store.AlertFilter{Account: account, FloorID: f.ID, Status: domain.AlertOpen}, filter); err != nil {
+		return views.Place{}, err
 	}
 	roomIDs := make([]string, len(rooms))
 	for i, r := range rooms {
 		roomIDs[i] = r.ID
 	}
-	roomRollups, err := s.store.Rollups(ctx, ss.Account, store.ScopeRoom, roomIDs...)
+	roomRollups, err := s.store.Rollups(ctx, account, store.ScopeRoom, roomIDs...)
 	if err != nil {
-		return err
+		return views.Place{}, err
 	}
 	for i := range m.Sections {
 		m.Sections[i].Rollup = roomRollups[m.Sections[i].ID]
 	}
 	m.Filter = filter.view("/floors/" + f.ID)
 	m.CSVHref = "/devices.csv?" + filter.query(url.Values{"floor": {f.ID}}).Encode()
-	return pick(c, views.PlacePage(m), views.PlaceContent(m))
+	return m, nil
 }
 
-func (s *Server) showRoom(c echo.Context) error {
-	ctx := c.Request().Context()
-	ss := sessionOf(c)
-	r, err := s.store.Room(ctx, ss.Account, c.Param("id"))
+func (s *Server) room(ctx context.Context, account, id string, filter deviceFilter, now time.Time) (views.Place, error) {
+	r, err := s.store.Room(ctx, account, id)
 	if err != nil {
-		return err
+		return views.Place{}, err
 	}
-	filter, err := parseDeviceFilter(c)
+	f, err := s.store.Floor(ctx, account, r.FloorID)
 	if err != nil {
-		return err
+		return views.Place{}, err
 	}
-	f, err := s.store.Floor(ctx, ss.Account, r.FloorID)
+	b, err := s.store.Building(ctx, account, f.BuildingID)
 	if err != nil {
-		return err
+		return views.Place{}, err
 	}
-	b, err := s.store.Building(ctx, ss.Account, f.BuildingID)
+	rollup, err := s.store.Rollup(ctx, account, store.ScopeRoom, r.ID)
 	if err != nil {
-		return err
+		return views.Place{}, err
 	}
-	rollup, err := s.store.Rollup(ctx, ss.Account, store.ScopeRoom, r.ID)
-	if err != nil {
-		return err
-	}
-	m := views.Place{Page: s.page(c, r.Name, ""), Kind: "room", ID: r.ID, Name: r.Name, Where: b.Name + " › " + f.Name,
-		Rollup: rollup, Self: c.Request().URL.RequestURI()}
+	m := views.Place{Page: views.Page{Title: r.Name, Zone: s.cfg.Zone}, Kind: "room", ID: r.ID, Name: r.Name,
+		Where: b.Name + " › " + f.Name, Rollup: rollup}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: b.Name, Href: "/buildings/" + b.ID},
 		{Label: f.Name, Href: "/floors/" + f.ID}, {Label: r.Name}}
-	if m.Sections, err = s.sections(c, ss.Account, []domain.Room{r}, namesOf(b, f, []domain.Room{r}), store.DeviceFilter{Account: ss.Account, RoomID: r.ID},
-		store.AlertFilter{Account: ss.Account, RoomID: r.ID, Status: domain.AlertOpen}, filter); err != nil {
-		return err
+	if m.Sections, err = s.sections(ctx, now, account, []domain.Room{r}, namesOf(b, f, []domain.Room{r}), store.DeviceFilter{Account: account, RoomID: r.ID},
+		store.AlertFilter{Account: account, RoomID: r.ID, Status: domain.AlertOpen}, filter); err != nil {
+		return views.Place{}, err
 	}
 	for i := range m.Sections {
 		m.Sections[i].Rollup = rollup
 	}
 	m.Filter = filter.view("/rooms/" + r.ID)
 	m.CSVHref = "/devices.csv?" + filter.query(url.Values{"room": {r.ID}}).Encode()
-	return pick(c, views.PlacePage(m), views.PlaceContent(m))
+	return m, nil
 }
 
 // sections builds the device cards of rooms, grouped by room, keeping the
-// cards that pass the filter.
-func (s *Server) sections(c echo.Context, account string, rooms []domain.Room, n names, df store.DeviceFilter, af store.AlertFilter, filter deviceFilter) ([]views.RoomSection, error) {
-	ctx := c.Request().Context()
+// cards that pass the filter, with their ages as of now.
+func (s *Server) sections(ctx context.Context, now time.Time, account string, rooms []domain.Room, n names, df store.DeviceFilter, af store.AlertFilter, filter deviceFilter) ([]views.RoomSection, error) {
 	locs, err := s.store.LocationsIn(ctx, account, df.BuildingID, df.FloorID, df.RoomID)
 	if err != nil {
 		return nil, err
@@ -154,7 +197,7 @@ func (s *Server) sections(c echo.Context, account string, rooms []domain.Room, n
 		roomOf[l.ID] = l.RoomID
 	}
 	byRoom := map[string][]views.DeviceCard{}
-	for _, cd := range s.cards(locs, devices, open, n) {
+	for _, cd := range s.cardsAt(now, locs, devices, open, n) {
 		if filter.keeps(cd) {
 			byRoom[roomOf[cd.LocationID]] = append(byRoom[roomOf[cd.LocationID]], cd)
 		}
@@ -188,7 +231,7 @@ func (s *Server) showLocation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m := views.LocationPage{Page: s.page(c, l.Name, ""), Card: s.card(l, devices, open, n)}
+	m := views.LocationPage{Page: s.page(c, l.Name, ""), Card: s.card(s.clock.Now(), l, devices, open, n)}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}}
 	if r, ok := n.rooms[l.RoomID]; ok {
 		f := n.floors[r.FloorID]
@@ -229,6 +272,15 @@ func (f deviceFilter) active() bool { return f.typ != "" || f.health != nil }
 
 func (f deviceFilter) keeps(c views.DeviceCard) bool {
 	return (f.typ == "" || c.Type == f.typ) && (f.health == nil || c.Health == *f.health)
+}
+
+// url is the address of a page at path with the filter, its parameters
+// in a fixed order.
+func (f deviceFilter) url(path string) string {
+	if q := f.query(url.Values{}); len(q) > 0 {
+		return path + "?" + q.Encode()
+	}
+	return path
 }
 
 // query adds the filter's parameters to q.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io/fs"
 	"net/http"
+	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -17,7 +18,9 @@ func render(c echo.Context, status int, comp templ.Component) error {
 	if err := comp.Render(c.Request().Context(), &buf); err != nil {
 		return err
 	}
-	c.Response().Header().Add("Vary", hxRequest)
+	h := c.Response().Header()
+	h.Add("Vary", hxRequest)
+	h.Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
 	return c.HTMLBlob(status, buf.Bytes())
 }
 

@@ -25,6 +25,13 @@ func (s *Server) routes() *echo.Echo {
 	assets, _ := fs.Sub(static.FS, ".")
 	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", staticHandler(assets))))
 
+	// Operations: not behind sign-in, and saying nothing about accounts.
+	e.GET("/healthz", s.showHealth)
+	e.GET("/readyz", s.showReady)
+	if s.cfg.ServeMetrics && s.metrics != nil {
+		e.GET("/metrics", echo.WrapHandler(s.metrics.Handler()))
+	}
+
 	// Wall screens: a link opened once, then only the screen's own routes.
 	e.GET("/s/:token", s.linkScreen)
 	screen := e.Group("/screen", s.requireScreen)
@@ -59,6 +66,11 @@ func (s *Server) routes() *echo.Echo {
 	ready.POST("/screens/:id", s.updateScreen)
 	ready.POST("/screens/:id/revoke", s.revokeScreen)
 	ready.POST("/screens/:id/relink", s.relinkScreen)
+	ready.GET("/reports", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/reports/shift") })
+	ready.GET("/reports/shift", s.showShiftReport)
+	ready.GET("/reports/shift.csv", s.exportShiftReport)
+	ready.GET("/reports/settings", s.showReportSettings)
+	ready.POST("/reports/settings", s.saveReportSettings)
 
 	app.RouteNotFound("/*", func(echo.Context) error { return errNotFound("There is no page at this address.") })
 	return e

@@ -119,7 +119,7 @@ func (s *Server) checkIn(c echo.Context, sc screenCtx) {
 	s.sync.Hold(screenHolder(sc.screen.ID), sc.screen.Account, sc.cred, now.Add(screenHold))
 	if now.Sub(sc.screen.LastSeen) >= time.Minute {
 		if err := s.store.TouchScreen(c.Request().Context(), sc.screen.ID, now); err != nil {
-			s.log.Warn("recording a screen's check-in", "screen", sc.screen.ID, "error", err.Error())
+			s.logOf(c).Warn("recording a screen's check-in", "screen", sc.screen.ID, "error", err.Error())
 		}
 	}
 }
@@ -375,6 +375,7 @@ func (s *Server) streamScreenEvents(c echo.Context) error {
 	}
 	events, stop := s.sync.Subscribe(sc.screen.Account)
 	defer stop()
+	defer s.metrics.StreamOpened("screen")()
 	if _, ok := beat(); !ok {
 		return nil
 	}
@@ -385,6 +386,8 @@ func (s *Server) streamScreenEvents(c echo.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-s.closing:
+			return nil // shutting down: the screen reconnects by itself
 		case <-ticker.C:
 			hb, ok := beat()
 			if !ok || hb.Unlinked {

@@ -124,7 +124,7 @@ func (s *Server) createScreen(c echo.Context) error {
 	if err := s.store.CreateScreen(ctx, sc, hash, sealed); err != nil {
 		return err
 	}
-	s.log.Info("screen created", "screen", sc.ID, "request_id", requestID(c))
+	s.logOf(c).Info("screen created", "screen", sc.ID)
 	return s.showNewLink(c, sc.Name, token)
 }
 
@@ -156,7 +156,7 @@ func (s *Server) revokeScreen(c echo.Context) error {
 		return err
 	}
 	s.sync.Release(screenHolder(id))
-	s.log.Info("screen revoked", "screen", id, "request_id", requestID(c))
+	s.logOf(c).Info("screen revoked", "screen", id)
 	return redirect(c, "/screens")
 }
 

@@ -8,12 +8,14 @@ import (
 	"database/sql"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/clock"
+	"washboard/internal/metrics"
 	"washboard/internal/store"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
@@ -44,6 +46,9 @@ type Config struct {
 	// Version is the version pages and screens are told; the build's if
 	// empty. Open screens reload once when it changes.
 	Version string
+	// ServeMetrics serves Deps.Metrics at /metrics; off when the metrics
+	// have a listener of their own.
+	ServeMetrics bool
 }
 
 // Deps are the services the web application uses.
@@ -54,6 +59,7 @@ type Deps struct {
 	Upstream  *upstream.Client
 	Clock     clock.Clock
 	Log       *slog.Logger
+	Metrics   *metrics.Metrics // nil records nothing
 }
 
 // Server is the web application.
@@ -64,11 +70,15 @@ type Server struct {
 	upstream *upstream.Client
 	clock    clock.Clock
 	log      *slog.Logger
+	metrics  *metrics.Metrics
+	closing  chan struct{} // closed by CloseStreams
+	closeOne sync.Once
 	sessions *scs.SessionManager
 	aead     cipher.AEAD // seals what the server keeps secret at rest (screens' credentials, screen cookies)
 	limiter  *rateLimiter
 	echo     *echo.Echo
 	version  string
+	pages    *pageCache // rendered live regions of pages
 }
 
 // New builds the web application.
@@ -97,8 +107,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		deps.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{
-		cfg: cfg, store: deps.Store, sync: deps.Sync, upstream: deps.Upstream, clock: deps.Clock, log: deps.Log,
+		cfg: cfg, store: deps.Store, sync: deps.Sync, upstream: deps.Upstream, clock: deps.Clock, log: deps.Log, metrics: deps.Metrics, closing: make(chan struct{}),
 		sessions: sm, aead: codec.aead, limiter: newRateLimiter(max(cfg.SignInLimit, 0), deps.Clock), version: cfg.Version,
+		pages: newPageCache(pageCacheBytes),
 	}
 	if s.version == "" {
 		s.version = version.String()
@@ -112,3 +123,8 @@ func New(cfg Config, deps Deps) (*Server, error) {
 
 // ServeHTTP serves a request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// CloseStreams ends every server-sent event stream, now and from now on,
+// so that a shutting-down server does not wait for them: browsers and
+// screens reconnect by themselves. Other requests are left to finish.
+func (s *Server) CloseStreams() { s.closeOne.Do(func() { close(s.closing) }) }

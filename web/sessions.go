@@ -12,10 +12,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/alexedwards/scs/sqlite3store"
@@ -63,7 +65,7 @@ func newSessionManager(db *sql.DB, cfg SessionConfig) (*scs.SessionManager, erro
 		return nil, err
 	}
 	sm := scs.New()
-	sm.Store = sqlite3store.NewWithCleanupInterval(db, 30*time.Minute)
+	sm.Store = newSessionCache(db, sqlite3store.NewWithCleanupInterval(db, 30*time.Minute), sessionCacheSize)
 	sm.Codec = codec
 	sm.IdleTimeout = cmpOr(cfg.IdleTimeout, 12*time.Hour)
 	sm.Lifetime = cmpOr(cfg.Lifetime, 7*24*time.Hour)
@@ -83,9 +85,19 @@ func cmpOr(d, def time.Duration) time.Duration {
 }
 
 // encryptedCodec encodes sessions with gob, then seals them with AES-GCM,
-// so that credentials never rest in the database in clear.
+// so that credentials never rest in the database in clear. It remembers
+// what it opened: a sealed session carries its own random nonce, so the
+// same bytes always open to the same values.
 type encryptedCodec struct {
 	aead cipher.AEAD
+
+	mu     sync.Mutex
+	opened map[string]openedSession // by the sealed bytes
+}
+
+type openedSession struct {
+	deadline time.Time
+	values   map[string]interface{}
 }
 
 func newEncryptedCodec(key []byte) (*encryptedCodec, error) {
@@ -100,7 +112,7 @@ func newEncryptedCodec(key []byte) (*encryptedCodec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &encryptedCodec{aead: aead}, nil
+	return &encryptedCodec{aead: aead, opened: map[string]openedSession{}}, nil
 }
 
 func (c *encryptedCodec) Encode(deadline time.Time, values map[string]interface{}) ([]byte, error) {
@@ -115,7 +127,15 @@ func (c *encryptedCodec) Encode(deadline time.Time, values map[string]interface{
 	return c.aead.Seal(nonce, nonce, plain, nil), nil
 }
 
+// Decode opens a sealed session. The caller gets its own map of values:
+// scs changes it in place.
 func (c *encryptedCodec) Decode(b []byte) (time.Time, map[string]interface{}, error) {
+	c.mu.Lock()
+	o, ok := c.opened[string(b)]
+	c.mu.Unlock()
+	if ok {
+		return o.deadline, maps.Clone(o.values), nil
+	}
 	n := c.aead.NonceSize()
 	if len(b) < n {
 		return time.Time{}, nil, errors.New("session data too short")
@@ -124,7 +144,20 @@ func (c *encryptedCodec) Decode(b []byte) (time.Time, map[string]interface{}, er
 	if err != nil {
 		return time.Time{}, nil, errors.New("session data does not decrypt with this key")
 	}
-	return scs.GobCodec{}.Decode(plain)
+	deadline, values, err := scs.GobCodec{}.Decode(plain)
+	if err != nil {
+		return deadline, values, err
+	}
+	c.mu.Lock()
+	if len(c.opened) >= sessionCacheSize {
+		for k := range c.opened { // any one: the map's order is random
+			delete(c.opened, k)
+			break
+		}
+	}
+	c.opened[string(b)] = openedSession{deadline: deadline, values: maps.Clone(values)}
+	c.mu.Unlock()
+	return deadline, values, nil
 }
 
 // LoadSecretKey returns the 32-byte key that encrypts sessions: from

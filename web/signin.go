@@ -84,7 +84,7 @@ func (s *Server) startSession(c echo.Context, cred upstream.Credentials) error {
 		default:
 			m.Kind = "unreachable"
 			m.Error = "The Device Monitoring Service could not be reached, so the credentials could not be checked. Try again in a moment."
-			s.log.Warn("sign-in check failed", "error", err.Error(), "request_id", requestID(c))
+			s.logOf(c).Warn("sign-in check failed", "error", err.Error())
 		}
 		return render(c, status, views.SignInPage(m))
 	}
@@ -98,6 +98,9 @@ func (s *Server) startSession(c echo.Context, cred upstream.Credentials) error {
 	if err := s.sessions.RenewToken(rctx); err != nil {
 		return err
 	}
+	// A session signing in again (a sign-in form left open in another tab)
+	// was touched lately; its new token must be written all the same.
+	s.sessions.Remove(rctx, keyTouched)
 	holder := randomHex(16)
 	s.sessions.Put(rctx, keyAccount, page.AccountID)
 	s.sessions.Put(rctx, keyAccountName, page.AccountName)
@@ -106,7 +109,7 @@ func (s *Server) startSession(c echo.Context, cred upstream.Credentials) error {
 	s.sessions.Put(rctx, keyHolder, holder)
 	s.sync.Accept(cred)
 	s.sync.Hold(holderID(holder), page.AccountID, cred, s.clock.Now().Add(s.sessions.IdleTimeout))
-	s.log.Info("signed in", "account", page.AccountID, "request_id", requestID(c))
+	s.logOf(c).Info("signed in", "account", page.AccountID)
 	return redirect(c, safeNext(c.FormValue("next")))
 }
 

@@ -17,12 +17,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
 	"washboard/internal/clock"
+	"washboard/internal/metrics"
 	"washboard/internal/sim"
 	"washboard/internal/store"
 	"washboard/internal/syncer"
@@ -51,6 +53,9 @@ type app struct {
 	seen      *syncBuffer // every response body and header the tests received
 	cfg       Config
 	deps      Deps
+	// beforeUpstream, when set, sees every request to the simulator before
+	// it is served, and may hold it.
+	beforeUpstream atomic.Pointer[func(*http.Request)]
 }
 
 type syncBuffer struct {
@@ -72,12 +77,39 @@ func (s *syncBuffer) String() string {
 
 func newApp(t *testing.T, cfg Config) *app {
 	t.Helper()
+	return newAppOf(t, cfg, 120)
+}
+
+// newAppOf is newApp over a simulator of the given number of locations per
+// account.
+func newAppOf(t *testing.T, cfg Config, locations int) *app {
+	t.Helper()
+	return newAppWith(t, cfg, appOptions{locations: locations})
+}
+
+// appOptions change the test application.
+type appOptions struct {
+	locations int              // per account
+	metrics   *metrics.Metrics // nil records nothing
+	attempts  int              // upstream attempts per call; 1 if zero
+}
+
+// newAppWith is newApp with options.
+func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
+	t.Helper()
+	locations, m := opts.locations, opts.metrics
 	a := &app{t: t, clock: clock.NewFake(start), logs: &syncBuffer{}, seen: &syncBuffer{}}
-	a.world = sim.New(sim.Config{Seed: 3, Locations: 120, Accounts: 2, History: 5 * 24 * time.Hour,
+	a.world = sim.New(sim.Config{Seed: 3, Locations: locations, Accounts: 2, History: 5 * 24 * time.Hour,
 		Clock: a.clock, Zone: time.UTC, Credentials: []sim.Credentials{credA, credB}})
-	a.upstream = httptest.NewServer(a.world.Handler())
+	simulator := a.world.Handler()
+	a.upstream = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if f := a.beforeUpstream.Load(); f != nil {
+			(*f)(r)
+		}
+		simulator.ServeHTTP(w, r)
+	}))
 	t.Cleanup(a.upstream.Close)
-	client, err := upstream.New(upstream.Config{BaseURL: a.upstream.URL, MaxAttempts: 1})
+	client, err := upstream.New(upstream.Config{BaseURL: a.upstream.URL, MaxAttempts: max(opts.attempts, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +128,7 @@ func newApp(t *testing.T, cfg Config) *app {
 	t.Cleanup(func() { cancel(); a.engine.Wait() })
 	cfg.Sessions.Key = bytes.Repeat([]byte{7}, 32)
 	cfg.Zone = time.UTC
-	a.cfg, a.deps = cfg, Deps{Store: a.store, SessionDB: a.sessionDB, Sync: a.engine, Upstream: client, Clock: a.clock, Log: log}
+	a.cfg, a.deps = cfg, Deps{Store: a.store, SessionDB: a.sessionDB, Sync: a.engine, Upstream: client, Clock: a.clock, Log: log, Metrics: m}
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
 		t.Fatal(err)

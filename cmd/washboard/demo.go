@@ -47,7 +47,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		defer os.RemoveAll(dir)
 		cfg.Data = dir
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := newLogger(stderr, cfg.LogFormat, slog.LevelWarn)
 
 	clk := clock.NewScaled(speed)
 	demo := sim.NewCredentials()

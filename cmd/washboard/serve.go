@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/metrics"
 	"washboard/internal/store"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
@@ -33,6 +35,9 @@ type serveConfig struct {
 	Lifetime         time.Duration
 	TrustProxy       bool
 	TimeZone         string
+	MetricsListen    string
+	ShutdownGrace    time.Duration
+	LogFormat        string
 }
 
 func (c *serveConfig) flags(fs *flag.FlagSet) {
@@ -49,6 +54,10 @@ func (c *serveConfig) flags(fs *flag.FlagSet) {
 	fs.Var((*durationValue)(&c.Lifetime), "session-lifetime", "a session ends this long after sign-in, whatever happens")
 	fs.BoolVar(&c.TrustProxy, "trust-proxy", false, "trust X-Forwarded-For and X-Forwarded-Proto from a reverse proxy")
 	fs.StringVar(&c.TimeZone, "tz", "Local", "time zone the dashboard shows times in")
+	fs.StringVar(&c.MetricsListen, "metrics-listen", "", "serve /metrics on this address instead of the dashboard's")
+	c.ShutdownGrace = 15 * time.Second
+	fs.Var((*durationValue)(&c.ShutdownGrace), "shutdown-grace", "how long a shutdown waits for requests and the sync to finish")
+	fs.StringVar(&c.LogFormat, "log-format", "auto", "log format: json, text, or auto (text on a terminal, json otherwise)")
 }
 
 func (c serveConfig) validate() error {
@@ -61,6 +70,10 @@ func (c serveConfig) validate() error {
 		return usageError{"--lookback and --history must be positive"}
 	case c.IdleTimeout <= 0 || c.Lifetime <= 0:
 		return usageError{"--idle-timeout and --session-lifetime must be positive"}
+	case c.ShutdownGrace <= 0:
+		return usageError{"--shutdown-grace must be positive"}
+	case c.LogFormat != "auto" && c.LogFormat != "json" && c.LogFormat != "text":
+		return usageError{fmt.Sprintf("--log-format must be json, text or auto, not %q", c.LogFormat)}
 	}
 	return nil
 }
@@ -79,8 +92,25 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := cfg.validate(); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	log := newLogger(stderr, cfg.LogFormat, slog.LevelInfo)
 	return serveDashboard(ctx, cfg, dashboardOptions{clock: clock.Real{}}, stdout, log)
+}
+
+// newLogger logs as JSON, or as text for a person at a terminal.
+func newLogger(w io.Writer, format string, level slog.Level) *slog.Logger {
+	if format == "auto" {
+		format = "json"
+		if f, ok := w.(*os.File); ok {
+			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+				format = "text"
+			}
+		}
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
 // dashboardOptions are what the demo changes about the dashboard.
@@ -114,47 +144,119 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err != nil {
 		return err
 	}
-	client, err := upstream.New(upstream.Config{BaseURL: cfg.Upstream})
+	m := metrics.New()
+	client, err := upstream.New(upstream.Config{BaseURL: cfg.Upstream, HTTPClient: &http.Client{Transport: m.Transport(nil)}})
 	if err != nil {
 		return usageError{fmt.Sprintf("--upstream: %v", err)}
 	}
+	m.Gauge("washboard_sessions_active", "Sessions that have not expired.", func() float64 {
+		var n int
+		sessionDB.QueryRow(`SELECT count(*) FROM sessions WHERE expiry > julianday('now')`).Scan(&n)
+		return float64(n)
+	})
+	m.Gauge("washboard_screens_active", "Linked wall screens that checked in within the last five minutes.", func() float64 {
+		n, _ := st.CountActiveScreens(context.Background(), opts.clock.Now().Add(-5*time.Minute))
+		return float64(n)
+	})
 
 	syncCtx, stopSync := context.WithCancel(context.WithoutCancel(ctx))
 	engine := syncer.New(syncCtx, syncer.UpstreamSource{Client: client}, st, opts.clock, syncer.Config{
 		Interval: cfg.Interval, MetadataInterval: cfg.MetadataInterval, History: cfg.History, Lookback: cfg.Lookback,
+		Observe: func(res store.Resource, d time.Duration, c store.Change, err error) {
+			m.ObserveRefresh(string(res), d, c.Added, c.Changed, c.Removed, err)
+		},
 	}, log)
-	defer func() { stopSync(); engine.Wait() }()
 
 	app, err := web.New(web.Config{
 		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime, Key: key},
 		Interval: cfg.Interval, Zone: zone, TrustProxy: cfg.TrustProxy, Demo: opts.demo,
-	}, web.Deps{Store: st, SessionDB: sessionDB, Sync: engine, Upstream: client, Clock: opts.clock, Log: log})
+		ServeMetrics: cfg.MetricsListen == "",
+	}, web.Deps{Store: st, SessionDB: sessionDB, Sync: engine, Upstream: client, Clock: opts.clock, Log: log, Metrics: m})
 	if err != nil {
+		stopSync()
+		engine.Wait()
 		return err
 	}
 
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
+		stopSync()
+		engine.Wait()
 		return err
+	}
+	servers := []served{{&http.Server{
+		Handler:           app,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}, ln}}
+	// Event streams end when shutdown begins, so that browsers and screens
+	// reconnect (to the next server) instead of holding the shutdown up;
+	// other requests are left to finish.
+	servers[0].srv.RegisterOnShutdown(app.CloseStreams)
+	if cfg.MetricsListen != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsListen)
+		if err != nil {
+			ln.Close()
+			stopSync()
+			engine.Wait()
+			return fmt.Errorf("--metrics-listen: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", m.Handler())
+		servers = append(servers, served{&http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, mln})
 	}
 	url := "http://" + displayAddr(ln.Addr())
 	fmt.Fprintf(stdout, "Washboard is running on %s\n", url)
 	if opts.ready != nil {
 		opts.ready(url)
 	}
-	// Requests (server-sent event streams among them) end when shutdown
-	// begins, so that clients reconnect elsewhere instead of holding the
-	// shutdown up.
-	reqCtx, endRequests := context.WithCancel(context.Background())
-	defer endRequests()
-	srv := &http.Server{
-		Handler:           app,
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return reqCtx },
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	return shutdownGracefully(ctx, cfg.ShutdownGrace, servers, func() { stopSync(); engine.Wait() }, log)
+}
+
+// served is a server and the listener it serves on.
+type served struct {
+	srv *http.Server
+	ln  net.Listener
+}
+
+// shutdownGracefully serves until ctx ends (SIGTERM, SIGINT), then stops
+// accepting, lets the requests in flight finish, closes event streams,
+// stops the sync (whose current transaction commits or rolls back whole),
+// and returns, all within grace. What is still running then is cut off.
+func shutdownGracefully(ctx context.Context, grace time.Duration, servers []served, stopSync func(), log *slog.Logger) error {
+	errc := make(chan error, len(servers))
+	for _, s := range servers {
+		go func() { errc <- s.srv.Serve(s.ln) }()
 	}
-	srv.RegisterOnShutdown(endRequests)
-	return serveUntilDone(ctx, srv, ln, log)
+	var serveErr error
+	select {
+	case serveErr = <-errc:
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "grace", grace.String())
+	deadline, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	var errs []error
+	for _, s := range servers {
+		if err := s.srv.Shutdown(deadline); err != nil {
+			errs = append(errs, fmt.Errorf("requests still running after the grace period: %w", err))
+			s.srv.Close()
+		}
+	}
+	synced := make(chan struct{})
+	go func() { stopSync(); close(synced) }()
+	select {
+	case <-synced:
+	case <-deadline.Done():
+		errs = append(errs, errors.New("the sync did not stop within the grace period"))
+	}
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		errs = append(errs, serveErr)
+	}
+	if len(errs) == 0 {
+		log.Info("stopped")
+	}
+	return errors.Join(errs...)
 }
 
 // displayAddr turns a listening address into one a browser can open.

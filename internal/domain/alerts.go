@@ -116,6 +116,10 @@ type Alert struct {
 	Resolution  Resolution
 	Overdue     bool
 	RefillCount int
+	// OverdueSince is when Washboard first saw the alert overdue, to within
+	// one sync interval; zero when it never did. The service says whether an
+	// alert is overdue, not since when.
+	OverdueSince time.Time
 }
 
 // Open reports whether the alert is open.

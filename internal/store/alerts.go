@@ -35,6 +35,8 @@ type AlertWrite struct {
 	// PruneBefore removes closed alerts created before it: the end of the
 	// history the cache keeps. The zero time prunes nothing.
 	PruneBefore time.Time
+	// SeenAt is when the service was read (see AlertRefresh.SeenAt).
+	SeenAt time.Time
 }
 
 // ApplyAlerts writes a refresh of alerts in one transaction and brings the
@@ -45,6 +47,7 @@ func (s *Store) ApplyAlerts(ctx context.Context, account string, w AlertWrite) (
 		return Change{}, err
 	}
 	defer r.Rollback()
+	r.SeenAt(w.SeenAt)
 	if err := r.Write(ctx, w.Upserts); err != nil {
 		return Change{}, err
 	}
@@ -60,7 +63,8 @@ type AlertRefresh struct {
 	w       *tableWriter
 	key     int64
 	account string
-	empty   bool // the account had no alerts: nothing to compare with
+	empty   bool      // the account had no alerts: nothing to compare with
+	seen    time.Time // when the service was read; zero leaves overdue_ms alone
 }
 
 // BeginAlerts starts a refresh of an account's alerts.
@@ -80,6 +84,11 @@ func (s *Store) BeginAlerts(ctx context.Context, account string) (*AlertRefresh,
 	}
 	return &AlertRefresh{tx: tx, w: newTableWriter(tx, alertsTable, key, nil), key: key, account: account, empty: n == 0}, nil
 }
+
+// SeenAt says when the service was read. Commit then records it as the
+// time the alerts first seen overdue became overdue, or their resolution
+// if that was earlier.
+func (r *AlertRefresh) SeenAt(t time.Time) { r.seen = t }
 
 // Write writes a page of alerts.
 func (r *AlertRefresh) Write(ctx context.Context, alerts []domain.Alert) error {
@@ -123,6 +132,13 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 		}
 		n, _ := res.RowsAffected()
 		c.Removed += int(n)
+	}
+	if !r.seen.IsZero() {
+		at := ms(r.seen)
+		if _, err := r.tx.ExecContext(ctx, `UPDATE alerts SET overdue_ms = min(?, coalesce(resolved_ms, ?))
+			WHERE account_id = ? AND overdue = 1 AND overdue_ms IS NULL`, at, at, r.key); err != nil {
+			return *c, err
+		}
 	}
 	if !c.Empty() {
 		if err := recomputeRollups(ctx, r.tx, r.key, r.account); err != nil {
@@ -180,7 +196,11 @@ type AlertFilter struct {
 	// From and To bound the creation date, or the resolution date when
 	// Status is CLOSED: [From, To). Zero times leave that side open.
 	From, To time.Time
-	Limit    int // 0 for no limit
+	// OpenFrom and OpenTo select the alerts open at any moment of
+	// [OpenFrom, OpenTo): created before OpenTo, and open or resolved at
+	// or after OpenFrom. Zero times leave that side open.
+	OpenFrom, OpenTo time.Time
+	Limit            int // 0 for no limit
 }
 
 // FindAlerts returns the alerts matching the filter: overdue first, then
@@ -190,7 +210,7 @@ func (s *Store) FindAlerts(ctx context.Context, f AlertFilter) ([]domain.Alert, 
 	if err != nil {
 		return nil, err
 	}
-	q, args := alertQuery(key, f, `a.id, a.location_id, a.macs, a.status, a.type, a.created_ms, a.resolved_ms, a.resolution, a.overdue, a.refill_count`)
+	q, args := alertQuery(key, f, `a.id, a.location_id, a.macs, a.status, a.type, a.created_ms, a.resolved_ms, a.resolution, a.overdue, a.refill_count, a.overdue_ms`)
 	q += " ORDER BY a.overdue DESC, a.created_ms, a.rowid"
 	if f.Limit > 0 {
 		q += " LIMIT ?"
@@ -208,7 +228,8 @@ func (s *Store) FindAlerts(ctx context.Context, f AlertFilter) ([]domain.Alert, 
 		var created int64
 		var resolved sql.NullInt64
 		var overdue int64
-		if err := rows.Scan(&a.ID, &a.LocationID, &macs, &status, &typ, &created, &resolved, &resolution, &overdue, &a.RefillCount); err != nil {
+		var overdueSince sql.NullInt64
+		if err := rows.Scan(&a.ID, &a.LocationID, &macs, &status, &typ, &created, &resolved, &resolution, &overdue, &a.RefillCount, &overdueSince); err != nil {
 			return nil, err
 		}
 		if macs != "" {
@@ -220,6 +241,9 @@ func (s *Store) FindAlerts(ctx context.Context, f AlertFilter) ([]domain.Alert, 
 			a.Resolved = fromMS(resolved.Int64)
 		}
 		a.Overdue = overdue != 0
+		if overdueSince.Valid {
+			a.OverdueSince = fromMS(overdueSince.Int64)
+		}
 		out = append(out, a)
 	}
 	return out, rows.Err()
@@ -291,5 +315,53 @@ func alertQuery(key int64, f AlertFilter, cols string) (string, []any) {
 	if !f.To.IsZero() {
 		add(dateCol+" < ?", ms(f.To))
 	}
+	if !f.OpenFrom.IsZero() {
+		add("(a.status = 'OPEN' OR a.resolved_ms >= ?)", ms(f.OpenFrom))
+	}
+	if !f.OpenTo.IsZero() {
+		add("a.created_ms < ?", ms(f.OpenTo))
+	}
 	return "SELECT " + cols + " FROM " + from + " WHERE " + strings.Join(where, " AND "), args
+}
+
+// RefillTotal is what the open alerts of one floor ask staff to bring, of
+// one kind: a device type's refills, or "battery" sets.
+type RefillTotal struct {
+	Building, Floor string
+	Kind            string
+	Count           int
+}
+
+// RefillTotals adds up, per floor and kind, the refill counts of the open
+// consumable_out and battery_out alerts that match the filter (whose
+// Status is taken as open), by building and floor name. Alerts of
+// locations the layout does not list are left out.
+func (s *Store) RefillTotals(ctx context.Context, f AlertFilter) ([]RefillTotal, error) {
+	key, err := s.accountKey(ctx, f.Account, false)
+	if err != nil {
+		return nil, err
+	}
+	f.Status, f.Limit = domain.AlertOpen, 0
+	inner, args := alertQuery(key, f, "a.location_id, a.type, a.refill_count")
+	q := `SELECT b.name, fl.name, CASE WHEN x.type = 'battery_out' THEN 'battery' ELSE l.type END AS kind, sum(x.refill_count)
+		FROM (` + inner + ` AND a.type IN ('consumable_out', 'battery_out') AND a.refill_count > 0) x
+		JOIN locations l ON l.account_id = ? AND l.id = x.location_id
+		JOIN floors fl ON fl.account_id = l.account_id AND fl.id = l.floor_id
+		JOIN buildings b ON b.account_id = l.account_id AND b.id = l.building_id
+		GROUP BY b.id, fl.id, kind
+		ORDER BY b.name, fl.name, b.id, fl.id`
+	rows, err := s.read.QueryContext(ctx, q, append(args, key)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []RefillTotal
+	for rows.Next() {
+		var t RefillTotal
+		if err := rows.Scan(&t.Building, &t.Floor, &t.Kind, &t.Count); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
 }

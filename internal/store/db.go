@@ -34,6 +34,8 @@ type Store struct {
 	read  *sql.DB // read-only pool
 	Now   func() time.Time
 	keys  sync.Map // account id → its integer key
+
+	statuses statusCache
 }
 
 // dsn builds a connection string with the pragmas in it, so that every

@@ -177,8 +177,12 @@ func (s *Store) Rooms(ctx context.Context, account, floor string) ([]domain.Room
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id, floor_id, name FROM rooms
-		WHERE account_id = ? AND (? = '' OR floor_id = ?) ORDER BY position`, key, floor, floor)
+	q, args := `SELECT id, floor_id, name FROM rooms WHERE account_id = ? ORDER BY position`, []any{key}
+	if floor != "" {
+		// A floor's rooms by their index, not the account's filtered.
+		q, args = `SELECT id, floor_id, name FROM rooms INDEXED BY rooms_floor WHERE account_id = ? AND floor_id = ? ORDER BY position`, []any{key, floor}
+	}
+	rows, err := s.read.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

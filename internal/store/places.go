@@ -63,14 +63,16 @@ func (s *Store) LocationsIn(ctx context.Context, account, building, floor, room 
 	if err != nil {
 		return nil, err
 	}
+	// Without statistics the planner would rather walk all the account's
+	// locations by primary key than a room's or a floor's by their index.
 	q := `SELECT id, room_id, name, type FROM locations WHERE account_id = ?`
 	args := []any{key}
 	switch {
 	case room != "":
-		q += ` AND room_id = ?`
+		q = `SELECT id, room_id, name, type FROM locations INDEXED BY locations_room WHERE account_id = ? AND room_id = ?`
 		args = append(args, room)
 	case floor != "":
-		q += ` AND floor_id = ?`
+		q = `SELECT id, room_id, name, type FROM locations INDEXED BY locations_floor WHERE account_id = ? AND floor_id = ?`
 		args = append(args, floor)
 	case building != "":
 		q += ` AND building_id = ?`

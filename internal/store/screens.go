@@ -164,3 +164,11 @@ func oneRow(res sql.Result, err error, what, id string) error {
 	}
 	return nil
 }
+
+// CountActiveScreens counts the linked screens of every account that
+// checked in since the given time.
+func (s *Store) CountActiveScreens(ctx context.Context, since time.Time) (int, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM screens WHERE revoked_ms = 0 AND last_seen_ms >= ?`, ms(since)).Scan(&n)
+	return n, err
+}

@@ -339,3 +339,115 @@ func TestFailedRefreshLeavesTheCacheWhole(t *testing.T) {
 		t.Errorf("after a failed refresh the cache holds %+v; want both devices as before", got)
 	}
 }
+
+// TestAlertsOverdueSinceAndOpenDuring: the cache remembers when it first saw
+// an alert overdue (no later than its resolution) and keeps that time, and
+// finds the alerts open at some moment of a period, as a shift report needs.
+func TestAlertsOverdueSinceAndOpenDuring(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	if _, err := s.ReplaceLayout(ctx, testLayout("a", false)); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
+	late := alert("late", "a-1", t0.Add(-6*time.Hour), true, true)        // open and overdue
+	fixed := alert("fixed", "a-1", t0.Add(-30*time.Hour), false, true)    // overdue, resolved an hour later
+	fine := alert("fine", "a-3", t0.Add(-time.Hour), true, false)         // open, not overdue
+	before := alert("before", "a-3", t0.Add(-50*time.Hour), false, false) // resolved before the period
+	seen := t0.Add(time.Minute)
+	if _, err := s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: []domain.Alert{late, fixed, fine, before}, SeenAt: seen}); err != nil {
+		t.Fatal(err)
+	}
+	// Later fine turns overdue, and late is read again.
+	fine.Overdue = true
+	if _, err := s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: []domain.Alert{late, fine}, SeenAt: seen.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.FindAlerts(ctx, AlertFilter{Account: "a", OpenFrom: t0.Add(-48 * time.Hour), OpenTo: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]time.Time{}
+	for _, a := range all {
+		got[a.ID] = a.OverdueSince
+	}
+	want := map[string]time.Time{
+		"late":  seen,                // first seen overdue, not moved by the second read
+		"fixed": fixed.Resolved,      // resolved before it was seen: no later than that
+		"fine":  seen.Add(time.Hour), // overdue from the second read
+	}
+	if len(got) != 3 {
+		t.Errorf("alerts open during the two days before t0: %v; want late, fixed and fine, not the one resolved before", got)
+	}
+	for id, w := range want {
+		if !got[id].Equal(w) {
+			t.Errorf("%s: overdue since %v, want %v", id, got[id], w)
+		}
+	}
+}
+
+// TestReportSettings: an account without settings has none (the defaults
+// apply); saved ones come back and can be changed; accounts keep their own.
+func TestReportSettings(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	if _, ok, err := s.ReportSettings(ctx, "a"); ok || err != nil {
+		t.Fatalf("settings of a new account: ok %v, err %v; want none", ok, err)
+	}
+	at := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
+	for _, rs := range []ReportSettings{
+		{Shifts: "Day 07:00-19:00, Night 19:00-07:00", Zone: "Europe/Berlin", Updated: at},
+		{Shifts: "Day 08:00-16:00", Zone: "America/Chicago", Updated: at.Add(time.Hour)},
+	} {
+		if err := s.SaveReportSettings(ctx, "a", rs); err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := s.ReportSettings(ctx, "a")
+		if err != nil || !ok || got.Shifts != rs.Shifts || got.Zone != rs.Zone || !got.Updated.Equal(rs.Updated) {
+			t.Errorf("settings = %+v, %v, %v; want %+v", got, ok, err, rs)
+		}
+	}
+	if _, ok, _ := s.ReportSettings(ctx, "b"); ok {
+		t.Error("account b sees account a's settings")
+	}
+}
+
+// TestRefillTotals: the open consumable_out and battery_out alerts add up
+// per floor and kind; closed ones, other types and other floors' do not
+// count when a floor is chosen.
+func TestRefillTotals(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	if _, err := s.ReplaceLayout(ctx, testLayout("a", false)); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
+	mk := func(id, loc string, typ domain.AlertType, n int, open bool) domain.Alert {
+		x := alert(id, loc, t0, open, false)
+		x.Type, x.RefillCount = typ, n
+		return x
+	}
+	alerts := []domain.Alert{
+		mk("r1", "a-2", domain.AlertConsumableOut, 2, true), // tissue on level 1
+		mk("r2", "a-2", domain.AlertConsumableOut, 1, true),
+		mk("r3", "a-1", domain.AlertBatteryOut, 1, true),     // soap's batteries on level 1
+		mk("r4", "a-3", domain.AlertConsumableOut, 3, true),  // towel on level 2
+		mk("r5", "a-4", domain.AlertConsumableOut, 5, false), // closed
+		mk("r6", "a-4", domain.AlertJam, 1, true),            // not a refill
+	}
+	if _, err := s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: alerts}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.RefillTotals(ctx, AlertFilter{Account: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[{North Tower Level 1 battery 1} {North Tower Level 1 tissue 3} {North Tower Level 2 towel 3}]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("totals %v, want %s", got, want)
+	}
+	got, _ = s.RefillTotals(ctx, AlertFilter{Account: "a", FloorID: "a-f2"})
+	if fmt.Sprint(got) != "[{North Tower Level 2 towel 3}]" {
+		t.Errorf("level 2's totals %v", got)
+	}
+}

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"maps"
+	"sync"
 	"time"
 )
 
@@ -33,6 +35,7 @@ func (s *Store) RecordSync(ctx context.Context, account string, st SyncStatus) e
 	if err != nil {
 		return err
 	}
+	defer s.statuses.forget(key)
 	if st.LastError != "" {
 		_, err := s.write.ExecContext(ctx, `INSERT INTO sync_status
 			(account_id, resource, last_attempt_ms, last_success_ms, duration_ms, added, changed, removed, skipped, last_error)
@@ -53,12 +56,27 @@ func (s *Store) RecordSync(ctx context.Context, account string, st SyncStatus) e
 	return err
 }
 
-// SyncStatuses reads the refresh records of an account, by resource.
+// SyncStatuses reads the refresh records of an account, by resource. Every
+// page reads them and only RecordSync changes them, so they are kept in
+// memory between two records; the caller gets its own copy.
 func (s *Store) SyncStatuses(ctx context.Context, account string) (map[Resource]SyncStatus, error) {
 	key, err := s.accountKey(ctx, account, false)
 	if err != nil {
 		return nil, err
 	}
+	if out, ok := s.statuses.get(key); ok {
+		return out, nil
+	}
+	gen := s.statuses.generation()
+	out, err := s.readSyncStatuses(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	s.statuses.put(key, gen, out)
+	return out, nil
+}
+
+func (s *Store) readSyncStatuses(ctx context.Context, key int64) (map[Resource]SyncStatus, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT resource, last_attempt_ms, last_success_ms, duration_ms,
 		added, changed, removed, skipped, last_error FROM sync_status WHERE account_id = ?`, key)
 	if err != nil {
@@ -80,4 +98,52 @@ func (s *Store) SyncStatuses(ctx context.Context, account string) (map[Resource]
 		out[st.Resource] = st
 	}
 	return out, rows.Err()
+}
+
+// statusCache holds the refresh records of accounts, by account key. A
+// record written while a read was under way moves the generation, so that
+// the read, which may predate the write, is not kept.
+type statusCache struct {
+	mu        sync.Mutex
+	gen       uint64
+	byAccount map[int64]map[Resource]SyncStatus
+}
+
+func (c *statusCache) get(key int64) (map[Resource]SyncStatus, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m, ok := c.byAccount[key]
+	if !ok {
+		return nil, false
+	}
+	return maps.Clone(m), true
+}
+
+func (c *statusCache) generation() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}
+
+// put keeps what was read under generation gen, unless a record was
+// written since.
+func (c *statusCache) put(key int64, gen uint64, m map[Resource]SyncStatus) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen || key == noAccount {
+		return
+	}
+	if c.byAccount == nil {
+		c.byAccount = map[int64]map[Resource]SyncStatus{}
+	}
+	c.byAccount[key] = maps.Clone(m)
+}
+
+// forget drops an account's records after a write, whether or not it
+// succeeded.
+func (c *statusCache) forget(key int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	delete(c.byAccount, key)
 }

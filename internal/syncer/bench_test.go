@@ -185,3 +185,52 @@ func BenchmarkUnchangedSync(b *testing.B) {
 }
 
 var _ = fmt.Sprint
+
+// BenchmarkFirstSyncGrowth runs the first sync of accounts of 1,000, 10,000
+// and 50,000 device locations (a week of alert history each) in the same
+// run, and reports each one's time and the time per location of the larger
+// ones against the smallest: 1.0 is linear growth.
+func BenchmarkFirstSyncGrowth(b *testing.B) {
+	sizes := []int{1_000, 10_000, 50_000}
+	type subject struct {
+		account string
+		src     UpstreamSource
+	}
+	subjects := make([]subject, len(sizes))
+	for i, n := range sizes {
+		w := sim.New(sim.Config{
+			Seed: 9, Locations: n, History: 7 * 24 * time.Hour, Clock: sim.NewManualClock(start), Zone: time.UTC,
+			Credentials: []sim.Credentials{{APIKey: "key-1", Authorization: "auth-1"}},
+		})
+		srv := httptest.NewServer(w.Handler())
+		b.Cleanup(srv.Close)
+		client, err := upstream.New(upstream.Config{BaseURL: srv.URL})
+		if err != nil {
+			b.Fatal(err)
+		}
+		subjects[i] = subject{w.Accounts()[0].ID, UpstreamSource{Client: client}}
+	}
+	took := make([]time.Duration, len(sizes))
+	for b.Loop() {
+		for i, s := range subjects {
+			b.StopTimer()
+			l, st := benchLoop(b, s.src, s.account)
+			runtime.GC()
+			b.StartTimer()
+			t0 := time.Now()
+			l.round(b)
+			took[i] += time.Since(t0)
+			b.StopTimer()
+			st.Close()
+			b.StartTimer()
+		}
+	}
+	n := float64(b.N)
+	for i, size := range sizes {
+		b.ReportMetric(float64(took[i].Milliseconds())/n, fmt.Sprintf("sync-%dk-ms", size/1000))
+		if i > 0 {
+			perLocation := (float64(took[i]) / float64(size)) / (float64(took[0]) / float64(sizes[0]))
+			b.ReportMetric(perLocation, fmt.Sprintf("per-location-%dk/1k", size/1000))
+		}
+	}
+}

@@ -34,6 +34,8 @@ type Config struct {
 	Overlap          time.Duration // closed alerts re-read before the last success; default 10 minutes
 	History          time.Duration // closed alerts kept; default 90 days
 	VanishedLookups  int           // cached open alerts looked up one by one per refresh; default 50
+	// Observe, if set, is told the outcome of every refresh (for metrics).
+	Observe func(res store.Resource, d time.Duration, c store.Change, err error)
 }
 
 func (c Config) withDefaults() Config {
@@ -68,6 +70,7 @@ type Engine struct {
 	loops    map[string]*loop   // by account
 	rejected map[string]string  // credential id → why
 	subs     map[string]map[chan Event]struct{}
+	gens     map[string]uint64 // by account: see Generation
 	wg       sync.WaitGroup
 }
 
@@ -91,6 +94,7 @@ func New(ctx context.Context, src Source, st *store.Store, clk clock.Clock, cfg 
 		loops:    map[string]*loop{},
 		rejected: map[string]string{},
 		subs:     map[string]map[chan Event]struct{}{},
+		gens:     map[string]uint64{},
 	}
 }
 
@@ -118,7 +122,9 @@ func (e *Engine) Accept(cred upstream.Credentials) {
 func (e *Engine) Hold(holderID, account string, cred upstream.Credentials, until time.Time) {
 	id := CredentialID(cred)
 	e.mu.Lock()
-	delete(e.holders, holderID)
+	// Whether the loop is on its way out is judged with the holder's
+	// previous hold: a holder extending a valid hold keeps the loop as it
+	// is, on its schedule.
 	l := e.loops[account]
 	stale := l != nil && l.stoppingLocked()
 	e.holders[holderID] = &holder{account: account, credID: id, cred: cred, until: until}

@@ -59,3 +59,21 @@ func (e *Engine) publish(ev Event) {
 		}
 	}
 }
+
+// Generation counts the refreshes that changed the account's cache. It
+// moves as soon as such a refresh has committed, before the refresh is
+// recorded and its EventChanged published, so that whatever was read from
+// the cache under an earlier generation can be told apart from what a read
+// now would return. It starts at zero with the engine.
+func (e *Engine) Generation(account string) uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.gens[account]
+}
+
+// changed moves the account's generation on: a refresh changed its cache.
+func (e *Engine) changed(account string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.gens[account]++
+}

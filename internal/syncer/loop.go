@@ -166,8 +166,11 @@ func (l *loop) refresh(ctx context.Context, res store.Resource, fn refreshFunc) 
 			return // shutting down: nothing was half-written, and nothing to record
 		}
 		st := store.SyncStatus{Resource: res, LastAttempt: start, Duration: e.clock.Now().Sub(start), Change: change, Skipped: fetched.Skipped}
+		if e.cfg.Observe != nil {
+			e.cfg.Observe(res, st.Duration, change, err)
+		}
 		if err != nil {
-			st.LastError = describe(err)
+			st.LastError = Describe(err)
 			e.log.Warn("refresh failed", "account", l.account, "resource", string(res), "error", st.LastError)
 		} else {
 			st.LastSuccess = start
@@ -191,6 +194,9 @@ func (l *loop) refresh(ctx context.Context, res store.Resource, fn refreshFunc) 
 		}
 		l.credID = id
 		change, fetched, err = fn(ctx, cred)
+		if !change.Empty() {
+			e.changed(l.account)
+		}
 		if errors.Is(err, upstream.ErrRejected) {
 			e.reject(l.account, id, err)
 			continue // try the account's next credential, if any
@@ -310,6 +316,7 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 		return store.Change{}, Fetched{}, err
 	}
 	defer r.Rollback()
+	r.SeenAt(now)
 
 	progress := l.progressFunc(store.ResourceAlerts)
 	seen := map[string]bool{}
@@ -378,10 +385,10 @@ func addFetched(a, b Fetched) Fetched {
 	return Fetched{Pages: a.Pages + b.Pages, Skipped: a.Skipped + b.Skipped}
 }
 
-// describe says in words why a refresh failed, for the dashboard's
+// Describe says in words why a refresh failed, for the dashboard's
 // warning. It never includes a credential: upstream errors do not carry
 // them.
-func describe(err error) string {
+func Describe(err error) string {
 	switch {
 	case errors.Is(err, ErrNoCredential):
 		return "no signed-in user or screen holds valid credentials for this account"

@@ -289,6 +289,48 @@ func TestUnchangedUpstreamWritesNothing(t *testing.T) {
 	}
 }
 
+// TestGenerationCountsChanges: pages cached under a generation are
+// served only while it stands, so it must move with every refresh that
+// changed the account's cache, and only then.
+func TestGenerationCountsChanges(t *testing.T) {
+	e := newEnv(t, 200, 4)
+	if g := e.engine.Generation(e.account); g != 0 {
+		t.Fatalf("generation before any sync = %d, want 0", g)
+	}
+	e.hold(t, "session-1", e.cred)
+	first := e.engine.Generation(e.account)
+	if first == 0 {
+		t.Fatal("the first sync filled the cache and left the generation at 0")
+	}
+	if g := e.engine.Generation(e.world.Accounts()[1].ID); g != 0 {
+		t.Errorf("the other account's generation moved to %d", g)
+	}
+
+	events, stop := e.engine.Subscribe(e.account)
+	defer stop()
+	e.tick(MinInterval) // the world stands still
+	if g := e.engine.Generation(e.account); g != first {
+		t.Errorf("a sync that changed nothing moved the generation from %d to %d", first, g)
+	}
+	drain(events)
+
+	e.simClock.Add(6 * time.Hour)
+	e.world.Advance()
+	e.tick(MinInterval)
+	changes := 0
+	for _, ev := range drain(events) {
+		if ev.Kind == EventChanged {
+			changes++
+		}
+	}
+	if changes == 0 {
+		t.Fatal("six simulated hours changed nothing; the test proves nothing")
+	}
+	if g := e.engine.Generation(e.account); g != first+uint64(changes) {
+		t.Errorf("after %d changes the generation is %d, want %d", changes, g, first+uint64(changes))
+	}
+}
+
 func drain(ch <-chan Event) []Event {
 	var out []Event
 	for {
@@ -495,6 +537,34 @@ func TestOneLoopPerAccountAndItStopsWhenNobodyHolds(t *testing.T) {
 	}
 }
 
+// TestHoldingAgainKeepsTheLoopOnSchedule: every page a session asks for
+// extends its hold; that must neither restart the loop nor refresh early.
+func TestHoldingAgainKeepsTheLoopOnSchedule(t *testing.T) {
+	e := newEnv(t, 50, 4)
+	e.hold(t, "session-1", e.cred)
+	e.engine.mu.Lock()
+	l := e.engine.loops[e.account]
+	e.engine.mu.Unlock()
+	before := e.requests.Load()
+	for i := range 3 {
+		e.engine.Hold("session-1", e.account, e.cred, start.Add(time.Duration(2+i)*time.Hour))
+		e.syncClock.BlockUntil(1)
+	}
+	if n := e.requests.Load() - before; n != 0 {
+		t.Errorf("holding again sent %d requests before the next interval", n)
+	}
+	e.engine.mu.Lock()
+	same := e.engine.loops[e.account] == l
+	e.engine.mu.Unlock()
+	if !same {
+		t.Error("holding again replaced the account's loop")
+	}
+	e.tick(MinInterval)
+	if e.requests.Load() == before {
+		t.Error("no refresh at the next interval")
+	}
+}
+
 func TestExpiredHoldsStopTheLoop(t *testing.T) {
 	e := newEnv(t, 50, 4)
 	e.engine.Hold("session-1", e.account, e.cred, start.Add(90*time.Second))
@@ -526,5 +596,44 @@ func TestShutdownLeavesNoHalfRefresh(t *testing.T) {
 	}
 	if n, _ := e.store.CountAlerts(ctx, store.AlertFilter{Account: e.account}); n != 0 {
 		t.Errorf("after shutdown during the first alerts refresh the cache holds %d alerts: a half refresh", n)
+	}
+}
+
+// TestPastAlertsReadsAWindowFromTheService: for a period the cache does not
+// cover, the service is asked for the alerts open at any moment of it, and
+// they are exactly the simulator's.
+func TestPastAlertsReadsAWindowFromTheService(t *testing.T) {
+	e := newEnv(t, 40, 1)
+	from := start.Add(-5 * 24 * time.Hour)
+	to := from.Add(8 * time.Hour)
+	got, w, err := e.engine.PastAlerts(context.Background(), e.cred, from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.ResolvedTo.Equal(start) || !w.CreatedFrom.Equal(from.Add(-30*24*time.Hour)) {
+		t.Errorf("window %+v: want resolutions read until now and creations from the 30-day lookback", w)
+	}
+	want := map[string]bool{}
+	for _, r := range e.world.Accounts()[0].AlertRecords() {
+		if r.Created.Before(to) && (r.Resolved.IsZero() || !r.Resolved.Before(from)) {
+			want[r.ID] = r.Resolved.IsZero()
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("the simulator has no alerts open in the window: the test shows nothing")
+	}
+	for _, a := range got {
+		open, ok := want[a.ID]
+		if !ok {
+			t.Errorf("alert %s (created %v, resolved %v) was not open in the window", a.ID, a.Created, a.Resolved)
+			continue
+		}
+		if open != a.Open() {
+			t.Errorf("alert %s: open %v, the simulator says %v", a.ID, a.Open(), open)
+		}
+		delete(want, a.ID)
+	}
+	if len(want) > 0 {
+		t.Errorf("%d alerts open in the window were not read: %v", len(want), want)
 	}
 }

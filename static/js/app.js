@@ -78,4 +78,25 @@
   window.addEventListener("pageshow", function (event) {
     if (event.persisted) window.location.reload();
   });
+
+  // (e) Printing. A [data-print] button prints the page. A report's
+  // data-running line (its period and print time) goes into the page
+  // margin of every printed page through the --running custom property,
+  // which the print stylesheet's @page rules show; the CSP forbids setting
+  // it in an inline style.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-print]");
+    if (button) window.print();
+  });
+  function running() {
+    var el = document.querySelector("[data-running]");
+    if (!el) return;
+    var text = el.getAttribute("data-running").replace(/[\\"]/g, "\\$&").replace(/[\r\n]+/g, " ");
+    document.documentElement.style.setProperty("--running", '"' + text + '"');
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", running);
+  } else {
+    running();
+  }
 })();

@@ -1,0 +1,527 @@
+#!/usr/bin/env node
+// Web quality checks of the dashboard as a browser gets it.
+//
+// It builds Washboard, starts `washboard demo` on a free loopback port,
+// signs in with the demo account over HTTP, and then
+//   1. validates the HTML of every kind of page with html-validate
+//      (configuration: .ci/htmlvalidate.json), and
+//   2. audits the overview, the alerts, a floor, a wall screen and a shift
+//      report with Lighthouse in Debian's Chromium (CHROME_PATH, default
+//      /usr/bin/chromium), with Lighthouse's default (mobile) settings.
+// It exits non-zero when a page is invalid, when a page answers with an
+// unexpected status, or when a Lighthouse score is below its goal
+// (performance 95, accessibility 100, best practices 100), and prints every
+// finding. The server is stopped at the end, whatever happens.
+//
+// Usage: npm run webquality [-- --html-only | --lighthouse-only] [--reports DIR]
+// (--reports writes each page's Lighthouse result as JSON, without the
+// request headers that carried the session).
+//
+// Secrets (session, CSRF and screen cookies, the screen link's token) never
+// reach the output: every line printed goes through redact().
+
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { HtmlValidate, formatterFactory } from 'html-validate';
+import lighthouse from 'lighthouse';
+import { launch } from 'chrome-launcher';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+const chromeFlags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
+
+// Goals per Lighthouse category, as fractions of 1.
+const goals = { performance: 0.95, accessibility: 1, 'best-practices': 1 };
+
+const argv = process.argv.slice(2);
+const htmlOnly = argv.includes('--html-only');
+const lighthouseOnly = argv.includes('--lighthouse-only');
+const reportsDir = argv.includes('--reports') ? resolve(argv[argv.indexOf('--reports') + 1] ?? '') : '';
+
+// Every secret seen is replaced before anything is printed.
+const secrets = new Set();
+function redact(text) {
+  let s = String(text);
+  for (const v of secrets) {
+    if (v.length >= 8) s = s.split(v).join('REDACTED');
+  }
+  return s;
+}
+const log = (...parts) => console.log(redact(parts.join(' ')));
+
+// A cookie jar for one browser: names to values, from Set-Cookie headers.
+class Jar {
+  constructor() { this.cookies = new Map(); }
+  take(res) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const gone = value === '' || attrs.some((a) => /^\s*max-age\s*=\s*(0|-\d+)\s*$/i.test(a));
+      if (gone) {
+        this.cookies.delete(name);
+      } else {
+        this.cookies.set(name, value);
+        secrets.add(value);
+      }
+    }
+  }
+  header() { return [...this.cookies].map(([n, v]) => `${n}=${v}`).join('; '); }
+}
+
+// --- the server -----------------------------------------------------------
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.on('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+function goBinary() {
+  const found = spawnSync('go', ['version'], { stdio: 'ignore' });
+  if (!found.error) return 'go';
+  if (existsSync('/usr/local/go/bin/go')) return '/usr/local/go/bin/go';
+  throw new Error('go is not on PATH');
+}
+
+class Server {
+  constructor(work) {
+    this.work = work;
+    this.proc = null;
+    this.exited = null;
+  }
+
+  async start() {
+    const bin = join(this.work, 'washboard');
+    log('building washboard');
+    const build = spawnSync(goBinary(), ['build', '-o', bin, './cmd/washboard'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('go build failed');
+    const port = await freePort();
+    this.base = `http://127.0.0.1:${port}`;
+    this.logPath = join(this.work, 'server.log');
+    const out = createWriteStream(this.logPath);
+    // --speed 1: the demo's clock runs in real time, as a real fleet's does,
+    // so that the pages do not refresh themselves while they are audited.
+    this.proc = spawn(bin, ['demo', '--listen', `127.0.0.1:${port}`, '--data', join(this.work, 'data'), '--speed', '1'], {
+      cwd: this.work, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.proc.stdout.pipe(out);
+    this.proc.stderr.pipe(out);
+    this.exited = new Promise((ok) => this.proc.on('exit', (code, signal) => ok({ code, signal })));
+    log(`started washboard demo on ${this.base} (pid ${this.proc.pid})`);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (this.proc.exitCode !== null) throw new Error(`washboard exited with code ${this.proc.exitCode}`);
+      try {
+        const res = await fetch(`${this.base}/signin`, { redirect: 'manual' });
+        await res.arrayBuffer();
+        if (res.status === 200) return;
+      } catch { /* not listening yet */ }
+      if (Date.now() > deadline) throw new Error('washboard did not answer within 60 s');
+      await sleep(200);
+    }
+  }
+
+  async stop() {
+    if (!this.proc || this.proc.exitCode !== null || this.proc.signalCode !== null) return;
+    this.proc.kill('SIGTERM');
+    const done = await Promise.race([this.exited, sleep(10_000).then(() => null)]);
+    if (!done) {
+      this.proc.kill('SIGKILL');
+      await this.exited;
+    }
+    log('stopped washboard');
+  }
+
+  tail(lines = 30) {
+    try {
+      return readFileSync(this.logPath, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    } catch {
+      return '';
+    }
+  }
+}
+
+// --- HTTP as a browser ----------------------------------------------------
+
+async function request(base, path, jar, { method = 'GET', form } = {}) {
+  const headers = {};
+  const cookie = jar.header();
+  if (cookie) headers.cookie = cookie;
+  let body;
+  if (form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(form).toString();
+  }
+  const res = await fetch(base + path, { method, headers, body, redirect: 'manual' });
+  jar.take(res);
+  return { status: res.status, location: res.headers.get('location'), body: await res.text() };
+}
+
+function firstMatch(html, re, what) {
+  const m = html.match(re);
+  if (!m) throw new Error(`found no ${what}`);
+  return m[1];
+}
+
+// signIn signs in with the demo account, as its button does.
+async function signIn(base, jar) {
+  const page = await request(base, '/signin', jar);
+  const token = firstMatch(page.body, /name="csrf_token" value="([0-9a-f]+)"/, 'CSRF token on the sign-in page');
+  secrets.add(token);
+  const res = await request(base, '/signin/demo', jar, { method: 'POST', form: { csrf_token: token, next: '/' } });
+  if (res.status !== 303 || !jar.cookies.has('washboard_session')) {
+    throw new Error(`signing in with the demo account answered ${res.status}`);
+  }
+  return token;
+}
+
+// waitForFirstSync waits until the sync progress page sends to the overview.
+async function waitForFirstSync(base, jar) {
+  const deadline = Date.now() + 180_000;
+  let progress = null;
+  for (;;) {
+    const res = await request(base, '/sync/progress', jar);
+    if (res.status === 303 && res.location === '/') return progress;
+    if (res.status !== 200) throw new Error(`/sync/progress answered ${res.status}`);
+    progress ??= res.body;
+    if (Date.now() > deadline) throw new Error('the first sync did not finish within 180 s');
+    await sleep(500);
+  }
+}
+
+// --- html-validate --------------------------------------------------------
+
+async function validatePages(pages) {
+  const config = JSON.parse(readFileSync(join(root, '.ci/htmlvalidate.json'), 'utf8'));
+  const validator = new HtmlValidate(config);
+  const stylish = formatterFactory('stylish');
+  let failed = 0;
+  for (const p of pages) {
+    const report = await validator.validateString(p.body, p.name);
+    if (report.valid) {
+      log(`  valid    ${p.name}`);
+    } else {
+      failed++;
+      log(`  INVALID  ${p.name}`);
+      log(stylish(report.results));
+    }
+  }
+  return failed;
+}
+
+// --- Lighthouse -----------------------------------------------------------
+
+const browsers = new Set(); // Chromium instances running, to end on exit
+const launching = new Set(); // and those starting
+
+// launchChrome starts Chromium the way the lighthouse command does, with
+// chrome-launcher's default flags (no extensions, no background networking,
+// no component updates, no first-run pages), which keep the browser's own
+// work from competing with the page for the CPU, and a fresh profile.
+async function launchChrome(work) {
+  if (cleaning) throw new Error('stopping');
+  const profile = mkdtempSync(join(work, 'chrome-'));
+  const starting = launch({ chromePath, chromeFlags, userDataDir: profile, logLevel: 'silent', handleSIGINT: false });
+  launching.add(starting);
+  const chrome = await starting.finally(() => launching.delete(starting));
+  if (cleaning) {
+    await chrome.kill();
+    throw new Error('stopping');
+  }
+  browsers.add(chrome);
+  return {
+    port: chrome.port,
+    async close() {
+      browsers.delete(chrome);
+      await chrome.kill();
+      // Chromium's helpers may still be writing to the profile as the
+      // browser exits; what is left goes with the work directory.
+      try { rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch { /* later */ }
+    },
+  };
+}
+
+// cpuBusy is the share of the machine's CPU time in use over a second,
+// from /proc/stat (null where there is none).
+async function cpuBusy() {
+  const read = () => {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: f[3] + (f[4] || 0), total: f.reduce((a, b) => a + b, 0) };
+  };
+  try {
+    const a = read();
+    await sleep(1000);
+    const b = read();
+    return b.total > a.total ? 1 - (b.idle - a.idle) / (b.total - a.total) : 0;
+  } catch {
+    return null;
+  }
+}
+
+// quietMachine waits, for up to a minute, until other work on the machine
+// leaves the CPU mostly idle: a busy neighbour (a test suite, a build)
+// slows the page down as much as a slower page would, and Lighthouse
+// cannot tell the two apart.
+async function quietMachine() {
+  const deadline = Date.now() + 60_000;
+  let said = false;
+  for (;;) {
+    const busy = await cpuBusy();
+    if (busy === null || busy < 0.3 || Date.now() > deadline) return busy;
+    if (!said) log(`      the machine is busy (${Math.round(busy * 100)} % CPU), waiting up to a minute for it to calm down`);
+    said = true;
+    await sleep(2000);
+  }
+}
+
+// audit runs Lighthouse on one page in a browser of its own. A run that
+// Lighthouse itself reports as failed (it asks to run it again) is run
+// once more.
+async function audit(work, url, cookie, again = true) {
+  try {
+    return await auditOnce(work, url, cookie);
+  } catch (err) {
+    if (!again || !err.lighthouseRuntimeError || cleaning) throw err;
+    log(`      ${err.message}; running it again`);
+    return audit(work, url, cookie, false);
+  }
+}
+
+async function auditOnce(work, url, cookie) {
+  await quietMachine();
+  const chrome = await launchChrome(work);
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: Object.keys(goals),
+      extraHeaders: { Cookie: cookie },
+    });
+    if (!result) throw new Error('Lighthouse returned no result');
+    const lhr = result.lhr;
+    delete lhr.configSettings.extraHeaders;
+    if (lhr.runtimeError) {
+      throw Object.assign(new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`), { lighthouseRuntimeError: true });
+    }
+    return lhr;
+  } finally {
+    await chrome.close();
+  }
+}
+
+const score = (lhr, cat) => lhr.categories[cat]?.score ?? 0;
+const pct = (s) => String(Math.round(s * 100));
+
+// failingAudits lists, for a category below its goal, every audit in it
+// that did not pass, with the elements or resources it names.
+function failingAudits(lhr, cat) {
+  const lines = [];
+  for (const ref of lhr.categories[cat].auditRefs) {
+    const a = lhr.audits[ref.id];
+    if (!a || a.score === null || a.score >= 1 || a.scoreDisplayMode === 'informative' || a.scoreDisplayMode === 'notApplicable') continue;
+    const value = a.displayValue ? ` (${a.displayValue})` : '';
+    lines.push(`      ${cat}: ${a.id}: ${a.title}${value}, score ${pct(a.score)}${ref.weight ? `, weight ${ref.weight}` : ''}`);
+    const items = Array.isArray(a.details?.items) ? a.details.items : [];
+    for (const item of items.slice(0, 10)) {
+      const node = item.node ?? item.source ?? item;
+      const where = node.selector || node.url || node.snippet || item.description || item.label || '';
+      const what = node.snippet && node.snippet !== where ? ` ${node.snippet}` : '';
+      if (where) lines.push(`        - ${where}${what}`.slice(0, 300));
+      if (node.explanation) lines.push(`          ${node.explanation.split('\n').join(' ')}`.slice(0, 400));
+    }
+  }
+  return lines;
+}
+
+async function auditPages(work, targets) {
+  const rows = [];
+  let failed = 0;
+  for (const t of targets) {
+    // Performance varies from run to run, the more so on a busy machine:
+    // when it misses its goal, four more runs are made and the median of
+    // the five is kept, as Lighthouse's documentation on variability
+    // advises.
+    const runs = [await audit(work, t.url, t.cookie)];
+    if (score(runs[0], 'performance') < goals.performance) {
+      log(`  ${t.name}: performance ${pct(score(runs[0], 'performance'))}, running four more times`);
+      for (let i = 0; i < 4; i++) runs.push(await audit(work, t.url, t.cookie));
+      runs.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
+    }
+    const lhr = runs[Math.floor(runs.length / 2)];
+    if (reportsDir) {
+      mkdirSync(reportsDir, { recursive: true });
+      writeFileSync(join(reportsDir, `${t.name.replace(/[^a-z0-9]+/gi, '-')}.json`), redact(JSON.stringify(lhr)));
+    }
+    const below = Object.keys(goals).filter((c) => score(lhr, c) < goals[c]);
+    const scores = Object.keys(goals).map((c) => `${c} ${pct(score(lhr, c))}`).join(', ');
+    log(`  ${below.length ? 'FAIL' : 'ok  '}  ${t.name} (${t.path}): ${scores}${runs.length > 1 ? ` (median of ${runs.length})` : ''}`);
+    for (const w of lhr.runWarnings ?? []) log(`      warning: ${w}`);
+    for (const c of below) for (const line of failingAudits(lhr, c)) log(line);
+    if (below.length) failed++;
+    rows.push({ name: t.name, path: t.path, lhr });
+  }
+  log('');
+  log(`  ${'page'.padEnd(14)} ${Object.keys(goals).map((c) => c.padEnd(15)).join('')}`);
+  for (const r of rows) {
+    log(`  ${r.name.padEnd(14)} ${Object.keys(goals).map((c) => pct(score(r.lhr, c)).padEnd(15)).join('')}`);
+  }
+  log(`  goals          ${Object.keys(goals).map((c) => `>= ${pct(goals[c])}`.padEnd(15)).join('')}`);
+  log(`  (Lighthouse ${rows[0]?.lhr.lighthouseVersion}, ${rows[0]?.lhr.configSettings.formFactor} settings, ` +
+    `${rows[0]?.lhr.environment?.hostUserAgent?.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}; ` +
+    `host benchmark index ${rows.map((r) => Math.round(r.lhr.environment?.benchmarkIndex ?? 0)).join('/')}, ` +
+    `load average ${loadavg()[0].toFixed(1)})`);
+  return failed;
+}
+
+// --- the run --------------------------------------------------------------
+
+async function main(work, server) {
+  await server.start();
+  const base = server.base;
+  const problems = [];
+
+  const signInPage = await request(base, '/signin', new Jar());
+  const user = new Jar();
+  const csrf = await signIn(base, user);
+  const progressPage = await waitForFirstSync(base, user);
+  log('signed in with the demo account; the first sync is done');
+
+  // Every kind of page, found by following links as a user would.
+  const pages = [];
+  const expect = async (name, path, status = 200, jar = user) => {
+    const res = await request(base, path, jar);
+    if (res.status !== status) problems.push(`${name} (${path}) answered ${res.status}, not ${status}`);
+    pages.push({ name, path, body: res.body });
+    return res.body;
+  };
+  if (signInPage.status !== 200) problems.push(`sign-in answered ${signInPage.status}`);
+  pages.push({ name: 'sign-in', path: '/signin', body: signInPage.body });
+  const visitor = new Jar();
+  const visitorToken = firstMatch((await request(base, '/signin', visitor)).body, /name="csrf_token" value="([0-9a-f]+)"/, 'CSRF token');
+  secrets.add(visitorToken);
+  const incomplete = await request(base, '/signin', visitor, { method: 'POST', form: { csrf_token: visitorToken, api_key: '', authorization: '' } });
+  if (incomplete.status !== 400) problems.push(`an incomplete sign-in answered ${incomplete.status}, not 400`);
+  pages.push({ name: 'sign-in, error', path: 'POST /signin', body: incomplete.body });
+  if (progressPage) pages.push({ name: 'sync progress', path: '/sync/progress', body: progressPage });
+
+  const overview = await expect('overview', '/');
+  const building = firstMatch(overview, /href="\/buildings\/([^"?#/]+)"/, 'building link on the overview');
+  const buildingPage = await expect('building', `/buildings/${building}`);
+  const floor = firstMatch(buildingPage, /href="\/floors\/([^"?#/]+)"/, 'floor link on the building page');
+  const floorPage = await expect('floor', `/floors/${floor}`);
+  const room = firstMatch(floorPage, /href="\/rooms\/([^"?#/]+)"/, 'room link on the floor page');
+  const roomPage = await expect('room', `/rooms/${room}`);
+  const location = firstMatch(roomPage, /href="\/locations\/([^"?#/]+)"/, 'location link on the room page');
+  await expect('location', `/locations/${location}`);
+  await expect('search', '/search?q=Stall');
+  await expect('search, none', '/search?q=zzzzzz');
+  await expect('alerts, open', '/alerts');
+  await expect('alerts, closed', '/alerts?status=closed');
+  await expect('alerts, filter', `/alerts?status=all&type=consumable_out&building=${building}`);
+  await expect('not found', '/no/such/page', 404);
+  await expect('bad parameter', '/alerts?status=bogus', 400);
+  await expect('report', '/reports/shift');
+  await expect('report, bldg', `/reports/shift?building=${building}`);
+  await expect('report times', '/reports/settings');
+  await expect('screens', '/screens');
+
+  // A wall screen, created as the Screens page's form does.
+  const created = await request(base, '/screens', user, {
+    method: 'POST',
+    form: [
+      ['csrf_token', csrf], ['name', 'Web quality check'], ['scope', `floor:${floor}`],
+      ['health', 'action'], ['health', 'offline'], ['health', 'attention'],
+      ['page_seconds', '15'], ['dim_from', ''], ['dim_to', ''], ['contact', ''],
+    ],
+  });
+  const token = firstMatch(created.body, /\/s\/([A-Za-z0-9_-]+)/, 'screen link on the new screen page');
+  secrets.add(token);
+  if (created.status !== 200) problems.push(`creating a screen answered ${created.status}`);
+  pages.push({ name: 'screen link', path: 'POST /screens', body: created.body });
+  const screensPage = await expect('screens, one', '/screens');
+  const screenID = screensPage.match(/href="\/screens\/([^"/]+)\/edit"/)?.[1];
+  if (screenID) await expect('screen edit', `/screens/${screenID}/edit`);
+  else problems.push('found no edit link on the Screens page');
+
+  const tv = new Jar();
+  const linked = await request(base, `/s/${token}`, tv);
+  if (linked.status !== 303 || !tv.cookies.has('washboard_screen')) problems.push(`opening the screen link answered ${linked.status}`);
+  await expect('wall screen', '/screen', 200, tv);
+
+  let failures = problems.length;
+  for (const p of problems) log(`  ${p}`);
+
+  if (!lighthouseOnly) {
+    log(`\n== html-validate (${pages.length} pages)`);
+    const invalid = await validatePages(pages);
+    if (invalid) log(`${invalid} of ${pages.length} pages are not valid HTML`);
+    failures += invalid;
+  }
+  if (!htmlOnly) {
+    log('\n== Lighthouse');
+    const targets = [
+      { name: 'overview', path: '/', cookie: user.header() },
+      { name: 'alerts', path: '/alerts', cookie: user.header() },
+      { name: 'floor', path: `/floors/${floor}`, cookie: user.header() },
+      { name: 'wall screen', path: '/screen', cookie: tv.header() },
+      { name: 'shift report', path: '/reports/shift', cookie: user.header() },
+    ].map((t) => ({ ...t, url: base + t.path }));
+    failures += await auditPages(work, targets);
+  }
+  return failures;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'washboard-webquality-'));
+const server = new Server(work);
+let cleaning = null;
+function cleanup() {
+  cleaning ??= (async () => {
+    // A browser still starting is waited for, then ended with the others:
+    // chrome-launcher starts it in a process group of its own.
+    await Promise.allSettled([...launching]);
+    await Promise.all([...browsers].map((b) => b.kill()));
+    await server.stop();
+    rmSync(work, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  })();
+  return cleaning;
+}
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => { cleanup().finally(() => process.exit(130)); });
+}
+process.on('exit', () => {
+  for (const b of browsers) b.kill();
+  if (server.proc && server.proc.exitCode === null && server.proc.signalCode === null) server.proc.kill('SIGKILL');
+});
+
+let code = 1;
+try {
+  const failures = await main(work, server);
+  code = failures ? 1 : 0;
+  log(failures ? '\nweb quality: FAILED' : '\nweb quality: all pages pass');
+} catch (err) {
+  if (cleaning) {
+    log('\nweb quality: interrupted');
+    await cleaning;
+    process.exit(130);
+  }
+  log(`\nweb quality: ${err.stack ?? err}`);
+  const tail = server.tail();
+  if (tail) log(`last lines of the server's log:\n${tail}`);
+} finally {
+  await cleanup();
+}
+process.exit(code);

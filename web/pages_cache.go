@@ -1,0 +1,246 @@
+package web
+
+import (
+	"bytes"
+	"container/list"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"washboard/views"
+)
+
+// pageCacheBytes bounds the memory the rendered pages take: about 170 floor
+// pages of 200 device cards.
+const pageCacheBytes = 64 << 20
+
+// A page's live region (the part that htmx fetches again when the data
+// changes) is most of its bytes and all of its reads from the cache of the
+// service's data. Clients of an account ask for the same few pages at the
+// same moments: after every change the event stream tells each open page
+// to fetch its region again. So the region is rendered once and kept, for
+// as long as it is what a render would show, and framed for each request
+// with what is the client's own: the CSRF token, the freshness banner.
+//
+// A kept region is what a render would show while
+//   - the account's cache has not changed: the sync engine's generation of
+//     the account has not moved;
+//   - the clock has not moved on to the next second: relative times ("5 min
+//     ago") are rendered against the second the page is rendered at, which
+//     the page also carries for app.js to count on from;
+//   - the request names the same page: account, path and normalized query,
+//     and the account's name as the session knows it (the overview's
+//     heading).
+
+// pageKey names a page as its region shows it.
+type pageKey struct {
+	account string
+	path    string // path and normalized query
+	name    string // the account's name as the session holds it
+}
+
+// pageStamp says what a region was rendered from.
+type pageStamp struct {
+	generation uint64 // the sync engine's generation of the account
+	second     int64  // Unix second of the render's now
+}
+
+func (a pageStamp) before(b pageStamp) bool {
+	if a.generation != b.generation {
+		return a.generation < b.generation
+	}
+	return a.second < b.second
+}
+
+// renderedPage is a page's rendered region and what frames it.
+type renderedPage struct {
+	key    pageKey
+	stamp  pageStamp
+	title  string
+	nav    string
+	crumbs []views.Crumb
+	live   []byte // the live region, as htmx fetches it
+}
+
+// size is the memory the page's bytes take.
+func (p *renderedPage) size() int { return len(p.live) }
+
+// pageCache keeps rendered pages, the most recently used first, within a
+// budget of bytes. Requests for a page that is being rendered wait for that
+// render rather than starting their own.
+type pageCache struct {
+	maxBytes int
+
+	mu      sync.Mutex
+	bytes   int
+	lru     list.List // of *renderedPage, most recently used at the front
+	byKey   map[pageKey]*list.Element
+	flights map[pageKey]*pageFlight
+}
+
+// pageFlight is a render under way; done closes when it ends.
+type pageFlight struct {
+	stamp pageStamp
+	done  chan struct{}
+	page  *renderedPage
+	err   error
+}
+
+func newPageCache(maxBytes int) *pageCache {
+	return &pageCache{maxBytes: maxBytes, byKey: map[pageKey]*list.Element{}, flights: map[pageKey]*pageFlight{}}
+}
+
+// get returns the page rendered with stamp, rendering it with build when
+// it is not kept. Requests that arrive during a render share its outcome,
+// an error included; errors are not kept.
+func (pc *pageCache) get(key pageKey, stamp pageStamp, build func() (*renderedPage, error)) (*renderedPage, error) {
+	pc.mu.Lock()
+	if el, ok := pc.byKey[key]; ok && el.Value.(*renderedPage).stamp == stamp {
+		pc.lru.MoveToFront(el)
+		pc.mu.Unlock()
+		return el.Value.(*renderedPage), nil
+	}
+	if f, ok := pc.flights[key]; ok && f.stamp == stamp {
+		pc.mu.Unlock()
+		<-f.done
+		return f.page, f.err
+	}
+	f := &pageFlight{stamp: stamp, done: make(chan struct{})}
+	pc.flights[key] = f
+	pc.mu.Unlock()
+
+	defer func() {
+		if f.page == nil && f.err == nil {
+			f.err = errors.New("rendering the page failed") // build panicked; the panic goes on up
+		}
+		pc.mu.Lock()
+		if pc.flights[key] == f {
+			delete(pc.flights, key)
+		}
+		if f.err == nil {
+			f.page.key, f.page.stamp = key, stamp
+			pc.keepLocked(f.page)
+		}
+		pc.mu.Unlock()
+		close(f.done)
+	}()
+	f.page, f.err = build()
+	return f.page, f.err
+}
+
+// keepLocked keeps a page, unless a page rendered from later data is kept
+// already, and drops the least recently used pages beyond the budget.
+func (pc *pageCache) keepLocked(p *renderedPage) {
+	if el, ok := pc.byKey[p.key]; ok {
+		old := el.Value.(*renderedPage)
+		if p.stamp.before(old.stamp) {
+			return
+		}
+		pc.bytes -= old.size()
+		pc.lru.Remove(el)
+		delete(pc.byKey, p.key)
+	}
+	if p.size() > pc.maxBytes {
+		return
+	}
+	pc.byKey[p.key] = pc.lru.PushFront(p)
+	pc.bytes += p.size()
+	for pc.bytes > pc.maxBytes {
+		el := pc.lru.Back()
+		old := el.Value.(*renderedPage)
+		pc.bytes -= old.size()
+		pc.lru.Remove(el)
+		delete(pc.byKey, old.key)
+	}
+}
+
+// pageBuilder renders a page's region and says what frames it, from the
+// cache as it is now, with relative times against now.
+type pageBuilder func(ctx context.Context, now time.Time) (*renderedPage, error)
+
+// servePage answers with a page of the signed-in account: its live region
+// alone to htmx, the whole page otherwise.
+func (s *Server) servePage(c echo.Context, path string, build pageBuilder) error {
+	ss := sessionOf(c)
+	now := s.clock.Now().Truncate(time.Second)
+	key := pageKey{account: ss.Account, path: path, name: ss.AccountName}
+	stamp := pageStamp{generation: s.sync.Generation(ss.Account), second: now.Unix()}
+	// The render carries on if its own request goes away: others may be
+	// waiting for it.
+	ctx := context.WithoutCancel(c.Request().Context())
+	p, err := s.pages.get(key, stamp, func() (*renderedPage, error) { return build(ctx, now) })
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Add("Vary", hxRequest)
+	if isHTMX(c) {
+		h.Set(echo.HeaderContentLength, strconv.Itoa(len(p.live)))
+		return c.HTMLBlob(http.StatusOK, p.live)
+	}
+	m := s.page(c, p.title, p.nav)
+	m.Crumbs = p.crumbs
+	return sendFramed(c, views.Frame(m, liveMarkHTML), p.live)
+}
+
+// renderLive renders a page's live region into bytes to keep.
+func renderLive(ctx context.Context, comp templ.Component) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := comp.Render(ctx, &buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// rawHTML is HTML rendered before, as a component.
+func rawHTML(b []byte) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+// liveMark stands for the live region while the frame around it is
+// rendered: an HTML comment, which no text that templ escapes can contain.
+const liveMark = "<!--live-->"
+
+var liveMarkHTML = rawHTML([]byte(liveMark))
+
+// sendFramed sends a page: its frame, rendered around liveMark, with a
+// kept live region in the mark's place, in one write.
+func sendFramed(c echo.Context, frame templ.Component, live []byte) error {
+	buf := pagePool.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledPage {
+			pagePool.Put(buf)
+		}
+	}()
+	buf.Reset()
+	if err := frame.Render(c.Request().Context(), buf); err != nil {
+		return err
+	}
+	i := bytes.Index(buf.Bytes(), []byte(liveMark))
+	if i < 0 {
+		return errors.New("the page's frame has no place for its live region")
+	}
+	tail := bytes.Clone(buf.Bytes()[i+len(liveMark):])
+	buf.Truncate(i)
+	buf.Write(live)
+	buf.Write(tail)
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
+	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+}
+
+// pagePool holds the buffers pages are put together in, so that a page
+// goes out in one write without a buffer of its size being allocated and
+// cleared for every request. Buffers that grew past maxPooledPage are let go.
+var pagePool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledPage = 1 << 20

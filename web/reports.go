@@ -1,0 +1,485 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/domain"
+	"washboard/internal/report"
+	"washboard/internal/store"
+	"washboard/internal/syncer"
+	"washboard/views"
+)
+
+// pastAlertsTimeout bounds reading a period the cache no longer covers
+// from the service.
+const pastAlertsTimeout = 30 * time.Second
+
+// devicesCurrentFor is how long after a period's end the devices' state
+// still stands for the state at its end: the pick list and the offline
+// table then use it.
+const devicesCurrentFor = time.Hour
+
+// reportSettings returns the account's shifts and their time zone, or the
+// defaults: three 8-hour shifts in the server's zone.
+func (s *Server) reportSettings(ctx context.Context, account string) (report.Shifts, *time.Location, error) {
+	rs, ok, err := s.store.ReportSettings(ctx, account)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return report.DefaultShifts(), s.cfg.Zone, nil
+	}
+	shifts, err := report.ParseShifts(rs.Shifts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the saved shifts of account %s: %w", account, err)
+	}
+	zone, err := time.LoadLocation(rs.Zone)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the saved time zone of account %s: %w", account, err)
+	}
+	return shifts, zone, nil
+}
+
+// reportQuery is a report's period and scope, read from the URL.
+type reportQuery struct {
+	period   report.Period
+	building domain.Building // zero for the whole account
+	form     views.ReportForm
+	values   url.Values // the canonical parameters, for links
+}
+
+// customLayout is the format of the custom range's ends (an HTML
+// datetime-local value), in the report's zone.
+const customLayout = "2006-01-02T15:04"
+
+// parseReportQuery reads date, shift, building, from and to. Without them
+// the report is of the shift that ended last. A value that names nothing
+// gives the form back with a message and the values as typed.
+func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.Shifts, zone *time.Location, now time.Time) (reportQuery, error) {
+	ctx := c.Request().Context()
+	q := reportQuery{values: url.Values{}}
+	f := &q.form
+	f.Date, f.From, f.To = c.QueryParam("date"), c.QueryParam("from"), c.QueryParam("to")
+	shiftName, buildingID := c.QueryParam("shift"), c.QueryParam("building")
+	last := shifts.LastEnded(now, zone)
+
+	buildings, err := s.store.Buildings(ctx, account)
+	if err != nil {
+		return q, err
+	}
+	f.Buildings = []views.Option{{Value: "", Label: "Whole account", Selected: buildingID == ""}}
+	for _, b := range buildings {
+		f.Buildings = append(f.Buildings, views.Option{Value: b.ID, Label: b.Name, Selected: b.ID == buildingID})
+		if b.ID == buildingID {
+			q.building = b
+		}
+	}
+	fail := func(field, msg string) (reportQuery, error) {
+		f.Error, f.ErrorFor = msg, field
+		f.Shifts = shiftOptions(shifts, shiftName)
+		return q, errReportForm
+	}
+	if buildingID != "" && q.building.ID == "" {
+		return fail("building", "The building chosen is not one of this account's.")
+	}
+
+	switch {
+	case f.From != "" || f.To != "":
+		f.Custom = true
+		if f.From == "" || f.To == "" {
+			return fail(map[bool]string{true: "from", false: "to"}[f.From == ""], "A custom range needs both its start and its end.")
+		}
+		start, err := time.ParseInLocation(customLayout, f.From, zone)
+		if err != nil {
+			return fail("from", fmt.Sprintf("The custom start %q is not a date and time such as 2026-11-21T06:00.", clip(f.From)))
+		}
+		end, err := time.ParseInLocation(customLayout, f.To, zone)
+		if err != nil {
+			return fail("to", fmt.Sprintf("The custom end %q is not a date and time such as 2026-11-21T14:00.", clip(f.To)))
+		}
+		if q.period, err = report.Custom(start, end); err != nil {
+			return fail("to", "The custom range is not valid: "+err.Error()+".")
+		}
+		q.values.Set("from", f.From)
+		q.values.Set("to", f.To)
+	default:
+		date := last.Date
+		if f.Date != "" {
+			if date, err = report.ParseDate(f.Date); err != nil {
+				return fail("date", fmt.Sprintf("The date %q is not a date such as 2026-11-21.", clip(f.Date)))
+			}
+		}
+		name := shiftName
+		if name == "" {
+			name = last.Shift
+		}
+		i, ok := shifts.Find(name)
+		if !ok {
+			return fail("shift", fmt.Sprintf("There is no shift named %q; the account's shifts are %s.", clip(name), shifts))
+		}
+		q.period = shifts.On(date, i, zone)
+		f.Date = date.String()
+		shiftName = name
+		q.values.Set("date", f.Date)
+		q.values.Set("shift", name)
+	}
+	f.Shifts = shiftOptions(shifts, shiftName)
+	if q.building.ID != "" {
+		q.values.Set("building", q.building.ID)
+	}
+	return q, nil
+}
+
+// errReportForm says the report form's values name no report; the form
+// says why.
+var errReportForm = errors.New("the report form's values name no report")
+
+func shiftOptions(shifts report.Shifts, selected string) []views.Option {
+	opts := make([]views.Option, len(shifts))
+	for i, sh := range shifts {
+		opts[i] = views.Option{Value: sh.Name, Label: sh.String(), Selected: sh.Name == selected}
+	}
+	return opts
+}
+
+// builtReport is a report with what the page says about where its data
+// came from.
+type builtReport struct {
+	report  report.Report
+	sources []string
+	gaps    []string
+}
+
+// buildReport gathers the alerts, places and devices of a report and
+// builds it. A period older than the cache holds is read from the
+// service; if that fails the report says so and shows what the cache has.
+func (s *Server) buildReport(ctx context.Context, ss session, q reportQuery, now time.Time) (builtReport, error) {
+	var out builtReport
+	p := q.period
+	var alerts []domain.Alert
+	fromService := false
+	if cov := s.sync.Coverage(); p.Start.Before(cov.From) {
+		rctx, cancel := context.WithTimeout(ctx, pastAlertsTimeout)
+		past, w, err := s.sync.PastAlerts(rctx, ss.Cred, p.Start, p.End)
+		cancel()
+		held := fmt.Sprintf("the cache holds the alerts created since %s", dateTimeIn(cov.From, p.Start.Location()))
+		if err != nil {
+			out.gaps = append(out.gaps, fmt.Sprintf("This period is older than the cache covers (%s), and reading it from the Device Monitoring Service failed: %s. Only the alerts the cache still holds are counted.",
+				held, syncer.Describe(err)))
+		} else {
+			alerts, fromService = past, true
+			out.sources = append(out.sources, fmt.Sprintf("This period is older than the cache covers (%s): its alerts were read from the Device Monitoring Service just now.", held))
+			out.gaps = append(out.gaps, fmt.Sprintf("Alerts created before %s, and alerts resolved after %s, were not read: the service is asked for at most %d days on either side of the period.",
+				dateTimeIn(w.CreatedFrom, p.Start.Location()), dateTimeIn(w.ResolvedTo, p.Start.Location()), int(s.sync.Config().Lookback/(24*time.Hour))))
+		}
+	}
+	if !fromService {
+		var err error
+		alerts, err = s.store.FindAlerts(ctx, store.AlertFilter{Account: ss.Account, BuildingID: q.building.ID, OpenFrom: p.Start, OpenTo: p.End})
+		if err != nil {
+			return out, err
+		}
+	}
+
+	devicesCurrent := now.Sub(p.End) <= devicesCurrentFor
+	var devices []domain.Device
+	if devicesCurrent {
+		var err error
+		if devices, err = s.store.FindDevices(ctx, store.DeviceFilter{Account: ss.Account, BuildingID: q.building.ID}); err != nil {
+			return out, err
+		}
+	}
+	ids := make([]string, 0, len(alerts)+len(devices))
+	for _, a := range alerts {
+		ids = append(ids, a.LocationID)
+	}
+	for _, d := range devices {
+		ids = append(ids, d.LocationID)
+	}
+	paths, err := s.store.Paths(ctx, ss.Account, ids)
+	if err != nil {
+		return out, err
+	}
+	places := make(map[string]report.Place, len(paths))
+	for id, pa := range paths {
+		places[id] = report.Place{LocationID: id, Location: pa.Location.Name, Room: pa.Room.Name,
+			FloorID: pa.Floor.ID, Floor: pa.Floor.Name, BuildingID: pa.Building.ID, Building: pa.Building.Name, Type: pa.Location.Type}
+	}
+	if fromService && q.building.ID != "" {
+		// The service was asked for the whole account.
+		kept := alerts[:0]
+		for _, a := range alerts {
+			if places[a.LocationID].BuildingID == q.building.ID {
+				kept = append(kept, a)
+			}
+		}
+		alerts = kept
+	}
+	out.report = report.Build(report.Input{Period: p, Alerts: alerts, Places: places, Devices: devices, DevicesCurrent: devicesCurrent})
+	return out, nil
+}
+
+func dateTimeIn(t time.Time, zone *time.Location) string {
+	return t.In(zone).Format("Mon 2 Jan 2006, 15:04 MST")
+}
+
+// showShiftReport answers /reports/shift.
+func (s *Server) showShiftReport(c echo.Context) error {
+	ctx := c.Request().Context()
+	ss := sessionOf(c)
+	now := s.clock.Now()
+	shifts, zone, err := s.reportSettings(ctx, ss.Account)
+	if err != nil {
+		return err
+	}
+	m := views.ShiftReport{Page: s.page(c, "Shift report", "reports"), Zone: zone, PrintedAt: now}
+	m.Page.Live = false // a report is a record of a period: it does not change under the reader
+	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report"}}
+	q, err := s.parseReportQuery(c, ss.Account, shifts, zone, now)
+	m.Form = q.form
+	if errors.Is(err, errReportForm) {
+		return render(c, http.StatusBadRequest, views.ShiftReportPage(m))
+	}
+	if err != nil {
+		return err
+	}
+	built, err := s.buildReport(ctx, ss, q, now)
+	if err != nil {
+		return err
+	}
+	m.Report = &built.report
+	m.Sources, m.Gaps = built.sources, built.gaps
+	m.InProgress = q.period.End.After(now)
+	m.Scope = "Whole account"
+	if q.building.ID != "" {
+		m.Scope = q.building.Name
+	}
+	statuses, err := s.store.SyncStatuses(ctx, ss.Account)
+	if err != nil {
+		return err
+	}
+	if al := statuses[store.ResourceAlerts]; !al.LastSuccess.IsZero() {
+		m.AsOf = al.LastSuccess.Add(al.Duration)
+	}
+	if m.AsOf.Before(q.period.End) && !m.AsOf.IsZero() && q.period.End.Before(now) {
+		m.Gaps = append(m.Gaps, fmt.Sprintf("The last successful sync was at %s, before the end of the period: what happened after it is not counted.", dateTimeIn(m.AsOf, zone)))
+	}
+	if prev, ok := shifts.Previous(q.period); ok && q.period.Shift != "" {
+		m.PrevHref = shiftHref(prev, q.building.ID)
+	}
+	if next, ok := shifts.Next(q.period); ok && q.period.Shift != "" && !next.Start.After(now) {
+		m.NextHref = shiftHref(next, q.building.ID)
+	}
+	for _, t := range reportTables {
+		v := url.Values{}
+		for k, vs := range q.values {
+			v[k] = vs
+		}
+		v.Set("table", t.name)
+		m.CSV = append(m.CSV, views.ReportCSV{Table: t.name, Label: t.label, Href: "/reports/shift.csv?" + v.Encode()})
+	}
+	m.Running = runningHeader(m, zone)
+	return render(c, http.StatusOK, views.ShiftReportPage(m))
+}
+
+// runningHeader is the line at the top of every printed page.
+func runningHeader(m views.ShiftReport, zone *time.Location) string {
+	p := m.Report.Period
+	name := "Shift report"
+	if p.Shift != "" {
+		name += " · " + p.Shift + " shift"
+	}
+	return fmt.Sprintf("%s · %s · %s – %s · printed %s", name, m.Scope,
+		p.Start.In(zone).Format("Mon 2 Jan 2006 15:04"), p.End.In(zone).Format("Mon 2 Jan 15:04 MST"),
+		m.PrintedAt.In(zone).Format("2 Jan 2006 15:04 MST"))
+}
+
+func shiftHref(p report.Period, building string) string {
+	v := url.Values{}
+	v.Set("date", p.Date.String())
+	v.Set("shift", p.Shift)
+	if building != "" {
+		v.Set("building", building)
+	}
+	return "/reports/shift?" + v.Encode()
+}
+
+// reportTables are the tables of a report that download as CSV.
+var reportTables = []struct{ name, label string }{
+	{"opened", "Alerts opened"},
+	{"resolved", "Alerts resolved"},
+	{"open", "Alerts still open"},
+	{"offline", "Devices offline"},
+	{"top", "Locations with the most alerts"},
+	{"picklist", "Pick list"},
+}
+
+// exportShiftReport answers /reports/shift.csv: one of the report's tables,
+// all its rows, for the same parameters as the page.
+func (s *Server) exportShiftReport(c echo.Context) error {
+	ctx := c.Request().Context()
+	ss := sessionOf(c)
+	now := s.clock.Now()
+	table := c.QueryParam("table")
+	known := false
+	names := make([]string, len(reportTables))
+	for i, t := range reportTables {
+		names[i] = t.name
+		known = known || t.name == table
+	}
+	if !known {
+		return errBadParam("table", "must be one of %s, not %q", strings.Join(names, ", "), clip(table))
+	}
+	shifts, zone, err := s.reportSettings(ctx, ss.Account)
+	if err != nil {
+		return err
+	}
+	q, err := s.parseReportQuery(c, ss.Account, shifts, zone, now)
+	if errors.Is(err, errReportForm) {
+		return &HTTPError{Code: http.StatusBadRequest, Param: q.form.ErrorFor, Msg: q.form.Error}
+	}
+	if err != nil {
+		return err
+	}
+	built, err := s.buildReport(ctx, ss, q, now)
+	if err != nil {
+		return err
+	}
+	r := built.report
+	w := csvResponse(c, "shift-report-"+table+".csv")
+	place := func(p report.Place) []string { return []string{p.Building, p.Floor, p.Room, p.Location, p.LocationID} }
+	placeHeader := []string{"building", "floor", "room", "location", "location_id"}
+	alertRows := func(rows []report.AlertRow) {
+		w.Write(append([]string{"alert_id", "type", "created_at", "resolved_at", "resolution_type", "not_necessarily_fixed",
+			"time_to_resolve_minutes", "open_at_end", "overdue_at_end", "refill_count", "device_macids"}, placeHeader...))
+		for _, row := range rows {
+			a := row.Alert
+			ttr := ""
+			if row.TimeToResolve > 0 {
+				ttr = strconv.Itoa(int(row.TimeToResolve / time.Minute))
+			}
+			w.Write(cells(append([]string{a.ID, string(a.Type), isoTime(a.Created), isoTime(a.Resolved), strings.ToLower(string(a.Resolution)),
+				strconv.FormatBool(row.MayBeUnfixed), ttr, strconv.FormatBool(row.OpenAtEnd), strconv.FormatBool(row.OverdueAtEnd),
+				strconv.Itoa(a.RefillCount), strings.Join(a.MACs, ";")}, place(row.Place)...)...))
+		}
+	}
+	switch table {
+	case "opened":
+		alertRows(r.Opened)
+	case "resolved":
+		alertRows(r.Resolved)
+	case "open":
+		alertRows(r.StillOpen)
+	case "offline":
+		w.Write(append([]string{"device_macid", "offline_since", "last_seen", "alert_id"}, placeHeader...))
+		for _, o := range r.Offline {
+			w.Write(cells(append([]string{o.MAC, isoTime(o.Since), isoTime(o.LastSeen), o.AlertID}, place(o.Place)...)...))
+		}
+	case "top":
+		w.Write(append([]string{"alerts_opened", "alert_types"}, placeHeader...))
+		for _, l := range r.TopLocations {
+			types := make([]string, len(l.Types))
+			for i, t := range l.Types {
+				types[i] = string(t)
+			}
+			w.Write(cells(append([]string{strconv.Itoa(l.Opened), strings.Join(types, ";")}, place(l.Place)...)...))
+		}
+	case "picklist":
+		w.Write([]string{"building", "floor", "product", "refills", "battery_sets"})
+		for _, row := range r.PickList.Rows {
+			for _, rf := range row.Refills {
+				w.Write(cells(row.Building, row.Floor, string(rf.Type), strconv.Itoa(rf.Count), ""))
+			}
+			if row.BatterySets > 0 {
+				w.Write(cells(row.Building, row.Floor, "", "", strconv.Itoa(row.BatterySets)))
+			}
+		}
+	}
+	w.Flush()
+	return w.Error()
+}
+
+// showReportSettings answers /reports/settings.
+func (s *Server) showReportSettings(c echo.Context) error {
+	ctx := c.Request().Context()
+	ss := sessionOf(c)
+	shifts, zone, err := s.reportSettings(ctx, ss.Account)
+	if err != nil {
+		return err
+	}
+	m := views.ReportSettings{Page: s.page(c, "Shift times", "reports"), Shifts: shifts.String(), Zone: zone.String(),
+		Saved: c.QueryParam("saved") == "1"}
+	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report", Href: "/reports/shift"}, {Label: "Shift times"}}
+	m.Zones = zoneOptions(m.Zone)
+	return render(c, http.StatusOK, views.ReportSettingsPage(m))
+}
+
+// saveReportSettings answers the settings form: saved and back to the
+// form, or the form again with what was typed and what is wrong.
+func (s *Server) saveReportSettings(c echo.Context) error {
+	ctx := c.Request().Context()
+	ss := sessionOf(c)
+	m := views.ReportSettings{Page: s.page(c, "Shift times", "reports"), Shifts: c.FormValue("shifts"), Zone: c.FormValue("zone")}
+	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report", Href: "/reports/shift"}, {Label: "Shift times"}}
+	m.Zones = zoneOptions(m.Zone)
+	shifts, err := report.ParseShifts(m.Shifts)
+	if err != nil {
+		m.Error = "The shifts are not valid: " + err.Error() + "."
+		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
+	}
+	zone, err := loadZone(m.Zone)
+	if err != nil {
+		m.Error = fmt.Sprintf("%q is not a time zone this server knows; choose one from the list.", clip(m.Zone))
+		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
+	}
+	if err := s.store.SaveReportSettings(ctx, ss.Account, store.ReportSettings{Shifts: shifts.String(), Zone: zone.String(), Updated: s.clock.Now()}); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/reports/settings?saved=1")
+}
+
+// loadZone loads an IANA zone by name, or "Local": the server's zone.
+func loadZone(name string) (*time.Location, error) {
+	if name == "" || strings.ContainsAny(name, "\x00\\") || strings.HasPrefix(name, "/") || strings.Contains(name, "..") {
+		return nil, fmt.Errorf("%q is not a time zone name", name)
+	}
+	return time.LoadLocation(name)
+}
+
+// commonZones are the zones the settings form offers; the account's own
+// is added when it is not among them.
+var commonZones = []string{
+	"UTC", "Europe/London", "Europe/Dublin", "Europe/Lisbon", "Europe/Paris", "Europe/Berlin", "Europe/Amsterdam",
+	"Europe/Brussels", "Europe/Madrid", "Europe/Rome", "Europe/Stockholm", "Europe/Oslo", "Europe/Copenhagen",
+	"Europe/Helsinki", "Europe/Warsaw", "Europe/Vienna", "Europe/Zurich", "Europe/Prague", "Europe/Athens",
+	"Europe/Istanbul", "America/New_York", "America/Chicago", "America/Denver", "America/Phoenix",
+	"America/Los_Angeles", "America/Anchorage", "America/Toronto", "America/Vancouver", "America/Mexico_City",
+	"America/Sao_Paulo", "Asia/Dubai", "Asia/Kolkata", "Asia/Singapore", "Asia/Shanghai", "Asia/Tokyo",
+	"Australia/Perth", "Australia/Sydney", "Pacific/Auckland",
+}
+
+func zoneOptions(selected string) []views.Option {
+	var opts []views.Option
+	found := false
+	for _, z := range commonZones {
+		opts = append(opts, views.Option{Value: z, Label: z, Selected: z == selected})
+		found = found || z == selected
+	}
+	if !found && selected != "" {
+		label := selected
+		if selected == "Local" {
+			label = "The server's time zone"
+		}
+		opts = append([]views.Option{{Value: selected, Label: label, Selected: true}}, opts...)
+	}
+	return opts
+}
