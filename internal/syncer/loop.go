@@ -233,21 +233,36 @@ func (l *loop) refreshLayout(ctx context.Context, cred upstream.Credentials) (st
 
 func (l *loop) refreshDevices(ctx context.Context, cred upstream.Credentials) (store.Change, Fetched, error) {
 	l.update(func(p *Progress) { p.Devices = 0 })
-	r, err := l.e.store.BeginDevices(ctx, l.account)
-	if err != nil {
-		return store.Change{}, Fetched{}, err
+	// The transaction begins with the first page, so that a service that
+	// does not answer holds no write lock while the client retries.
+	var r *store.DeviceRefresh
+	begin := func() (err error) {
+		if r == nil {
+			r, err = l.e.store.BeginDevices(ctx, l.account)
+		}
+		return err
 	}
-	defer r.Rollback()
+	defer func() {
+		if r != nil {
+			r.Rollback()
+		}
+	}()
 	progress := l.progressFunc(store.ResourceDevices)
 	var fetched Fetched
-	err = pipeline(ctx, func(ctx context.Context, send func([]domain.Device) error) error {
+	err := pipeline(ctx, func(ctx context.Context, send func([]domain.Device) error) error {
 		var err error
 		fetched, err = l.e.src.Devices(ctx, cred, send)
 		return err
 	}, func(page []domain.Device) error {
 		progress(Page{Items: len(page)})
+		if err := begin(); err != nil {
+			return err
+		}
 		return r.Write(ctx, page)
 	})
+	if err == nil {
+		err = begin()
+	}
 	if err != nil {
 		return store.Change{}, fetched, err
 	}
@@ -311,12 +326,21 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 	if err != nil {
 		return store.Change{}, Fetched{}, err
 	}
-	r, err := e.store.BeginAlerts(ctx, l.account)
-	if err != nil {
-		return store.Change{}, Fetched{}, err
+	// The transaction begins with the first page (see refreshDevices).
+	var r *store.AlertRefresh
+	begin := func() (err error) {
+		if r == nil {
+			if r, err = e.store.BeginAlerts(ctx, l.account); err == nil {
+				r.SeenAt(now)
+			}
+		}
+		return err
 	}
-	defer r.Rollback()
-	r.SeenAt(now)
+	defer func() {
+		if r != nil {
+			r.Rollback()
+		}
+	}()
 
 	progress := l.progressFunc(store.ResourceAlerts)
 	seen := map[string]bool{}
@@ -338,6 +362,9 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 		progress(Page{Items: len(page)})
 		for _, a := range page {
 			seen[a.ID] = true
+		}
+		if err := begin(); err != nil {
+			return err
 		}
 		return r.Write(ctx, page)
 	})
@@ -367,6 +394,9 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 		} else {
 			remove = append(remove, c.ID)
 		}
+	}
+	if err := begin(); err != nil {
+		return store.Change{}, fetched, err
 	}
 	if err := r.Write(ctx, found); err != nil {
 		return store.Change{}, fetched, err

@@ -637,3 +637,29 @@ func TestPastAlertsReadsAWindowFromTheService(t *testing.T) {
 		t.Errorf("%d alerts open in the window were not read: %v", len(want), want)
 	}
 }
+
+// TestAWaitForTheServiceHoldsNoWriteLock: while the service is slow to
+// send the first page of a refresh, other writes to the cache (a screen's
+// check-in, saved settings) go through.
+func TestAWaitForTheServiceHoldsNoWriteLock(t *testing.T) {
+	e := newEnv(t, 40, 1)
+	release := make(chan struct{})
+	waiting := make(chan string, 8)
+	var slow atomic.Bool
+	e.onRequest = func(r *http.Request) {
+		if slow.Load() && (r.URL.Path == "/devices" || r.URL.Path == "/alerts") {
+			waiting <- r.URL.Path
+			<-release
+		}
+	}
+	defer close(release)
+	e.hold(t, "session", e.cred)
+	slow.Store(true)
+	e.syncClock.Advance(time.Minute) // the next round starts, and waits for the service
+	<-waiting
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := e.store.SaveReportSettings(ctx, e.account, store.ReportSettings{Shifts: "Day 07:00-19:00", Zone: "UTC", Updated: start}); err != nil {
+		t.Errorf("a write while the refresh waits for the service: %v", err)
+	}
+}
