@@ -24,9 +24,10 @@ import (
 	"washboard/internal/upstream"
 )
 
-// benchCache fills a cache with an account of 10,000 devices: 5 buildings
-// of 10 floors of 200 devices (40 rooms of 5), with 2,000 open alerts.
-func benchCache(b *testing.B, st *store.Store, account string) (floor string) {
+// benchCache fills a cache with an account of buildings×floors×200
+// devices: floors of 40 rooms of 5 devices, an open alert at every fifth
+// device. It returns a floor in the middle of the account.
+func benchCache(b *testing.B, st *store.Store, account string, buildings, floors int) (floor string) {
 	b.Helper()
 	ctx := context.Background()
 	l := domain.Layout{Account: domain.Account{ID: account, Name: "Benchmark Estates"}}
@@ -34,10 +35,10 @@ func benchCache(b *testing.B, st *store.Store, account string) (floor string) {
 	var alerts []domain.Alert
 	t0 := start.Add(-48 * time.Hour)
 	battery := 70
-	for bi := 0; bi < 5; bi++ {
+	for bi := 0; bi < buildings; bi++ {
 		bid := fmt.Sprintf("b%d", bi)
 		l.Buildings = append(l.Buildings, domain.Building{ID: bid, Name: fmt.Sprintf("Tower %d", bi+1)})
-		for fi := 0; fi < 10; fi++ {
+		for fi := 0; fi < floors; fi++ {
 			fid := fmt.Sprintf("%s-f%d", bid, fi)
 			l.Floors = append(l.Floors, domain.Floor{ID: fid, BuildingID: bid, Name: fmt.Sprintf("Level %d", fi)})
 			for ri := 0; ri < 40; ri++ {
@@ -79,7 +80,7 @@ func benchCache(b *testing.B, st *store.Store, account string) (floor string) {
 			b.Fatal(err)
 		}
 	}
-	return "b2-f5"
+	return fmt.Sprintf("b%d-f%d", buildings/2, floors/2)
 }
 
 // benchServer is the dashboard over a prepared cache. Its upstream accepts
@@ -87,6 +88,13 @@ func benchCache(b *testing.B, st *store.Store, account string) (floor string) {
 // clock stands still unless the benchmark moves it, and its refreshes are
 // a day apart, so that moving the clock by seconds does not set them off.
 func benchServer(b *testing.B) (*httptest.Server, string, *clock.Fake) {
+	b.Helper()
+	return benchServerOf(b, 5, 10) // 10,000 devices, 2,000 open alerts
+}
+
+// benchServerOf is benchServer over an account of buildings×floors×200
+// devices.
+func benchServerOf(b *testing.B, buildings, floors int) (*httptest.Server, string, *clock.Fake) {
 	b.Helper()
 	const account = "bench-account"
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -103,7 +111,7 @@ func benchServer(b *testing.B) (*httptest.Server, string, *clock.Fake) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	floor := benchCache(b, st, account)
+	floor := benchCache(b, st, account, buildings, floors)
 	sdb, err := store.SessionDB(path)
 	if err != nil {
 		b.Fatal(err)
@@ -235,5 +243,64 @@ func BenchmarkPageRender(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkPageGrowth renders the overview and a floor page of 200 devices
+// afresh (the clock a second on for every request) for accounts of 1,000,
+// 10,000 and 50,000 devices, in the same run, and reports each one's time
+// and the time at 50,000 devices against 1,000: a floor page should not
+// grow with the account, the overview at most with its buildings.
+func BenchmarkPageGrowth(b *testing.B) {
+	sizes := []struct {
+		devices           int
+		buildings, floors int
+	}{{1_000, 1, 5}, {10_000, 5, 10}, {50_000, 25, 10}}
+	type subject struct {
+		srv    *httptest.Server
+		client *http.Client
+		clk    *clock.Fake
+		floor  string
+	}
+	subjects := make([]subject, len(sizes))
+	for i, sz := range sizes {
+		srv, floor, clk := benchServerOf(b, sz.buildings, sz.floors)
+		subjects[i] = subject{srv, benchSession(b, srv), clk, floor}
+	}
+	get := func(s subject, path string) {
+		s.clk.Advance(time.Second)
+		resp, err := s.client.Get(s.srv.URL + path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("GET %s: %s", path, resp.Status)
+		}
+	}
+	for _, s := range subjects { // warm up: connections, the sync's first attempt
+		for i := 0; i < 5; i++ {
+			get(s, "/")
+			get(s, "/floors/"+s.floor)
+		}
+	}
+	took := map[string][]time.Duration{"overview": make([]time.Duration, len(sizes)), "floor": make([]time.Duration, len(sizes))}
+	b.ResetTimer()
+	for b.Loop() {
+		for i, s := range subjects {
+			for _, page := range []struct{ name, path string }{{"overview", "/"}, {"floor", "/floors/" + s.floor}} {
+				t0 := time.Now()
+				get(s, page.path)
+				took[page.name][i] += time.Since(t0)
+			}
+		}
+	}
+	n := float64(b.N)
+	for _, name := range []string{"overview", "floor"} {
+		for i, sz := range sizes {
+			b.ReportMetric(float64(took[name][i].Microseconds())/n/1000, fmt.Sprintf("%s-%dk-ms", name, sz.devices/1000))
+		}
+		b.ReportMetric(float64(took[name][2])/float64(took[name][0]), name+"-50k/1k")
 	}
 }
