@@ -13,7 +13,7 @@
 // (performance 95, accessibility 100, best practices 100), and prints every
 // finding. The server is stopped at the end, whatever happens.
 //
-// Usage: npm run webquality [-- --html-only | --lighthouse-only] [--reports DIR]
+// Usage: npm run webquality [-- --html-only | --lighthouse-only] [--desktop] [--reports DIR]
 // (--reports writes each page's Lighthouse result as JSON, without the
 // request headers that carried the session).
 //
@@ -43,6 +43,9 @@ const argv = process.argv.slice(2);
 const htmlOnly = argv.includes('--html-only');
 const lighthouseOnly = argv.includes('--lighthouse-only');
 const reportsDir = argv.includes('--reports') ? resolve(argv[argv.indexOf('--reports') + 1] ?? '') : '';
+// Lighthouse's default settings emulate a mid-range phone on a slow 4G
+// network; --desktop uses its desktop preset instead.
+const lighthouseConfig = argv.includes('--desktop') ? (await import('lighthouse/core/config/desktop-config.js')).default : undefined;
 
 // Every secret seen is replaced before anything is printed.
 const secrets = new Set();
@@ -310,7 +313,7 @@ async function auditOnce(work, url, cookie) {
       logLevel: 'error',
       onlyCategories: Object.keys(goals),
       extraHeaders: { Cookie: cookie },
-    });
+    }, lighthouseConfig);
     if (!result) throw new Error('Lighthouse returned no result');
     const lhr = result.lhr;
     delete lhr.configSettings.extraHeaders;
