@@ -23,6 +23,9 @@ type Page struct {
 	Version     string
 	Zone        *time.Location // the zone times are shown in
 	Live        bool           // open the server-sent events stream for live updates
+	// Still pages (a shift report) do not change under the reader and load
+	// no htmx: nothing on them is fetched again.
+	Still bool
 }
 
 // Crumb is one step of the breadcrumbs. The last one has no link.

@@ -242,7 +242,7 @@ func (s *Server) showShiftReport(c echo.Context) error {
 		return err
 	}
 	m := views.ShiftReport{Page: s.page(c, "Shift report", "reports"), Zone: zone, PrintedAt: now}
-	m.Page.Live = false // a report is a record of a period: it does not change under the reader
+	m.Page.Live, m.Page.Still = false, true // a report is a record of a period: it does not change under the reader
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report"}}
 	q, err := s.parseReportQuery(c, ss.Account, shifts, zone, now)
 	m.Form = q.form

@@ -41,8 +41,11 @@ func TestShiftReportDefaultsToTheShiftThatEnded(t *testing.T) {
 	if doc.Find(".signature").Length() != 2 {
 		t.Error("no lines for the outgoing and incoming supervisors")
 	}
-	if doc.Find("[data-print]").Length() != 1 {
-		t.Error("no print button")
+	if doc.Find("[data-print]").Length() != 1 || doc.Find(`script[src="/static/js/app.js"]`).Length() != 1 {
+		t.Error("no print button, or not the script that runs it")
+	}
+	if doc.Find(`script[src*="htmx"]`).Length() != 0 {
+		t.Error("the report loads htmx, though nothing on it is fetched again")
 	}
 	if run := doc.Find("[data-running]").AttrOr("data-running", ""); !strings.Contains(run, "17 Nov 2026 22:00") || !strings.Contains(run, "printed") {
 		t.Errorf("running header %q; want the period and the print time", run)
