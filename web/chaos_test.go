@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"sort"
 	"strings"
@@ -41,18 +42,6 @@ func cacheSnapshot(t *testing.T, a *app, account string) (devices, alerts map[st
 		alerts[x.ID] = fmt.Sprintf("%+v", x)
 	}
 	return devices, alerts
-}
-
-func sameRows(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestChaosDay runs the dashboard against a service that fails often (30 %
@@ -100,7 +89,7 @@ func TestChaosDay(t *testing.T) {
 				continue
 			}
 			failed++
-			if !sameRows(c.before, c.after) {
+			if !maps.Equal(c.before, c.after) {
 				t.Errorf("step %d: a failed refresh of %s (%s) changed the cache", step, c.res, s.LastError)
 			}
 			banner := b.get("/").doc(t).Find("#freshness").Text()

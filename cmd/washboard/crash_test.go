@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	_ "modernc.org/sqlite"
+	"washboard/internal/store"
 )
 
 // TestCrashSafety starts the real binary, kills it with SIGKILL twenty
@@ -116,8 +116,7 @@ func checkDatabase(path string) error {
 	if err := db.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&integrity); err != nil || integrity != "ok" {
 		return fmt.Errorf("integrity check: %q, %v", integrity, err)
 	}
-	var sessions int
-	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sessions WHERE expiry > julianday('now')`).Scan(&sessions); err != nil || sessions == 0 {
+	if sessions, err := store.CountSessions(ctx, db); err != nil || sessions == 0 {
 		return fmt.Errorf("sessions: %d, %v; want the signed-in one", sessions, err)
 	}
 	rows, err := db.QueryContext(ctx, `SELECT a.key,

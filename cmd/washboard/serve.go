@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"washboard/internal/clock"
@@ -150,8 +151,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return usageError{fmt.Sprintf("--upstream: %v", err)}
 	}
 	m.Gauge("washboard_sessions_active", "Sessions that have not expired.", func() float64 {
-		var n int
-		sessionDB.QueryRow(`SELECT count(*) FROM sessions WHERE expiry > julianday('now')`).Scan(&n)
+		n, _ := store.CountSessions(context.Background(), sessionDB)
 		return float64(n)
 	})
 	m.Gauge("washboard_screens_active", "Linked wall screens that checked in within the last five minutes.", func() float64 {
@@ -166,6 +166,10 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 			m.ObserveRefresh(string(res), d, c.Added, c.Changed, c.Removed, err)
 		},
 	}, log)
+	// Stops the sync and waits for it; shutdownGracefully calls it within
+	// the grace period, and the deferred call covers the early returns.
+	stopEngine := sync.OnceFunc(func() { stopSync(); engine.Wait() })
+	defer stopEngine()
 
 	app, err := web.New(web.Config{
 		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime, Key: key},
@@ -173,15 +177,11 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		ServeMetrics: cfg.MetricsListen == "",
 	}, web.Deps{Store: st, SessionDB: sessionDB, Sync: engine, Upstream: client, Clock: opts.clock, Log: log, Metrics: m})
 	if err != nil {
-		stopSync()
-		engine.Wait()
 		return err
 	}
 
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
-		stopSync()
-		engine.Wait()
 		return err
 	}
 	servers := []served{{&http.Server{
@@ -197,8 +197,6 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		mln, err := net.Listen("tcp", cfg.MetricsListen)
 		if err != nil {
 			ln.Close()
-			stopSync()
-			engine.Wait()
 			return fmt.Errorf("--metrics-listen: %w", err)
 		}
 		mux := http.NewServeMux()
@@ -210,7 +208,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if opts.ready != nil {
 		opts.ready(url)
 	}
-	return shutdownGracefully(ctx, cfg.ShutdownGrace, servers, func() { stopSync(); engine.Wait() }, log)
+	return shutdownGracefully(ctx, cfg.ShutdownGrace, servers, stopEngine, log)
 }
 
 // served is a server and the listener it serves on.

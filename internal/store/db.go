@@ -208,3 +208,11 @@ func (s *Store) accountKey(ctx context.Context, id string, create bool) (int64, 
 	s.keys.Store(id, k)
 	return k, nil
 }
+
+// CountSessions counts the sessions in the session table (on db, the pool
+// of SessionDB) that have not expired.
+func CountSessions(ctx context.Context, db *sql.DB) (int, error) {
+	var n int
+	err := db.QueryRowContext(ctx, `SELECT count(*) FROM sessions WHERE expiry > julianday('now')`).Scan(&n)
+	return n, err
+}
