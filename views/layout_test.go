@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	"washboard/static"
 )
 
 func TestLayout(t *testing.T) {
@@ -39,10 +41,10 @@ func TestLayout(t *testing.T) {
 			t.Errorf("script %s is not deferred", s.AttrOr("src", ""))
 		}
 	})
-	if got := strings.Join(scripts, " "); got != "/static/vendor/htmx.min.js /static/vendor/sse.js /static/js/app.js" {
+	if got := strings.Join(scripts, " "); got != static.URL("vendor/htmx.min.js")+" "+static.URL("vendor/sse.js")+" "+static.URL("js/app.js") {
 		t.Errorf("scripts = %s", got)
 	}
-	if doc.Find(`link[rel="stylesheet"]`).AttrOr("href", "") != "/static/css/app.css" {
+	if doc.Find(`link[rel="stylesheet"]`).AttrOr("href", "") != static.URL("css/app.css") {
 		t.Error("no stylesheet")
 	}
 	if doc.Find(`a.skip-link[href="#main"]`).Length() != 1 || doc.Find("main#main").Length() != 1 {
@@ -308,7 +310,7 @@ func TestIconsExistInSprite(t *testing.T) {
 		doc, _ := render(t, c)
 		doc.Find("use").Each(func(_ int, s *goquery.Selection) {
 			href := s.AttrOr("href", "")
-			id, ok := strings.CutPrefix(href, "/static/icons/icons.svg#")
+			id, ok := strings.CutPrefix(href, iconsURL+"#")
 			if !ok || !ids[id] {
 				t.Errorf("%s: icon %q is not in the sprite", name, href)
 			}

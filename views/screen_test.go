@@ -11,6 +11,7 @@ import (
 	"github.com/a-h/templ"
 
 	"washboard/internal/domain"
+	"washboard/static"
 )
 
 // sampleScreen is a floor's screen with two rooms' worth of things to do:
@@ -86,7 +87,7 @@ func TestScreenPageDocument(t *testing.T) {
 	}
 	var sheets []string
 	doc.Find(`link[rel="stylesheet"]`).Each(func(_ int, s *goquery.Selection) { sheets = append(sheets, s.AttrOr("href", "")) })
-	if got := strings.Join(sheets, " "); got != "/static/css/screen.css" {
+	if got := strings.Join(sheets, " "); got != static.URL("css/screen.css") {
 		t.Errorf("stylesheets = %s, want screen.css alone", got)
 	}
 	var scripts []string
@@ -96,7 +97,7 @@ func TestScreenPageDocument(t *testing.T) {
 			t.Errorf("script %s is not deferred", s.AttrOr("src", ""))
 		}
 	})
-	if got := strings.Join(scripts, " "); got != "/static/vendor/htmx.min.js /static/vendor/sse.js /static/js/screen.js" {
+	if got := strings.Join(scripts, " "); got != static.URL("vendor/htmx.min.js")+" "+static.URL("vendor/sse.js")+" "+static.URL("js/screen.js") {
 		t.Errorf("scripts = %s", got)
 	}
 	for name, want := range map[string]string{
@@ -367,7 +368,7 @@ func TestScreenHealthHasWords(t *testing.T) {
 				t.Errorf("%s: an icon without words beside it", name)
 			}
 			href := s.Find("use").AttrOr("href", "")
-			id, ok := strings.CutPrefix(href, "/static/icons/icons.svg#")
+			id, ok := strings.CutPrefix(href, iconsURL+"#")
 			if !ok || !strings.Contains(string(sprite), `<symbol id="`+id+`"`) {
 				t.Errorf("%s: icon %q is not in the sprite", name, href)
 			}

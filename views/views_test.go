@@ -238,7 +238,7 @@ func TestEveryHealthBadgeAndIconHasWords(t *testing.T) {
 		if got := text(badge); got != h.Label() {
 			t.Errorf("badge of %s reads %q, want %q", h, got, h.Label())
 		}
-		if use, _ := badge.Find("svg use").Attr("href"); use != "/static/icons/icons.svg#"+h.String() {
+		if use, _ := badge.Find("svg use").Attr("href"); use != iconsURL+"#"+h.String() {
 			t.Errorf("badge of %s shows icon %q", h, use)
 		}
 	}

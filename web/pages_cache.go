@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"compress/flate"
 	"container/list"
 	"context"
 	"errors"
@@ -67,10 +68,21 @@ type renderedPage struct {
 	nav    string
 	crumbs []views.Crumb
 	live   []byte // the live region, as htmx fetches it
+
+	liveZ    deflatePiece // the live region compressed, to frame for each request
+	liveGzip []byte       // the live region gzipped, as htmx fetches it
+}
+
+// compressLive compresses the page's live region once for all who ask
+// for it: the region alone, and a piece to put between each request's
+// frame.
+func (p *renderedPage) compressLive() {
+	p.liveZ = compressPiece(p.live, flate.DefaultCompression, false)
+	p.liveGzip = appendGzip(nil, [][]byte{p.live}, p.liveZ, deflateLast)
 }
 
 // size is the memory the page's bytes take.
-func (p *renderedPage) size() int { return len(p.live) }
+func (p *renderedPage) size() int { return len(p.live) + len(p.liveZ) + len(p.liveGzip) }
 
 // pageCache keeps rendered pages, the most recently used first, within a
 // budget of bytes. Requests for a page that is being rendered wait for that
@@ -175,19 +187,31 @@ func (s *Server) servePage(c echo.Context, path string, build pageBuilder) error
 	// The render carries on if its own request goes away: others may be
 	// waiting for it.
 	ctx := context.WithoutCancel(c.Request().Context())
-	p, err := s.pages.get(key, stamp, func() (*renderedPage, error) { return build(ctx, now) })
+	p, err := s.pages.get(key, stamp, func() (*renderedPage, error) {
+		p, err := build(ctx, now)
+		if err == nil {
+			p.compressLive()
+		}
+		return p, err
+	})
 	if err != nil {
 		return err
 	}
 	h := c.Response().Header()
 	h.Add("Vary", hxRequest)
+	gzipped := acceptsGzip(c.Request())
 	if isHTMX(c) {
-		h.Set(echo.HeaderContentLength, strconv.Itoa(len(p.live)))
-		return c.HTMLBlob(http.StatusOK, p.live)
+		body := p.live
+		if gzipped {
+			body = p.liveGzip
+			h.Set(echo.HeaderContentEncoding, "gzip")
+		}
+		h.Set(echo.HeaderContentLength, strconv.Itoa(len(body)))
+		return c.HTMLBlob(http.StatusOK, body)
 	}
 	m := s.page(c, p.title, p.nav)
 	m.Crumbs = p.crumbs
-	return sendFramed(c, views.Frame(m, liveMarkHTML), p.live)
+	return sendFramed(c, views.Frame(m, liveMarkHTML), p, gzipped)
 }
 
 // renderLive renders a page's live region into bytes to keep.
@@ -214,8 +238,9 @@ const liveMark = "<!--live-->"
 var liveMarkHTML = rawHTML([]byte(liveMark))
 
 // sendFramed sends a page: its frame, rendered around liveMark, with a
-// kept live region in the mark's place, in one write.
-func sendFramed(c echo.Context, frame templ.Component, live []byte) error {
+// kept live region in the mark's place, in one write; gzipped, the frame
+// is compressed around the region compressed before.
+func sendFramed(c echo.Context, frame templ.Component, p *renderedPage, gzipped bool) error {
 	buf := pagePool.Get().(*bytes.Buffer)
 	defer func() {
 		if buf.Cap() <= maxPooledPage {
@@ -230,12 +255,22 @@ func sendFramed(c echo.Context, frame templ.Component, live []byte) error {
 	if i < 0 {
 		return errors.New("the page's frame has no place for its live region")
 	}
-	tail := bytes.Clone(buf.Bytes()[i+len(liveMark):])
-	buf.Truncate(i)
-	buf.Write(live)
-	buf.Write(tail)
-	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
-	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+	head, tail := buf.Bytes()[:i], buf.Bytes()[i+len(liveMark):]
+	var page []byte
+	if gzipped {
+		c.Response().Header().Set(echo.HeaderContentEncoding, "gzip")
+		headZ := compressPiece(head, flate.BestSpeed, false)
+		tailZ := compressPiece(tail, flate.BestSpeed, true)
+		page = appendGzip(buf.AvailableBuffer(), [][]byte{head, p.live, tail}, headZ, p.liveZ, tailZ)
+	} else {
+		tail = bytes.Clone(tail)
+		buf.Truncate(i)
+		buf.Write(p.live)
+		buf.Write(tail)
+		page = buf.Bytes()
+	}
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(page)))
+	return c.HTMLBlob(http.StatusOK, page)
 }
 
 // pagePool holds the buffers pages are put together in, so that a page

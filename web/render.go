@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"io/fs"
 	"net/http"
 	"strconv"
 
@@ -30,12 +29,4 @@ func pick(c echo.Context, page, fragment templ.Component) error {
 		return render(c, http.StatusOK, fragment)
 	}
 	return render(c, http.StatusOK, page)
-}
-
-func staticHandler(assets fs.FS) http.Handler {
-	files := http.FileServer(http.FS(assets))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=3600")
-		files.ServeHTTP(w, r)
-	})
 }

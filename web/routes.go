@@ -1,12 +1,9 @@
 package web
 
 import (
-	"io/fs"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
-
-	"washboard/static"
 )
 
 // routes is the route table of the application.
@@ -20,10 +17,9 @@ func (s *Server) routes() *echo.Echo {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
 	e.Pre(s.requestID)
-	e.Use(s.logRequests, s.recoverPanics, s.securityHeaders)
+	e.Use(s.compress, s.logRequests, s.recoverPanics, s.securityHeaders)
 
-	assets, _ := fs.Sub(static.FS, ".")
-	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", staticHandler(assets))))
+	e.GET("/static/*", serveAssets(s.assets))
 
 	// Operations: not behind sign-in, and saying nothing about accounts.
 	e.GET("/healthz", s.showHealth)

@@ -20,6 +20,7 @@ import (
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
 	"washboard/internal/version"
+	"washboard/static"
 )
 
 // Config configures the web application.
@@ -79,6 +80,7 @@ type Server struct {
 	echo     *echo.Echo
 	version  string
 	pages    *pageCache // rendered live regions of pages
+	assets   map[string]*asset
 }
 
 // New builds the web application.
@@ -116,6 +118,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	if s.limiter.perMinute == 0 {
 		s.limiter.perMinute = 10
+	}
+	if s.assets, err = loadAssets(static.FS); err != nil {
+		return nil, err
 	}
 	s.echo = s.routes()
 	return s, nil

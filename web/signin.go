@@ -45,12 +45,34 @@ func (s *Server) signIn(c echo.Context) error {
 		APIKey:        strings.TrimSpace(c.FormValue("api_key")),
 		Authorization: strings.TrimSpace(c.FormValue("authorization")),
 	}
-	if cred.APIKey == "" || cred.Authorization == "" {
+	if problem := credentialsProblem(cred); problem != "" {
 		m := s.signInModel(c)
-		m.Kind, m.Error = "invalid", "Enter both the API key and the Authorization value."
+		m.Kind, m.Error = "invalid", problem
 		return render(c, http.StatusBadRequest, views.SignInPage(m))
 	}
 	return s.startSession(c, cred)
+}
+
+// maxCredential is the longest API key or Authorization value accepted.
+const maxCredential = 8 << 10
+
+// credentialsProblem says what makes credentials impossible to send to
+// the service as its two headers, "" if nothing does.
+func credentialsProblem(cred upstream.Credentials) string {
+	if cred.APIKey == "" || cred.Authorization == "" {
+		return "Enter both the API key and the Authorization value."
+	}
+	for _, f := range []struct{ name, value string }{{"API key", cred.APIKey}, {"Authorization value", cred.Authorization}} {
+		if len(f.value) > maxCredential {
+			return fmt.Sprintf("The %s is longer than %d characters: check that only the %s was pasted.", f.name, maxCredential, f.name)
+		}
+		for _, r := range f.value {
+			if r < ' ' || r > '~' {
+				return fmt.Sprintf("The %s contains a character it cannot have (only letters, digits, spaces and ASCII punctuation): check that only the %s was pasted.", f.name, f.name)
+			}
+		}
+	}
+	return ""
 }
 
 func (s *Server) signInDemo(c echo.Context) error {

@@ -321,6 +321,19 @@ func TestSignInFailuresKeepNothingSecret(t *testing.T) {
 		t.Errorf("empty form: %d, want 400", r.StatusCode)
 	}
 
+	// Credentials that cannot be sent as headers are refused before any
+	// call, saying which one is wrong.
+	for _, tc := range []struct{ apiKey, auth, says string }{
+		{"key\x00-with-a-nul", credA.Authorization, "The API key contains a character"},
+		{credA.APIKey, "Bearer line\nbreak", "The Authorization value contains a character"},
+		{credA.APIKey, "Bearer " + strings.Repeat("x", maxCredential), "The Authorization value is longer than"},
+	} {
+		r = b.post("/signin", url.Values{"csrf_token": {b.csrf()}, "api_key": {tc.apiKey}, "authorization": {tc.auth}})
+		if r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, tc.says) {
+			t.Errorf("api_key %.20q, authorization %.20q: %d, want 400 saying %q", tc.apiKey, tc.auth, r.StatusCode, tc.says)
+		}
+	}
+
 	a.upstream.Close() // the service is unreachable
 	r = b.post("/signin", url.Values{"csrf_token": {b.csrf()}, "api_key": {credA.APIKey}, "authorization": {credA.Authorization}})
 	if r.StatusCode != http.StatusBadGateway || !strings.Contains(r.body, "could not be reached") {

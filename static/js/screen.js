@@ -322,7 +322,7 @@
       svg.setAttribute("aria-hidden", "true");
       svg.setAttribute("focusable", "false");
       var use = document.createElementNS("http://www.w3.org/2000/svg", "use");
-      use.setAttribute("href", "/static/icons/icons.svg#attention");
+      use.setAttribute("href", (banner.dataset.icons || "/static/icons/icons.svg") + "#attention");
       svg.appendChild(use);
       line.appendChild(svg);
       line.appendChild(document.createElement("span"));
