@@ -204,8 +204,13 @@ var gzipPool = sync.Pool{New: func() any {
 // compressed once, and each request compresses only the few kilobytes
 // around it that are its own.
 
-// deflatePiece is a piece of a deflate stream.
-type deflatePiece []byte
+// deflatePiece is a piece of a deflate stream, with the CRC-32 and the
+// length of what it holds.
+type deflatePiece struct {
+	z   []byte
+	crc uint32
+	n   int
+}
 
 // deflateLast is the empty piece that ends a stream.
 var deflateLast = compressPiece(nil, flate.BestSpeed, true)
@@ -225,7 +230,7 @@ func compressPiece(b []byte, level int, last bool) deflatePiece {
 	} else {
 		fw.Flush()
 	}
-	return z.Bytes()
+	return deflatePiece{z: z.Bytes(), crc: crc32.ChecksumIEEE(b), n: len(b)}
 }
 
 // flatePools hold compressors by level: each holds about a megabyte of
@@ -247,18 +252,66 @@ func newFlatePool(level int) *sync.Pool {
 var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
 
 // appendGzip appends to dst a gzip member of pieces, the last of which
-// ends the stream, compressed from content.
-func appendGzip(dst []byte, content [][]byte, pieces ...deflatePiece) []byte {
+// ends the stream. The member's CRC-32 is worked out from the pieces',
+// without reading what they hold again.
+func appendGzip(dst []byte, pieces ...deflatePiece) []byte {
 	dst = append(dst, gzipHeader...)
-	for _, p := range pieces {
-		dst = append(dst, p...)
-	}
 	var crc uint32
 	n := 0
-	for _, b := range content {
-		crc = crc32.Update(crc, crc32.IEEETable, b)
-		n += len(b)
+	for _, p := range pieces {
+		dst = append(dst, p.z...)
+		crc = crc32Combine(crc, p.crc, p.n)
+		n += p.n
 	}
 	dst = binary.LittleEndian.AppendUint32(dst, crc)
 	return binary.LittleEndian.AppendUint32(dst, uint32(n))
 }
+
+// crc32Combine is the CRC-32 (IEEE) of a followed by b, from the CRC-32
+// of each and the length of b, as zlib's crc32_combine works it out: the
+// CRC of a is multiplied by x^(8·lenB) modulo the CRC's polynomial, which
+// is what running it over lenB more bytes does, and the CRC of b added.
+func crc32Combine(crcA, crcB uint32, lenB int) uint32 {
+	return multModP(xPow8nModP(lenB), crcA) ^ crcB
+}
+
+// Polynomials modulo the CRC-32 polynomial, in its reflected bit order:
+// the top bit is x⁰.
+const crcPoly = 0xedb88320
+
+// multModP is a·b modulo the CRC-32 polynomial.
+func multModP(a, b uint32) uint32 {
+	var p uint32
+	for m := uint32(1) << 31; m != 0; m >>= 1 {
+		if a&m != 0 {
+			p ^= b
+		}
+		if b&1 != 0 {
+			b = b>>1 ^ crcPoly
+		} else {
+			b >>= 1
+		}
+	}
+	return p
+}
+
+// xPow8nModP is x^(8n) modulo the CRC-32 polynomial.
+func xPow8nModP(n int) uint32 {
+	p := uint32(1) << 31 // x⁰
+	for k := 3; n > 0; n, k = n>>1, k+1 {
+		if n&1 != 0 {
+			p = multModP(x2kModP[k&31], p)
+		}
+	}
+	return p
+}
+
+// x2kModP[k] is x^(2^k) modulo the CRC-32 polynomial.
+var x2kModP = func() (t [32]uint32) {
+	p := uint32(1) << 30 // x¹
+	for k := range t {
+		t[k] = p
+		p = multModP(p, p)
+	}
+	return t
+}()

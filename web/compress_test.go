@@ -1,7 +1,9 @@
 package web
 
 import (
+	"bytes"
 	"compress/gzip"
+	"hash/crc32"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -180,9 +182,26 @@ func TestPiecesCompressedApartMakeOneGzipMember(t *testing.T) {
 		for i, p := range parts {
 			pieces = append(pieces, compressPiece(p, []int{1, -1}[i%2], i == len(parts)-1))
 		}
-		got := gunzip(t, string(appendGzip(nil, parts, pieces...)))
+		got := gunzip(t, string(appendGzip(nil, pieces...)))
 		if got != string(whole) {
 			t.Fatalf("%d pieces of %d bytes: gunzipped to %d bytes", len(parts), len(whole), len(got))
+		}
+	}
+}
+
+func TestCRC32Combine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 7, 8, 255, 4096, 65_537, 400_000} {
+		a, b := make([]byte, rng.IntN(5000)), make([]byte, n)
+		for i := range a {
+			a[i] = byte(rng.Uint32())
+		}
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		want := crc32.ChecksumIEEE(append(bytes.Clone(a), b...))
+		if got := crc32Combine(crc32.ChecksumIEEE(a), crc32.ChecksumIEEE(b), len(b)); got != want {
+			t.Errorf("CRC-32 of %d and %d bytes combined = %08x, want %08x", len(a), len(b), got, want)
 		}
 	}
 }

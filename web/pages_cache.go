@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/a-h/templ"
@@ -71,6 +72,7 @@ type renderedPage struct {
 
 	liveZ    deflatePiece // the live region compressed, to frame for each request
 	liveGzip []byte       // the live region gzipped, as htmx fetches it
+	tail     atomic.Pointer[framedTail]
 }
 
 // compressLive compresses the page's live region once for all who ask
@@ -78,11 +80,28 @@ type renderedPage struct {
 // frame.
 func (p *renderedPage) compressLive() {
 	p.liveZ = compressPiece(p.live, flate.DefaultCompression, false)
-	p.liveGzip = appendGzip(nil, [][]byte{p.live}, p.liveZ, deflateLast)
+	p.liveGzip = appendGzip(nil, p.liveZ, deflateLast)
 }
 
 // size is the memory the page's bytes take.
-func (p *renderedPage) size() int { return len(p.live) + len(p.liveZ) + len(p.liveGzip) }
+func (p *renderedPage) size() int { return len(p.live) + len(p.liveZ.z) + len(p.liveGzip) }
+
+// framedTail is the end of a page after its live region, compressed.
+type framedTail struct {
+	raw []byte
+	z   deflatePiece
+}
+
+// compressTail compresses the end of the page framed around the region.
+// It is the same for every request as a rule, so the last one is kept.
+func (p *renderedPage) compressTail(tail []byte) deflatePiece {
+	if t := p.tail.Load(); t != nil && bytes.Equal(t.raw, tail) {
+		return t.z
+	}
+	t := &framedTail{raw: bytes.Clone(tail), z: compressPiece(tail, flate.BestSpeed, true)}
+	p.tail.Store(t)
+	return t.z
+}
 
 // pageCache keeps rendered pages, the most recently used first, within a
 // budget of bytes. Requests for a page that is being rendered wait for that
@@ -260,8 +279,7 @@ func sendFramed(c echo.Context, frame templ.Component, p *renderedPage, gzipped 
 	if gzipped {
 		c.Response().Header().Set(echo.HeaderContentEncoding, "gzip")
 		headZ := compressPiece(head, flate.BestSpeed, false)
-		tailZ := compressPiece(tail, flate.BestSpeed, true)
-		page = appendGzip(buf.AvailableBuffer(), [][]byte{head, p.live, tail}, headZ, p.liveZ, tailZ)
+		page = appendGzip(buf.AvailableBuffer(), headZ, p.liveZ, p.compressTail(tail))
 	} else {
 		tail = bytes.Clone(tail)
 		buf.Truncate(i)
