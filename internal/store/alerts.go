@@ -11,9 +11,10 @@ import (
 
 var alertsTable = &table{name: "alerts", key: "id", cols: []string{
 	"location_id", "macs", "status", "type", "created_ms", "resolved_ms", "resolution", "overdue", "refill_count",
-}}
+}, rowid: true, onInsert: []string{"overdue_ms"}}
 
-func alertRow(a domain.Alert) row {
+// alertRow is the row of an alert read from the service at seen.
+func alertRow(a domain.Alert, seen time.Time) row {
 	var resolved any
 	if !a.Resolved.IsZero() {
 		resolved = ms(a.Resolved)
@@ -22,10 +23,25 @@ func alertRow(a domain.Alert) row {
 	if !a.Open() {
 		status = domain.AlertClosed
 	}
-	return row{a.ID, []any{
+	return row{key: a.ID, vals: []any{
 		a.LocationID, strings.Join(a.MACs, ";"), string(status), string(a.Type), ms(a.Created), resolved,
 		string(a.Resolution), boolInt(a.Overdue), int64(a.RefillCount),
-	}}
+	}, onInsert: []any{overdueSince(a, seen)}}
+}
+
+// overdueSince is the overdue_ms of an alert the cache does not hold yet,
+// read from the service at seen: seen, or the alert's resolution if that
+// was earlier, when the alert is overdue; NULL when it is not, or when seen
+// is zero.
+func overdueSince(a domain.Alert, seen time.Time) any {
+	if !a.Overdue || seen.IsZero() {
+		return nil
+	}
+	at := ms(seen)
+	if !a.Resolved.IsZero() {
+		at = min(at, ms(a.Resolved))
+	}
+	return at
 }
 
 // AlertWrite is one refresh of an account's alerts.
@@ -63,8 +79,9 @@ type AlertRefresh struct {
 	w       *tableWriter
 	key     int64
 	account string
-	empty   bool      // the account had no alerts: nothing to compare with
-	seen    time.Time // when the service was read; zero leaves overdue_ms alone
+	empty   bool         // the account had no alerts: nothing to compare with
+	seen    time.Time    // when the service was read; zero leaves overdue_ms alone
+	rollups rollupInputs // read once the refresh changes something
 }
 
 // BeginAlerts starts a refresh of an account's alerts.
@@ -85,17 +102,18 @@ func (s *Store) BeginAlerts(ctx context.Context, account string) (*AlertRefresh,
 	return &AlertRefresh{tx: tx, w: newTableWriter(tx, alertsTable, key, nil), key: key, account: account, empty: n == 0}, nil
 }
 
-// SeenAt says when the service was read. Commit then records it as the
-// time the alerts first seen overdue became overdue, or their resolution
-// if that was earlier.
+// SeenAt says when the service was read, before the first Write. The
+// refresh records it as the time the alerts first seen overdue became
+// overdue, or their resolution if that was earlier.
 func (r *AlertRefresh) SeenAt(t time.Time) { r.seen = t }
 
-// Write writes a page of alerts.
+// Write writes a page of alerts. The last few may wait for the next page
+// or for Commit, to be written in a full batch.
 func (r *AlertRefresh) Write(ctx context.Context, alerts []domain.Alert) error {
 	rows := make([]row, len(alerts))
 	var unknown []any
 	for i, a := range alerts {
-		rows[i] = alertRow(a)
+		rows[i] = alertRow(a, r.seen)
 		if _, ok := r.w.existing[a.ID]; !ok && !r.empty {
 			unknown = append(unknown, a.ID)
 		}
@@ -107,15 +125,35 @@ func (r *AlertRefresh) Write(ctx context.Context, alerts []domain.Alert) error {
 	for id, h := range known {
 		r.w.existing[id] = h
 	}
-	return r.w.write(ctx, rows)
+	if err := r.w.write(ctx, rows); err != nil {
+		return err
+	}
+	return r.readRollupInputs(ctx)
 }
 
-// Commit removes the alerts the service no longer has and the closed ones
-// created before pruneBefore (unless it is zero), brings the rollups up to
-// date and commits.
+// readRollupInputs reads where the locations are and the health of their
+// devices once the refresh has changed something, for the rollups, while
+// the next page is on its way: a refresh of alerts changes neither.
+func (r *AlertRefresh) readRollupInputs(ctx context.Context) (err error) {
+	if r.rollups.places != nil || r.w.change.Empty() {
+		return nil
+	}
+	if r.rollups.healths, err = locationDeviceHealths(ctx, r.tx, r.key); err != nil {
+		return err
+	}
+	r.rollups.places, err = locationPlaces(ctx, r.tx, r.key)
+	return err
+}
+
+// Commit writes the alerts still waiting, removes those the service no
+// longer has and the closed ones created before pruneBefore (unless it is
+// zero), brings the rollups up to date and commits.
 func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore time.Time) (Change, error) {
 	defer r.w.close()
 	c := &r.w.change
+	if err := r.w.flush(ctx); err != nil {
+		return *c, err
+	}
 	for _, id := range remove {
 		res, err := r.tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND id = ?`, r.key, id)
 		if err != nil {
@@ -125,7 +163,9 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 		c.Removed += int(n)
 	}
 	if !pruneBefore.IsZero() {
-		res, err := r.tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND status = 'CLOSED' AND created_ms < ?`,
+		// overdue is 0 or 1: naming both lets alerts_status reach the old
+		// closed alerts by creation date instead of scanning every closed one.
+		res, err := r.tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND status = 'CLOSED' AND overdue IN (0, 1) AND created_ms < ?`,
 			r.key, ms(pruneBefore))
 		if err != nil {
 			return *c, err
@@ -141,7 +181,7 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 		}
 	}
 	if !c.Empty() {
-		if err := recomputeRollups(ctx, r.tx, r.key, r.account); err != nil {
+		if err := recomputeRollups(ctx, r.tx, r.key, r.account, r.rollups); err != nil {
 			return *c, err
 		}
 	}

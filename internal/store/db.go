@@ -43,14 +43,20 @@ type Store struct {
 func dsn(path string, readOnly bool) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(5000)")
+	// The driver runs the _pragma values in alphabetical order and the
+	// _journal_mode key after them: the page size must be set before WAL
+	// mode creates the database file, and cannot change after.
 	q.Add("_pragma", "page_size(16384)") // for a new database; larger pages make bulk writes cheaper
-	q.Add("_pragma", "journal_mode(WAL)")
+	q.Set("_journal_mode", "WAL")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
 	if readOnly {
 		q.Add("_pragma", "query_only(1)")
 	} else {
 		q.Add("_pragma", "cache_size(-65536)") // 64 MiB: a first refresh of a large account stays in memory
+		// Statement journals, which let SQLite undo one statement of a
+		// refresh, in memory rather than in temporary files.
+		q.Add("_pragma", "temp_store(MEMORY)")
 		q.Set("_txlock", "immediate")
 	}
 	return "file:" + filepath.ToSlash(path) + "?" + q.Encode()

@@ -42,7 +42,7 @@ func deviceRow(d domain.Device) row {
 	if d.Battery != nil {
 		battery = int64(*d.Battery)
 	}
-	return row{d.MAC, []any{
+	return row{key: d.MAC, vals: []any{
 		d.LocationID, d.Position, d.Generation, string(cj), battery, string(d.BatteryState),
 		string(fj), boolInt(d.Offline), ms(d.LastSeen), int64(domain.Classify(d, false)),
 	}}
@@ -71,6 +71,14 @@ type DeviceRefresh struct {
 	w       *tableWriter
 	key     int64
 	account string
+	listed  map[string]placedHealth // each device listed, by MAC
+	places  []place                 // read once the refresh changes something
+}
+
+// placedHealth is a device's location and health.
+type placedHealth struct {
+	location string
+	health   domain.Health
 }
 
 // BeginDevices starts a refresh of an account's devices.
@@ -88,27 +96,58 @@ func (s *Store) BeginDevices(ctx context.Context, account string) (*DeviceRefres
 		tx.Rollback()
 		return nil, err
 	}
-	return &DeviceRefresh{tx: tx, w: newTableWriter(tx, devicesTable, key, existing), key: key, account: account}, nil
+	return &DeviceRefresh{
+		tx: tx, w: newTableWriter(tx, devicesTable, key, existing), key: key, account: account,
+		listed: map[string]placedHealth{},
+	}, nil
 }
 
-// Write writes a page of devices.
+// Write writes a page of devices. The last few may wait for the next page
+// or for Commit, to be written in a full batch.
 func (r *DeviceRefresh) Write(ctx context.Context, devices []domain.Device) error {
 	rows := make([]row, len(devices))
 	for i, d := range devices {
 		rows[i] = deviceRow(d)
+		r.listed[d.MAC] = placedHealth{d.LocationID, domain.Classify(d, false)}
 	}
-	return r.w.write(ctx, rows)
+	if err := r.w.write(ctx, rows); err != nil {
+		return err
+	}
+	return r.readPlaces(ctx)
 }
 
-// Commit removes the devices the refresh did not list, brings the rollups
-// up to date and commits.
+// readPlaces reads where the locations are once the refresh has changed
+// something, for the rollups, while the next page is on its way: a
+// refresh of devices does not move them.
+func (r *DeviceRefresh) readPlaces(ctx context.Context) (err error) {
+	if r.places == nil && !r.w.change.Empty() {
+		r.places, err = locationPlaces(ctx, r.tx, r.key)
+	}
+	return err
+}
+
+// healths returns the worst health of the devices listed at each location:
+// once the refresh commits, the devices the cache holds.
+func (r *DeviceRefresh) healths() map[string]domain.Health {
+	out := map[string]domain.Health{}
+	for _, d := range r.listed {
+		worsen(out, d.location, d.health)
+	}
+	return out
+}
+
+// Commit writes the devices still waiting, removes those the refresh did
+// not list, brings the rollups up to date and commits.
 func (r *DeviceRefresh) Commit(ctx context.Context) (Change, error) {
 	defer r.w.close()
+	if err := r.w.flush(ctx); err != nil {
+		return r.w.change, err
+	}
 	if err := r.w.removeUnseen(ctx); err != nil {
 		return r.w.change, err
 	}
 	if !r.w.change.Empty() {
-		if err := recomputeRollups(ctx, r.tx, r.key, r.account); err != nil {
+		if err := recomputeRollups(ctx, r.tx, r.key, r.account, rollupInputs{places: r.places, healths: r.healths()}); err != nil {
 			return r.w.change, err
 		}
 	}

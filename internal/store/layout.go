@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"washboard/internal/domain"
 )
@@ -20,79 +21,186 @@ var (
 // one transaction: new and changed rows are written, rows the service no
 // longer lists are removed, and nothing is written when nothing changed.
 func (s *Store) ReplaceLayout(ctx context.Context, l domain.Layout) (Change, error) {
-	account := l.Account.ID
-	if account == "" {
+	if l.Account.ID == "" {
 		return Change{}, errors.New("store: layout without an account id")
 	}
-	floorBuilding := make(map[string]string, len(l.Floors))
-	for _, f := range l.Floors {
-		floorBuilding[f.ID] = f.BuildingID
-	}
-	roomFloor := make(map[string]string, len(l.Rooms))
-	for _, r := range l.Rooms {
-		roomFloor[r.ID] = r.FloorID
-	}
-
-	parts := []struct {
-		t    *table
-		rows []row
-	}{
-		{buildingsTable, make([]row, 0, len(l.Buildings))},
-		{floorsTable, make([]row, 0, len(l.Floors))},
-		{roomsTable, make([]row, 0, len(l.Rooms))},
-		{locationsTable, make([]row, 0, len(l.Locations))},
-	}
-	for i, b := range l.Buildings {
-		parts[0].rows = append(parts[0].rows, row{b.ID, []any{b.Name, int64(i)}})
-	}
-	for i, f := range l.Floors {
-		parts[1].rows = append(parts[1].rows, row{f.ID, []any{f.BuildingID, f.Name, int64(i)}})
-	}
-	for i, r := range l.Rooms {
-		parts[2].rows = append(parts[2].rows, row{r.ID, []any{r.FloorID, floorBuilding[r.FloorID], r.Name, int64(i)}})
-	}
-	for i, loc := range l.Locations {
-		floor := roomFloor[loc.RoomID]
-		parts[3].rows = append(parts[3].rows, row{loc.ID, []any{loc.RoomID, floor, floorBuilding[floor], loc.Name, string(loc.Type), int64(i)}})
-	}
-
-	key, err := s.accountKey(ctx, account, true)
+	r, err := s.BeginLayout(ctx, l.Account.ID)
 	if err != nil {
 		return Change{}, err
 	}
-	var total Change
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		var name string
-		if err := tx.QueryRowContext(ctx, `SELECT name FROM accounts WHERE key = ?`, key).Scan(&name); err != nil {
+	defer r.Rollback()
+	if err := r.Write(ctx, l); err != nil {
+		return Change{}, err
+	}
+	return r.Commit(ctx)
+}
+
+// LayoutRefresh is a refresh of an account's layout being written page by
+// page, in one transaction that holds the writer until Commit or Rollback.
+type LayoutRefresh struct {
+	tx      *sql.Tx
+	key     int64
+	account string
+	now     func() time.Time
+	name    string // the account's name in the cache
+	change  Change // of the account's name
+
+	// The buildings, floors, rooms and locations, in that order, and how
+	// many of each the refresh has listed: the position of the next one.
+	parts  [4]*tableWriter
+	listed [4]int64
+
+	floorBuilding map[string]string // the building of each floor listed
+	roomFloor     map[string]string // the floor of each room listed
+	places        map[string]place  // each location listed, by id
+}
+
+// BeginLayout starts a refresh of an account's layout.
+func (s *Store) BeginLayout(ctx context.Context, account string) (*LayoutRefresh, error) {
+	key, err := s.accountKey(ctx, account, true)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	r := &LayoutRefresh{
+		tx: tx, key: key, account: account, now: s.Now,
+		floorBuilding: map[string]string{}, roomFloor: map[string]string{}, places: map[string]place{},
+	}
+	if err := r.begin(ctx); err != nil {
+		tx.Rollback()
+		return nil, err
+	}
+	return r, nil
+}
+
+// begin reads what the cache holds of the layout.
+func (r *LayoutRefresh) begin(ctx context.Context) error {
+	if err := r.tx.QueryRowContext(ctx, `SELECT name FROM accounts WHERE key = ?`, r.key).Scan(&r.name); err != nil {
+		return err
+	}
+	for i, t := range []*table{buildingsTable, floorsTable, roomsTable, locationsTable} {
+		existing, err := existingHashes(ctx, r.tx, t, r.key, "")
+		if err != nil {
 			return err
 		}
-		if name != l.Account.Name {
-			if _, err := tx.ExecContext(ctx, `UPDATE accounts SET name = ?, updated_ms = ? WHERE key = ?`, l.Account.Name, s.Now().UnixMilli(), key); err != nil {
-				return err
-			}
-			if name == "" {
-				total.Added++
-			} else {
-				total.Changed++
-			}
+		r.parts[i] = newTableWriter(r.tx, t, r.key, existing)
+	}
+	return nil
+}
+
+// Write writes a part of the layout: the account, and the buildings,
+// floors, rooms and locations that the service lists next, in its order.
+// A room's floor and a location's room are listed in the same part or an
+// earlier one. The last few rows may wait for the next part or for Commit,
+// to be written in a full batch.
+func (r *LayoutRefresh) Write(ctx context.Context, l domain.Layout) error {
+	if err := r.writeName(ctx, l.Account.Name); err != nil {
+		return err
+	}
+	for _, f := range l.Floors {
+		r.floorBuilding[f.ID] = f.BuildingID
+	}
+	for _, room := range l.Rooms {
+		r.roomFloor[room.ID] = room.FloorID
+	}
+	rows := [4][]row{
+		make([]row, 0, len(l.Buildings)), make([]row, 0, len(l.Floors)),
+		make([]row, 0, len(l.Rooms)), make([]row, 0, len(l.Locations)),
+	}
+	for _, b := range l.Buildings {
+		rows[0] = append(rows[0], row{key: b.ID, vals: []any{b.Name, r.next(0)}})
+	}
+	for _, f := range l.Floors {
+		rows[1] = append(rows[1], row{key: f.ID, vals: []any{f.BuildingID, f.Name, r.next(1)}})
+	}
+	for _, room := range l.Rooms {
+		rows[2] = append(rows[2], row{key: room.ID, vals: []any{room.FloorID, r.floorBuilding[room.FloorID], room.Name, r.next(2)}})
+	}
+	for _, loc := range l.Locations {
+		p := place{location: loc.ID, room: loc.RoomID}
+		p.floor = r.roomFloor[p.room]
+		p.building = r.floorBuilding[p.floor]
+		r.places[p.location] = p
+		rows[3] = append(rows[3], row{key: loc.ID, vals: []any{p.room, p.floor, p.building, loc.Name, string(loc.Type), r.next(3)}})
+	}
+	for i, w := range r.parts {
+		if err := w.write(ctx, rows[i]); err != nil {
+			return err
 		}
-		for _, p := range parts {
-			existing, err := existingHashes(ctx, tx, p.t, key, "")
-			if err != nil {
-				return err
-			}
-			c, err := upsert(ctx, tx, p.t, key, p.rows, existing, true)
-			if err != nil {
-				return err
-			}
-			total = total.Plus(c)
+	}
+	return nil
+}
+
+// next returns the position of the next row of part i.
+func (r *LayoutRefresh) next(i int) int64 {
+	r.listed[i]++
+	return r.listed[i] - 1
+}
+
+// writeName writes the account's name when it differs from the cache's.
+func (r *LayoutRefresh) writeName(ctx context.Context, name string) error {
+	if name == r.name {
+		return nil
+	}
+	if _, err := r.tx.ExecContext(ctx, `UPDATE accounts SET name = ?, updated_ms = ? WHERE key = ?`, name, r.now().UnixMilli(), r.key); err != nil {
+		return err
+	}
+	if r.name == "" {
+		r.change.Added++
+	} else {
+		r.change.Changed++
+	}
+	r.name = name
+	return nil
+}
+
+// Commit writes the rows still waiting, removes those the refresh did not
+// list, brings the rollups up to date and commits.
+func (r *LayoutRefresh) Commit(ctx context.Context) (Change, error) {
+	defer r.close()
+	total := r.change
+	for _, w := range r.parts {
+		if err := w.flush(ctx); err != nil {
+			return total, err
 		}
-		if total.Empty() {
-			return nil
+		if err := w.removeUnseen(ctx); err != nil {
+			return total, err
 		}
-		return recomputeRollups(ctx, tx, key, account)
-	})
-	return total, err
+		total = total.Plus(w.change)
+	}
+	if !total.Empty() {
+		if err := recomputeRollups(ctx, r.tx, r.key, r.account, rollupInputs{places: r.listedPlaces()}); err != nil {
+			return total, err
+		}
+	}
+	return total, r.tx.Commit()
+}
+
+// listedPlaces returns where the locations listed are: once the refresh
+// commits, the locations the cache holds.
+func (r *LayoutRefresh) listedPlaces() []place {
+	out := make([]place, 0, len(r.places))
+	for _, p := range r.places {
+		out = append(out, p)
+	}
+	return out
+}
+
+// Rollback abandons the refresh; after Commit it does nothing.
+func (r *LayoutRefresh) Rollback() {
+	r.close()
+	r.tx.Rollback()
+}
+
+func (r *LayoutRefresh) close() {
+	for _, w := range r.parts {
+		if w != nil {
+			w.close()
+		}
+	}
 }
 
 // Account returns a cached account.

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strings"
 
 	"washboard/internal/domain"
@@ -25,50 +27,124 @@ type scopeKey struct {
 	id    string
 }
 
+// alertCount is the open and overdue alerts of a location.
+type alertCount struct{ open, overdue int }
+
+// rollupInputs are what an account's rollups are computed from that a
+// refresh which does not change them may read early, while it waits for
+// pages: where each location is, and the worst health of each location's
+// devices. recomputeRollups reads those left nil.
+type rollupInputs struct {
+	places  []place
+	healths map[string]domain.Health
+}
+
+// place is where a location is in the layout.
+type place struct{ location, room, floor, building string }
+
 // recomputeRollups brings the rollup counts of the account up to date,
 // inside the refresh's transaction, so that pages read counts instead of
 // scanning the fleet. A location's health is the worst of its devices',
 // or needs-action when one of its alerts is overdue, or offline when no
 // device has reported from it. It writes only what changed.
-func recomputeRollups(ctx context.Context, tx *sql.Tx, key int64, account string) error {
-	deviceHealth := map[string]domain.Health{}
-	rows, err := tx.QueryContext(ctx, `SELECT location_id, max(health) FROM devices WHERE account_id = ? GROUP BY location_id`, key)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var id string
-		var h int
-		if err := rows.Scan(&id, &h); err != nil {
-			rows.Close()
+func recomputeRollups(ctx context.Context, tx *sql.Tx, key int64, account string, in rollupInputs) error {
+	var err error
+	if in.places == nil {
+		if in.places, err = locationPlaces(ctx, tx, key); err != nil {
 			return err
 		}
-		deviceHealth[id] = domain.Health(h)
 	}
-	if err := rows.Close(); err != nil {
-		return err
+	if in.healths == nil {
+		if in.healths, err = locationDeviceHealths(ctx, tx, key); err != nil {
+			return err
+		}
 	}
-
-	type alertCount struct{ open, overdue int }
-	alerts := map[string]alertCount{}
-	rows, err = tx.QueryContext(ctx, `SELECT location_id, count(*), sum(overdue) FROM alerts
-		WHERE account_id = ? AND status = 'OPEN' GROUP BY location_id`, key)
+	alerts, err := locationAlertCounts(ctx, tx, key)
 	if err != nil {
 		return err
 	}
+	sums := sumRollups(account, in.places, in.healths, alerts)
+	existing, err := cachedRollups(ctx, tx, key)
+	if err != nil {
+		return err
+	}
+	return writeRollups(ctx, tx, key, sums, existing)
+}
+
+// locationPlaces reads where each location of the account is.
+func locationPlaces(ctx context.Context, tx *sql.Tx, key int64) ([]place, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, room_id, floor_id, building_id FROM locations WHERE account_id = ?`, key)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []place{}
+	for rows.Next() {
+		var p place
+		if err := rows.Scan(&p.location, &p.room, &p.floor, &p.building); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// locationDeviceHealths returns the worst health of the devices of each
+// location that has any. It reads the devices in table order and compares
+// in Go, which is cheaper than grouping them through the location index.
+func locationDeviceHealths(ctx context.Context, tx *sql.Tx, key int64) (map[string]domain.Health, error) {
+	out := map[string]domain.Health{}
+	rows, err := tx.QueryContext(ctx, `SELECT location_id, health FROM devices WHERE account_id = ?`, key)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var h domain.Health
+		if err := rows.Scan(&id, &h); err != nil {
+			return nil, err
+		}
+		worsen(out, id, h)
+	}
+	return out, rows.Err()
+}
+
+// worsen records a device of the location in health h: the location's is
+// the worst of its devices'.
+func worsen(healths map[string]domain.Health, location string, h domain.Health) {
+	if prev, ok := healths[location]; ok {
+		h = domain.Worse(prev, h)
+	}
+	healths[location] = h
+}
+
+// locationAlertCounts counts the open and overdue alerts of each location
+// that has open alerts.
+func locationAlertCounts(ctx context.Context, tx *sql.Tx, key int64) (map[string]alertCount, error) {
+	out := map[string]alertCount{}
+	rows, err := tx.QueryContext(ctx, `SELECT location_id, count(*), sum(overdue) FROM alerts
+		WHERE account_id = ? AND status = 'OPEN' GROUP BY location_id`, key)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
 	for rows.Next() {
 		var id string
 		var c alertCount
 		if err := rows.Scan(&id, &c.open, &c.overdue); err != nil {
-			rows.Close()
-			return err
+			return nil, err
 		}
-		alerts[id] = c
+		out[id] = c
 	}
-	if err := rows.Close(); err != nil {
-		return err
-	}
+	return out, rows.Err()
+}
 
+// sumRollups adds up the locations of the layout, by health, and their
+// alerts into the account, its buildings, floors and rooms. The alerts of
+// locations the layout does not list yet count for the account only. It
+// takes the counts of alerts out of alerts as it goes.
+func sumRollups(account string, places []place, deviceHealth map[string]domain.Health, alerts map[string]alertCount) map[scopeKey]*domain.Rollup {
 	sums := map[scopeKey]*domain.Rollup{}
 	add := func(k scopeKey, h domain.Health, counted bool, c alertCount) {
 		r := sums[k]
@@ -84,71 +160,68 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, key int64, account string
 	}
 	accountKey := scopeKey{ScopeAccount, account}
 	add(accountKey, 0, false, alertCount{})
-
-	rows, err = tx.QueryContext(ctx, `SELECT id, room_id, floor_id, building_id FROM locations WHERE account_id = ?`, key)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var id, room, floor, building string
-		if err := rows.Scan(&id, &room, &floor, &building); err != nil {
-			rows.Close()
-			return err
-		}
-		h, reported := deviceHealth[id]
+	for _, p := range places {
+		h, reported := deviceHealth[p.location]
 		if !reported {
 			h = domain.HealthOffline // no device has reported from this location
 		}
-		c := alerts[id]
-		delete(alerts, id)
+		c := alerts[p.location]
+		delete(alerts, p.location)
 		if c.overdue > 0 {
 			h = domain.Worse(h, domain.HealthAction)
 		}
-		for _, k := range []scopeKey{accountKey, {ScopeBuilding, building}, {ScopeFloor, floor}, {ScopeRoom, room}} {
+		for _, k := range []scopeKey{accountKey, {ScopeBuilding, p.building}, {ScopeFloor, p.floor}, {ScopeRoom, p.room}} {
 			add(k, h, true, c)
 		}
-	}
-	if err := rows.Close(); err != nil {
-		return err
 	}
 	for _, c := range alerts { // alerts of locations the layout does not list yet
 		add(accountKey, 0, false, c)
 	}
-	existing := map[scopeKey]domain.Rollup{}
-	rows, err = tx.QueryContext(ctx, `SELECT scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts
+	return sums
+}
+
+// cachedRollups reads the rollups the cache holds for the account.
+func cachedRollups(ctx context.Context, tx *sql.Tx, key int64) (map[scopeKey]domain.Rollup, error) {
+	out := map[scopeKey]domain.Rollup{}
+	rows, err := tx.QueryContext(ctx, `SELECT scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts
 		FROM rollups WHERE account_id = ?`, key)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	defer rows.Close()
 	for rows.Next() {
 		var k scopeKey
 		var r domain.Rollup
 		if err := rows.Scan(&k.scope, &k.id, &r.OK, &r.Attention, &r.Action, &r.Offline, &r.OpenAlerts, &r.OverdueAlerts); err != nil {
-			rows.Close()
-			return err
+			return nil, err
 		}
-		existing[k] = r
+		out[k] = r
 	}
-	if err := rows.Close(); err != nil {
-		return err
-	}
-	var put *sql.Stmt
+	return out, rows.Err()
+}
+
+// writeRollups writes the sums that differ from the cache's rollups, in
+// batches and in key order, and removes the rollups of parts that are gone.
+func writeRollups(ctx context.Context, tx *sql.Tx, key int64, sums map[scopeKey]*domain.Rollup, existing map[scopeKey]domain.Rollup) error {
+	var changed []scopeKey
 	for k, r := range sums {
-		if old, ok := existing[k]; ok && old == *r {
-			continue
+		if old, ok := existing[k]; !ok || old != *r {
+			changed = append(changed, k)
 		}
-		if put == nil {
-			if put, err = tx.PrepareContext(ctx, `INSERT INTO rollups (account_id, scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (account_id, scope, scope_id) DO UPDATE SET ok = excluded.ok, attention = excluded.attention,
-					action = excluded.action, offline = excluded.offline, open_alerts = excluded.open_alerts, overdue_alerts = excluded.overdue_alerts`); err != nil {
-				return err
-			}
-			defer put.Close()
-		}
-		if _, err := put.ExecContext(ctx, key, string(k.scope), k.id, r.OK, r.Attention, r.Action, r.Offline, r.OpenAlerts, r.OverdueAlerts); err != nil {
+	}
+	slices.SortFunc(changed, func(a, b scopeKey) int {
+		return cmp.Or(strings.Compare(string(a.scope), string(b.scope)), strings.Compare(a.id, b.id))
+	})
+	b := newBatch(tx, "rollups", upsertRollups)
+	defer b.close()
+	for _, k := range changed {
+		r := sums[k]
+		if err := b.add(ctx, key, k.id, string(k.scope), r.OK, r.Attention, r.Action, r.Offline, r.OpenAlerts, r.OverdueAlerts); err != nil {
 			return err
 		}
+	}
+	if err := b.flush(ctx); err != nil {
+		return err
 	}
 	for k := range existing {
 		if _, ok := sums[k]; !ok {
@@ -158,6 +231,15 @@ func recomputeRollups(ctx context.Context, tx *sql.Tx, key int64, account string
 		}
 	}
 	return nil
+}
+
+// upsertRollups returns the statement that writes n rollups, replacing
+// those the cache holds.
+func upsertRollups(n int) string {
+	return `INSERT INTO rollups (account_id, scope_id, scope, ok, attention, action, offline, open_alerts, overdue_alerts)
+		VALUES ` + placeholders(9, n) + `
+		ON CONFLICT (account_id, scope, scope_id) DO UPDATE SET ok = excluded.ok, attention = excluded.attention,
+			action = excluded.action, offline = excluded.offline, open_alerts = excluded.open_alerts, overdue_alerts = excluded.overdue_alerts`
 }
 
 // Rollup reads the counts of one part of an account's layout. A part

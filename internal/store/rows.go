@@ -3,9 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"slices"
 	"strings"
@@ -29,67 +27,128 @@ type table struct {
 	name string
 	key  string
 	cols []string // the other columns written by a refresh, in row order
+	// rowid says the table is a rowid table and its key a unique index:
+	// a refresh writes its rows as they come, not in key order, so that
+	// they take their rowids, and the indexes on dates their entries, in
+	// the service's order.
+	rowid bool
+	// onInsert are columns written with a row the table does not hold,
+	// from the row's onInsert values, and left alone when the row changes
+	// (unless the refresh that added it writes it again). They are not part
+	// of the row's content.
+	onInsert []string
 }
 
 // batchRows is how many rows one INSERT statement writes.
 const batchRows = 64
 
-// insert returns the statement that writes n rows, replacing the content
-// of rows whose key exists.
-func (t *table) insert(n int) string {
-	cols := append([]string{"account_id", t.key}, t.cols...)
-	cols = append(cols, "hash")
-	sets := make([]string, 0, len(t.cols)+1)
-	for _, c := range append(append([]string{}, t.cols...), "hash") {
+// insertNew returns the statement that writes n rows whose keys the table
+// does not hold. It fails rather than aborts on a conflict: either way the
+// refresh fails and its transaction is rolled back, and a statement that
+// cannot abort needs no statement journal, the copy SQLite otherwise keeps
+// of every page the statement changes so as to undo it alone.
+func (t *table) insertNew(n int) string {
+	return fmt.Sprintf("INSERT OR FAIL INTO %s (%s) VALUES %s", t.name, strings.Join(t.columns(), ", "), placeholders(len(t.columns()), n))
+}
+
+// insertOrUpdate returns the statement that writes n rows, replacing the
+// content of rows whose key exists and leaving their onInsert columns.
+func (t *table) insertOrUpdate(n int) string {
+	return t.insertReplacing(n, append(append([]string{}, t.cols...), "hash"))
+}
+
+// insertOrReplace returns the statement that writes n rows, replacing the
+// content and the onInsert columns of rows whose key exists.
+func (t *table) insertOrReplace(n int) string {
+	return t.insertReplacing(n, append(append(append([]string{}, t.cols...), "hash"), t.onInsert...))
+}
+
+// insertReplacing returns the statement that writes n rows, replacing the
+// given columns of rows whose key exists.
+func (t *table) insertReplacing(n int, replace []string) string {
+	sets := make([]string, 0, len(replace))
+	for _, c := range replace {
 		sets = append(sets, c+" = excluded."+c)
 	}
-	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
 	return fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT (account_id, %s) DO UPDATE SET %s",
-		t.name, strings.Join(cols, ", "), strings.TrimSuffix(strings.Repeat(one+", ", n), ", "),
-		t.key, strings.Join(sets, ", "))
+		t.name, strings.Join(t.columns(), ", "), placeholders(len(t.columns()), n), t.key, strings.Join(sets, ", "))
 }
 
-// row is one row of a refresh: its key and its other columns.
+// columns lists the columns a refresh writes, in the order of a row's
+// values.
+func (t *table) columns() []string {
+	cols := append([]string{"account_id", t.key}, t.cols...)
+	return append(append(cols, "hash"), t.onInsert...)
+}
+
+// placeholders returns n parenthesised lists of cols placeholders each.
+func placeholders(cols, n int) string {
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
+	return strings.TrimSuffix(strings.Repeat(one+", ", n), ", ")
+}
+
+// row is one row of a refresh: its key, its other columns and the values
+// of the table's onInsert columns.
 type row struct {
-	key  string
-	vals []any
+	key      string
+	vals     []any
+	onInsert []any
 }
 
-// hashRow hashes a row's content. Equal content gives an equal hash.
+// hashRow hashes a row's content with 64-bit FNV-1a. Equal content gives
+// an equal hash.
 func hashRow(r row) int64 {
-	h := fnv.New64a()
-	var buf [8]byte
+	h := fnvHash(fnvOffset)
 	for _, v := range r.vals {
 		switch v := v.(type) {
 		case nil:
-			h.Write([]byte{0})
+			h = h.byte(0)
 		case string:
-			h.Write([]byte{1})
-			h.Write([]byte(v))
-			h.Write([]byte{0})
+			h = h.byte(1).string(v).byte(0)
 		case int64:
-			binary.LittleEndian.PutUint64(buf[:], uint64(v))
-			h.Write([]byte{2})
-			h.Write(buf[:])
+			h = h.byte(2).uint64(uint64(v))
 		case int:
-			binary.LittleEndian.PutUint64(buf[:], uint64(v))
-			h.Write([]byte{2})
-			h.Write(buf[:])
+			h = h.byte(2).uint64(uint64(v))
 		case bool:
+			h = h.byte(3)
 			if v {
-				h.Write([]byte{3, 1})
+				h = h.byte(1)
 			} else {
-				h.Write([]byte{3, 0})
+				h = h.byte(0)
 			}
 		case float64:
-			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
-			h.Write([]byte{4})
-			h.Write(buf[:])
+			h = h.byte(4).uint64(math.Float64bits(v))
 		default:
 			panic(fmt.Sprintf("store: cannot hash %T", v))
 		}
 	}
-	return int64(h.Sum64())
+	return int64(h)
+}
+
+// fnvHash is a 64-bit FNV-1a hash being computed. It gives the sums of
+// hash/fnv's New64a without allocating.
+type fnvHash uint64
+
+const (
+	fnvOffset fnvHash = 14695981039346656037
+	fnvPrime  fnvHash = 1099511628211
+)
+
+func (h fnvHash) byte(b byte) fnvHash { return (h ^ fnvHash(b)) * fnvPrime }
+
+func (h fnvHash) string(s string) fnvHash {
+	for i := 0; i < len(s); i++ {
+		h = h.byte(s[i])
+	}
+	return h
+}
+
+// uint64 hashes v's bytes in little-endian order.
+func (h fnvHash) uint64(v uint64) fnvHash {
+	for i := 0; i < 8; i++ {
+		h = h.byte(byte(v >> (8 * i)))
+	}
+	return h
 }
 
 // existingHashes reads the key and content hash of every row of the
@@ -119,95 +178,166 @@ func existingHashes(ctx context.Context, tx *sql.Tx, t *table, account int64, wh
 // tableWriter writes the rows of one refresh of a table, in batches,
 // within the refresh's transaction. A row whose content equals the cache's
 // is not written; a key written twice in one refresh keeps the later row.
+// Rows wait in their batch until it is full or flush is called.
 type tableWriter struct {
-	tx       *sql.Tx
-	t        *table
-	account  int64
-	existing map[string]int64 // the cache's hashes of the keys the refresh may touch
-	seen     map[string]int64 // hash of each key this refresh wrote or confirmed
-	batch    *sql.Stmt        // writes batchRows rows
-	single   *sql.Stmt        // writes one row
-	change   Change
+	tx        *sql.Tx
+	t         *table
+	account   int64
+	existing  map[string]int64   // the cache's hashes of the keys the refresh may touch
+	seen      map[string]written // each key this refresh wrote or confirmed
+	added     *batch             // rows whose keys the cache does not hold
+	changed   *batch             // rows whose keys it holds
+	rewritten *batch             // rows this refresh added, written again
+	vals      []any              // the values of the row being queued
+	change    Change
+}
+
+// written is what a refresh did with a key.
+type written struct {
+	hash  int64 // of the content written or confirmed last
+	added bool  // the refresh added the row
 }
 
 func newTableWriter(tx *sql.Tx, t *table, account int64, existing map[string]int64) *tableWriter {
 	if existing == nil {
 		existing = map[string]int64{}
 	}
-	return &tableWriter{tx: tx, t: t, account: account, existing: existing, seen: map[string]int64{}}
+	return &tableWriter{
+		tx: tx, t: t, account: account, existing: existing, seen: map[string]written{},
+		added:     newBatch(tx, t.name, t.insertNew),
+		changed:   newBatch(tx, t.name, t.insertOrUpdate),
+		rewritten: newBatch(tx, t.name, t.insertOrReplace),
+	}
 }
 
+// write queues the rows that differ from the cache, writing each batch as
+// it fills. Unless the table is a rowid table, it sorts rows by key, in
+// place: a table kept in key order takes rows best in that order, the
+// pages they go to staying in cache.
 func (w *tableWriter) write(ctx context.Context, rows []row) error {
-	// Writing in key order keeps the b-tree's pages in cache.
-	rows = slices.Clone(rows)
-	slices.SortStableFunc(rows, func(a, b row) int { return strings.Compare(a.key, b.key) })
-	var pending []any
-	pendingRows := 0
+	if !w.t.rowid {
+		slices.SortStableFunc(rows, func(a, b row) int { return strings.Compare(a.key, b.key) })
+	}
 	for _, r := range rows {
 		h := hashRow(r)
 		prev, again := w.seen[r.key]
 		old, cached := w.existing[r.key]
 		switch {
-		case again && prev == h, !again && cached && old == h:
-			w.seen[r.key] = h
+		case again && prev.hash == h:
+			continue
+		case !again && cached && old == h:
+			w.seen[r.key] = written{hash: h}
 			continue
 		case !again && cached:
 			w.change.Changed++
 		case !again:
 			w.change.Added++
 		}
-		w.seen[r.key] = h
-		if again {
+		w.seen[r.key] = written{hash: h, added: prev.added || !again && !cached}
+		b := w.changed
+		switch {
+		case again:
 			// Written earlier in this refresh: flush what is pending first,
 			// so that the later version lands last.
-			if err := w.flush(ctx, pending, pendingRows); err != nil {
+			if err := w.flush(ctx); err != nil {
 				return err
 			}
-			pending, pendingRows = pending[:0], 0
-		}
-		pending = append(pending, w.account, r.key)
-		pending = append(pending, r.vals...)
-		pending = append(pending, h)
-		pendingRows++
-		if pendingRows == batchRows {
-			if err := w.flush(ctx, pending, pendingRows); err != nil {
-				return err
+			if prev.added {
+				b = w.rewritten
 			}
-			pending, pendingRows = pending[:0], 0
+		case !cached:
+			b = w.added
 		}
-	}
-	return w.flush(ctx, pending, pendingRows)
-}
-
-// flush writes n rows whose values are in args.
-func (w *tableWriter) flush(ctx context.Context, args []any, n int) error {
-	if n == 0 {
-		return nil
-	}
-	var err error
-	if n == batchRows {
-		if w.batch == nil {
-			if w.batch, err = w.tx.PrepareContext(ctx, w.t.insert(batchRows)); err != nil {
-				return err
-			}
-		}
-		if _, err = w.batch.ExecContext(ctx, args...); err != nil {
-			return fmt.Errorf("writing %d rows of %s: %w", n, w.t.name, err)
-		}
-		return nil
-	}
-	if w.single == nil {
-		if w.single, err = w.tx.PrepareContext(ctx, w.t.insert(1)); err != nil {
+		w.vals = append(append(append(w.vals[:0], w.account, r.key), r.vals...), h)
+		w.vals = append(w.vals, r.onInsert...)
+		if err := b.add(ctx, w.vals...); err != nil {
 			return err
 		}
 	}
-	per := len(args) / n
-	for i := 0; i < n; i++ {
-		if _, err = w.single.ExecContext(ctx, args[i*per:(i+1)*per]...); err != nil {
-			return fmt.Errorf("writing %s %v: %w", w.t.name, args[i*per+1], err)
+	return nil
+}
+
+// flush writes the rows still waiting in the batches.
+func (w *tableWriter) flush(ctx context.Context) error {
+	for _, b := range []*batch{w.added, w.changed, w.rewritten} {
+		if err := b.flush(ctx); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// batch gathers the rows of one statement and writes them batchRows at a
+// time, with statements prepared once per refresh. The second value of a
+// row names it in errors.
+type batch struct {
+	tx    *sql.Tx
+	table string
+	query func(n int) string // the statement that writes n rows
+	args  []any              // the values of the rows waiting
+	n     int                // how many rows are waiting
+	full  *sql.Stmt          // writes batchRows rows
+	one   *sql.Stmt          // writes one row
+}
+
+func newBatch(tx *sql.Tx, table string, query func(n int) string) *batch {
+	return &batch{tx: tx, table: table, query: query}
+}
+
+// add queues a row, and writes the batch when it is full.
+func (b *batch) add(ctx context.Context, vals ...any) error {
+	b.args = append(b.args, vals...)
+	b.n++
+	if b.n < batchRows {
+		return nil
+	}
+	var err error
+	if b.full == nil {
+		if b.full, err = b.tx.PrepareContext(ctx, b.query(batchRows)); err != nil {
+			return err
+		}
+	}
+	if _, err = b.full.ExecContext(ctx, b.args...); err != nil {
+		return fmt.Errorf("writing %d rows of %s: %w", b.n, b.table, err)
+	}
+	b.reset()
+	return nil
+}
+
+// flush writes the rows waiting, one at a time.
+func (b *batch) flush(ctx context.Context) error {
+	if b.n == 0 {
+		return nil
+	}
+	var err error
+	if b.one == nil {
+		if b.one, err = b.tx.PrepareContext(ctx, b.query(1)); err != nil {
+			return err
+		}
+	}
+	per := len(b.args) / b.n
+	for i := 0; i < b.n; i++ {
+		if _, err = b.one.ExecContext(ctx, b.args[i*per:(i+1)*per]...); err != nil {
+			return fmt.Errorf("writing %s %v: %w", b.table, b.args[i*per+1], err)
+		}
+	}
+	b.reset()
+	return nil
+}
+
+func (b *batch) reset() {
+	clear(b.args) // let the values go
+	b.args, b.n = b.args[:0], 0
+}
+
+// close closes the batch's statements.
+func (b *batch) close() {
+	for _, st := range []**sql.Stmt{&b.full, &b.one} {
+		if *st != nil {
+			(*st).Close()
+			*st = nil
+		}
+	}
 }
 
 // removeUnseen removes the cached rows this refresh did not list.
@@ -233,42 +363,9 @@ func (w *tableWriter) removeUnseen(ctx context.Context) error {
 }
 
 func (w *tableWriter) close() {
-	for _, st := range []**sql.Stmt{&w.batch, &w.single} {
-		if *st != nil {
-			(*st).Close()
-			*st = nil
-		}
-	}
-}
-
-// upsert writes one whole refresh of a table: the rows whose content
-// differs from the cache, and, when remove is true, the removal of the
-// cached rows in existing that the refresh did not list.
-func upsert(ctx context.Context, tx *sql.Tx, t *table, account int64, rows []row, existing map[string]int64, remove bool) (Change, error) {
-	w := newTableWriter(tx, t, account, existing)
-	defer w.close()
-	if err := w.write(ctx, rows); err != nil {
-		return w.change, err
-	}
-	if remove {
-		if err := w.removeUnseen(ctx); err != nil {
-			return w.change, err
-		}
-	}
-	return w.change, nil
-}
-
-// inTx runs fn in a write transaction.
-func (s *Store) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
+	w.added.close()
+	w.changed.close()
+	w.rewritten.close()
 }
 
 func boolInt(b bool) int64 {

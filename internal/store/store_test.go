@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -120,6 +122,68 @@ func TestLayoutRefreshWritesOnlyChanges(t *testing.T) {
 	}
 }
 
+// TestLayoutInPartsIsTheWholeLayout: a layout written as the service's
+// pages list it, each page with what it lists first, is cached as the same
+// layout written whole: positions run on from part to part, and a room or
+// location finds its floor and building from an earlier part.
+func TestLayoutInPartsIsTheWholeLayout(t *testing.T) {
+	ctx := context.Background()
+	l := testLayout("a", false)
+	l.Locations = append(l.Locations, domain.Location{ID: "a-5", RoomID: "a-r1", Name: "Sink Right", Type: domain.Soap})
+	parts := []domain.Layout{
+		{Account: l.Account, Buildings: l.Buildings, Floors: l.Floors[:1], Rooms: l.Rooms[:1], Locations: l.Locations[:2]},
+		{Account: l.Account, Floors: l.Floors[1:], Rooms: l.Rooms[1:], Locations: l.Locations[2:]},
+	}
+	whole, _ := openTest(t)
+	if _, err := whole.ReplaceLayout(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	inParts, _ := openTest(t)
+	r, err := inParts.BeginLayout(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Rollback()
+	for _, p := range parts {
+		if err := r.Write(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c, err := r.Commit(ctx); err != nil || c.Added != 1+1+2+2+5 {
+		t.Fatalf("Commit = %+v, %v; want every row added", c, err)
+	}
+	want, _ := whole.Layout(ctx, "a")
+	got, err := inParts.Layout(ctx, "a")
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("the layout written in parts reads %+v, %v; written whole, %+v", got, err, want)
+	}
+	for _, f := range []string{"a-f1", "a-f2"} {
+		w, _ := whole.Rollup(ctx, "a", ScopeFloor, f)
+		g, _ := inParts.Rollup(ctx, "a", ScopeFloor, f)
+		if g != w {
+			t.Errorf("floor %s: rollup %+v written in parts, %+v whole", f, g, w)
+		}
+	}
+}
+
+// TestNewDatabaseHasLargePagesAndWAL: a new cache gets the page size the
+// DSN asks for, although the driver sets WAL mode, which fixes it, after
+// its other pragmas.
+func TestNewDatabaseHasLargePagesAndWAL(t *testing.T) {
+	s, _ := openTest(t)
+	var size int
+	var mode string
+	if err := s.write.QueryRow(`PRAGMA page_size`).Scan(&size); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.write.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil {
+		t.Fatal(err)
+	}
+	if size != 16384 || mode != "wal" {
+		t.Errorf("page size %d, journal mode %q; want 16384 and wal", size, mode)
+	}
+}
+
 func fileSize(t testing.TB, path string) int64 {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -230,6 +294,85 @@ func TestDevicesRoundTripAndRollups(t *testing.T) {
 	}
 }
 
+// TestRollupsMatchARecount: the rollups each refresh leaves, which it
+// partly works out from what it listed, are those a recount of the cache
+// gives, through devices that move or are listed twice, open alerts, and a
+// layout whose rooms move and whose locations go.
+func TestRollupsMatchARecount(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	check := func(step string) {
+		t.Helper()
+		key, err := s.accountKey(ctx, "a", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := func(q interface {
+			QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+		}) map[string]domain.Rollup {
+			rows, err := q.QueryContext(ctx, `SELECT scope || ' ' || scope_id, ok, attention, action, offline, open_alerts, overdue_alerts
+				FROM rollups WHERE account_id = ?`, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			out := map[string]domain.Rollup{}
+			for rows.Next() {
+				var k string
+				var r domain.Rollup
+				if err := rows.Scan(&k, &r.OK, &r.Attention, &r.Action, &r.Offline, &r.OpenAlerts, &r.OverdueAlerts); err != nil {
+					t.Fatal(err)
+				}
+				out[k] = r
+			}
+			return out
+		}
+		kept := read(s.write)
+		tx, err := s.write.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		if err := recomputeRollups(ctx, tx, key, "a", rollupInputs{}); err != nil {
+			t.Fatal(err)
+		}
+		if recount := read(tx); !maps.Equal(kept, recount) {
+			t.Errorf("after %s the rollups are %v; a recount gives %v", step, kept, recount)
+		}
+	}
+	l := testLayout("a", false)
+	if _, err := s.ReplaceLayout(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	check("the layout")
+	devices := []domain.Device{
+		device("0000000000A1", "a-1", 90),
+		device("0000000000A2", "a-1", 0),  // moves on: listed again below
+		device("0000000000A3", "a-3", 10), // attention
+		device("0000000000A2", "a-2", 90), // the later listing counts
+	}
+	if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
+		t.Fatal(err)
+	}
+	check("the devices")
+	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
+	alerts := []domain.Alert{alert("x1", "a-1", t0, true, true), alert("x2", "a-3", t0, true, false), alert("x3", "a-9", t0, true, true)}
+	if _, err := s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: alerts, SeenAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	check("the alerts")
+	l.Rooms[1].FloorID = "a-f1" // room 2 moves to the first floor
+	l.Locations = l.Locations[:3]
+	if _, err := s.ReplaceLayout(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	check("a new layout")
+	if _, err := s.ReplaceDevices(ctx, "a", devices[2:]); err != nil {
+		t.Fatal(err)
+	}
+	check("devices gone")
+}
+
 func alert(id, loc string, created time.Time, open, overdue bool) domain.Alert {
 	a := domain.Alert{ID: id, LocationID: loc, MACs: []string{"0000000000A1"}, Status: domain.AlertOpen,
 		Type: domain.AlertConsumableOut, Created: created, Overdue: overdue, RefillCount: 1}
@@ -316,24 +459,17 @@ func TestFailedRefreshLeavesTheCacheWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A refresh that fails half-way, after writing one row.
-	boom := errors.New("connection lost")
-	key, err := s.accountKey(ctx, "a", false)
+	r, err := s.BeginDevices(ctx, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		existing, err := existingHashes(ctx, tx, devicesTable, key, "")
-		if err != nil {
-			return err
-		}
-		if _, err := upsert(ctx, tx, devicesTable, key, []row{deviceRow(device("0000000000A1", "a-1", 0))}, existing, true); err != nil {
-			return err
-		}
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Fatalf("err = %v", err)
+	if err := r.Write(ctx, []domain.Device{device("0000000000A1", "a-1", 0)}); err != nil {
+		t.Fatal(err)
 	}
+	if err := r.w.flush(ctx); err != nil { // written, not only queued
+		t.Fatal(err)
+	}
+	r.Rollback()
 	got, _ := s.FindDevices(ctx, DeviceFilter{Account: "a"})
 	if len(got) != 2 || got[0].Compartments[0].Level != 80 {
 		t.Errorf("after a failed refresh the cache holds %+v; want both devices as before", got)
@@ -383,6 +519,50 @@ func TestAlertsOverdueSinceAndOpenDuring(t *testing.T) {
 		if !got[id].Equal(w) {
 			t.Errorf("%s: overdue since %v, want %v", id, got[id], w)
 		}
+	}
+}
+
+// TestAlertReadTwiceIsOverdueFromItsLastVersion: an alert a refresh reads
+// open and overdue, then closed, is overdue since its resolution when that
+// came before the read, as if it had been read closed only; a page of its
+// own for each version, or both on one page, alike.
+func TestAlertReadTwiceIsOverdueFromItsLastVersion(t *testing.T) {
+	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
+	open := alert("x", "a-1", t0.Add(-3*time.Hour), true, true)
+	closed := alert("x", "a-1", t0.Add(-3*time.Hour), false, true) // resolved at t0-2h
+	seen := t0
+	for name, pages := range map[string][][]domain.Alert{
+		"two pages": {{open}, {closed}},
+		"one page":  {{open, closed}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, _ := openTest(t)
+			ctx := context.Background()
+			if _, err := s.ReplaceLayout(ctx, testLayout("a", false)); err != nil {
+				t.Fatal(err)
+			}
+			r, err := s.BeginAlerts(ctx, "a")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Rollback()
+			r.SeenAt(seen)
+			for _, p := range pages {
+				if err := r.Write(ctx, p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := r.Commit(ctx, nil, time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.FindAlerts(ctx, AlertFilter{Account: "a"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || got[0].Status != domain.AlertClosed || !got[0].OverdueSince.Equal(closed.Resolved) {
+				t.Errorf("alerts = %+v; want x closed, overdue since its resolution %v", got, closed.Resolved)
+			}
+		})
 	}
 }
 

@@ -219,15 +219,41 @@ func (l *loop) progressFunc(res store.Resource) func(Page) {
 	}
 }
 
+// refreshLayout writes each page of the layout as the next is fetched, and
+// commits it all as one transaction.
 func (l *loop) refreshLayout(ctx context.Context, cred upstream.Credentials) (store.Change, Fetched, error) {
-	layout, fetched, err := l.e.src.Layout(ctx, cred, l.progressFunc(store.ResourceMetadata))
+	// The transaction begins with the first page (see refreshDevices).
+	var r *store.LayoutRefresh
+	defer func() {
+		if r != nil {
+			r.Rollback()
+		}
+	}()
+	progress := l.progressFunc(store.ResourceMetadata)
+	var fetched Fetched
+	err := pipeline(ctx, func(ctx context.Context, send func(domain.Layout) error) error {
+		var err error
+		fetched, err = l.e.src.LayoutPages(ctx, cred, send)
+		return err
+	}, func(part domain.Layout) (err error) {
+		progress(Page{Items: len(part.Rooms)})
+		if part.Account.ID != l.account {
+			return fmt.Errorf("the service answered for account %q, not %q", part.Account.ID, l.account)
+		}
+		if r == nil {
+			if r, err = l.e.store.BeginLayout(ctx, l.account); err != nil {
+				return err
+			}
+		}
+		return r.Write(ctx, part)
+	})
+	if err == nil && r == nil {
+		err = fmt.Errorf("the service answered for account %q, not %q", "", l.account) // no page: no account
+	}
 	if err != nil {
 		return store.Change{}, fetched, err
 	}
-	if layout.Account.ID != l.account {
-		return store.Change{}, fetched, fmt.Errorf("the service answered for account %q, not %q", layout.Account.ID, l.account)
-	}
-	c, err := l.e.store.ReplaceLayout(ctx, layout)
+	c, err := r.Commit(ctx)
 	return c, fetched, err
 }
 
@@ -343,7 +369,10 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 	}()
 
 	progress := l.progressFunc(store.ResourceAlerts)
-	seen := map[string]bool{}
+	unseen := make(map[string]bool, len(cachedOpen)) // cached open alerts the service has not listed yet
+	for _, c := range cachedOpen {
+		unseen[c.ID] = true
+	}
 	var fetched Fetched
 	err = pipeline(ctx, func(ctx context.Context, send func([]domain.Alert) error) error {
 		for _, status := range []domain.AlertStatus{domain.AlertOpen, domain.AlertClosed} {
@@ -361,7 +390,7 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 	}, func(page []domain.Alert) error {
 		progress(Page{Items: len(page)})
 		for _, a := range page {
-			seen[a.ID] = true
+			delete(unseen, a.ID)
 		}
 		if err := begin(); err != nil {
 			return err
@@ -378,7 +407,7 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 	var remove []string
 	lookups := 0
 	for _, c := range cachedOpen {
-		if seen[c.ID] {
+		if !unseen[c.ID] {
 			continue
 		}
 		if lookups == e.cfg.VanishedLookups {

@@ -24,18 +24,34 @@ type UpstreamSource struct {
 
 var _ Source = UpstreamSource{}
 
-// Layout walks /metadata by offset.
+// Layout reads the whole layout, walking /metadata by offset.
 func (s UpstreamSource) Layout(ctx context.Context, cred upstream.Credentials, progress func(Page)) (domain.Layout, Fetched, error) {
 	var l domain.Layout
+	f, err := s.LayoutPages(ctx, cred, func(p domain.Layout) error {
+		progress(Page{Items: len(p.Rooms)})
+		l.Account = p.Account
+		l.Buildings = append(l.Buildings, p.Buildings...)
+		l.Floors = append(l.Floors, p.Floors...)
+		l.Rooms = append(l.Rooms, p.Rooms...)
+		l.Locations = append(l.Locations, p.Locations...)
+		return nil
+	})
+	return l, f, err
+}
+
+// LayoutPages walks /metadata by offset. Every part carries the account as
+// the first page names it.
+func (s UpstreamSource) LayoutPages(ctx context.Context, cred upstream.Credentials, page func(domain.Layout) error) (Fetched, error) {
+	var account domain.Account
 	var f Fetched
 	seenB, seenF, seenL := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	err := s.Client.WalkMetadata(ctx, cred, upstream.MetadataQuery{Limit: offsetLimit}, func(p upstream.MetadataPage) error {
 		f.Pages++
 		f.Skipped += p.Skipped
-		progress(Page{Items: len(p.Rooms)})
-		if l.Account.ID == "" {
-			l.Account = domain.Account{ID: p.AccountID, Name: p.AccountName}
+		if account.ID == "" {
+			account = domain.Account{ID: p.AccountID, Name: p.AccountName}
 		}
+		l := domain.Layout{Account: account, Rooms: make([]domain.Room, 0, len(p.Rooms))}
 		for _, r := range p.Rooms {
 			if !seenB[r.BuildingID] {
 				seenB[r.BuildingID] = true
@@ -54,9 +70,9 @@ func (s UpstreamSource) Layout(ctx context.Context, cred upstream.Credentials, p
 				l.Locations = append(l.Locations, domain.Location{ID: loc.ID, RoomID: r.RoomID, Name: loc.Name, Type: domain.DeviceType(loc.Type)})
 			}
 		}
-		return nil
+		return page(l)
 	})
-	return l, f, err
+	return f, err
 }
 
 // Devices walks /devices by offset.
