@@ -1,7 +1,9 @@
 package web
 
 import (
+	"crypto/rand"
 	"crypto/subtle"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -126,15 +128,17 @@ const (
 
 func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		token := ""
+		var token []byte
 		if ck, err := c.Cookie(csrfCookie); err == nil && len(ck.Value) == 64 {
-			token = ck.Value
-		} else {
-			token = randomHex(32)
-			c.SetCookie(&http.Cookie{Name: csrfCookie, Value: token, Path: "/", HttpOnly: true,
+			token, _ = hex.DecodeString(ck.Value)
+		}
+		if len(token) != 32 {
+			v := randomHex(32)
+			token, _ = hex.DecodeString(v)
+			c.SetCookie(&http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true,
 				SameSite: http.SameSiteLaxMode, Secure: s.secureRequest(c)})
 		}
-		c.Set(ctxCSRF, token)
+		c.Set(ctxCSRF, maskToken(token))
 		switch c.Request().Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 			return next(c)
@@ -143,16 +147,46 @@ func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
 		if sent == "" {
 			sent = c.FormValue(csrfField)
 		}
-		if subtle.ConstantTimeCompare([]byte(sent), []byte(token)) != 1 {
+		if got, ok := unmaskToken(sent); !ok || subtle.ConstantTimeCompare(got, token) != 1 {
 			return &HTTPError{Code: http.StatusForbidden, Msg: "This form has expired or did not come from Washboard. Reload the page and try again."}
 		}
 		return next(c)
 	}
 }
 
+// csrfToken is the CSRF token the response carries.
 func csrfToken(c echo.Context) string {
 	t, _ := c.Get(ctxCSRF).(string)
 	return t
+}
+
+// The token a response carries is masked afresh for each one: a random pad,
+// then the cookie's token XORed with the pad. Pages are sent gzipped, and a
+// page that repeats what its address asked for (a search, a filter) beside
+// a secret that never changes would let someone who can make a browser
+// load pages and watch their sizes work the secret out a byte at a time
+// (BREACH). A masked token has no bytes in common from one response to the
+// next.
+
+// maskToken masks a token with a fresh pad.
+func maskToken(token []byte) string {
+	b := make([]byte, 2*len(token))
+	pad, masked := b[:len(token)], b[len(token):]
+	if _, err := rand.Read(pad); err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	subtle.XORBytes(masked, pad, token)
+	return hex.EncodeToString(b)
+}
+
+// unmaskToken returns the token a masked token carries.
+func unmaskToken(s string) ([]byte, bool) {
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != 64 {
+		return nil, false
+	}
+	subtle.XORBytes(b[32:], b[:32], b[32:])
+	return b[32:], true
 }
 
 // requireAccount lets signed-in sessions through, keeps their account's

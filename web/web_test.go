@@ -218,7 +218,7 @@ func (b *browser) post(path string, form url.Values) response {
 	return b.do(req)
 }
 
-var csrfInput = regexp.MustCompile(`name="csrf_token" value="([0-9a-f]{64})"`)
+var csrfInput = regexp.MustCompile(`name="csrf_token" value="([0-9a-f]{128})"`)
 
 // csrf reads the CSRF token from the sign-in page.
 func (b *browser) csrf() string {
@@ -350,9 +350,48 @@ func TestStateChangesNeedTheCSRFToken(t *testing.T) {
 		t.Errorf("sign-in without the CSRF token: %d, want 403", r.StatusCode)
 	}
 	b.signIn(credA)
-	r = b.post("/signout", url.Values{"csrf_token": {strings.Repeat("0", 64)}})
+	r = b.post("/signout", url.Values{"csrf_token": {strings.Repeat("0", 128)}})
 	if r.StatusCode != http.StatusForbidden {
 		t.Errorf("sign-out with a wrong token: %d, want 403", r.StatusCode)
+	}
+	// The cookie's own value is not what forms carry: a page holds it
+	// masked, differently in every response.
+	u, _ := url.Parse(a.srv.URL)
+	var cookie string
+	for _, c := range b.client.Jar.Cookies(u) {
+		if c.Name == csrfCookie {
+			cookie = c.Value
+		}
+	}
+	if r := b.get("/screens"); strings.Contains(r.body, cookie) {
+		t.Error("a page carries the CSRF cookie's value as it is")
+	}
+	if r := b.post("/signout", url.Values{"csrf_token": {cookie}}); r.StatusCode != http.StatusForbidden {
+		t.Errorf("sign-out with the cookie's value: %d, want 403", r.StatusCode)
+	}
+}
+
+func TestEveryResponseCarriesTheCSRFTokenMaskedAfresh(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	var tokens []string
+	for range 3 {
+		m := csrfInput.FindStringSubmatch(b.get("/screens").body)
+		if m == nil {
+			t.Fatal("no CSRF token on /screens")
+		}
+		tokens = append(tokens, m[1])
+	}
+	if tokens[0] == tokens[1] || tokens[1] == tokens[2] {
+		t.Fatal("two responses carry the same token: a page that repeats its query beside it, gzipped, gives it away")
+	}
+	// Every one of them is good, the oldest included.
+	if r := b.post("/reports/settings", url.Values{"csrf_token": {tokens[0]}, "shifts": {"Day 07:00-19:00, Night 19:00-07:00"}, "zone": {"UTC"}}); r.StatusCode == http.StatusForbidden {
+		t.Errorf("a token from an earlier page was refused: %d", r.StatusCode)
+	}
+	if r := b.post("/signout", url.Values{"csrf_token": {tokens[2]}}); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("sign-out with the latest token: %d, want 303", r.StatusCode)
 	}
 }
 
