@@ -233,7 +233,7 @@ func (l *loop) refreshLayout(ctx context.Context, cred upstream.Credentials) (st
 	var fetched Fetched
 	err := pipeline(ctx, func(ctx context.Context, send func(domain.Layout) error) error {
 		var err error
-		fetched, err = l.e.src.LayoutPages(ctx, cred, send)
+		fetched, err = l.e.src.Layout(ctx, cred, send)
 		return err
 	}, func(part domain.Layout) (err error) {
 		progress(Page{Items: len(part.Rooms)})

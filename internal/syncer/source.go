@@ -14,13 +14,11 @@ import (
 // page while the next is on its way; an error from the function ends the
 // walk.
 type Source interface {
-	// Layout reads the account's whole layout from /metadata.
-	Layout(ctx context.Context, cred upstream.Credentials, progress func(Page)) (domain.Layout, Fetched, error)
-	// LayoutPages reads the account's layout from /metadata, handing each
+	// Layout reads the account's layout from /metadata, handing each
 	// page's part of it to the function: the account, and the buildings,
 	// floors, rooms and locations the page lists first, in the service's
 	// order.
-	LayoutPages(ctx context.Context, cred upstream.Credentials, page func(domain.Layout) error) (Fetched, error)
+	Layout(ctx context.Context, cred upstream.Credentials, page func(domain.Layout) error) (Fetched, error)
 	// Devices reads the state of every device from /devices.
 	Devices(ctx context.Context, cred upstream.Credentials, page func([]domain.Device) error) (Fetched, error)
 	// Alerts reads the alerts with the status whose relevant date (creation

@@ -24,24 +24,9 @@ type UpstreamSource struct {
 
 var _ Source = UpstreamSource{}
 
-// Layout reads the whole layout, walking /metadata by offset.
-func (s UpstreamSource) Layout(ctx context.Context, cred upstream.Credentials, progress func(Page)) (domain.Layout, Fetched, error) {
-	var l domain.Layout
-	f, err := s.LayoutPages(ctx, cred, func(p domain.Layout) error {
-		progress(Page{Items: len(p.Rooms)})
-		l.Account = p.Account
-		l.Buildings = append(l.Buildings, p.Buildings...)
-		l.Floors = append(l.Floors, p.Floors...)
-		l.Rooms = append(l.Rooms, p.Rooms...)
-		l.Locations = append(l.Locations, p.Locations...)
-		return nil
-	})
-	return l, f, err
-}
-
-// LayoutPages walks /metadata by offset. Every part carries the account as
+// Layout walks /metadata by offset. Every part carries the account as
 // the first page names it.
-func (s UpstreamSource) LayoutPages(ctx context.Context, cred upstream.Credentials, page func(domain.Layout) error) (Fetched, error) {
+func (s UpstreamSource) Layout(ctx context.Context, cred upstream.Credentials, page func(domain.Layout) error) (Fetched, error) {
 	var account domain.Account
 	var f Fetched
 	seenB, seenF, seenL := map[string]bool{}, map[string]bool{}, map[string]bool{}
