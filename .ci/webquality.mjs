@@ -7,15 +7,23 @@
 //      (configuration: .ci/htmlvalidate.json), and
 //   2. audits the overview, the alerts, a floor, a wall screen and a shift
 //      report with Lighthouse in Debian's Chromium (CHROME_PATH, default
-//      /usr/bin/chromium), with Lighthouse's default (mobile) settings.
+//      /usr/bin/chromium), with its mobile settings (a mid-range phone on a
+//      slow 4G network) and with its desktop settings.
+// Each page is audited as a user reaches it, from another page of
+// Washboard: the browser holds the session's cookies and comes from
+// /healthz, which loads nothing. From about:blank, Lighthouse's default,
+// Chrome must first give the page a browsing context group, and so a
+// renderer process, of its own, because Washboard sends
+// Cross-Origin-Opener-Policy: same-origin; that start-up work lands in the
+// page's first task (about 20-90 ms here, four times that in the mobile
+// simulation). --cold audits from about:blank, to see that cost.
 // It exits non-zero when a page is invalid, when a page answers with an
 // unexpected status, or when a Lighthouse score is below its goal
 // (performance 95, accessibility 100, best practices 100), and prints every
 // finding. The server is stopped at the end, whatever happens.
 //
-// Usage: npm run webquality [-- --html-only | --lighthouse-only] [--desktop] [--reports DIR]
-// (--reports writes each page's Lighthouse result as JSON, without the
-// request headers that carried the session).
+// Usage: npm run webquality [-- --html-only | --lighthouse-only] [--mobile | --desktop] [--cold] [--reports DIR]
+// (--reports writes each page's Lighthouse result as JSON).
 //
 // Secrets (session, CSRF and screen cookies, the screen link's token) never
 // reach the output: every line printed goes through redact().
@@ -31,6 +39,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { HtmlValidate, formatterFactory } from 'html-validate';
 import lighthouse from 'lighthouse';
 import { launch } from 'chrome-launcher';
+import puppeteer from 'puppeteer-core';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
@@ -43,9 +52,14 @@ const argv = process.argv.slice(2);
 const htmlOnly = argv.includes('--html-only');
 const lighthouseOnly = argv.includes('--lighthouse-only');
 const reportsDir = argv.includes('--reports') ? resolve(argv[argv.indexOf('--reports') + 1] ?? '') : '';
+const cold = argv.includes('--cold');
 // Lighthouse's default settings emulate a mid-range phone on a slow 4G
-// network; --desktop uses its desktop preset instead.
-const lighthouseConfig = argv.includes('--desktop') ? (await import('lighthouse/core/config/desktop-config.js')).default : undefined;
+// network; its desktop preset a desktop computer on a cable connection.
+const desktopConfig = (await import('lighthouse/core/config/desktop-config.js')).default;
+const formFactors = [
+  { name: 'mobile', config: undefined },
+  { name: 'desktop', config: desktopConfig },
+].filter((f) => !argv.includes(f.name === 'mobile' ? '--desktop' : '--mobile'));
 
 // Every secret seen is replaced before anything is printed.
 const secrets = new Set();
@@ -77,6 +91,11 @@ class Jar {
     }
   }
   header() { return [...this.cookies].map(([n, v]) => `${n}=${v}`).join('; '); }
+  // forBrowser gives the cookies as Chromium's DevTools protocol takes them.
+  forBrowser(base) {
+    const { hostname } = new URL(base);
+    return [...this.cookies].map(([name, value]) => ({ name, value, domain: hostname, path: '/', httpOnly: true, sameSite: 'Lax' }));
+  }
 }
 
 // --- the server -----------------------------------------------------------
@@ -293,35 +312,38 @@ async function quietMachine() {
 // audit runs Lighthouse on one page in a browser of its own. A run that
 // Lighthouse itself reports as failed (it asks to run it again) is run
 // once more.
-async function audit(work, url, cookie, again = true) {
+async function audit(work, target, formFactor, again = true) {
   try {
-    return await auditOnce(work, url, cookie);
+    return await auditOnce(work, target, formFactor);
   } catch (err) {
     if (!again || !err.lighthouseRuntimeError || cleaning) throw err;
     log(`      ${err.message}; running it again`);
-    return audit(work, url, cookie, false);
+    return audit(work, target, formFactor, false);
   }
 }
 
-async function auditOnce(work, url, cookie) {
+async function auditOnce(work, target, formFactor) {
   await quietMachine();
   const chrome = await launchChrome(work);
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
   try {
-    const result = await lighthouse(url, {
+    await browser.setCookie(...target.jar.forBrowser(target.url));
+    const page = await browser.newPage();
+    const result = await lighthouse(target.url, {
       port: chrome.port,
       output: 'json',
       logLevel: 'error',
       onlyCategories: Object.keys(goals),
-      extraHeaders: { Cookie: cookie },
-    }, lighthouseConfig);
+      blankPage: cold ? 'about:blank' : new URL('/healthz', target.url).href,
+    }, formFactor.config, page);
     if (!result) throw new Error('Lighthouse returned no result');
     const lhr = result.lhr;
-    delete lhr.configSettings.extraHeaders;
     if (lhr.runtimeError) {
       throw Object.assign(new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`), { lighthouseRuntimeError: true });
     }
     return lhr;
   } finally {
+    await browser.disconnect();
     await chrome.close();
   }
 }
@@ -353,38 +375,42 @@ function failingAudits(lhr, cat) {
 async function auditPages(work, targets) {
   const rows = [];
   let failed = 0;
-  for (const t of targets) {
-    // Performance varies from run to run, the more so on a busy machine:
-    // when it misses its goal, four more runs are made and the median of
-    // the five is kept, as Lighthouse's documentation on variability
-    // advises.
-    const runs = [await audit(work, t.url, t.cookie)];
-    if (score(runs[0], 'performance') < goals.performance) {
-      log(`  ${t.name}: performance ${pct(score(runs[0], 'performance'))}, running four more times`);
-      for (let i = 0; i < 4; i++) runs.push(await audit(work, t.url, t.cookie));
-      runs.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
+  for (const f of formFactors) {
+    for (const t of targets) {
+      const name = `${t.name}, ${f.name}`;
+      // Performance varies from run to run, the more so on a busy machine:
+      // when it misses its goal, four more runs are made and the median of
+      // the five is kept, as Lighthouse's documentation on variability
+      // advises.
+      const runs = [await audit(work, t, f)];
+      if (score(runs[0], 'performance') < goals.performance) {
+        log(`  ${name}: performance ${pct(score(runs[0], 'performance'))}, running four more times`);
+        for (let i = 0; i < 4; i++) runs.push(await audit(work, t, f));
+        runs.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
+      }
+      const lhr = runs[Math.floor(runs.length / 2)];
+      if (reportsDir) {
+        mkdirSync(reportsDir, { recursive: true });
+        writeFileSync(join(reportsDir, `${name.replace(/[^a-z0-9]+/gi, '-')}.json`), redact(JSON.stringify(lhr)));
+      }
+      const below = Object.keys(goals).filter((c) => score(lhr, c) < goals[c]);
+      const scores = Object.keys(goals).map((c) => `${c} ${pct(score(lhr, c))}`).join(', ');
+      log(`  ${below.length ? 'FAIL' : 'ok  '}  ${name} (${t.path}): ${scores}${runs.length > 1 ? ` (median of ${runs.length})` : ''}`);
+      for (const w of lhr.runWarnings ?? []) log(`      warning: ${w}`);
+      for (const c of below) for (const line of failingAudits(lhr, c)) log(line);
+      if (below.length) failed++;
+      rows.push({ name, lhr });
     }
-    const lhr = runs[Math.floor(runs.length / 2)];
-    if (reportsDir) {
-      mkdirSync(reportsDir, { recursive: true });
-      writeFileSync(join(reportsDir, `${t.name.replace(/[^a-z0-9]+/gi, '-')}.json`), redact(JSON.stringify(lhr)));
-    }
-    const below = Object.keys(goals).filter((c) => score(lhr, c) < goals[c]);
-    const scores = Object.keys(goals).map((c) => `${c} ${pct(score(lhr, c))}`).join(', ');
-    log(`  ${below.length ? 'FAIL' : 'ok  '}  ${t.name} (${t.path}): ${scores}${runs.length > 1 ? ` (median of ${runs.length})` : ''}`);
-    for (const w of lhr.runWarnings ?? []) log(`      warning: ${w}`);
-    for (const c of below) for (const line of failingAudits(lhr, c)) log(line);
-    if (below.length) failed++;
-    rows.push({ name: t.name, path: t.path, lhr });
   }
   log('');
-  log(`  ${'page'.padEnd(14)} ${Object.keys(goals).map((c) => c.padEnd(15)).join('')}`);
+  log(`  ${'page'.padEnd(22)} ${Object.keys(goals).map((c) => c.padEnd(15)).join('')}`);
   for (const r of rows) {
-    log(`  ${r.name.padEnd(14)} ${Object.keys(goals).map((c) => pct(score(r.lhr, c)).padEnd(15)).join('')}`);
+    log(`  ${r.name.padEnd(22)} ${Object.keys(goals).map((c) => pct(score(r.lhr, c)).padEnd(15)).join('')}`);
   }
-  log(`  goals          ${Object.keys(goals).map((c) => `>= ${pct(goals[c])}`.padEnd(15)).join('')}`);
-  log(`  (Lighthouse ${rows[0]?.lhr.lighthouseVersion}, ${rows[0]?.lhr.configSettings.formFactor} settings, ` +
-    `${rows[0]?.lhr.environment?.hostUserAgent?.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}; ` +
+  log(`  ${'goals'.padEnd(22)} ${Object.keys(goals).map((c) => `>= ${pct(goals[c])}`.padEnd(15)).join('')}`);
+  log(`  (Lighthouse ${rows[0]?.lhr.lighthouseVersion}, ` +
+    `${rows[0]?.lhr.environment?.hostUserAgent?.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}, ` +
+    `${cold ? 'from about:blank' : 'from /healthz'}; ` +
     `host benchmark index ${rows.map((r) => Math.round(r.lhr.environment?.benchmarkIndex ?? 0)).join('/')}, ` +
     `load average ${loadavg()[0].toFixed(1)})`);
   return failed;
@@ -477,11 +503,11 @@ async function main(work, server) {
   if (!htmlOnly) {
     log('\n== Lighthouse');
     const targets = [
-      { name: 'overview', path: '/', cookie: user.header() },
-      { name: 'alerts', path: '/alerts', cookie: user.header() },
-      { name: 'floor', path: `/floors/${floor}`, cookie: user.header() },
-      { name: 'wall screen', path: '/screen', cookie: tv.header() },
-      { name: 'shift report', path: '/reports/shift', cookie: user.header() },
+      { name: 'overview', path: '/', jar: user },
+      { name: 'alerts', path: '/alerts', jar: user },
+      { name: 'floor', path: `/floors/${floor}`, jar: user },
+      { name: 'wall screen', path: '/screen', jar: tv },
+      { name: 'shift report', path: '/reports/shift', jar: user },
     ].map((t) => ({ ...t, url: base + t.path }));
     failures += await auditPages(work, targets);
   }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"washboard/static"
 )
 
 // routes is the route table of the application.
@@ -20,6 +22,12 @@ func (s *Server) routes() *echo.Echo {
 	e.Use(s.compress, s.logRequests, s.recoverPanics, s.securityHeaders)
 
 	e.GET("/static/*", serveAssets(s.assets))
+	// Browsers ask for /favicon.ico where a page names no icon (the JSON
+	// of /healthz, a CSV opened in a tab): they are sent to the icon.
+	e.GET("/favicon.ico", func(c echo.Context) error {
+		c.Response().Header().Set("Cache-Control", "public, max-age=86400")
+		return c.Redirect(http.StatusFound, static.URL("icons/favicon.svg"))
+	})
 
 	// Operations: not behind sign-in, and saying nothing about accounts.
 	e.GET("/healthz", s.showHealth)

@@ -614,6 +614,25 @@ func TestSecurityHeaders(t *testing.T) {
 	}
 }
 
+func TestTheAppHasAnIconInEveryTab(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	page := b.get("/signin")
+	icon, ok := page.doc(t).Find(`link[rel="icon"]`).Attr("href")
+	if !ok || !strings.HasPrefix(icon, "/static/icons/favicon.svg?v=") {
+		t.Fatalf("the sign-in page names the icon %q", icon)
+	}
+	if r := b.get(icon); r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(r.body, "<svg") {
+		t.Errorf("%s: %d, %q, %d bytes", icon, r.StatusCode, r.Header.Get("Content-Type"), len(r.body))
+	}
+	// A document that names no icon, such as /healthz's JSON, gets it
+	// from /favicon.ico rather than a 404 in the browser's console.
+	r := b.get("/favicon.ico")
+	if r.StatusCode != http.StatusFound || r.Header.Get("Location") != icon {
+		t.Errorf("/favicon.ico: %d to %q, want %d to %q", r.StatusCode, r.Header.Get("Location"), http.StatusFound, icon)
+	}
+}
+
 func TestDemoSignInInOneClick(t *testing.T) {
 	demo := upstream.Credentials{APIKey: credB.APIKey, Authorization: credB.Authorization}
 	a := newApp(t, Config{Demo: &demo})
