@@ -233,6 +233,21 @@ func compressPiece(b []byte, level int, last bool) deflatePiece {
 	return deflatePiece{z: z.Bytes(), crc: crc32.ChecksumIEEE(b), n: len(b)}
 }
 
+// storedPiece is b as a piece of a deflate stream, stored as it is: a
+// stored block, which starts and ends at a byte boundary. b is at most
+// 65,535 bytes.
+func storedPiece(b []byte) deflatePiece {
+	if len(b) == 0 {
+		return deflatePiece{}
+	}
+	z := make([]byte, 0, 5+len(b))
+	z = append(z, 0) // not the last block; stored; padded to the byte
+	z = binary.LittleEndian.AppendUint16(z, uint16(len(b)))
+	z = binary.LittleEndian.AppendUint16(z, ^uint16(len(b)))
+	z = append(z, b...)
+	return deflatePiece{z: z, crc: crc32.ChecksumIEEE(b), n: len(b)}
+}
+
 // flatePools hold compressors by level: each holds about a megabyte of
 // tables, too much to make for every request.
 var flatePools = map[int]*sync.Pool{
@@ -250,6 +265,10 @@ func newFlatePool(level int) *sync.Pool {
 // gzipHeader is a gzip member's header: deflate, no name, no time, an
 // unknown operating system.
 var gzipHeader = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
+
+// gzipOverhead is the size of a gzip member around its deflate stream:
+// the header, and the trailer's CRC-32 and length.
+const gzipOverhead = 10 + 8
 
 // appendGzip appends to dst a gzip member of pieces, the last of which
 // ends the stream. The member's CRC-32 is worked out from the pieces',

@@ -184,11 +184,47 @@ func TestPiecesCompressedApartMakeOneGzipMember(t *testing.T) {
 		}
 		var pieces []deflatePiece
 		for i, p := range parts {
-			pieces = append(pieces, compressPiece(p, []int{1, -1}[i%2], i == len(parts)-1))
+			last := i == len(parts)-1
+			if !last && len(p) <= 65_535 && rng.IntN(3) == 0 {
+				pieces = append(pieces, storedPiece(p))
+			} else {
+				pieces = append(pieces, compressPiece(p, []int{1, -1}[i%2], last))
+			}
+		}
+		if rng.IntN(2) == 0 { // a stored piece just before the end
+			tok := []byte(strings.Repeat("0123456789abcdef", 8))
+			pieces = append(pieces[:len(pieces)-1], storedPiece(tok), pieces[len(pieces)-1])
+			whole = append(append(whole[:len(whole)-len(parts[len(parts)-1])], tok...), parts[len(parts)-1]...)
 		}
 		got := gunzip(t, string(appendGzip(nil, pieces...)))
 		if got != string(whole) {
 			t.Fatalf("%d pieces of %d bytes: gunzipped to %d bytes", len(parts), len(whole), len(got))
+		}
+	}
+}
+
+// BREACH guesses a secret on a page from the size of the page compressed:
+// a guess that matches the secret compresses better. Every page masks its
+// CSRF token afresh for each response (TestEveryResponseCarriesTheCSRFTokenMaskedAfresh);
+// on the kept pages, whose frame is compressed once for all requests, the
+// token is also stored in the gzipped page as it is, between the
+// compressed parts, and so never compressed with anything else.
+func TestKeptPagesStoreTheCSRFTokenApartFromTheCompressedFrame(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	acc := a.world.Accounts()[0]
+	for _, path := range []string{"/", "/floors/" + acc.Buildings[0].Floors[0].ID, "/alerts"} {
+		for range 2 { // the frame compressed afresh, then kept
+			r := b.getEncoded(path, "gzip")
+			page := gunzip(t, r.body)
+			tokens := maskedToken.FindAllString(page, -1)
+			if len(tokens) != 2 || tokens[0] != tokens[1] {
+				t.Fatalf("%s: CSRF tokens %q, want the page's and the sign-out form's, the same", path, tokens)
+			}
+			if n := strings.Count(r.body, tokens[0]); n != 2 {
+				t.Errorf("%s: the token is on the page twice, and as it is in the gzipped body %d times", path, n)
+			}
 		}
 	}
 }

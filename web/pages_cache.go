@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -72,6 +73,7 @@ type renderedPage struct {
 
 	liveZ    deflatePiece // the live region compressed, to frame for each request
 	liveGzip []byte       // the live region gzipped, as htmx fetches it
+	head     atomic.Pointer[framedHead]
 	tail     atomic.Pointer[framedTail]
 }
 
@@ -85,6 +87,46 @@ func (p *renderedPage) compressLive() {
 
 // size is the memory the page's bytes take.
 func (p *renderedPage) size() int { return len(p.live) + len(p.liveZ.z) + len(p.liveGzip) }
+
+// framedHead is the start of a page before its live region, compressed
+// but for the CSRF token: the parts between the token's places, each
+// compressed, for the token to be stored between them.
+type framedHead struct {
+	parts [][]byte
+	z     []deflatePiece
+}
+
+// compressHead appends to dst the pieces of the start of the page framed
+// around the region: that start is the same for every request but for the
+// masked CSRF token, so its parts are compressed when they change and the
+// token, new in every response, is stored as it is. Kept out of the
+// compressor, the token cannot be matched against anything else on the
+// page, which is what BREACH needs.
+func (p *renderedPage) compressHead(dst []deflatePiece, head []byte, token string) []deflatePiece {
+	parts := [][]byte{head}
+	if token != "" {
+		parts = bytes.Split(head, []byte(token))
+	}
+	h := p.head.Load()
+	if h == nil || !slices.EqualFunc(h.parts, parts, bytes.Equal) {
+		h = &framedHead{parts: make([][]byte, len(parts)), z: make([]deflatePiece, len(parts))}
+		for i, part := range parts {
+			h.parts[i] = bytes.Clone(part)
+			if len(part) > 0 {
+				h.z[i] = compressPiece(part, flate.DefaultCompression, false)
+			}
+		}
+		p.head.Store(h)
+	}
+	tok := storedPiece([]byte(token))
+	for i, z := range h.z {
+		if i > 0 {
+			dst = append(dst, tok)
+		}
+		dst = append(dst, z)
+	}
+	return dst
+}
 
 // framedTail is the end of a page after its live region, compressed.
 type framedTail struct {
@@ -230,7 +272,7 @@ func (s *Server) servePage(c echo.Context, path string, build pageBuilder) error
 	}
 	m := s.page(c, p.title, p.nav)
 	m.Crumbs = p.crumbs
-	return sendFramed(c, views.Frame(m, liveMarkHTML), p, gzipped)
+	return sendFramed(c, views.Frame(m, liveMarkHTML), m.CSRFToken, p, gzipped)
 }
 
 // renderLive renders a page's live region into bytes to keep.
@@ -257,9 +299,10 @@ const liveMark = "<!--live-->"
 var liveMarkHTML = rawHTML([]byte(liveMark))
 
 // sendFramed sends a page: its frame, rendered around liveMark, with a
-// kept live region in the mark's place, in one write; gzipped, the frame
-// is compressed around the region compressed before.
-func sendFramed(c echo.Context, frame templ.Component, p *renderedPage, gzipped bool) error {
+// kept live region in the mark's place, in one write. Gzipped, it joins
+// the region compressed before with the frame's parts, compressed when
+// they change, and token, the frame's CSRF token, stored between them.
+func sendFramed(c echo.Context, frame templ.Component, token string, p *renderedPage, gzipped bool) error {
 	buf := pagePool.Get().(*bytes.Buffer)
 	defer func() {
 		if buf.Cap() <= maxPooledPage {
@@ -278,8 +321,14 @@ func sendFramed(c echo.Context, frame templ.Component, p *renderedPage, gzipped 
 	var page []byte
 	if gzipped {
 		c.Response().Header().Set(echo.HeaderContentEncoding, "gzip")
-		headZ := compressPiece(head, flate.BestSpeed, false)
-		page = appendGzip(buf.AvailableBuffer(), headZ, p.liveZ, p.compressTail(tail))
+		var pieces [8]deflatePiece
+		z := append(p.compressHead(pieces[:0], head, token), p.liveZ, p.compressTail(tail))
+		size := gzipOverhead
+		for _, piece := range z {
+			size += len(piece.z)
+		}
+		buf.Grow(size) // the gzipped page goes after the frame, in the same buffer
+		page = appendGzip(buf.AvailableBuffer(), z...)
 	} else {
 		tail = bytes.Clone(tail)
 		buf.Truncate(i)
