@@ -325,8 +325,9 @@ async function audit(work, target, formFactor, again = true) {
 async function auditOnce(work, target, formFactor) {
   await quietMachine();
   const chrome = await launchChrome(work);
-  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
+  let browser;
   try {
+    browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
     await browser.setCookie(...target.jar.forBrowser(target.url));
     const page = await browser.newPage();
     const result = await lighthouse(target.url, {
@@ -343,7 +344,7 @@ async function auditOnce(work, target, formFactor) {
     }
     return lhr;
   } finally {
-    await browser.disconnect();
+    await browser?.disconnect().catch(() => {});
     await chrome.close();
   }
 }
