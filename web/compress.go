@@ -200,9 +200,9 @@ var gzipPool = sync.Pool{New: func() any {
 // CRC-32 and the length of what was compressed. A deflate stream may be
 // put together from pieces compressed apart, when each piece refers to
 // nothing before it and all but the last end at a byte boundary without
-// marking the end of the stream: a sync flush. So a kept page's region is
-// compressed once, and each request compresses only the few kilobytes
-// around it that are its own.
+// marking the end of the stream: a sync flush, or a stored block. So a
+// kept page's region and the frame around it are compressed once, and a
+// request joins them around the CSRF token it carries (keptFrame).
 
 // deflatePiece is a piece of a deflate stream, with the CRC-32 and the
 // length of what it holds.

@@ -73,8 +73,8 @@ type renderedPage struct {
 
 	liveZ    deflatePiece // the live region compressed, to frame for each request
 	liveGzip []byte       // the live region gzipped, as htmx fetches it
-	head     atomic.Pointer[framedHead]
-	tail     atomic.Pointer[framedTail]
+	head     keptFrame    // the frame before the region
+	tail     keptFrame    // and after it
 }
 
 // compressLive compresses the page's live region once for all who ask
@@ -88,61 +88,47 @@ func (p *renderedPage) compressLive() {
 // size is the memory the page's bytes take.
 func (p *renderedPage) size() int { return len(p.live) + len(p.liveZ.z) + len(p.liveGzip) }
 
-// framedHead is the start of a page before its live region, compressed
-// but for the CSRF token: the parts between the token's places, each
-// compressed, for the token to be stored between them.
-type framedHead struct {
+// keptFrame is one side of a page's frame around its live region, the
+// start or the end, kept compressed while it renders the same.
+type keptFrame struct{ atomic.Pointer[framedParts] }
+
+// framedParts is a side of the frame cut at the places of the CSRF token:
+// the parts between them, and each part compressed.
+type framedParts struct {
 	parts [][]byte
 	z     []deflatePiece
 }
 
-// compressHead appends to dst the pieces of the start of the page framed
-// around the region: that start is the same for every request but for the
-// masked CSRF token, so its parts are compressed when they change and the
-// token, new in every response, is stored as it is. Kept out of the
-// compressor, the token cannot be matched against anything else on the
-// page, which is what BREACH needs.
-func (p *renderedPage) compressHead(dst []deflatePiece, head []byte, token string) []deflatePiece {
-	parts := [][]byte{head}
+// pieces appends to dst the pieces of b, a side of the frame; last says
+// it ends the page. A side of the frame is the same for every request but
+// for the masked CSRF token, so its parts are compressed when they change
+// and the token, new in every response, is stored between them as it is.
+// Kept out of the compressor, the token cannot be matched against
+// anything else on the page, which is what BREACH needs.
+func (k *keptFrame) pieces(dst []deflatePiece, b []byte, token string, last bool) []deflatePiece {
+	parts := [][]byte{b}
 	if token != "" {
-		parts = bytes.Split(head, []byte(token))
+		parts = bytes.Split(b, []byte(token))
 	}
-	h := p.head.Load()
-	if h == nil || !slices.EqualFunc(h.parts, parts, bytes.Equal) {
-		h = &framedHead{parts: make([][]byte, len(parts)), z: make([]deflatePiece, len(parts))}
+	f := k.Load()
+	if f == nil || !slices.EqualFunc(f.parts, parts, bytes.Equal) {
+		f = &framedParts{parts: make([][]byte, len(parts)), z: make([]deflatePiece, len(parts))}
 		for i, part := range parts {
-			h.parts[i] = bytes.Clone(part)
-			if len(part) > 0 {
-				h.z[i] = compressPiece(part, flate.DefaultCompression, false)
+			f.parts[i] = bytes.Clone(part)
+			if end := last && i == len(parts)-1; len(part) > 0 || end {
+				f.z[i] = compressPiece(part, flate.DefaultCompression, end)
 			}
 		}
-		p.head.Store(h)
+		k.Store(f)
 	}
 	tok := storedPiece([]byte(token))
-	for i, z := range h.z {
+	for i, z := range f.z {
 		if i > 0 {
 			dst = append(dst, tok)
 		}
 		dst = append(dst, z)
 	}
 	return dst
-}
-
-// framedTail is the end of a page after its live region, compressed.
-type framedTail struct {
-	raw []byte
-	z   deflatePiece
-}
-
-// compressTail compresses the end of the page framed around the region.
-// It is the same for every request as a rule, so the last one is kept.
-func (p *renderedPage) compressTail(tail []byte) deflatePiece {
-	if t := p.tail.Load(); t != nil && bytes.Equal(t.raw, tail) {
-		return t.z
-	}
-	t := &framedTail{raw: bytes.Clone(tail), z: compressPiece(tail, flate.BestSpeed, true)}
-	p.tail.Store(t)
-	return t.z
 }
 
 // pageCache keeps rendered pages, the most recently used first, within a
@@ -322,7 +308,8 @@ func sendFramed(c echo.Context, frame templ.Component, token string, p *rendered
 	if gzipped {
 		c.Response().Header().Set(echo.HeaderContentEncoding, "gzip")
 		var pieces [8]deflatePiece
-		z := append(p.compressHead(pieces[:0], head, token), p.liveZ, p.compressTail(tail))
+		z := p.head.pieces(pieces[:0], head, token, false)
+		z = p.tail.pieces(append(z, p.liveZ), tail, token, true)
 		size := gzipOverhead
 		for _, piece := range z {
 			size += len(piece.z)

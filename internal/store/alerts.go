@@ -86,11 +86,7 @@ type AlertRefresh struct {
 
 // BeginAlerts starts a refresh of an account's alerts.
 func (s *Store) BeginAlerts(ctx context.Context, account string) (*AlertRefresh, error) {
-	key, err := s.accountKey(ctx, account, true)
-	if err != nil {
-		return nil, err
-	}
-	tx, err := s.write.BeginTx(ctx, nil)
+	key, tx, err := s.beginRefresh(ctx, account)
 	if err != nil {
 		return nil, err
 	}

@@ -215,6 +215,18 @@ func (s *Store) accountKey(ctx context.Context, id string, create bool) (int64, 
 	return k, nil
 }
 
+// beginRefresh starts the write transaction of a refresh of the account,
+// which it adds to the cache if the cache does not know it yet, and
+// returns the account's key.
+func (s *Store) beginRefresh(ctx context.Context, account string) (int64, *sql.Tx, error) {
+	key, err := s.accountKey(ctx, account, true)
+	if err != nil {
+		return 0, nil, err
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	return key, tx, err
+}
+
 // CountSessions counts the sessions in the session table (on db, the pool
 // of SessionDB) that have not expired.
 func CountSessions(ctx context.Context, db *sql.DB) (int, error) {

@@ -83,11 +83,7 @@ type placedHealth struct {
 
 // BeginDevices starts a refresh of an account's devices.
 func (s *Store) BeginDevices(ctx context.Context, account string) (*DeviceRefresh, error) {
-	key, err := s.accountKey(ctx, account, true)
-	if err != nil {
-		return nil, err
-	}
-	tx, err := s.write.BeginTx(ctx, nil)
+	key, tx, err := s.beginRefresh(ctx, account)
 	if err != nil {
 		return nil, err
 	}

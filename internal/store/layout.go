@@ -57,11 +57,7 @@ type LayoutRefresh struct {
 
 // BeginLayout starts a refresh of an account's layout.
 func (s *Store) BeginLayout(ctx context.Context, account string) (*LayoutRefresh, error) {
-	key, err := s.accountKey(ctx, account, true)
-	if err != nil {
-		return nil, err
-	}
-	tx, err := s.write.BeginTx(ctx, nil)
+	key, tx, err := s.beginRefresh(ctx, account)
 	if err != nil {
 		return nil, err
 	}
