@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"washboard/internal/domain"
 )
@@ -428,4 +430,19 @@ func cardZone(c DeviceCard, page *time.Location) *time.Location {
 		return c.Zone
 	}
 	return page
+}
+
+// sentence makes a reason in words a sentence of its own: a capital first
+// letter and a full stop.
+func sentence(reason string) string {
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return ""
+	}
+	r, n := utf8.DecodeRuneInString(reason)
+	reason = string(unicode.ToUpper(r)) + reason[n:]
+	if !strings.HasSuffix(reason, ".") {
+		reason += "."
+	}
+	return reason
 }

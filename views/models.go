@@ -53,6 +53,10 @@ type SyncProgress struct {
 	Devices int
 	Alerts  int
 	Total   int // expected devices, when known (0 otherwise)
+	// Failure says why the last attempt failed, in words; the next starts
+	// within RetryEvery.
+	Failure    string
+	RetryEvery time.Duration
 }
 
 // SignIn is the sign-in form.

@@ -61,7 +61,7 @@ func screenVariants() map[string]templ.Component {
 	rejected := sampleScreen()
 	rejected.Freshness = Freshness{AsOf: now.Add(-4 * time.Minute), Rejected: true}
 	unlinked := sampleScreen()
-	unlinked.Unlinked = true
+	unlinked.Stopped = StopUnlinked
 	return map[string]templ.Component{
 		"page":             ScreenPage(sampleScreen()),
 		"content":          ScreenContent(sampleScreen()),
@@ -325,7 +325,7 @@ func TestScreenBanner(t *testing.T) {
 
 func TestScreenUnlinkedShowsOnlyThat(t *testing.T) {
 	m := sampleScreen()
-	m.Unlinked = true
+	m.Stopped = StopUnlinked
 	m.Freshness = Freshness{AsOf: now, Stale: true, Reason: "secret reason"}
 	const message = "This screen was unlinked It shows no more data. You can turn it off or close this browser window; to use it again, open a new link for it from the Screens page of Washboard."
 	doc, _ := render(t, ScreenPage(m))

@@ -32,6 +32,7 @@ type ScreenRow struct {
 	Created    time.Time
 	LastSeen   time.Time // zero: never opened
 	Revoked    bool
+	NeedsLink  bool   // what the server keeps for it cannot be opened with its key: only a new link brings it back
 	EditHref   string // GET: the form filled with this screen
 	RevokeHref string // POST with csrf_token: unlink
 	RelinkHref string // POST with csrf_token: a new link, the old one stops working
@@ -61,8 +62,8 @@ type ScreenView struct {
 	Version   string // the server's version; a change makes the screen reload once
 
 	Freshness Freshness
-	Contact   string // who should re-link the screen when its access is rejected
-	Unlinked  bool   // the screen was revoked: say so and show nothing else
+	Contact   string     // who should re-link the screen when its access is rejected
+	Stopped   ScreenStop // set when the screen shows no more data: it says why and nothing else
 
 	Counts        domain.Counts
 	OpenAlerts    int
@@ -88,4 +89,48 @@ type ScreenItem struct {
 	Severity domain.Health
 	Since    time.Time // zero when unknown
 	Overdue  bool
+}
+
+// ScreenStop says why a screen shows no more data. The zero value: it
+// shows its data.
+type ScreenStop struct {
+	Title   string `json:"title"`
+	Message string `json:"message"`
+}
+
+// The reasons a screen stops.
+var (
+	// StopUnlinked: the screen was unlinked, or linked anew elsewhere.
+	StopUnlinked = ScreenStop{
+		Title:   "This screen was unlinked",
+		Message: "It shows no more data. You can turn it off or close this browser window; to use it again, open a new link for it from the Screens page of Washboard.",
+	}
+	// StopNeedsLink: what the server keeps for the screen cannot be opened
+	// with the server's key any more (the key changed).
+	StopNeedsLink = ScreenStop{
+		Title:   "This screen needs a new link",
+		Message: "Washboard can no longer open the access it keeps for this screen: its server's secret key changed. Ask the person who set it up to open a new link for it from the Screens page of Washboard.",
+	}
+)
+
+// IsZero reports whether the screen shows its data.
+func (s ScreenStop) IsZero() bool { return s == ScreenStop{} }
+
+// screensNeedingLinks counts the screens that only a new link brings back.
+func screensNeedingLinks(rows []ScreenRow) int {
+	n := 0
+	for _, r := range rows {
+		if r.NeedsLink && !r.Revoked {
+			n++
+		}
+	}
+	return n
+}
+
+// needsLinkNotice says that n screens need a new link, and why.
+func needsLinkNotice(n int) string {
+	if n == 1 {
+		return `1 screen needs a new link: Washboard's secret key changed since it was linked, and what Washboard keeps for it can no longer be opened. Use "New link" and open the new link on the screen.`
+	}
+	return number(n) + ` screens need a new link: Washboard's secret key changed since they were linked, and what Washboard keeps for them can no longer be opened. Use "New link" and open each new link on its screen.`
 }

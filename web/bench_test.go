@@ -122,8 +122,8 @@ func benchServerOf(b *testing.B, buildings, floors int) (*httptest.Server, strin
 	ctx, cancel := context.WithCancel(context.Background())
 	engine := syncer.New(ctx, syncer.UpstreamSource{Client: client}, st, clk, syncer.Config{Interval: 24 * time.Hour}, nil)
 	b.Cleanup(func() { cancel(); engine.Wait() })
-	s, err := New(Config{Sessions: SessionConfig{Key: bytes.Repeat([]byte{1}, 32)}, Zone: time.UTC},
-		Deps{Store: st, SessionDB: sdb, Sync: engine, Upstream: client, Clock: clk})
+	s, err := New(Config{Zone: time.UTC},
+		Deps{Store: st, SessionDB: sdb, Sync: engine, Upstream: client, Clock: clk, Keys: testKeys(b, 1)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -68,7 +68,7 @@ func compressible(contentType string) bool {
 func (s *Server) compress(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		res := c.Response()
-		res.Header().Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+		addVary(res.Header(), echo.HeaderAcceptEncoding)
 		if !acceptsGzip(c.Request()) || c.Request().Method == http.MethodHead {
 			return next(c)
 		}

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 	"time"
 
@@ -25,22 +24,10 @@ func (s *Server) streamEvents(c echo.Context) error {
 	events, stop := s.sync.Subscribe(ss.Account)
 	defer stop()
 	defer s.metrics.StreamOpened("session")()
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, "text/event-stream")
-	h.Set(echo.HeaderCacheControl, "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	c.Response().WriteHeader(http.StatusOK)
-	send := func(name, data string) error {
-		if _, err := fmt.Fprintf(c.Response(), "event: %s\ndata: %s\n\n", name, data); err != nil {
-			return err
-		}
-		c.Response().Flush()
+	st := startStream(c)
+	if !st.retry(3 * time.Second) {
 		return nil
 	}
-	if _, err := fmt.Fprint(c.Response(), "retry: 3000\n\n"); err != nil {
-		return nil
-	}
-	c.Response().Flush()
 	ctx := c.Request().Context()
 	for {
 		select {
@@ -49,10 +36,9 @@ func (s *Server) streamEvents(c echo.Context) error {
 		case <-s.closing:
 			return nil // shutting down: the browser reconnects, to this server's successor
 		case <-time.After(heartbeat):
-			if _, err := fmt.Fprint(c.Response(), ": ping\n\n"); err != nil {
+			if !st.ping() {
 				return nil
 			}
-			c.Response().Flush()
 		case ev, ok := <-events:
 			if !ok {
 				return nil
@@ -61,13 +47,12 @@ func (s *Server) streamEvents(c echo.Context) error {
 			if name == "" {
 				continue
 			}
-			if err := send(name, ev.At.UTC().Format(time.RFC3339)); err != nil {
+			at := ev.At.UTC().Format(time.RFC3339)
+			if !st.send(name, at) {
 				return nil
 			}
-			if ev.Kind == syncer.EventChanged {
-				if err := send("status", ev.At.UTC().Format(time.RFC3339)); err != nil {
-					return nil
-				}
+			if ev.Kind == syncer.EventChanged && !st.send("status", at) {
+				return nil
 			}
 		}
 	}
@@ -113,7 +98,8 @@ func (s *Server) showProgress(c echo.Context) error {
 		}
 	}
 	p := s.sync.Progress(ss.Account)
-	m := views.SyncProgress{Page: s.page(c, "Loading", ""), Phase: p.Phase, Pages: p.Pages, Devices: p.Devices, Alerts: p.Alerts}
+	m := views.SyncProgress{Page: s.page(c, "Loading", ""), Phase: p.Phase, Pages: p.Pages, Devices: p.Devices, Alerts: p.Alerts,
+		Failure: p.Failure, RetryEvery: s.cfg.Interval}
 	m.Live = false
 	if isHTMX(c) {
 		return render(c, http.StatusOK, views.ProgressFragment(m))

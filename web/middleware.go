@@ -6,15 +6,16 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"washboard/internal/clock"
+	"washboard/internal/keyring"
 	"washboard/internal/syncer"
 )
 
@@ -58,10 +59,7 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			c.Error(err)
 		}
-		path := c.Request().URL.Path
-		if strings.HasPrefix(path, "/s/") {
-			path = "/s/REDACTED" // a screen link's token
-		}
+		path := loggedPath(c.Request().URL.Path)
 		d := time.Since(start)
 		s.logOf(c).Info("request", "method", c.Request().Method, "path", path,
 			"status", c.Response().Status, "duration", d.Round(time.Microsecond).String())
@@ -113,32 +111,62 @@ func (s *Server) secureRequest(c echo.Context) bool {
 	if r.TLS != nil {
 		return true
 	}
-	return s.cfg.TrustProxy && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+	return fromProxy(r, s.cfg.TrustedProxies) && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
 
-// The CSRF defence is a double-submit token: a random value in an
-// HttpOnly, SameSite=Lax cookie, which every state-changing request must
-// repeat in the form field csrf_token or the X-CSRF-Token header.
+// clientAddress finds the client's address: the peer's, or, when the peer
+// is one of the trusted proxies, the last address in X-Forwarded-For that
+// is not one of them. Only the proxies configured are trusted: a client
+// cannot name its own address by sending the header.
+func clientAddress(proxies []netip.Prefix) echo.IPExtractor {
+	if len(proxies) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, p := range proxies {
+		opts = append(opts, echo.TrustIPRange(&net.IPNet{IP: p.Addr().AsSlice(), Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen())}))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
+}
+
+// fromProxy reports whether the request's peer is one of the trusted
+// proxies.
+func fromProxy(r *http.Request, proxies []netip.Prefix) bool {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	addr := ap.Addr().Unmap()
+	for _, p := range proxies {
+		if p.Contains(addr) {
+			return true
+		}
+	}
+	return false
+}
+
+// The CSRF defence: every state-changing request must carry, in the form
+// field csrf_token or the X-CSRF-Token header, a token the server derives
+// from the session it belongs to, with a key of its own. A signed-in
+// session's token is a MAC of the session's random identity, which only
+// the server knows, so a token cannot be forged even by someone who can
+// set cookies for the host (a sibling subdomain, plain HTTP on the same
+// name). Before sign-in, the token is a MAC of a random value in an
+// HttpOnly cookie; that cookie is named with the __Host- prefix over TLS,
+// so that no other host and no plain-HTTP page can set it, and it is
+// replaced at sign-in and at sign-out.
 const (
-	csrfCookie = "washboard_csrf"
-	csrfField  = "csrf_token"
-	csrfHeader = "X-CSRF-Token"
-	ctxCSRF    = "csrf"
+	csrfCookie       = "washboard_csrf"
+	csrfCookieSecure = "__Host-washboard_csrf"
+	csrfField        = "csrf_token"
+	csrfHeader       = "X-CSRF-Token"
+	ctxCSRF          = "csrf"
 )
 
 func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		var token []byte
-		if ck, err := c.Cookie(csrfCookie); err == nil && len(ck.Value) == 64 {
-			token, _ = hex.DecodeString(ck.Value)
-		}
-		if len(token) != 32 {
-			v := randomHex(32)
-			token, _ = hex.DecodeString(v)
-			c.SetCookie(&http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true,
-				SameSite: http.SameSiteLaxMode, Secure: s.secureRequest(c)})
-		}
-		c.Set(ctxCSRF, maskToken(token))
+		kind, id := s.csrfIdentity(c)
+		c.Set(ctxCSRF, maskToken(s.keys.MAC(keyring.FormTokens, kind, id)))
 		switch c.Request().Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 			return next(c)
@@ -147,11 +175,43 @@ func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
 		if sent == "" {
 			sent = c.FormValue(csrfField)
 		}
-		if got, ok := unmaskToken(sent); !ok || subtle.ConstantTimeCompare(got, token) != 1 {
+		if got, ok := unmaskToken(sent); !ok || !s.keys.VerifyMAC(keyring.FormTokens, got, kind, id) {
 			return &HTTPError{Code: http.StatusForbidden, Msg: "This form has expired or did not come from Washboard. Reload the page and try again."}
 		}
 		return next(c)
 	}
+}
+
+// csrfIdentity is what the request's form tokens are derived from: the
+// signed-in session's random identity, or else the browser's anonymous
+// token cookie, set here when it has none.
+func (s *Server) csrfIdentity(c echo.Context) (kind, id string) {
+	if holder := s.sessions.GetString(c.Request().Context(), keyHolder); holder != "" {
+		return "session", holder
+	}
+	name := s.csrfCookieName(c)
+	if ck, err := c.Cookie(name); err == nil && len(ck.Value) == 64 {
+		if _, err := hex.DecodeString(ck.Value); err == nil {
+			return "anonymous", ck.Value
+		}
+	}
+	return "anonymous", s.renewAnonymousToken(c)
+}
+
+// renewAnonymousToken gives the browser a new anonymous token cookie, so
+// that forms shown before sign-in (or before sign-out) stop working.
+func (s *Server) renewAnonymousToken(c echo.Context) string {
+	v := randomHex(32)
+	c.SetCookie(&http.Cookie{Name: s.csrfCookieName(c), Value: v, Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: s.secureRequest(c)})
+	return v
+}
+
+func (s *Server) csrfCookieName(c echo.Context) string {
+	if s.secureRequest(c) {
+		return csrfCookieSecure
+	}
+	return csrfCookie
 }
 
 // csrfToken is the CSRF token the response carries.
@@ -264,34 +324,4 @@ func (s *Server) requireFirstSync(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return s.showProgress(c)
 	}
-}
-
-// rateLimiter allows a number of attempts per key per minute.
-type rateLimiter struct {
-	mu        sync.Mutex
-	perMinute int
-	clock     clock.Clock
-	window    time.Time
-	counts    map[string]int
-}
-
-func newRateLimiter(perMinute int, clk clock.Clock) *rateLimiter {
-	return &rateLimiter{perMinute: perMinute, clock: clk, counts: map[string]int{}}
-}
-
-// allow counts an attempt of key and reports whether it is within the
-// limit, and if not, how long until the next minute.
-func (l *rateLimiter) allow(key string) (bool, time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.clock.Now()
-	if now.Sub(l.window) >= time.Minute {
-		l.window = now.Truncate(time.Minute)
-		clear(l.counts)
-	}
-	l.counts[key]++
-	if l.counts[key] > l.perMinute {
-		return false, l.window.Add(time.Minute).Sub(now)
-	}
-	return true, 0
 }

@@ -245,7 +245,7 @@ func (s *Server) servePage(c echo.Context, path string, build pageBuilder) error
 		return err
 	}
 	h := c.Response().Header()
-	h.Add("Vary", hxRequest)
+	addVary(h, hxRequest)
 	gzipped := acceptsGzip(c.Request())
 	if isHTMX(c) {
 		body := p.live

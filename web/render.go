@@ -18,7 +18,7 @@ func render(c echo.Context, status int, comp templ.Component) error {
 		return err
 	}
 	h := c.Response().Header()
-	h.Add("Vary", hxRequest)
+	addVary(h, hxRequest)
 	h.Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
 	return c.HTMLBlob(status, buf.Bytes())
 }

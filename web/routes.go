@@ -13,13 +13,9 @@ func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	if s.cfg.TrustProxy {
-		e.IPExtractor = echo.ExtractIPFromXFFHeader()
-	} else {
-		e.IPExtractor = echo.ExtractIPDirect()
-	}
+	e.IPExtractor = clientAddress(s.cfg.TrustedProxies)
 	e.Pre(s.requestID)
-	e.Use(s.compress, s.logRequests, s.recoverPanics, s.securityHeaders)
+	e.Use(s.compress, s.logRequests, s.recoverPanics, s.securityHeaders, limitBody(maxFormBody))
 
 	e.GET("/static/*", serveAssets(s.assets))
 	// Browsers ask for /favicon.ico where a page names no icon (the JSON
@@ -37,13 +33,13 @@ func (s *Server) routes() *echo.Echo {
 	}
 
 	// Wall screens: a link opened once, then only the screen's own routes.
-	e.GET("/s/:token", s.linkScreen)
-	screen := e.Group("/screen", s.requireScreen)
+	e.GET("/s/:token", s.linkScreen, private)
+	screen := e.Group("/screen", private, s.requireScreen)
 	screen.GET("", s.showScreen)
 	screen.GET("/content", s.showScreenContent)
 	screen.GET("/events", s.streamScreenEvents)
 
-	app := e.Group("", s.loadSession, s.csrf)
+	app := e.Group("", private, s.loadSession, s.csrf)
 	app.GET("/signin", s.showSignIn)
 	app.POST("/signin", s.signIn)
 	app.POST("/signin/demo", s.signInDemo)

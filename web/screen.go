@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
+	"washboard/internal/keyring"
 	"washboard/internal/store"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
@@ -41,24 +42,30 @@ func (s *Server) linkScreen(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sealed, err := s.seal([]byte(sc.ID + "\x00" + token))
-	if err != nil {
-		return err
-	}
+	s.setScreenCookie(c, sc.ID, token)
+	c.Response().Header().Set("Referrer-Policy", "no-referrer")
+	return c.Redirect(http.StatusSeeOther, "/screen")
+}
+
+// setScreenCookie gives the browser the screen's cookie: its id and link
+// token, sealed with the current key.
+func (s *Server) setScreenCookie(c echo.Context, id, token string) {
+	sealed := s.keys.Seal(keyring.ScreenCookies, []byte(id+"\x00"+token), nil)
 	c.SetCookie(&http.Cookie{
 		Name: screenCookie, Value: base64.RawURLEncoding.EncodeToString(sealed), Path: "/screen",
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureRequest(c),
 		MaxAge: 400 * 24 * 60 * 60, // the longest browsers keep a cookie
 	})
-	c.Response().Header().Set("Referrer-Policy", "no-referrer")
-	return c.Redirect(http.StatusSeeOther, "/screen")
 }
 
 // screenCtx is what a screen request knows of its screen.
 type screenCtx struct {
 	screen  domain.Screen
 	cred    upstream.Credentials
-	revoked bool // unlinked, or linked anew elsewhere
+	stopped views.ScreenStop // why the screen shows no data, if it does not
+	// token is the link token of a cookie sealed with a key the server's
+	// keys replace: the cookie is sealed again with the current key.
+	renewToken string
 }
 
 const ctxScreen = "screen"
@@ -71,6 +78,9 @@ func (s *Server) requireScreen(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
+		if sc.renewToken != "" {
+			s.setScreenCookie(c, sc.screen.ID, sc.renewToken)
+		}
 		c.Set(ctxScreen, sc)
 		return next(c)
 	}
@@ -78,18 +88,21 @@ func (s *Server) requireScreen(next echo.HandlerFunc) echo.HandlerFunc {
 
 var errNoScreen = &HTTPError{Code: http.StatusForbidden, Msg: "This browser is not linked to a screen. Open the screen's link once, from the Screens page."}
 
+// screenOf finds the request's screen from its cookie. A screen whose
+// cookie or stored credentials the server's keys cannot open (the key
+// changed) needs a new link, and says so rather than failing.
 func (s *Server) screenOf(c echo.Context) (screenCtx, error) {
 	ck, err := c.Cookie(screenCookie)
 	if err != nil {
 		return screenCtx{}, errNoScreen
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(ck.Value)
-	if err != nil {
+	if err != nil || len(raw) <= keyring.Overhead {
 		return screenCtx{}, errNoScreen
 	}
-	plain, err := s.open(raw)
+	plain, stale, err := s.keys.Open(keyring.ScreenCookies, raw, nil)
 	if err != nil {
-		return screenCtx{}, errNoScreen
+		return screenCtx{stopped: views.StopNeedsLink}, nil
 	}
 	id, token, ok := bytes.Cut(plain, []byte{0})
 	if !ok {
@@ -97,19 +110,26 @@ func (s *Server) screenOf(c echo.Context) (screenCtx, error) {
 	}
 	sc, sealed, err := s.store.ScreenByToken(c.Request().Context(), tokenHash(string(token)))
 	if errors.Is(err, domain.ErrNotFound) {
-		return screenCtx{screen: domain.Screen{ID: string(id)}, revoked: true}, nil // linked anew: this browser is out
+		return screenCtx{screen: domain.Screen{ID: string(id)}, stopped: views.StopUnlinked}, nil // linked anew: this browser is out
 	}
 	if err != nil {
 		return screenCtx{}, err
 	}
 	if sc.ID != string(id) || !sc.Revoked.IsZero() {
-		return screenCtx{screen: sc, revoked: true}, nil
+		return screenCtx{screen: sc, stopped: views.StopUnlinked}, nil
 	}
-	cred, err := s.openCreds(sealed)
+	cred, err := s.openCreds(sc.ID, sealed)
+	if errors.Is(err, keyring.ErrCannotOpen) {
+		return screenCtx{screen: sc, stopped: views.StopNeedsLink}, nil
+	}
 	if err != nil {
 		return screenCtx{}, fmt.Errorf("opening screen %s's credentials: %w", sc.ID, err)
 	}
-	return screenCtx{screen: sc, cred: cred}, nil
+	out := screenCtx{screen: sc, cred: cred}
+	if stale {
+		out.renewToken = string(token)
+	}
+	return out, nil
 }
 
 // checkIn keeps the screen's account syncing and records that the screen
@@ -140,7 +160,7 @@ func (s *Server) showScreenContent(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if m.Unlinked {
+	if !m.Stopped.IsZero() {
 		c.Response().Header().Set(hxRefresh, "true")
 	}
 	return render(c, http.StatusOK, views.ScreenContent(m))
@@ -153,8 +173,8 @@ func (s *Server) screenView(c echo.Context, sc screenCtx) (views.ScreenView, err
 	m := views.ScreenView{Name: sc.screen.Name, Zone: s.cfg.Zone, Now: s.clock.Now(), Version: s.version,
 		PageSeconds: sc.screen.PageSeconds, DimFrom: formatClock(sc.screen.DimFrom), DimTo: formatClock(sc.screen.DimTo),
 		Contact: sc.screen.Contact}
-	if sc.revoked {
-		m.Unlinked = true
+	if !sc.stopped.IsZero() {
+		m.Stopped = sc.stopped
 		return m, nil
 	}
 	s.checkIn(c, sc)
@@ -334,7 +354,12 @@ type screenBeat struct {
 	AsOf     string `json:"asOf"`
 	Stale    bool   `json:"stale"`
 	Rejected bool   `json:"rejected,omitempty"`
-	Unlinked bool   `json:"unlinked,omitempty"`
+	// Stopped, when set, says why the screen shows no more data, in the
+	// words it shows.
+	Stopped *views.ScreenStop `json:"stopped,omitempty"`
+	// Unlinked is what screens running the script of an earlier version
+	// understand, until the version change reloads them.
+	Unlinked bool `json:"unlinked,omitempty"`
 }
 
 // streamScreenEvents sends a screen "changed" when its data changed, and a
@@ -342,23 +367,19 @@ type screenBeat struct {
 // the age of the data; it tells an unlinked screen so within one heartbeat.
 func (s *Server) streamScreenEvents(c echo.Context) error {
 	sc := c.Get(ctxScreen).(screenCtx)
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, "text/event-stream")
-	h.Set(echo.HeaderCacheControl, "no-store")
-	h.Set("X-Accel-Buffering", "no")
-	c.Response().WriteHeader(http.StatusOK)
-	send := func(name, data string) bool {
-		if _, err := fmt.Fprintf(c.Response(), "event: %s\ndata: %s\n\n", name, data); err != nil {
-			return false
-		}
-		c.Response().Flush()
-		return true
-	}
+	st := startStream(c)
+	send := st.send
 	beat := func() (screenBeat, bool) {
 		hb := screenBeat{Version: s.version}
 		cur, err := s.screenOf(c)
-		if err != nil || cur.revoked {
-			hb.Unlinked = true
+		switch {
+		case err != nil:
+			hb.Stopped = &views.StopUnlinked
+		case !cur.stopped.IsZero():
+			hb.Stopped = &cur.stopped
+		}
+		if hb.Stopped != nil {
+			hb.Unlinked = *hb.Stopped == views.StopUnlinked
 			return hb, send("heartbeat", mustJSON(hb))
 		}
 		s.checkIn(c, cur)
@@ -369,7 +390,7 @@ func (s *Server) streamScreenEvents(c echo.Context) error {
 		hb.Stale, hb.Rejected = f.Stale || f.Failed, f.Rejected
 		return hb, send("heartbeat", mustJSON(hb))
 	}
-	if sc.revoked {
+	if !sc.stopped.IsZero() {
 		beat()
 		return nil
 	}
@@ -390,7 +411,7 @@ func (s *Server) streamScreenEvents(c echo.Context) error {
 			return nil // shutting down: the screen reconnects by itself
 		case <-ticker.C:
 			hb, ok := beat()
-			if !ok || hb.Unlinked {
+			if !ok || hb.Stopped != nil {
 				return nil
 			}
 		case ev, ok := <-events:

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
+	"washboard/internal/keyring"
 	"washboard/internal/upstream"
 	"washboard/views"
 )
@@ -45,16 +46,20 @@ type sealedCreds struct {
 	Authorization string `json:"a"`
 }
 
-func (s *Server) sealCreds(c upstream.Credentials) ([]byte, error) {
+// sealCreds seals a screen's credentials, bound to the screen: they do not
+// open as another screen's.
+func (s *Server) sealCreds(screenID string, c upstream.Credentials) ([]byte, error) {
 	plain, err := json.Marshal(sealedCreds{c.APIKey, c.Authorization})
 	if err != nil {
 		return nil, err
 	}
-	return s.seal(plain)
+	return s.keys.Seal(keyring.ScreenCredentials, plain, []byte(screenID)), nil
 }
 
-func (s *Server) openCreds(b []byte) (upstream.Credentials, error) {
-	plain, err := s.open(b)
+// openCreds opens a screen's credentials; keyring.ErrCannotOpen when this
+// server's keys cannot.
+func (s *Server) openCreds(screenID string, b []byte) (upstream.Credentials, error) {
+	plain, _, err := s.keys.Open(keyring.ScreenCredentials, b, []byte(screenID))
 	if err != nil {
 		return upstream.Credentials{}, err
 	}
@@ -63,22 +68,6 @@ func (s *Server) openCreds(b []byte) (upstream.Credentials, error) {
 		return upstream.Credentials{}, err
 	}
 	return upstream.Credentials{APIKey: sc.APIKey, Authorization: sc.Authorization}, nil
-}
-
-func (s *Server) seal(plain []byte) ([]byte, error) {
-	nonce := make([]byte, s.aead.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		return nil, err
-	}
-	return s.aead.Seal(nonce, nonce, plain, nil), nil
-}
-
-func (s *Server) open(b []byte) ([]byte, error) {
-	n := s.aead.NonceSize()
-	if len(b) < n {
-		return nil, fmt.Errorf("sealed value too short")
-	}
-	return s.aead.Open(nil, b[:n], b[n:], nil)
 }
 
 // listScreens shows the account's screens and the form for a new one.
@@ -114,13 +103,13 @@ func (s *Server) createScreen(c echo.Context) error {
 	if problem != "" {
 		return s.screenFormError(c, in, problem)
 	}
-	sealed, err := s.sealCreds(ss.Cred)
+	sc := in.screen(ss.Account)
+	sc.ID, sc.Created = randomHex(8), s.clock.Now()
+	sealed, err := s.sealCreds(sc.ID, ss.Cred)
 	if err != nil {
 		return err
 	}
 	token, hash := newToken()
-	sc := in.screen(ss.Account)
-	sc.ID, sc.Created = randomHex(8), s.clock.Now()
 	if err := s.store.CreateScreen(ctx, sc, hash, sealed); err != nil {
 		return err
 	}
@@ -169,7 +158,7 @@ func (s *Server) relinkScreen(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sealed, err := s.sealCreds(ss.Cred)
+	sealed, err := s.sealCreds(sc.ID, ss.Cred)
 	if err != nil {
 		return err
 	}
@@ -310,14 +299,19 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 	if err != nil {
 		return m, err
 	}
+	sealed, err := s.store.ScreenCredentials(ctx, ss.Account)
+	if err != nil {
+		return m, err
+	}
 	for _, sc := range screens {
+		_, openErr := s.openCreds(sc.ID, sealed[sc.ID])
 		scope, err := s.scopeName(c, ss.Account, sc.Scope)
 		if err != nil {
 			scope = "A place no longer in the account"
 		}
 		m.Screens = append(m.Screens, views.ScreenRow{
 			ID: sc.ID, Name: sc.Name, Scope: scope, Settings: screenSettings(sc), Contact: sc.Contact,
-			Created: sc.Created, LastSeen: sc.LastSeen, Revoked: !sc.Revoked.IsZero(),
+			Created: sc.Created, LastSeen: sc.LastSeen, Revoked: !sc.Revoked.IsZero(), NeedsLink: openErr != nil,
 			EditHref: "/screens/" + sc.ID + "/edit", RevokeHref: "/screens/" + sc.ID + "/revoke", RelinkHref: "/screens/" + sc.ID + "/relink",
 		})
 	}

@@ -165,7 +165,7 @@ func TestRevokedScreenSaysSoWithinAHeartbeat(t *testing.T) {
 	go func() { done <- next() }()
 	select {
 	case beat := <-done:
-		if !strings.Contains(beat, `"unlinked":true`) {
+		if !strings.Contains(beat, `"stopped":{"title":"This screen was unlinked"`) {
 			t.Errorf("the heartbeat after the revocation = %q, want unlinked", beat)
 		}
 	case <-time.After(beat + 5*time.Second):

@@ -4,10 +4,12 @@
 package web
 
 import (
-	"crypto/cipher"
+	"cmp"
 	"database/sql"
+	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/clock"
+	"washboard/internal/keyring"
 	"washboard/internal/metrics"
 	"washboard/internal/store"
 	"washboard/internal/syncer"
@@ -31,15 +34,16 @@ type Config struct {
 	Interval time.Duration
 	// Zone is the time zone times are shown in; the server's if nil.
 	Zone *time.Location
-	// TrustProxy trusts X-Forwarded-For and X-Forwarded-Proto from the
-	// proxy in front of Washboard (client address for rate limits, https
-	// for Secure cookies).
-	TrustProxy bool
+	// TrustedProxies are the addresses of the reverse proxies in front of
+	// Washboard. X-Forwarded-For (the client's address, for sign-in
+	// limits) and X-Forwarded-Proto (https, for Secure cookies) are
+	// believed only from them; none by default.
+	TrustedProxies []netip.Prefix
 	// Demo, when set, offers these credentials on the sign-in page in one
 	// click. They never reach the browser.
 	Demo *upstream.Credentials
-	// SignInLimit is the sign-in attempts allowed per client address per
-	// minute; 10 if zero.
+	// SignInLimit is the failed sign-ins allowed per client address and
+	// per API key within a minute; 10 if zero.
 	SignInLimit int
 	// ScreenHeartbeat is how often a wall screen's event stream says it is
 	// alive; 15 s if zero.
@@ -61,6 +65,9 @@ type Deps struct {
 	Clock     clock.Clock
 	Log       *slog.Logger
 	Metrics   *metrics.Metrics // nil records nothing
+	// Keys seal sessions, screen cookies and screens' credentials, and
+	// sign form tokens.
+	Keys *keyring.Ring
 }
 
 // Server is the web application.
@@ -75,8 +82,8 @@ type Server struct {
 	closing  chan struct{} // closed by CloseStreams
 	closeOne sync.Once
 	sessions *scs.SessionManager
-	aead     cipher.AEAD // seals what the server keeps secret at rest (screens' credentials, screen cookies)
-	limiter  *rateLimiter
+	keys     *keyring.Ring
+	limiter  *failureLimiter
 	echo     *echo.Echo
 	version  string
 	pages    *pageCache // rendered live regions of pages
@@ -85,13 +92,8 @@ type Server struct {
 
 // New builds the web application.
 func New(cfg Config, deps Deps) (*Server, error) {
-	sm, err := newSessionManager(deps.SessionDB, cfg.Sessions)
-	if err != nil {
-		return nil, err
-	}
-	codec, err := newEncryptedCodec(cfg.Sessions.Key)
-	if err != nil {
-		return nil, err
+	if deps.Keys == nil {
+		return nil, errors.New("web: no keys to seal sessions with")
 	}
 	if cfg.Zone == nil {
 		cfg.Zone = time.Local
@@ -110,15 +112,13 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, store: deps.Store, sync: deps.Sync, upstream: deps.Upstream, clock: deps.Clock, log: deps.Log, metrics: deps.Metrics, closing: make(chan struct{}),
-		sessions: sm, aead: codec.aead, limiter: newRateLimiter(max(cfg.SignInLimit, 0), deps.Clock), version: cfg.Version,
+		sessions: newSessionManager(deps.SessionDB, cfg.Sessions, deps.Keys), keys: deps.Keys, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
 		pages: newPageCache(pageCacheBytes),
 	}
 	if s.version == "" {
 		s.version = version.String()
 	}
-	if s.limiter.perMinute == 0 {
-		s.limiter.perMinute = 10
-	}
+	var err error
 	if s.assets, err = loadAssets(static.FS); err != nil {
 		return nil, err
 	}

@@ -1,22 +1,14 @@
 package web
 
 import (
-	"bytes"
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
 	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"maps"
 	"net/http"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +16,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/keyring"
 	"washboard/internal/upstream"
 )
 
@@ -54,16 +47,12 @@ const touchEvery = 5 * time.Minute
 type SessionConfig struct {
 	IdleTimeout time.Duration // default 12 h
 	Lifetime    time.Duration // default 7 days
-	Key         []byte        // 32 bytes: encrypts sessions at rest
 }
 
-// newSessionManager returns a session manager storing sessions, encrypted,
-// in db's sessions table.
-func newSessionManager(db *sql.DB, cfg SessionConfig) (*scs.SessionManager, error) {
-	codec, err := newEncryptedCodec(cfg.Key)
-	if err != nil {
-		return nil, err
-	}
+// newSessionManager returns a session manager storing sessions, sealed
+// with the ring's session key, in db's sessions table.
+func newSessionManager(db *sql.DB, cfg SessionConfig, keys *keyring.Ring) *scs.SessionManager {
+	codec := newEncryptedCodec(keys)
 	sm := scs.New()
 	sm.Store = newSessionCache(db, sqlite3store.NewWithCleanupInterval(db, 30*time.Minute), sessionCacheSize)
 	sm.Codec = codec
@@ -74,7 +63,7 @@ func newSessionManager(db *sql.DB, cfg SessionConfig) (*scs.SessionManager, erro
 	sm.Cookie.SameSite = http.SameSiteLaxMode
 	sm.Cookie.Path = "/"
 	sm.HashTokenInStore = true // a stolen database yields no usable token
-	return sm, nil
+	return sm
 }
 
 func cmpOr(d, def time.Duration) time.Duration {
@@ -84,12 +73,14 @@ func cmpOr(d, def time.Duration) time.Duration {
 	return def
 }
 
-// encryptedCodec encodes sessions with gob, then seals them with AES-GCM,
-// so that credentials never rest in the database in clear. It remembers
-// what it opened: a sealed session carries its own random nonce, so the
-// same bytes always open to the same values.
+// encryptedCodec encodes sessions with gob, then seals them with the
+// ring's session key, so that credentials never rest in the database in
+// clear. It remembers what it opened: a sealed session carries its own
+// random nonce, so the same bytes always open to the same values. A
+// session sealed with a key the ring replaces opens too, and is sealed
+// with the current key when it is next written.
 type encryptedCodec struct {
-	aead cipher.AEAD
+	keys *keyring.Ring
 
 	mu     sync.Mutex
 	opened map[string]openedSession // by the sealed bytes
@@ -100,19 +91,8 @@ type openedSession struct {
 	values   map[string]interface{}
 }
 
-func newEncryptedCodec(key []byte) (*encryptedCodec, error) {
-	if len(key) != 32 {
-		return nil, fmt.Errorf("the session key must be 32 bytes, got %d", len(key))
-	}
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		return nil, err
-	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		return nil, err
-	}
-	return &encryptedCodec{aead: aead, opened: map[string]openedSession{}}, nil
+func newEncryptedCodec(keys *keyring.Ring) *encryptedCodec {
+	return &encryptedCodec{keys: keys, opened: map[string]openedSession{}}
 }
 
 func (c *encryptedCodec) Encode(deadline time.Time, values map[string]interface{}) ([]byte, error) {
@@ -120,11 +100,7 @@ func (c *encryptedCodec) Encode(deadline time.Time, values map[string]interface{
 	if err != nil {
 		return nil, err
 	}
-	nonce := make([]byte, c.aead.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		return nil, err
-	}
-	return c.aead.Seal(nonce, nonce, plain, nil), nil
+	return c.keys.Seal(keyring.Sessions, plain, nil), nil
 }
 
 // Decode opens a sealed session. The caller gets its own map of values:
@@ -136,13 +112,9 @@ func (c *encryptedCodec) Decode(b []byte) (time.Time, map[string]interface{}, er
 	if ok {
 		return o.deadline, maps.Clone(o.values), nil
 	}
-	n := c.aead.NonceSize()
-	if len(b) < n {
-		return time.Time{}, nil, errors.New("session data too short")
-	}
-	plain, err := c.aead.Open(nil, b[:n], b[n:], nil)
+	plain, _, err := c.keys.Open(keyring.Sessions, b, nil)
 	if err != nil {
-		return time.Time{}, nil, errors.New("session data does not decrypt with this key")
+		return time.Time{}, nil, errors.New("session data does not open with this server's key")
 	}
 	deadline, values, err := scs.GobCodec{}.Decode(plain)
 	if err != nil {
@@ -160,53 +132,13 @@ func (c *encryptedCodec) Decode(b []byte) (time.Time, map[string]interface{}, er
 	return deadline, values, nil
 }
 
-// LoadSecretKey returns the 32-byte key that encrypts sessions: from
-// value (base64 or hex, as WASHBOARD_SECRET_KEY holds it) when it is set,
-// otherwise from the file secret.key in dir, made with mode 0600 on first
-// start.
-func LoadSecretKey(value, dir string) ([]byte, error) {
-	if value = strings.TrimSpace(value); value != "" {
-		for _, dec := range []func(string) ([]byte, error){
-			base64.StdEncoding.DecodeString, base64.RawStdEncoding.DecodeString, base64.URLEncoding.DecodeString, hex.DecodeString,
-		} {
-			if k, err := dec(value); err == nil && len(k) == 32 {
-				return k, nil
-			}
-		}
-		return nil, errors.New("WASHBOARD_SECRET_KEY must hold 32 bytes, in base64 or hex (e.g. from `openssl rand -base64 32`)")
-	}
-	path := filepath.Join(dir, "secret.key")
-	if b, err := os.ReadFile(path); err == nil {
-		k, err := hex.DecodeString(string(bytes.TrimSpace(b)))
-		if err != nil || len(k) != 32 {
-			return nil, fmt.Errorf("%s does not hold a 32-byte hex key", path)
-		}
-		return k, nil
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	k := make([]byte, 32)
-	if _, err := rand.Read(k); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("creating %s: %w", path, err)
-	}
-	if _, err := f.WriteString(hex.EncodeToString(k) + "\n"); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return k, f.Close()
-}
-
 // loadSession loads the request's session and commits it just before the
 // response is written, on every path: success, error pages and redirects
 // alike, with one Set-Cookie header.
 func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		c.Response().Header().Add("Vary", "Cookie")
+		addVary(c.Response().Header(), "Cookie")
 		var token string
 		if ck, err := r.Cookie(sessionCookie); err == nil {
 			token = ck.Value

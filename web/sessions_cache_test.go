@@ -153,7 +153,7 @@ func TestSessionCacheAgreesWithTheTableUnderLoad(t *testing.T) {
 }
 
 func TestSessionCodecHandsOutItsOwnValues(t *testing.T) {
-	c, _ := newEncryptedCodec(bytes.Repeat([]byte{3}, 32))
+	c := newEncryptedCodec(testKeys(t, 3))
 	deadline := time.Now().Add(time.Hour).UTC().Round(time.Second)
 	blob, err := c.Encode(deadline, map[string]interface{}{"account": "a1"})
 	if err != nil {
@@ -216,6 +216,8 @@ func TestEndedSessionTokensAreRefusedAtOnce(t *testing.T) {
 	if second == first || second == "" {
 		t.Fatal("signing in again kept the token")
 	}
+	// The new session has form tokens of its own.
+	csrf = csrfInput.FindStringSubmatch(b.get("/").body)
 	if r := b.post("/signout", url.Values{"csrf_token": {csrf[1]}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("sign-out = %d", r.StatusCode)
 	}

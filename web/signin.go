@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -83,17 +85,23 @@ func (s *Server) signInDemo(c echo.Context) error {
 }
 
 func (s *Server) startSession(c echo.Context, cred upstream.Credentials) error {
-	if ok, wait := s.limiter.allow(c.RealIP()); !ok {
+	// Failed attempts count against the client's address and the API key
+	// tried; successful ones count against nothing.
+	limitKeys := []string{"addr:" + c.RealIP(), apiKeyLimitKey(cred.APIKey)}
+	if until := s.limiter.blockedUntil(limitKeys...); !until.IsZero() {
+		wait := max(int(math.Ceil(until.Sub(s.clock.Now()).Seconds())), 1)
 		m := s.signInModel(c)
 		m.Kind = "limited"
-		m.Error = fmt.Sprintf("Too many sign-in attempts from your address. Try again in %d seconds.", int(wait.Seconds())+1)
-		c.Response().Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
+		m.Error = fmt.Sprintf("Too many failed sign-ins from your address or with this API key. Try again at %s (in %s).",
+			until.In(s.cfg.Zone).Format("15:04:05"), plural(wait, "second"))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
 		return render(c, http.StatusTooManyRequests, views.SignInPage(m))
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 15*time.Second)
 	defer cancel()
 	page, err := s.upstream.Metadata(ctx, cred, upstream.MetadataQuery{Limit: 1})
 	if err != nil {
+		s.limiter.fail(limitKeys...)
 		m := s.signInModel(c)
 		status := http.StatusBadGateway
 		switch {
@@ -129,6 +137,7 @@ func (s *Server) startSession(c echo.Context, cred upstream.Credentials) error {
 	s.sessions.Put(rctx, keyAPIKey, cred.APIKey)
 	s.sessions.Put(rctx, keyAuth, cred.Authorization)
 	s.sessions.Put(rctx, keyHolder, holder)
+	s.renewAnonymousToken(c) // forms shown before sign-in stop working
 	s.sync.Accept(cred)
 	s.sync.Hold(holderID(holder), page.AccountID, cred, s.clock.Now().Add(s.sessions.IdleTimeout))
 	s.logOf(c).Info("signed in", "account", page.AccountID)
@@ -143,6 +152,7 @@ func (s *Server) signOut(c echo.Context) error {
 	if err := s.sessions.Destroy(ctx); err != nil {
 		return err
 	}
+	s.renewAnonymousToken(c)
 	return redirect(c, "/signin?signed_out=1")
 }
 

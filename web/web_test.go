@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"encoding/base64"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -24,6 +24,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"washboard/internal/clock"
+	"washboard/internal/keyring"
 	"washboard/internal/metrics"
 	"washboard/internal/sim"
 	"washboard/internal/store"
@@ -56,6 +57,19 @@ type app struct {
 	// beforeUpstream, when set, sees every request to the simulator before
 	// it is served, and may hold it.
 	beforeUpstream atomic.Pointer[func(*http.Request)]
+	handler        atomic.Pointer[Server] // what a.srv serves
+}
+
+// restart replaces the dashboard with a new one over the same database
+// and sync, with other keys: the server restarted with another secret key.
+func (a *app) restart(keys *keyring.Ring) {
+	a.t.Helper()
+	a.deps.Keys = keys
+	s, err := New(a.cfg, a.deps)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	a.handler.Store(s)
 }
 
 type syncBuffer struct {
@@ -126,14 +140,15 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	ctx, cancel := context.WithCancel(context.Background())
 	a.engine = syncer.New(ctx, syncer.UpstreamSource{Client: client}, a.store, a.clock, syncer.Config{}, log)
 	t.Cleanup(func() { cancel(); a.engine.Wait() })
-	cfg.Sessions.Key = bytes.Repeat([]byte{7}, 32)
 	cfg.Zone = time.UTC
-	a.cfg, a.deps = cfg, Deps{Store: a.store, SessionDB: a.sessionDB, Sync: a.engine, Upstream: client, Clock: a.clock, Log: log, Metrics: m}
+	a.cfg, a.deps = cfg, Deps{Store: a.store, SessionDB: a.sessionDB, Sync: a.engine, Upstream: client, Clock: a.clock, Log: log, Metrics: m,
+		Keys: testKeys(t, 7)}
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.srv = httptest.NewServer(s)
+	a.handler.Store(s)
+	a.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { a.handler.Load().ServeHTTP(w, r) }))
 	t.Cleanup(func() {
 		a.srv.CloseClientConnections() // event streams stay open until their client goes
 		a.srv.Close()
@@ -574,16 +589,30 @@ func TestRejectedCredentialsSendTheSessionToSignIn(t *testing.T) {
 	}
 }
 
-func TestSignInIsRateLimited(t *testing.T) {
+func TestFailedSignInsAreLimitedAndSuccessfulOnesAreNot(t *testing.T) {
 	a := newApp(t, Config{SignInLimit: 3})
+	// An office behind one address: everyone signs in, more often than
+	// the limit, and nobody is turned away.
+	for i := range 5 {
+		if r := a.browser().signIn(credA); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("sign-in %d from one address = %d, want 303", i+1, r.StatusCode)
+		}
+	}
 	b := a.browser()
 	token := b.csrf()
 	var last response
-	for i := 0; i < 4; i++ {
+	for range 4 {
 		last = b.post("/signin", url.Values{"csrf_token": {token}, "api_key": {"guess"}, "authorization": {"guess"}})
 	}
 	if last.StatusCode != http.StatusTooManyRequests || last.Header.Get("Retry-After") == "" {
-		t.Errorf("4th attempt in a minute with a limit of 3: %d, Retry-After %q", last.StatusCode, last.Header.Get("Retry-After"))
+		t.Fatalf("4th failure in a minute with a limit of 3: %d, Retry-After %q", last.StatusCode, last.Header.Get("Retry-After"))
+	}
+	until := start.Add(time.Minute).Format("15:04:05")
+	if !strings.Contains(last.body, "Try again at "+until) || !strings.Contains(last.body, "60 seconds") {
+		t.Errorf("the 429 page does not say to try again at %s, in 60 seconds:\n%s", until, last.doc(t).Find("main").Text())
+	}
+	if r := b.signIn(credA); r.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("good credentials from a blocked address = %d, want 429", r.StatusCode)
 	}
 	a.clock.Advance(time.Minute)
 	if r := b.signIn(credA); r.StatusCode != http.StatusSeeOther {
@@ -591,8 +620,54 @@ func TestSignInIsRateLimited(t *testing.T) {
 	}
 }
 
+func TestSignInLimitsBelieveForwardedAddressesOnlyFromTrustedProxies(t *testing.T) {
+	guess := func(b *browser, key, from string) int {
+		req, _ := http.NewRequest(http.MethodPost, b.a.srv.URL+"/signin", strings.NewReader(url.Values{
+			"csrf_token": {b.csrf()}, "api_key": {key}, "authorization": {"guess"}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Forwarded-For", from)
+		return b.do(req).StatusCode
+	}
+	// Without trusted proxies, or with proxies elsewhere, a client cannot
+	// name its own address: ten made-up addresses are one client.
+	for _, proxies := range [][]netip.Prefix{nil, {netip.MustParsePrefix("10.0.0.0/8")}} {
+		a := newApp(t, Config{SignInLimit: 3, TrustedProxies: proxies})
+		b := a.browser()
+		codes := ""
+		for i := range 5 {
+			codes += fmt.Sprint(guess(b, fmt.Sprintf("key-%d", i), fmt.Sprintf("203.0.113.%d", i+1)), " ")
+		}
+		if !strings.HasSuffix(codes, "429 ") {
+			t.Errorf("proxies %v: five failures with five forwarded addresses: %s, want the last limited", proxies, codes)
+		}
+	}
+	// Behind a trusted proxy, each client is counted apart...
+	a := newApp(t, Config{SignInLimit: 3, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	b := a.browser()
+	for i := range 5 {
+		if code := guess(b, fmt.Sprintf("key-%d", i), fmt.Sprintf("203.0.113.%d", i+1)); code != http.StatusUnauthorized {
+			t.Errorf("client %d behind the trusted proxy = %d, want 401", i+1, code)
+		}
+	}
+	// ...and what a client puts before the proxy's own entry counts for
+	// nothing: the proxy appends the address it saw.
+	for i := range 3 {
+		guess(b, fmt.Sprintf("other-%d", i), fmt.Sprintf("198.51.100.%d, 203.0.113.99", i+1))
+	}
+	if code := guess(b, "other-9", "198.51.100.77, 203.0.113.99"); code != http.StatusTooManyRequests {
+		t.Errorf("a client naming new addresses before its own = %d, want 429", code)
+	}
+	// Many addresses against one API key are stopped too.
+	for i := range 3 {
+		guess(b, credA.APIKey, fmt.Sprintf("192.0.2.%d", i+1))
+	}
+	if code := guess(b, credA.APIKey, "192.0.2.200"); code != http.StatusTooManyRequests {
+		t.Errorf("a fourth address guessing one API key = %d, want 429", code)
+	}
+}
+
 func TestSecurityHeaders(t *testing.T) {
-	a := newApp(t, Config{TrustProxy: true})
+	a := newApp(t, Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
 	b := a.browser()
 	r := b.get("/signin", "X-Forwarded-Proto", "https")
 	csp := r.Header.Get("Content-Security-Policy")
@@ -611,6 +686,17 @@ func TestSecurityHeaders(t *testing.T) {
 	}
 	if strings.Contains(r.body, "<script>") {
 		t.Error("an inline script on the sign-in page")
+	}
+	// A client that is not a trusted proxy cannot claim https for itself.
+	a = newApp(t, Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}})
+	r = a.browser().get("/signin", "X-Forwarded-Proto", "https")
+	if r.Header.Get("Strict-Transport-Security") != "" {
+		t.Error("HSTS sent on plain HTTP because the client said https")
+	}
+	for _, c := range r.Cookies() {
+		if c.Secure {
+			t.Errorf("cookie %s is Secure on plain HTTP because the client said https", c.Name)
+		}
 	}
 }
 
@@ -746,33 +832,31 @@ func TestSearchByLocationRoomOrMAC(t *testing.T) {
 	}
 }
 
-func TestSecretKey(t *testing.T) {
-	dir := t.TempDir()
-	k1, err := LoadSecretKey("", dir)
-	if err != nil || len(k1) != 32 {
-		t.Fatalf("first start: %d bytes, %v", len(k1), err)
+// testKeys is a key ring of the key made of b, and of the old keys made
+// of old.
+func testKeys(t testing.TB, b byte, old ...byte) *keyring.Ring {
+	t.Helper()
+	var olds [][]byte
+	for _, o := range old {
+		olds = append(olds, bytes.Repeat([]byte{o}, keyring.KeySize))
 	}
-	fi, err := os.Stat(filepath.Join(dir, "secret.key"))
-	if err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("key file mode = %v, %v; want 0600", fi.Mode().Perm(), err)
+	r, err := keyring.New(bytes.Repeat([]byte{b}, keyring.KeySize), olds...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if k2, err := LoadSecretKey("", dir); err != nil || !bytes.Equal(k1, k2) {
-		t.Error("the second start did not read the same key back")
-	}
-	env := bytes.Repeat([]byte{9}, 32)
-	if k, err := LoadSecretKey(base64.StdEncoding.EncodeToString(env), dir); err != nil || !bytes.Equal(k, env) {
-		t.Errorf("WASHBOARD_SECRET_KEY in base64 was not used: %v", err)
-	}
-	if _, err := LoadSecretKey("too-short", dir); err == nil || !strings.Contains(err.Error(), "WASHBOARD_SECRET_KEY") {
-		t.Errorf("a short key: %v, want an error naming WASHBOARD_SECRET_KEY", err)
-	}
-	c, _ := newEncryptedCodec(k1)
+	return r
+}
+
+func TestSessionsAreSealedWithTheServersKey(t *testing.T) {
+	c := newEncryptedCodec(testKeys(t, 1))
 	blob, _ := c.Encode(time.Now().Add(time.Hour), map[string]interface{}{"api_key": "very-secret"})
 	if bytes.Contains(blob, []byte("very-secret")) {
 		t.Error("the session codec leaves values in clear")
 	}
-	other, _ := newEncryptedCodec(env)
-	if _, _, err := other.Decode(blob); err == nil {
+	if _, _, err := newEncryptedCodec(testKeys(t, 2)).Decode(blob); err == nil {
 		t.Error("a session decodes with another key")
+	}
+	if _, v, err := newEncryptedCodec(testKeys(t, 2, 1)).Decode(blob); err != nil || v["api_key"] != "very-secret" {
+		t.Errorf("a session sealed with the old key does not open during a rotation: %v", err)
 	}
 }

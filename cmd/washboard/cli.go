@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"strconv"
 	"strings"
@@ -154,3 +155,36 @@ func formatDuration(d time.Duration) string {
 }
 
 func lookupEnv(name string) string { return os.Getenv(name) }
+
+// prefixesValue is a flag holding address ranges, comma-separated: CIDR
+// ranges ("10.0.0.0/8") or single addresses ("192.0.2.7").
+type prefixesValue []netip.Prefix
+
+func (p *prefixesValue) String() string {
+	s := make([]string, len(*p))
+	for i, v := range *p {
+		s[i] = v.String()
+	}
+	return strings.Join(s, ",")
+}
+
+func (p *prefixesValue) Set(s string) error {
+	var out []netip.Prefix
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if pre, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, pre.Masked())
+			continue
+		}
+		addr, err := netip.ParseAddr(f)
+		if err != nil {
+			return fmt.Errorf("%q is neither an address range such as 10.0.0.0/8 nor an address such as 192.0.2.7", f)
+		}
+		out = append(out, netip.PrefixFrom(addr.Unmap(), addr.Unmap().BitLen()))
+	}
+	*p = out
+	return nil
+}

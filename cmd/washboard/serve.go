@@ -34,7 +34,7 @@ type serveConfig struct {
 	Lookback         time.Duration
 	IdleTimeout      time.Duration
 	Lifetime         time.Duration
-	TrustProxy       bool
+	TrustedProxies   prefixesValue
 	TimeZone         string
 	MetricsListen    string
 	ShutdownGrace    time.Duration
@@ -53,7 +53,7 @@ func (c *serveConfig) flags(fs *flag.FlagSet) {
 	fs.Var((*durationValue)(&c.Lookback), "lookback", "how far back open alerts are re-read by creation date")
 	fs.Var((*durationValue)(&c.IdleTimeout), "idle-timeout", "a session ends after this long without a request")
 	fs.Var((*durationValue)(&c.Lifetime), "session-lifetime", "a session ends this long after sign-in, whatever happens")
-	fs.BoolVar(&c.TrustProxy, "trust-proxy", false, "trust X-Forwarded-For and X-Forwarded-Proto from a reverse proxy")
+	fs.Var(&c.TrustedProxies, "trust-proxy", "addresses of the reverse proxies in front (CIDR ranges, comma-separated): X-Forwarded-For and X-Forwarded-Proto are believed only from them")
 	fs.StringVar(&c.TimeZone, "tz", "Local", "time zone the dashboard shows times in")
 	fs.StringVar(&c.MetricsListen, "metrics-listen", "", "serve /metrics on this address instead of the dashboard's")
 	c.ShutdownGrace = 15 * time.Second
@@ -141,8 +141,11 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return err
 	}
 	defer sessionDB.Close()
-	key, err := web.LoadSecretKey(os.Getenv("WASHBOARD_SECRET_KEY"), cfg.Data)
+	keys, err := loadKeys(cfg.Data)
 	if err != nil {
+		return err
+	}
+	if err := checkKeys(ctx, keys, st, sessionDB, log); err != nil {
 		return err
 	}
 	m := metrics.New()
@@ -172,10 +175,10 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	defer stopEngine()
 
 	app, err := web.New(web.Config{
-		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime, Key: key},
-		Interval: cfg.Interval, Zone: zone, TrustProxy: cfg.TrustProxy, Demo: opts.demo,
+		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime},
+		Interval: cfg.Interval, Zone: zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
 		ServeMetrics: cfg.MetricsListen == "",
-	}, web.Deps{Store: st, SessionDB: sessionDB, Sync: engine, Upstream: client, Clock: opts.clock, Log: log, Metrics: m})
+	}, web.Deps{Store: st, SessionDB: sessionDB, Sync: engine, Upstream: client, Clock: opts.clock, Log: log, Metrics: m, Keys: keys})
 	if err != nil {
 		return err
 	}
@@ -184,11 +187,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err != nil {
 		return err
 	}
-	servers := []served{{&http.Server{
-		Handler:           app,
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}, ln}}
+	servers := []served{{web.NewHTTPServer(app, slog.NewLogLogger(log.Handler(), slog.LevelWarn)), ln}}
 	// Event streams end when shutdown begins, so that browsers and screens
 	// reconnect (to the next server) instead of holding the shutdown up;
 	// other requests are left to finish.

@@ -265,8 +265,11 @@ type Progress struct {
 	FirstSyncDone bool
 	Phase         string // the resource being fetched
 	Pages         int    // pages fetched since the loop started
+	Locations     int    // device locations of the account's layout, once it is known
 	Devices       int    // devices received in the current or last devices refresh
 	Alerts        int    // alerts received in the current or last alerts refresh
+	Failure       string // why the last failed refresh failed, in words; "" once that resource refreshes again
+	failed        store.Resource
 }
 
 // ErrNoCredential says that nobody holds a valid credential for the

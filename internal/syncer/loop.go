@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -175,6 +176,13 @@ func (l *loop) refresh(ctx context.Context, res store.Resource, fn refreshFunc) 
 		} else {
 			st.LastSuccess = start
 		}
+		l.update(func(p *Progress) {
+			if err != nil {
+				p.Failure, p.failed = st.LastError, res
+			} else if p.failed == res {
+				p.Failure, p.failed = "", ""
+			}
+		})
 		// The record first, then the event: a page that reacts to the
 		// event reads the new state.
 		if rerr := e.store.RecordSync(context.WithoutCancel(ctx), l.account, st); rerr != nil {
@@ -205,8 +213,15 @@ func (l *loop) refresh(ctx context.Context, res store.Resource, fn refreshFunc) 
 	}
 }
 
-func (l *loop) progressFunc(res store.Resource) func(Page) {
-	return func(p Page) {
+// progressFunc returns what each page a refresh of res receives goes
+// through: it is counted for the progress bar, and a refresh that receives
+// more pages than an account of its size could need is stopped (see
+// pageBudget).
+func (l *loop) progressFunc(ctx context.Context, res store.Resource) func(Page) error {
+	budget := pageBudget(l.layoutSize(ctx))
+	pages := 0
+	return func(p Page) error {
+		pages++
 		l.update(func(pr *Progress) {
 			pr.Pages++
 			switch res {
@@ -216,7 +231,47 @@ func (l *loop) progressFunc(res store.Resource) func(Page) {
 				pr.Alerts += p.Items
 			}
 		})
+		if pages > budget {
+			return fmt.Errorf("%w: more than %d pages in one refresh of %s, more than an account of this size needs",
+				upstream.ErrEndlessPaging, budget, res)
+		}
+		return nil
 	}
+}
+
+// pageBudget is how many pages one refresh may receive for an account of
+// the given number of locations: a hard stop for a service whose paging
+// does not end in a way the client cannot see. The layout takes a page per
+// thousand rooms and the devices one per thousand locations; alerts, the
+// most, about one per 15 locations for the 90 days of a first sync (500 a
+// page). The budget leaves three times that, and 2,000 pages for a small
+// account or one whose size is not known yet.
+func pageBudget(locations int) int {
+	return 2000 + locations/5
+}
+
+// layoutSize is the number of device locations of the account's layout as
+// the cache holds it; 0 before the first layout refresh.
+func (l *loop) layoutSize(ctx context.Context) int {
+	r, err := l.e.store.Rollup(ctx, l.account, store.ScopeAccount, l.account)
+	if err != nil {
+		return 0
+	}
+	n := r.Counts.Total()
+	l.update(func(p *Progress) { p.Locations = n })
+	return n
+}
+
+// tooManyDevices is the error of a devices refresh that received more
+// devices than the layout's locations can hold: a service whose paging
+// does not end. Locations hold one or two devices; the layout may have
+// grown since it was last read, by up to a page's worth.
+func tooManyDevices(received, locations int) error {
+	if locations == 0 || received <= 2*locations+offsetLimit {
+		return nil
+	}
+	return fmt.Errorf("%w: the service sent %d devices, more than the %d locations of the layout can hold",
+		upstream.ErrEndlessPaging, received, locations)
 }
 
 // refreshLayout writes each page of the layout as the next is fetched, and
@@ -229,14 +284,16 @@ func (l *loop) refreshLayout(ctx context.Context, cred upstream.Credentials) (st
 			r.Rollback()
 		}
 	}()
-	progress := l.progressFunc(store.ResourceMetadata)
+	progress := l.progressFunc(ctx, store.ResourceMetadata)
 	var fetched Fetched
 	err := pipeline(ctx, func(ctx context.Context, send func(domain.Layout) error) error {
 		var err error
 		fetched, err = l.e.src.Layout(ctx, cred, send)
 		return err
 	}, func(part domain.Layout) (err error) {
-		progress(Page{Items: len(part.Rooms)})
+		if err := progress(Page{Items: len(part.Rooms)}); err != nil {
+			return err
+		}
 		if part.Account.ID != l.account {
 			return fmt.Errorf("the service answered for account %q, not %q", part.Account.ID, l.account)
 		}
@@ -273,14 +330,21 @@ func (l *loop) refreshDevices(ctx context.Context, cred upstream.Credentials) (s
 			r.Rollback()
 		}
 	}()
-	progress := l.progressFunc(store.ResourceDevices)
+	progress := l.progressFunc(ctx, store.ResourceDevices)
+	locations, received := l.snapshot().Locations, 0
 	var fetched Fetched
 	err := pipeline(ctx, func(ctx context.Context, send func([]domain.Device) error) error {
 		var err error
 		fetched, err = l.e.src.Devices(ctx, cred, send)
 		return err
 	}, func(page []domain.Device) error {
-		progress(Page{Items: len(page)})
+		if err := progress(Page{Items: len(page)}); err != nil {
+			return err
+		}
+		received += len(page)
+		if err := tooManyDevices(received, locations); err != nil {
+			return err
+		}
 		if err := begin(); err != nil {
 			return err
 		}
@@ -368,7 +432,7 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 		}
 	}()
 
-	progress := l.progressFunc(store.ResourceAlerts)
+	progress := l.progressFunc(ctx, store.ResourceAlerts)
 	unseen := make(map[string]bool, len(cachedOpen)) // cached open alerts the service has not listed yet
 	for _, c := range cachedOpen {
 		unseen[c.ID] = true
@@ -388,7 +452,9 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 		}
 		return nil
 	}, func(page []domain.Alert) error {
-		progress(Page{Items: len(page)})
+		if err := progress(Page{Items: len(page)}); err != nil {
+			return err
+		}
 		for _, a := range page {
 			delete(unseen, a.ID)
 		}
@@ -463,8 +529,20 @@ func Describe(err error) string {
 		return "the service could not be reached"
 	case errors.Is(err, upstream.ErrBadResponse):
 		return "the service sent an answer that could not be read"
+	case errors.Is(err, upstream.ErrEndlessPaging):
+		return "the service's pages did not come to an end (" + pagingDetail(err) + "); nothing of this refresh was kept, and the next one tries again"
 	case errors.Is(err, context.DeadlineExceeded):
 		return "the service took too long to answer"
 	}
 	return err.Error()
+}
+
+// pagingDetail says how a walk's paging failed to end.
+func pagingDetail(err error) string {
+	var ue *upstream.Error
+	if errors.As(err, &ue) {
+		return strings.TrimPrefix(ue.Op, "GET ") + ": " + ue.Message
+	}
+	_, detail, _ := strings.Cut(err.Error(), ": ")
+	return detail
 }

@@ -40,6 +40,12 @@ type env struct {
 
 func newEnv(t *testing.T, locations int, attempts int) *env {
 	t.Helper()
+	return newEnvWith(t, locations, attempts, nil)
+}
+
+// newEnvWith is newEnv with the engine's source wrapped, when wrap is set.
+func newEnvWith(t *testing.T, locations int, attempts int, wrap func(Source) Source) *env {
+	t.Helper()
 	e := &env{simClock: sim.NewManualClock(start), syncClock: clock.NewFake(start)}
 	e.world = sim.New(sim.Config{
 		Seed: 11, Locations: locations, Accounts: 2, History: 10 * 24 * time.Hour, Clock: e.simClock, Zone: time.UTC,
@@ -69,7 +75,11 @@ func newEnv(t *testing.T, locations int, attempts int) *env {
 	t.Cleanup(func() { e.store.Close() })
 	ctx, cancel := context.WithCancel(context.Background())
 	e.cancel = cancel
-	e.engine = New(ctx, UpstreamSource{Client: client}, e.store, e.syncClock, Config{}, nil)
+	var src Source = UpstreamSource{Client: client}
+	if wrap != nil {
+		src = wrap(src)
+	}
+	e.engine = New(ctx, src, e.store, e.syncClock, Config{}, nil)
 	t.Cleanup(func() { cancel(); e.engine.Wait() })
 	e.account = e.world.Accounts()[0].ID
 	e.cred = upstream.Credentials{APIKey: "key-1", Authorization: "auth-1"}

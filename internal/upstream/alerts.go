@@ -146,18 +146,26 @@ func (c *Client) Alerts(ctx context.Context, cred Credentials, q AlertQuery) (Al
 // WalkAlerts fetches the alerts of q page by page, following next until a
 // page has none, and calls fn with each page as it arrives (an empty page
 // included). It stops with fn's error if fn returns one; with an
-// ErrCursorLoop error when the service sends a cursor it sent before; and
-// with an ErrPageLimit error when Config.MaxPages pages were not enough.
+// ErrCursorLoop error when the service sends a cursor it sent before; with
+// an ErrRepeatedPage error when a page holds the same alerts as the page
+// before it (under a new cursor); and with an ErrPageLimit error when
+// Config.MaxPages pages were not enough.
 func (c *Client) WalkAlerts(ctx context.Context, cred Credentials, q AlertQuery, fn func(AlertPage) error) error {
 	seen := map[string]bool{}
 	if q.Next != "" {
 		seen[q.Next] = true
 	}
+	var prev []string
 	for n := 1; ; n++ {
 		page, err := c.Alerts(ctx, cred, q)
 		if err != nil {
 			return err
 		}
+		ids := page.recordIDs()
+		if repeats(prev, ids) {
+			return repeatedPage("GET /alerts", n)
+		}
+		prev = ids
 		page.Number = n
 		if err := fn(page); err != nil {
 			return err

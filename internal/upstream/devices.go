@@ -152,26 +152,14 @@ func (c *Client) Devices(ctx context.Context, cred Credentials, q DeviceQuery) (
 // calls fn with each page that has any. Each page is asked for at the
 // offset of the last plus the records it held, whatever q.Limit asked for,
 // since the service may serve fewer; the walk ends at the first empty page.
-// It stops with fn's error if fn returns one, and with an ErrPageLimit
-// error when Config.MaxPages pages were not enough.
+// It stops with fn's error if fn returns one; with an ErrRepeatedPage error
+// when a page holds the same locations as the page before it; and with an
+// ErrPageLimit error when Config.MaxPages pages were not enough.
 func (c *Client) WalkDevices(ctx context.Context, cred Credentials, q DeviceQuery, fn func(DevicePage) error) error {
-	for n := 1; ; n++ {
-		if n > c.maxPages {
-			return pageLimit("GET /devices", c.maxPages)
-		}
-		page, err := c.Devices(ctx, cred, q)
-		if err != nil {
-			return err
-		}
-		if page.received == 0 {
-			return nil
-		}
-		page.Number = n
-		if err := fn(page); err != nil {
-			return err
-		}
-		q.Offset += page.received
-	}
+	return walkByOffset(c, "GET /devices", q.Offset, func(offset int) (DevicePage, error) {
+		q.Offset = offset
+		return c.Devices(ctx, cred, q)
+	}, nil, fn)
 }
 
 // decodeDevicePage reads a devices answer: an array of devices, or an

@@ -27,30 +27,34 @@ const (
 	KindDecode                   // the body is not JSON, or not the shape of the endpoint's answer
 	KindTooLarge                 // the body exceeds Config.MaxBodySize
 	KindForeignHost              // a redirect or a next URL points at another host
-	KindCursorLoop               // a walk was sent back to a cursor or URL it had already followed
+	KindCursorLoop               // a walk was sent back to a cursor or URL it had already followed, or to an earlier offset
+	KindRepeatedPage             // a page of a walk held the same records as the page before it
 	KindPageLimit                // a walk needed more than Config.MaxPages pages
 	KindCanceled                 // the caller's context ended
 )
 
 // Sentinel errors, for errors.Is. An *Error matches the sentinel of its
-// Kind; ErrRejected matches both ErrUnauthorized and ErrForbidden, and
+// Kind; ErrRejected matches both ErrUnauthorized and ErrForbidden,
+// ErrEndlessPaging every kind that says a walk would not end, and
 // ErrTransient every kind that is worth trying again later.
 var (
-	ErrStatus       = errors.New("upstream: unexpected status")
-	ErrRejected     = errors.New("upstream: credentials rejected")
-	ErrUnauthorized = errors.New("upstream: unauthorized")
-	ErrForbidden    = errors.New("upstream: forbidden")
-	ErrRateLimited  = errors.New("upstream: rate limited")
-	ErrNotFound     = errors.New("upstream: not found")
-	ErrBadRequest   = errors.New("upstream: bad request")
-	ErrServer       = errors.New("upstream: server error")
-	ErrNetwork      = errors.New("upstream: network error")
-	ErrBadResponse  = errors.New("upstream: unreadable response")
-	ErrTooLarge     = errors.New("upstream: response too large")
-	ErrForeignHost  = errors.New("upstream: link to another host")
-	ErrCursorLoop   = errors.New("upstream: repeated cursor")
-	ErrPageLimit    = errors.New("upstream: too many pages")
-	ErrTransient    = errors.New("upstream: transient failure")
+	ErrStatus        = errors.New("upstream: unexpected status")
+	ErrRejected      = errors.New("upstream: credentials rejected")
+	ErrUnauthorized  = errors.New("upstream: unauthorized")
+	ErrForbidden     = errors.New("upstream: forbidden")
+	ErrRateLimited   = errors.New("upstream: rate limited")
+	ErrNotFound      = errors.New("upstream: not found")
+	ErrBadRequest    = errors.New("upstream: bad request")
+	ErrServer        = errors.New("upstream: server error")
+	ErrNetwork       = errors.New("upstream: network error")
+	ErrBadResponse   = errors.New("upstream: unreadable response")
+	ErrTooLarge      = errors.New("upstream: response too large")
+	ErrForeignHost   = errors.New("upstream: link to another host")
+	ErrCursorLoop    = errors.New("upstream: repeated cursor")
+	ErrRepeatedPage  = errors.New("upstream: repeated page")
+	ErrPageLimit     = errors.New("upstream: too many pages")
+	ErrEndlessPaging = errors.New("upstream: paging does not end")
+	ErrTransient     = errors.New("upstream: transient failure")
 )
 
 var kindInfo = [...]struct {
@@ -71,6 +75,7 @@ var kindInfo = [...]struct {
 	KindTooLarge:     {"response too large", ErrTooLarge},
 	KindForeignHost:  {"link to another host refused", ErrForeignHost},
 	KindCursorLoop:   {"repeated cursor", ErrCursorLoop},
+	KindRepeatedPage: {"repeated page", ErrRepeatedPage},
 	KindPageLimit:    {"too many pages", ErrPageLimit},
 	KindCanceled:     {"canceled", nil},
 }
@@ -150,6 +155,8 @@ func (e *Error) Is(target error) bool {
 		return false
 	case ErrRejected:
 		return e.Kind == KindUnauthorized || e.Kind == KindForbidden
+	case ErrEndlessPaging:
+		return e.Kind == KindCursorLoop || e.Kind == KindRepeatedPage || e.Kind == KindPageLimit
 	case ErrTransient:
 		return e.Kind.Transient()
 	}

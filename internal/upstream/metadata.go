@@ -127,40 +127,34 @@ func (c *Client) metadataAt(ctx context.Context, cred Credentials, u *url.URL) (
 // fn with each page that has any. Each page is asked for at the offset of
 // the last plus the rooms it held, since the service may serve fewer than
 // q.Limit; the walk ends at an empty page or once total_count rooms have
-// been passed. It stops with fn's error if fn returns one, and with an
-// ErrPageLimit error when Config.MaxPages pages were not enough.
+// been passed. It stops with fn's error if fn returns one; with an
+// ErrRepeatedPage error when a page holds the same rooms as the page
+// before it; and with an ErrPageLimit error when Config.MaxPages pages were
+// not enough.
 func (c *Client) WalkMetadata(ctx context.Context, cred Credentials, q MetadataQuery, fn func(MetadataPage) error) error {
-	for n := 1; ; n++ {
-		if n > c.maxPages {
-			return pageLimit("GET /metadata", c.maxPages)
-		}
-		page, err := c.Metadata(ctx, cred, q)
-		if err != nil {
-			return err
-		}
-		if page.received == 0 {
-			return nil
-		}
-		page.Number = n
-		if err := fn(page); err != nil {
-			return err
-		}
-		q.Offset += page.received
-		if page.HasTotal && q.Offset >= page.TotalCount {
-			return nil
-		}
-	}
+	return walkByOffset(c, "GET /metadata", q.Offset, func(offset int) (MetadataPage, error) {
+		q.Offset = offset
+		return c.Metadata(ctx, cred, q)
+	}, func(p *MetadataPage, next int) bool {
+		return p.HasTotal && next >= p.TotalCount
+	}, fn)
 }
 
 // WalkMetadataByNext fetches the first page of q and then follows each
 // page's next URL (see MetadataAt) until a page has none or no rooms,
 // calling fn with each page that has rooms. It stops with fn's error if fn
-// returns one; with an ErrForeignHost error for a next URL to another host;
-// with an ErrCursorLoop error for a next URL already followed; and with an
-// ErrPageLimit error when Config.MaxPages pages were not enough.
+// returns one; with an ErrForeignHost error for a next URL to another
+// host; with an ErrCursorLoop error for a next URL already followed, or
+// one whose offset does not move past the page it follows; with an
+// ErrRepeatedPage error when a page holds the same rooms as the page
+// before it; and with an ErrPageLimit error when Config.MaxPages pages were
+// not enough.
 func (c *Client) WalkMetadataByNext(ctx context.Context, cred Credentials, q MetadataQuery, fn func(MetadataPage) error) error {
+	const op = "GET /metadata"
 	page, err := c.Metadata(ctx, cred, q)
+	offset := q.Offset // of the page in hand
 	seen := map[string]bool{}
+	var prev []string
 	for n := 1; ; n++ {
 		if err != nil {
 			return err
@@ -168,26 +162,53 @@ func (c *Client) WalkMetadataByNext(ctx context.Context, cred Credentials, q Met
 		if page.received == 0 {
 			return nil
 		}
+		ids := page.recordIDs()
+		if repeats(prev, ids) {
+			return repeatedPage(op, n)
+		}
+		prev = ids
 		page.Number = n
 		if err := fn(page); err != nil {
 			return err
 		}
+		next, backwards := nextOffset(page.Next, offset)
 		switch {
 		case page.Next == "":
 			return nil
 		case seen[page.Next]:
-			return &Error{Kind: KindCursorLoop, Op: "GET /metadata",
+			return &Error{Kind: KindCursorLoop, Op: op,
 				Message: fmt.Sprintf("page %d sent back a next URL already followed", n)}
+		case backwards:
+			return &Error{Kind: KindCursorLoop, Op: op,
+				Message: fmt.Sprintf("page %d, at offset %d, sent a next URL back to offset %d", n, offset, next)}
 		case n >= c.maxPages:
-			return pageLimit("GET /metadata", c.maxPages)
+			return pageLimit(op, c.maxPages)
 		}
 		seen[page.Next] = true
+		if next >= 0 {
+			offset = next
+		}
 		page, err = c.MetadataAt(ctx, cred, page.Next)
 	}
 }
 
-func pageLimit(op string, n int) *Error {
-	return &Error{Kind: KindPageLimit, Op: op, Message: fmt.Sprintf("more than %d pages", n)}
+// nextOffset reads the offset a next URL asks for (-1 when it names none
+// or cannot be read), and whether it does not move past the page at
+// offset.
+func nextOffset(link string, offset int) (next int, backwards bool) {
+	u, err := url.Parse(link)
+	if err != nil {
+		return -1, false
+	}
+	v := u.Query().Get("offset")
+	if v == "" {
+		return -1, false
+	}
+	next, err = strconv.Atoi(v)
+	if err != nil {
+		return -1, false
+	}
+	return next, next <= offset
 }
 
 // decodeMetadataPage reads the metadata resource.

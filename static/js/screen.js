@@ -13,7 +13,7 @@
 //   (d) burn-in: every ten minutes the root container moves by 0 to 4 px
 //       (--shift-x, --shift-y; the stylesheet makes the move slow);
 //   (e) connection health: the server sends a "heartbeat" event every 15 s,
-//       with data {"version", "asOf", "stale", "rejected", "unlinked"}, and
+//       with data {"version", "asOf", "stale", "rejected", "stopped"}, and
 //       "changed" when the data changed (htmx refreshes #screen-live on it).
 //       Without a heartbeat for 35 s, or on a stream error, #screen-banner
 //       says "Connection lost since 14:02 — showing data as of 13:58". The
@@ -25,8 +25,10 @@
 //   (f) a heartbeat with another version than the page's reloads the page,
 //       once per version (sessionStorage), after checking that the server
 //       answers;
-//   (g) an "unlinked" event, or a heartbeat with "unlinked": true, closes
-//       the stream and replaces the content with the unlinked message.
+//   (g) an "unlinked" event, or a heartbeat with "stopped" (the title and
+//       message of why the screen shows no more data: unlinked, or in need
+//       of a new link), closes the stream and replaces the content with
+//       that message.
 //
 // No framework, no inline script: the Content-Security-Policy allows
 // scripts from /static only. The CSP allows changing styles through the
@@ -367,8 +369,8 @@
     }
     if (!d || typeof d !== "object") return;
     lastBeat = Date.now();
-    if (d.unlinked) {
-      showUnlinked();
+    if (d.stopped && typeof d.stopped === "object") {
+      showStopped(d.stopped.title, d.stopped.message);
       return;
     }
     if (checkVersion(d.version)) return;
@@ -383,7 +385,7 @@
   }
 
   function onUnlinked() {
-    showUnlinked();
+    showStopped();
   }
 
   // forceReconnect replaces a stream nobody else will: it closes it (which
@@ -464,7 +466,10 @@
 
   // ---------- (g) Unlinked ----------
 
-  function showUnlinked() {
+  // showStopped shows why the screen shows no more data, in the server's
+  // words (the page the server renders for a stopped screen has the same
+  // box), or that it was unlinked.
+  function showStopped(title, message) {
     if (unlinked) return;
     unlinked = true;
     if (source) {
@@ -484,10 +489,12 @@
     box.className = "screen-unlinked-box";
     var h1 = document.createElement("h1");
     h1.className = "screen-unlinked-title";
-    h1.textContent = "This screen was unlinked";
+    h1.textContent = typeof title === "string" && title ? title : "This screen was unlinked";
     var p = document.createElement("p");
     p.textContent =
-      "It shows no more data. You can turn it off or close this browser window; to use it again, open a new link for it from the Screens page of Washboard.";
+      typeof message === "string" && message
+        ? message
+        : "It shows no more data. You can turn it off or close this browser window; to use it again, open a new link for it from the Screens page of Washboard.";
     box.appendChild(h1);
     box.appendChild(p);
     main.appendChild(box);
