@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -75,6 +77,12 @@ func TestRunRejectsBadInput(t *testing.T) {
 		{[]string{"sim", "--history", "soon"}, `"soon" is not a duration`},
 		{[]string{"sim", "--tz", "Mars/Olympus"}, "--tz"},
 		{[]string{"sim", "extra"}, `unexpected argument "extra"`},
+		{[]string{"sim", "--token-lifetime", "0"}, "--token-lifetime must be positive, got 0s"},
+		{[]string{"sim", "--token-lifetime", "0d"}, "--token-lifetime must be positive"},
+		{[]string{"sim", "--token-lifetime", "-1h"}, `"-1h" is not a duration`},
+		{[]string{"sim", "--client-secret", "s"}, "--client-secret needs --client-id"},
+		{[]string{"sim", "--client-id", "c"}, "--client-id needs --client-secret"},
+		{[]string{"sim", "--authorization", "Bearer x", "--token-lifetime", "1h"}, "--authorization cannot be used with --token-lifetime"},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer
@@ -85,6 +93,14 @@ func TestRunRejectsBadInput(t *testing.T) {
 		if !strings.Contains(stderr.String(), tt.want) {
 			t.Errorf("%v: stderr %q does not say %q", tt.args, stderr.String(), tt.want)
 		}
+	}
+}
+
+func TestSimTokenLifetimeFromEnvironmentIsValidated(t *testing.T) {
+	t.Setenv("WASHBOARD_TOKEN_LIFETIME", "0s")
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"sim"}, io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), "--token-lifetime must be positive") {
+		t.Errorf("exit code %d, stderr %q; want 2 and the zero lifetime refused", code, stderr.String())
 	}
 }
 
@@ -106,23 +122,24 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func TestSimServesAndStopsCleanly(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+// startSim runs "washboard sim" with args and returns its base URL and
+// what it printed up to the line with the address. Cancelling ctx stops it;
+// its exit code then arrives on done.
+func startSim(t *testing.T, ctx context.Context, args ...string) (base, printed string, done <-chan int, stderr *syncBuffer) {
+	t.Helper()
 	outR, outW := io.Pipe()
-	var stderr syncBuffer
-	done := make(chan int, 1)
+	stderr = new(syncBuffer)
+	exit := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"sim", "--listen", "127.0.0.1:0", "--devices", "40", "--history", "2d", "--accounts", "2"}, outW, &stderr)
+		exit <- run(ctx, append([]string{"sim", "--listen", "127.0.0.1:0"}, args...), outW, stderr)
 		outW.Close()
 	}()
 
 	// Read what the command prints up to the line with its address.
-	var printed strings.Builder
+	var out strings.Builder
 	sc := bufio.NewScanner(outR)
-	var base string
 	for sc.Scan() {
-		printed.WriteString(sc.Text() + "\n")
+		out.WriteString(sc.Text() + "\n")
 		if m := regexp.MustCompile(`on (http://\S+) `).FindStringSubmatch(sc.Text()); m != nil {
 			base = m[1]
 			break
@@ -130,12 +147,19 @@ func TestSimServesAndStopsCleanly(t *testing.T) {
 	}
 	go io.Copy(io.Discard, outR)
 	if base == "" {
-		t.Fatalf("no address printed; output:\n%s", printed.String())
+		t.Fatalf("no address printed; output:\n%s\nstderr:\n%s", out.String(), stderr.String())
 	}
-	keys := regexp.MustCompile(`x-api-key:\s+(\S+)`).FindAllStringSubmatch(printed.String(), -1)
-	auths := regexp.MustCompile(`Authorization:\s+(.+)`).FindAllStringSubmatch(printed.String(), -1)
+	return base, out.String(), exit, stderr
+}
+
+func TestSimServesAndStopsCleanly(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, printed, done, stderr := startSim(t, ctx, "--devices", "40", "--history", "2d", "--accounts", "2")
+	keys := regexp.MustCompile(`x-api-key:\s+(\S+)`).FindAllStringSubmatch(printed, -1)
+	auths := regexp.MustCompile(`Authorization:\s+(.+)`).FindAllStringSubmatch(printed, -1)
 	if len(keys) != 2 || len(auths) != 2 {
-		t.Fatalf("want the made-up credentials of both accounts printed; output:\n%s", printed.String())
+		t.Fatalf("want the made-up credentials of both accounts printed; output:\n%s", printed)
 	}
 
 	req, _ := http.NewRequest(http.MethodGet, base+"/alerts", nil)
@@ -166,6 +190,77 @@ func TestSimServesAndStopsCleanly(t *testing.T) {
 	for _, secret := range []string{keys[0][1], keys[1][1], strings.TrimSpace(auths[1][1])} {
 		if strings.Contains(logs, secret) {
 			t.Error("a credential appears in the log")
+		}
+	}
+}
+
+func TestSimIssuesTokens(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, printed, done, stderr := startSim(t, ctx, "--devices", "20", "--history", "1d", "--accounts", "2", "--speed", "60",
+		"--api-key", "key-1", "--client-id", "north id", "--client-secret", "s3cr:t+1", "--token-lifetime", "2h")
+	if strings.Contains(printed, "north id") || strings.Contains(printed, "s3cr:t+1") || strings.Contains(printed, "Authorization:") {
+		t.Errorf("want neither the client given by flag nor fixed Authorization values printed; output:\n%s", printed)
+	}
+	if !strings.Contains(printed, "Access tokens last 2h0m0s of simulated time (2m0s real)") {
+		t.Errorf("the token lifetime is not printed in simulated and real time; output:\n%s", printed)
+	}
+	key2 := regexp.MustCompile(`x-api-key:\s+(\S+)`).FindStringSubmatch(printed)
+	id2 := regexp.MustCompile(`client_id:\s+(\S+)`).FindAllStringSubmatch(printed, -1)
+	secret2 := regexp.MustCompile(`client_secret:\s+(\S+)`).FindAllStringSubmatch(printed, -1)
+	if key2 == nil || len(id2) != 1 || len(secret2) != 1 {
+		t.Fatalf("want the second account's made-up key and client printed, once; output:\n%s", printed)
+	}
+
+	var tokens []string
+	for _, acct := range []struct{ key, id, secret string }{{"key-1", "north id", "s3cr:t+1"}, {key2[1], id2[0][1], secret2[0][1]}} {
+		req, _ := http.NewRequest(http.MethodPost, base+"/oauth/token", strings.NewReader("grant_type=client_credentials"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.SetBasicAuth(url.QueryEscape(acct.id), url.QueryEscape(acct.secret))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tok struct {
+			AccessToken string `json:"access_token"`
+			ExpiresIn   int    `json:"expires_in"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&tok)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || err != nil {
+			t.Fatalf("POST /oauth/token as %q: %s, %v", acct.id, resp.Status, err)
+		}
+		if tok.ExpiresIn != 120 {
+			t.Errorf("expires_in %d, want 120: two simulated hours at 60 times real speed", tok.ExpiresIn)
+		}
+		tokens = append(tokens, tok.AccessToken)
+
+		req, _ = http.NewRequest(http.MethodGet, base+"/alerts?page_size=1", nil)
+		req.Header.Set("x-api-key", acct.key)
+		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		resp, err = http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET /alerts with the token of %q: %s", acct.id, resp.Status)
+		}
+	}
+
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the simulator did not stop within 10 s of cancellation")
+	}
+	logs := stderr.String()
+	if !strings.Contains(logs, "method=POST path=/oauth/token status=200") {
+		t.Errorf("no token request line in the log:\n%s", logs)
+	}
+	for _, secret := range append(tokens, "key-1", "north", "s3cr", url.QueryEscape("s3cr:t+1"), key2[1], id2[0][1], secret2[0][1]) {
+		if strings.Contains(logs, secret) {
+			t.Errorf("the log reveals %q", secret)
 		}
 	}
 }

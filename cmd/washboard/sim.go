@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,8 +24,13 @@ type simConfig struct {
 	Speed         float64
 	APIKey        string
 	Authorization string
+	ClientID      string
+	ClientSecret  string
+	TokenLifetime time.Duration // 0 when not given
 	TimeZone      string
 	Faults        sim.Faults
+
+	tokenLifetimeGiven bool
 }
 
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -38,6 +44,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Float64Var(&cfg.Speed, "speed", 1, "how many times faster than real time the simulated clock runs")
 	fs.StringVar(&cfg.APIKey, "api-key", "", "x-api-key of the first account (random if empty)")
 	fs.StringVar(&cfg.Authorization, "authorization", "", "Authorization value of the first account (random if empty)")
+	fs.StringVar(&cfg.ClientID, "client-id", "", "OAuth client id of the first account, for POST /oauth/token (random if empty)")
+	fs.StringVar(&cfg.ClientSecret, "client-secret", "", "OAuth client secret of the first account (random if empty)")
+	fs.Var((*durationValue)(&cfg.TokenLifetime), "token-lifetime", "lifetime of access tokens in simulated time; when given, only access tokens are accepted (default: 1h, and the fixed Authorization value works too)")
 	fs.StringVar(&cfg.TimeZone, "tz", "Local", "time zone of the simulated buildings (staff hours, busy hours)")
 	fs.Var((*durationValue)(&cfg.Faults.Latency), "latency", "add a random delay up to this to every request")
 	fs.Float64Var(&cfg.Faults.ErrorRate, "error-rate", 0, "share of requests answered 500, from 0 to 1")
@@ -47,6 +56,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := parseFlags(fs, args, lookupEnv); err != nil {
 		return err
 	}
+	fs.Visit(func(f *flag.Flag) { cfg.tokenLifetimeGiven = cfg.tokenLifetimeGiven || f.Name == "token-lifetime" })
 	if err := cfg.validate(); err != nil {
 		return err
 	}
@@ -63,15 +73,21 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !madeAuth {
 		first.Authorization = cfg.Authorization
 	}
+	client, madeClient := sim.NewClient(), cfg.ClientID == ""
+	if !madeClient {
+		client = sim.Client{ID: cfg.ClientID, Secret: cfg.ClientSecret}
+	}
 	started := time.Now()
 	world := sim.New(sim.Config{
-		Seed:        cfg.Seed,
-		Locations:   cfg.Devices,
-		Accounts:    cfg.Accounts,
-		History:     cfg.History,
-		Clock:       sim.NewScaledClock(cfg.Speed),
-		Zone:        zone,
-		Credentials: []sim.Credentials{first},
+		Seed:          cfg.Seed,
+		Locations:     cfg.Devices,
+		Accounts:      cfg.Accounts,
+		History:       cfg.History,
+		Clock:         sim.NewScaledClock(cfg.Speed),
+		Zone:          zone,
+		Credentials:   []sim.Credentials{first},
+		Clients:       []sim.Client{client},
+		TokenLifetime: cfg.TokenLifetime,
 	})
 	world.SetFaults(cfg.Faults)
 
@@ -87,13 +103,24 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if i > 0 || madeKey {
 			fmt.Fprintf(stdout, "  x-api-key:     %s\n", a.APIKey)
 		}
-		if i > 0 || madeAuth {
+		if (i > 0 || madeAuth) && !cfg.tokenLifetimeGiven {
 			fmt.Fprintf(stdout, "  Authorization: %s\n", a.Authorization)
 		}
+		if c := world.Client(i); i > 0 || madeClient {
+			fmt.Fprintf(stdout, "  client_id:     %s\n  client_secret: %s\n", c.ID, c.Secret)
+		}
 	}
-	fmt.Fprintf(stdout, "\nServing the Device Monitoring Service on %s (GET /alerts, /devices, /metadata)\n", base)
-	if madeKey && madeAuth {
-		a := world.Accounts()[0]
+	lifetime, fixed := cfg.TokenLifetime, "only access tokens are accepted"
+	if !cfg.tokenLifetimeGiven {
+		lifetime, fixed = sim.DefaultTokenLifetime, "the fixed Authorization values work too"
+	}
+	real := max(time.Duration(float64(lifetime)/cfg.Speed).Truncate(time.Second), time.Second)
+	fmt.Fprintf(stdout, "\nAccess tokens last %s of simulated time (%s real); %s.\n", formatDuration(lifetime), real, fixed)
+	fmt.Fprintf(stdout, "Serving the Device Monitoring Service on %s (GET /alerts, /devices, /metadata; POST %s)\n", base, sim.TokenPath)
+	if a, c := world.Accounts()[0], world.Client(0); madeKey && madeClient && cfg.tokenLifetimeGiven {
+		fmt.Fprintf(stdout, "Try: curl -u '%s:%s' -d grant_type=client_credentials %s%s\n", c.ID, c.Secret, base, sim.TokenPath)
+		fmt.Fprintf(stdout, " and curl -H 'x-api-key: %s' -H 'Authorization: Bearer ACCESS_TOKEN' %s/alerts\n", a.APIKey, base)
+	} else if madeKey && madeAuth {
 		fmt.Fprintf(stdout, "Try: curl -H 'x-api-key: %s' -H 'Authorization: %s' %s/alerts\n", a.APIKey, a.Authorization, base)
 	}
 
@@ -114,6 +141,14 @@ func (c simConfig) validate() error {
 		return usageError{fmt.Sprintf("--accounts must be at least 1, got %d", c.Accounts)}
 	case c.Speed < 1:
 		return usageError{fmt.Sprintf("--speed must be at least 1, got %g", c.Speed)}
+	case c.tokenLifetimeGiven && c.TokenLifetime <= 0:
+		return usageError{fmt.Sprintf("--token-lifetime must be positive, got %s", formatDuration(c.TokenLifetime))}
+	case c.ClientSecret != "" && c.ClientID == "":
+		return usageError{"--client-secret needs --client-id"}
+	case c.ClientID != "" && c.ClientSecret == "":
+		return usageError{"--client-id needs --client-secret"}
+	case c.tokenLifetimeGiven && c.Authorization != "":
+		return usageError{"--authorization cannot be used with --token-lifetime: with a token lifetime only access tokens are accepted"}
 	}
 	for name, v := range map[string]float64{
 		"--error-rate": c.Faults.ErrorRate, "--rate-limit-rate": c.Faults.RateLimitRate, "--truncate-rate": c.Faults.TruncateRate,

@@ -13,10 +13,11 @@ import (
 )
 
 // Handler serves the Device Monitoring Service's interface: GET /alerts,
-// /devices and /metadata. Each request brings the caller's account forward
-// to the clock's now before it is answered.
+// /devices and /metadata, and POST /oauth/token for their access tokens.
+// Each request brings the caller's account forward to the clock's now
+// before it is answered.
 func (w *World) Handler() http.Handler {
-	return recoverPanics(w.chaos.wrap(http.HandlerFunc(w.serve)))
+	return recoverPanics(w.oauthRoutes(w.chaos.wrap(http.HandlerFunc(w.serve))))
 }
 
 func (w *World) serve(rw http.ResponseWriter, r *http.Request) {

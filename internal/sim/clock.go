@@ -36,6 +36,9 @@ func (c *ScaledClock) Now() time.Time {
 	return c.simStart.Add(time.Duration(float64(elapsed) * c.speed)).UTC()
 }
 
+// Speed returns how many times faster than wall-clock time the clock runs.
+func (c *ScaledClock) Speed() float64 { return c.speed }
+
 // ManualClock is a clock that only moves when told to. Tests use it.
 type ManualClock struct {
 	mu  sync.Mutex

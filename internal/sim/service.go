@@ -42,6 +42,14 @@ type Config struct {
 	// Credentials of the accounts, in order. Accounts without an entry get
 	// random ones.
 	Credentials []Credentials
+	// OAuth clients of the accounts, in order, for POST /oauth/token.
+	// Accounts without an entry get random ones.
+	Clients []Client
+	// TokenLifetime is how long an access token lasts in simulated time.
+	// When it is zero, tokens last DefaultTokenLifetime and the fixed
+	// Authorization value of Credentials is accepted too; when it is set,
+	// only access tokens are.
+	TokenLifetime time.Duration
 }
 
 // World is a simulated Device Monitoring Service: accounts with their
@@ -50,6 +58,8 @@ type World struct {
 	clock    Clock
 	accounts []*Account
 	chaos    *chaos
+	clients  []*oauthClient // by account
+	tokens   tokenPolicy
 }
 
 // New builds a world and simulates its history up to the clock's now.
@@ -65,7 +75,8 @@ func New(cfg Config) *World {
 	}
 	now := cfg.Clock.Now()
 	start := now.Add(-cfg.History).Truncate(time.Millisecond)
-	w := &World{clock: cfg.Clock, chaos: newChaos(cfg.Seed)}
+	w := &World{clock: cfg.Clock, chaos: newChaos(cfg.Seed), clients: newOAuthClients(cfg.Accounts, cfg.Clients),
+		tokens: newTokenPolicy(cfg.TokenLifetime, cfg.Clock)}
 	for k := 0; k < cfg.Accounts; k++ {
 		creds := NewCredentials()
 		if k < len(cfg.Credentials) {
@@ -86,30 +97,40 @@ func (w *World) Now() time.Time { return w.clock.Now() }
 
 // authenticate finds the account of a request's credentials. It answers 403
 // when the x-api-key is missing or matches no account, and 401 when the key
-// is valid but the Authorization value is missing or is not the one issued
-// with that key.
+// is valid but the Authorization value is missing or does not authorize
+// that account (see authorize).
 func (w *World) authenticate(apiKey, authorization string) (*Account, *apiError) {
-	if apiKey == "" {
-		return nil, errForbidden("the x-api-key header is missing")
-	}
-	var found *Account
-	var want string
-	for _, a := range w.accounts {
-		a.mu.Lock()
-		key, auth := a.APIKey, a.Authorization
-		a.mu.Unlock()
-		if subtle.ConstantTimeCompare([]byte(apiKey), []byte(key)) == 1 {
-			found, want = a, auth
-		}
-	}
-	if found == nil {
-		return nil, errForbidden("the x-api-key is not valid")
+	k, aerr := w.accountByKey(apiKey)
+	if aerr != nil {
+		return nil, aerr
 	}
 	if authorization == "" {
 		return nil, errUnauthorized("the Authorization header is missing")
 	}
-	if subtle.ConstantTimeCompare([]byte(authorization), []byte(want)) != 1 {
-		return nil, errUnauthorized("the Authorization value is not valid for this x-api-key")
+	if aerr := w.authorize(k, authorization); aerr != nil {
+		return nil, aerr
+	}
+	return w.accounts[k], nil
+}
+
+// accountByKey finds the index of the account whose x-api-key apiKey is,
+// comparing with every account's in constant time. It answers 403 when the
+// key is missing or matches no account.
+func (w *World) accountByKey(apiKey string) (int, *apiError) {
+	if apiKey == "" {
+		return 0, errForbidden("the x-api-key header is missing")
+	}
+	found := -1
+	for k, a := range w.accounts {
+		a.mu.Lock()
+		key := a.APIKey
+		a.mu.Unlock()
+		if subtle.ConstantTimeCompare([]byte(apiKey), []byte(key)) == 1 {
+			found = k
+		}
+	}
+	if found < 0 {
+		return 0, errForbidden("the x-api-key is not valid")
 	}
 	return found, nil
 }
