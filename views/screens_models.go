@@ -60,6 +60,10 @@ type ScreenView struct {
 	Zone      *time.Location
 	Now       time.Time
 	Version   string // the server's version; a change makes the screen reload once
+	// ClockSpeed, when set, says that the server's clock is not the real
+	// one and runs this many times faster (the demo's): the screen keeps
+	// time with it, from Now, rather than with its own clock.
+	ClockSpeed float64
 
 	Freshness Freshness
 	Contact   string     // who should re-link the screen when its access is rejected

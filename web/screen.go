@@ -170,7 +170,7 @@ func (s *Server) showScreenContent(c echo.Context) error {
 // by floor and room.
 func (s *Server) screenView(c echo.Context, sc screenCtx) (views.ScreenView, error) {
 	ctx := c.Request().Context()
-	m := views.ScreenView{Name: sc.screen.Name, Zone: s.cfg.Zone, Now: s.clock.Now(), Version: s.version,
+	m := views.ScreenView{Name: sc.screen.Name, Zone: s.cfg.Zone, Now: s.clock.Now(), Version: s.version, ClockSpeed: s.cfg.ClockSpeed,
 		PageSeconds: sc.screen.PageSeconds, DimFrom: formatClock(sc.screen.DimFrom), DimTo: formatClock(sc.screen.DimTo),
 		Contact: sc.screen.Contact}
 	if !sc.stopped.IsZero() {
@@ -360,6 +360,9 @@ type screenBeat struct {
 	// Unlinked is what screens running the script of an earlier version
 	// understand, until the version change reloads them.
 	Unlinked bool `json:"unlinked,omitempty"`
+	// Now is the server's time, when screens keep time with the server's
+	// clock (Config.ClockSpeed).
+	Now string `json:"now,omitempty"`
 }
 
 // streamScreenEvents sends a screen "changed" when its data changed, and a
@@ -371,6 +374,9 @@ func (s *Server) streamScreenEvents(c echo.Context) error {
 	send := st.send
 	beat := func() (screenBeat, bool) {
 		hb := screenBeat{Version: s.version}
+		if s.cfg.ClockSpeed > 0 {
+			hb.Now = s.clock.Now().UTC().Format(time.RFC3339Nano)
+		}
 		cur, err := s.screenOf(c)
 		switch {
 		case err != nil:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/heapprofiler"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -281,4 +282,46 @@ func TestBrowserScreenBurnIn(t *testing.T) {
 	if moves > 2 {
 		t.Errorf("the content moved %d times in 25 minutes of screen time; want at most one move every 10 minutes", moves)
 	}
+}
+
+// TestBrowserScreenKeepsTheServersClock: when the server's clock is not
+// the real one (the demo's runs an hour a minute), a screen's clock shows
+// the server's time, the time its data is in, and moves at its speed.
+func TestBrowserScreenKeepsTheServersClock(t *testing.T) {
+	// The test's clock stands still unless told; heartbeats, which set the
+	// screen's clock again, come every 5 s.
+	a := newApp(t, Config{ScreenHeartbeat: 5 * time.Second, ClockSpeed: 60})
+	ctx := newChrome(t, 1920, 1080)
+	_, err := chromedp.Call(ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "UTC"})
+	must(t, err, "setting the browser's time zone")
+	user := a.browser()
+	user.signIn(credA)
+	token := user.createScreen(screenForm("Office", "account"))
+	loadAfter(t, ctx, chromedp.Navigate(a.srv.URL+"/s/"+token), "opening the screen's link")
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("screen-clock"))), "waiting for the screen")
+
+	minutes := func() int {
+		hm := text(t, ctx, "#screen-clock")
+		tm, err := time.Parse("15:04", hm)
+		if err != nil {
+			t.Fatalf("the screen's clock reads %q", hm)
+		}
+		return tm.Hour()*60 + tm.Minute()
+	}
+	first := minutes()
+	at := a.clock.Now() // the server's time: 09:30 on the day of the test data
+	if want := at.Hour()*60 + at.Minute(); first < want || first > want+10 {
+		t.Fatalf("the screen's clock reads %02d:%02d; want the server's %s, not the real time", first/60, first%60, at.Format("15:04"))
+	}
+	// A minute a second, until the next heartbeat.
+	must(t, chromedp.Do(ctx, chromedp.Sleep(3*time.Second)), "waiting")
+	if later := minutes(); later < first+2 || later > first+10 {
+		t.Errorf("three seconds later the clock reads %02d:%02d, from %02d:%02d; want about three minutes on", later/60, later%60, first/60, first%60)
+	}
+	// The heartbeat keeps it with the server's clock.
+	a.clock.Advance(2 * time.Hour)
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`(() => {
+		const [h, m] = document.getElementById('screen-clock').textContent.split(':').map(Number);
+		return h * 60 + m >= `+itoa(int64(first+120))+`;
+	})()`, chromedp.WithPollingTimeout(5*time.Second))), "waiting for the clock to follow the server's")
 }

@@ -54,6 +54,10 @@ type Config struct {
 	// ServeMetrics serves Deps.Metrics at /metrics; off when the metrics
 	// have a listener of their own.
 	ServeMetrics bool
+	// ClockSpeed, when set, says that Deps.Clock is not the real clock
+	// and runs this many times faster than it (the demo's): wall screens
+	// then show its time rather than their own.
+	ClockSpeed float64
 }
 
 // Deps are the services the web application uses.

@@ -66,8 +66,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		cfg.Upstream, devices, formatDuration(history), speed)
 	creds := upstream.Credentials{APIKey: demo.APIKey, Authorization: demo.Authorization}
 	return serveDashboard(ctx, cfg, dashboardOptions{
-		clock: clk,
-		demo:  &creds,
+		clock:      clk,
+		clockSpeed: speed,
+		demo:       &creds,
 		ready: func(url string) {
 			fmt.Fprintf(stdout, "Open %s and choose \"Use the demo account\".\n", url)
 		},

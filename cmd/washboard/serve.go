@@ -116,9 +116,10 @@ func newLogger(w io.Writer, format string, level slog.Level) *slog.Logger {
 
 // dashboardOptions are what the demo changes about the dashboard.
 type dashboardOptions struct {
-	clock clock.Clock
-	demo  *upstream.Credentials
-	ready func(url string) // called once the dashboard listens
+	clock      clock.Clock
+	clockSpeed float64 // set when clock is not the real clock: how fast it runs
+	demo       *upstream.Credentials
+	ready      func(url string) // called once the dashboard listens
 }
 
 // serveDashboard runs the dashboard until ctx ends.
@@ -177,7 +178,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	app, err := web.New(web.Config{
 		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime},
 		Interval: cfg.Interval, Zone: zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
-		ServeMetrics: cfg.MetricsListen == "",
+		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed,
 	}, web.Deps{Store: st, SessionDB: sessionDB, Sync: engine, Upstream: client, Clock: opts.clock, Log: log, Metrics: m, Keys: keys})
 	if err != nil {
 		return err

@@ -5,7 +5,8 @@
 // up again when needed instead of kept across swaps.
 //
 //   (a) the clock in the header, in the browser's local time (the TV is in
-//       the building);
+//       the building), by the server's clock when that is not the real one
+//       (the demo's);
 //   (b) paging: the items that do not fit are shown one page at a time,
 //       every screen-page-seconds, with "2 / 3" in #screen-pages; other
 //       pages' items are hidden with .screen-off, never removed;
@@ -91,6 +92,40 @@
 
   // ---------- (a) Clock and relative times ----------
 
+  // The screen keeps the server's time when the server's clock is not the
+  // real one (the demo's runs an hour a minute, and its data with it): the
+  // meta element screen-clock holds the server's time when the page was
+  // made, every heartbeat's "now" sets it again, and screen-clock-speed
+  // says how fast it runs. Otherwise the TV's own clock shows.
+  var clockBase = NaN;
+  var clockAt = 0;
+  var clockSpeed = 1;
+
+  function initClock() {
+    var base = Date.parse(meta("screen-clock"));
+    if (isNaN(base)) return;
+    clockBase = base;
+    clockAt = Date.now();
+    var speed = parseFloat(meta("screen-clock-speed"));
+    clockSpeed = speed > 0 ? speed : 1;
+  }
+
+  function setClock(iso) {
+    var t = Date.parse(iso || "");
+    if (isNaN(t) || isNaN(clockBase)) return;
+    clockBase = t;
+    clockAt = Date.now();
+  }
+
+  // screenTime is the screen's time at a moment of the TV's clock.
+  function screenTime(real) {
+    return isNaN(clockBase) ? real : clockBase + (real - clockAt) * clockSpeed;
+  }
+
+  function screenDate() {
+    return new Date(screenTime(Date.now()));
+  }
+
   function updateClock(now) {
     var el = document.getElementById("screen-clock");
     if (!el) return;
@@ -125,7 +160,7 @@
       if (isNaN(at)) continue;
       if (!arrived.has(el)) arrived.set(el, now);
       var serverNow = Date.parse(el.getAttribute("data-now") || "");
-      var current = isNaN(serverNow) ? now : serverNow + (now - arrived.get(el));
+      var current = isNaN(serverNow) ? screenTime(now) : serverNow + (now - arrived.get(el)) * clockSpeed;
       var text = ago(current - at);
       if (el.textContent !== text) el.textContent = text;
     }
@@ -299,7 +334,7 @@
 
   function lostText() {
     var asOf = Date.parse(dataAsOf());
-    var since = "Connection lost since " + hhmm(new Date(lostSince));
+    var since = "Connection lost since " + hhmm(new Date(screenTime(lostSince)));
     return isNaN(asOf) ? since + " — no data received yet" : since + " — showing data as of " + hhmm(new Date(asOf));
   }
 
@@ -369,6 +404,7 @@
     }
     if (!d || typeof d !== "object") return;
     lastBeat = Date.now();
+    if (typeof d.now === "string") setClock(d.now);
     if (d.stopped && typeof d.stopped === "object") {
       showStopped(d.stopped.title, d.stopped.message);
       return;
@@ -514,11 +550,11 @@
   var lastMinute = -1;
 
   function tick() {
-    var date = new Date();
-    var now = date.getTime();
+    var now = Date.now();
+    var date = screenDate();
     ticks++;
     updateClock(date);
-    var minute = Math.floor(now / 60000);
+    var minute = Math.floor(date.getTime() / 60000);
     if (minute !== lastMinute) {
       lastMinute = minute;
       applyDimming(date);
@@ -537,8 +573,7 @@
   // connection line and its pages at once, before it is painted; paging
   // goes on from the same page number.
   document.addEventListener("htmx:afterSwap", function () {
-    var date = new Date();
-    updateClock(date);
+    updateClock(screenDate());
     renderBanner();
     updateRelativeTimes();
     measure();
@@ -546,7 +581,7 @@
   // Settings arrive with the content; htmx settles the new element's
   // attributes a moment after the swap.
   document.addEventListener("htmx:afterSettle", function () {
-    applyDimming(new Date());
+    applyDimming(screenDate());
   });
   document.addEventListener("htmx:sseOpen", function () {
     adopt();
@@ -574,7 +609,8 @@
   });
 
   function start() {
-    var date = new Date();
+    initClock();
+    var date = screenDate();
     updateClock(date);
     applyDimming(date);
     updateRelativeTimes();
