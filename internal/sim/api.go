@@ -55,7 +55,7 @@ func (w *World) serve(rw http.ResponseWriter, r *http.Request) {
 	if aerr == nil {
 		encErr = json.NewEncoder(&buf).Encode(body)
 	}
-	a.mu.Unlock()
+	w.unlock(a)
 
 	if aerr != nil {
 		writeError(rw, aerr)

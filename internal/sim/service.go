@@ -42,14 +42,19 @@ type Config struct {
 	// Credentials of the accounts, in order. Accounts without an entry get
 	// random ones.
 	Credentials []Credentials
+	// Webhooks tune how webhooks are sent, once an account defines one.
+	// Defining one starts goroutines that Close stops.
+	Webhooks WebhookOptions
 }
 
 // World is a simulated Device Monitoring Service: accounts with their
 // fleets and alerts, moving forward as the clock does.
 type World struct {
 	clock    Clock
+	seed     uint64
 	accounts []*Account
 	chaos    *chaos
+	hooks    *hooks
 }
 
 // New builds a world and simulates its history up to the clock's now.
@@ -65,7 +70,8 @@ func New(cfg Config) *World {
 	}
 	now := cfg.Clock.Now()
 	start := now.Add(-cfg.History).Truncate(time.Millisecond)
-	w := &World{clock: cfg.Clock, chaos: newChaos(cfg.Seed)}
+	w := &World{clock: cfg.Clock, seed: cfg.Seed, chaos: newChaos(cfg.Seed)}
+	w.hooks = newHooks(w, cfg.Webhooks)
 	for k := 0; k < cfg.Accounts; k++ {
 		creds := NewCredentials()
 		if k < len(cfg.Credentials) {
