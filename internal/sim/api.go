@@ -9,14 +9,24 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
 // Handler serves the Device Monitoring Service's interface: GET /alerts,
 // /devices and /metadata. Each request brings the caller's account forward
-// to the clock's now before it is answered.
+// to the clock's now before it is answered. Under /admin/ it serves the
+// stand-in for the vendor's portal (see serveAdmin), which the injected
+// faults leave alone.
 func (w *World) Handler() http.Handler {
-	return recoverPanics(w.chaos.wrap(http.HandlerFunc(w.serve)))
+	api := w.chaos.wrap(http.HandlerFunc(w.serve))
+	return recoverPanics(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/admin/") {
+			w.serveAdmin(rw, r)
+			return
+		}
+		api.ServeHTTP(rw, r)
+	}))
 }
 
 func (w *World) serve(rw http.ResponseWriter, r *http.Request) {
