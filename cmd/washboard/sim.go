@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"washboard/internal/sim"
+	"washboard/internal/webhook"
 )
 
 // simConfig is the configuration of "washboard sim".
@@ -25,6 +26,8 @@ type simConfig struct {
 	Authorization string
 	TimeZone      string
 	Faults        sim.Faults
+	WebhookURL    string
+	WebhookSecret string
 }
 
 func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -44,6 +47,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Float64Var(&cfg.Faults.RateLimitRate, "rate-limit-rate", 0, "share of requests answered 429 with Retry-After, from 0 to 1")
 	fs.Float64Var(&cfg.Faults.TruncateRate, "truncate-rate", 0, "share of answers cut off mid-body, from 0 to 1")
 	fs.IntVar(&cfg.Faults.Quota, "quota", 0, "requests per credential per minute before 429 (0: no limit)")
+	fs.StringVar(&cfg.WebhookURL, "webhook-url", "", "define a webhook of the first account that sends every event to this URL")
+	fs.StringVar(&cfg.WebhookSecret, "webhook-secret", "", "secret (whsec_ + base64) that signs the --webhook-url deliveries (random if empty)")
+	fs.Float64Var(&cfg.Faults.WebhookDropRate, "webhook-drop-rate", 0, "share of webhook events lost (never sent), from 0 to 1")
 	if err := parseFlags(fs, args, lookupEnv); err != nil {
 		return err
 	}
@@ -54,6 +60,13 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return usageError{fmt.Sprintf("--tz %q: %v", cfg.TimeZone, err)}
 	}
+	var secret webhook.Secret
+	if cfg.WebhookSecret != "" {
+		if secret, err = webhook.ParseSecret(cfg.WebhookSecret); err != nil {
+			return usageError{fmt.Sprintf("--webhook-secret: %v", err)}
+		}
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
 
 	first := sim.NewCredentials()
 	madeKey, madeAuth := cfg.APIKey == "", cfg.Authorization == ""
@@ -72,8 +85,16 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		Clock:       sim.NewScaledClock(cfg.Speed),
 		Zone:        zone,
 		Credentials: []sim.Credentials{first},
+		Webhooks:    sim.WebhookOptions{Log: log},
 	})
+	defer world.Close()
 	world.SetFaults(cfg.Faults)
+	var hook sim.Webhook
+	if cfg.WebhookURL != "" {
+		if hook, secret, err = world.AddWebhook(0, sim.WebhookSpec{URL: cfg.WebhookURL, Secret: secret}); err != nil {
+			return fmt.Errorf("--webhook-url: %w", err)
+		}
+	}
 
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
@@ -91,13 +112,18 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			fmt.Fprintf(stdout, "  Authorization: %s\n", a.Authorization)
 		}
 	}
-	fmt.Fprintf(stdout, "\nServing the Device Monitoring Service on %s (GET /alerts, /devices, /metadata)\n", base)
+	if cfg.WebhookURL != "" {
+		fmt.Fprintf(stdout, "\nWebhook %s of account 1 sends every event to %s\n", hook.ID, hook.URL)
+		if cfg.WebhookSecret == "" {
+			fmt.Fprintf(stdout, "  secret: %s\n", secret.Text())
+		}
+	}
+	fmt.Fprintf(stdout, "\nServing the Device Monitoring Service on %s (GET /alerts, /devices, /metadata; webhooks under /admin/webhooks)\n", base)
 	if madeKey && madeAuth {
 		a := world.Accounts()[0]
 		fmt.Fprintf(stdout, "Try: curl -H 'x-api-key: %s' -H 'Authorization: %s' %s/alerts\n", a.APIKey, a.Authorization, base)
 	}
 
-	log := slog.New(slog.NewTextHandler(stderr, nil))
 	srv := &http.Server{
 		Handler:           sim.LogRequests(log, world.Handler()),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -117,6 +143,7 @@ func (c simConfig) validate() error {
 	}
 	for name, v := range map[string]float64{
 		"--error-rate": c.Faults.ErrorRate, "--rate-limit-rate": c.Faults.RateLimitRate, "--truncate-rate": c.Faults.TruncateRate,
+		"--webhook-drop-rate": c.Faults.WebhookDropRate,
 	} {
 		if v < 0 || v > 1 {
 			return usageError{fmt.Sprintf("%s must be from 0 to 1, got %g", name, v)}
@@ -127,6 +154,14 @@ func (c simConfig) validate() error {
 	}
 	if c.Faults.Quota < 0 {
 		return usageError{fmt.Sprintf("--quota must not be negative, got %d", c.Faults.Quota)}
+	}
+	if c.WebhookURL == "" && c.WebhookSecret != "" {
+		return usageError{"--webhook-secret needs --webhook-url"}
+	}
+	if c.WebhookURL != "" {
+		if err := sim.CheckWebhookURL(c.WebhookURL); err != nil {
+			return usageError{"--webhook-" + err.(*sim.SpecError).Msg} // "--webhook-url must ..."
+		}
 	}
 	return nil
 }

@@ -283,7 +283,7 @@ func (w *World) AddWebhook(k int, spec WebhookSpec) (Webhook, webhook.Secret, er
 }
 
 func (w *World) addWebhook(a *Account, spec WebhookSpec) (Webhook, webhook.Secret, error) {
-	if err := checkWebhookURL(spec.URL); err != nil {
+	if err := CheckWebhookURL(spec.URL); err != nil {
 		return Webhook{}, webhook.Secret{}, err
 	}
 	var types []webhook.EventType
@@ -468,9 +468,10 @@ func (w *World) WebhookDeliveries(k int, id string) ([]Delivery, bool) {
 	return h.deliveries(), true
 }
 
-// checkWebhookURL accepts an absolute http or https URL with a host and
-// without a user name or password (a URL ends up in listings).
-func checkWebhookURL(s string) error {
+// CheckWebhookURL accepts an absolute http or https URL with a host and
+// without a user name or password (a URL ends up in listings). Its error
+// is a *SpecError.
+func CheckWebhookURL(s string) error {
 	bad := func(msg string) error { return &SpecError{"url", msg} }
 	if s == "" {
 		return bad("url is required")
