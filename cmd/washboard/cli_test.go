@@ -83,6 +83,15 @@ func TestRunRejectsBadInput(t *testing.T) {
 		{[]string{"sim", "--client-secret", "s"}, "--client-secret needs --client-id"},
 		{[]string{"sim", "--client-id", "c"}, "--client-id needs --client-secret"},
 		{[]string{"sim", "--authorization", "Bearer x", "--token-lifetime", "1h"}, "--authorization cannot be used with --token-lifetime"},
+		{[]string{"sim", "--webhook-drop-rate", "1.5"}, "--webhook-drop-rate must be from 0 to 1"},
+		{[]string{"sim", "--webhook-drop-rate", "-0.1"}, "--webhook-drop-rate must be from 0 to 1"},
+		{[]string{"sim", "--webhook-drop-rate", "lots"}, "-webhook-drop-rate"},
+		{[]string{"sim", "--webhook-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}, "--webhook-secret needs --webhook-url"},
+		{[]string{"sim", "--webhook-url", "ftp://example.com/hook"}, "--webhook-url must be an absolute http:// or https:// URL"},
+		{[]string{"sim", "--webhook-url", "example.com/hook"}, "--webhook-url must be an absolute http:// or https:// URL"},
+		{[]string{"sim", "--webhook-url", "https://user:pw@example.com/hook"}, "--webhook-url must not carry a user name or password"},
+		{[]string{"sim", "--webhook-url", "https://example.com/hook", "--webhook-secret", "whsec_c2VjcmV0LXRvby1zaG9ydA=="}, "--webhook-secret: webhook secret holds a key of 16 bytes"},
+		{[]string{"sim", "--webhook-url", "https://example.com/hook", "--webhook-secret", "whsec_not-base64!"}, "--webhook-secret: webhook secret is not standard base64"},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer
@@ -92,6 +101,11 @@ func TestRunRejectsBadInput(t *testing.T) {
 		}
 		if !strings.Contains(stderr.String(), tt.want) {
 			t.Errorf("%v: stderr %q does not say %q", tt.args, stderr.String(), tt.want)
+		}
+		for i, arg := range tt.args {
+			if i > 0 && tt.args[i-1] == "--webhook-secret" && strings.Contains(stderr.String(), strings.TrimPrefix(arg, "whsec_")) {
+				t.Errorf("%v: stderr %q repeats the secret", tt.args, stderr.String())
+			}
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"washboard/internal/sim"
+	"washboard/internal/webhook"
 )
 
 // simConfig is the configuration of "washboard sim".
@@ -29,6 +30,8 @@ type simConfig struct {
 	TokenLifetime time.Duration // 0 when not given
 	TimeZone      string
 	Faults        sim.Faults
+	WebhookURL    string
+	WebhookSecret string
 
 	tokenLifetimeGiven bool
 }
@@ -53,6 +56,9 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Float64Var(&cfg.Faults.RateLimitRate, "rate-limit-rate", 0, "share of requests answered 429 with Retry-After, from 0 to 1")
 	fs.Float64Var(&cfg.Faults.TruncateRate, "truncate-rate", 0, "share of answers cut off mid-body, from 0 to 1")
 	fs.IntVar(&cfg.Faults.Quota, "quota", 0, "requests per credential per minute before 429 (0: no limit)")
+	fs.StringVar(&cfg.WebhookURL, "webhook-url", "", "define a webhook of the first account that sends every event to this URL")
+	fs.StringVar(&cfg.WebhookSecret, "webhook-secret", "", "secret (whsec_ + base64) that signs the --webhook-url deliveries (random if empty)")
+	fs.Float64Var(&cfg.Faults.WebhookDropRate, "webhook-drop-rate", 0, "share of webhook events lost (never sent), from 0 to 1")
 	if err := parseFlags(fs, args, lookupEnv); err != nil {
 		return err
 	}
@@ -64,6 +70,13 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return usageError{fmt.Sprintf("--tz %q: %v", cfg.TimeZone, err)}
 	}
+	var secret webhook.Secret
+	if cfg.WebhookSecret != "" {
+		if secret, err = webhook.ParseSecret(cfg.WebhookSecret); err != nil {
+			return usageError{fmt.Sprintf("--webhook-secret: %v", err)}
+		}
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
 
 	first := sim.NewCredentials()
 	madeKey, madeAuth := cfg.APIKey == "", cfg.Authorization == ""
@@ -88,8 +101,16 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		Credentials:   []sim.Credentials{first},
 		Clients:       []sim.Client{client},
 		TokenLifetime: cfg.TokenLifetime,
+		Webhooks:      sim.WebhookOptions{Log: log},
 	})
+	defer world.Close()
 	world.SetFaults(cfg.Faults)
+	var hook sim.Webhook
+	if cfg.WebhookURL != "" {
+		if hook, secret, err = world.AddWebhook(0, sim.WebhookSpec{URL: cfg.WebhookURL, Secret: secret}); err != nil {
+			return fmt.Errorf("--webhook-url: %w", err)
+		}
+	}
 
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
@@ -110,13 +131,19 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			fmt.Fprintf(stdout, "  client_id:     %s\n  client_secret: %s\n", c.ID, c.Secret)
 		}
 	}
+	if cfg.WebhookURL != "" {
+		fmt.Fprintf(stdout, "\nWebhook %s of account 1 sends every event to %s\n", hook.ID, hook.URL)
+		if cfg.WebhookSecret == "" {
+			fmt.Fprintf(stdout, "  secret: %s\n", secret.Text())
+		}
+	}
 	lifetime, fixed := cfg.TokenLifetime, "only access tokens are accepted"
 	if !cfg.tokenLifetimeGiven {
 		lifetime, fixed = sim.DefaultTokenLifetime, "the fixed Authorization values work too"
 	}
 	real := max(time.Duration(float64(lifetime)/cfg.Speed).Truncate(time.Second), time.Second)
 	fmt.Fprintf(stdout, "\nAccess tokens last %s of simulated time (%s real); %s.\n", formatDuration(lifetime), real, fixed)
-	fmt.Fprintf(stdout, "Serving the Device Monitoring Service on %s (GET /alerts, /devices, /metadata; POST %s)\n", base, sim.TokenPath)
+	fmt.Fprintf(stdout, "Serving the Device Monitoring Service on %s (GET /alerts, /devices, /metadata; POST %s; webhooks under /admin/webhooks)\n", base, sim.TokenPath)
 	if a, c := world.Accounts()[0], world.Client(0); madeKey && madeClient && cfg.tokenLifetimeGiven {
 		fmt.Fprintf(stdout, "Try: curl -u '%s:%s' -d grant_type=client_credentials %s%s\n", c.ID, c.Secret, base, sim.TokenPath)
 		fmt.Fprintf(stdout, " and curl -H 'x-api-key: %s' -H 'Authorization: Bearer ACCESS_TOKEN' %s/alerts\n", a.APIKey, base)
@@ -124,7 +151,6 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stdout, "Try: curl -H 'x-api-key: %s' -H 'Authorization: %s' %s/alerts\n", a.APIKey, a.Authorization, base)
 	}
 
-	log := slog.New(slog.NewTextHandler(stderr, nil))
 	srv := &http.Server{
 		Handler:           sim.LogRequests(log, world.Handler()),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -152,6 +178,7 @@ func (c simConfig) validate() error {
 	}
 	for name, v := range map[string]float64{
 		"--error-rate": c.Faults.ErrorRate, "--rate-limit-rate": c.Faults.RateLimitRate, "--truncate-rate": c.Faults.TruncateRate,
+		"--webhook-drop-rate": c.Faults.WebhookDropRate,
 	} {
 		if v < 0 || v > 1 {
 			return usageError{fmt.Sprintf("%s must be from 0 to 1, got %g", name, v)}
@@ -162,6 +189,14 @@ func (c simConfig) validate() error {
 	}
 	if c.Faults.Quota < 0 {
 		return usageError{fmt.Sprintf("--quota must not be negative, got %d", c.Faults.Quota)}
+	}
+	if c.WebhookURL == "" && c.WebhookSecret != "" {
+		return usageError{"--webhook-secret needs --webhook-url"}
+	}
+	if c.WebhookURL != "" {
+		if err := sim.CheckWebhookURL(c.WebhookURL); err != nil {
+			return usageError{"--webhook-" + err.(*sim.SpecError).Msg} // "--webhook-url must ..."
+		}
 	}
 	return nil
 }

@@ -9,15 +9,25 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
 // Handler serves the Device Monitoring Service's interface: GET /alerts,
 // /devices and /metadata, and POST /oauth/token for their access tokens.
 // Each request brings the caller's account forward to the clock's now
-// before it is answered.
+// before it is answered. Under /admin/ it serves the stand-in for the
+// vendor's portal (see serveAdmin and oauthRoutes), which the injected
+// faults leave alone.
 func (w *World) Handler() http.Handler {
-	return recoverPanics(w.oauthRoutes(w.chaos.wrap(http.HandlerFunc(w.serve))))
+	api := w.chaos.wrap(http.HandlerFunc(w.serve))
+	return recoverPanics(w.oauthRoutes(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/admin/") {
+			w.serveAdmin(rw, r)
+			return
+		}
+		api.ServeHTTP(rw, r)
+	})))
 }
 
 func (w *World) serve(rw http.ResponseWriter, r *http.Request) {
@@ -56,7 +66,7 @@ func (w *World) serve(rw http.ResponseWriter, r *http.Request) {
 	if aerr == nil {
 		encErr = json.NewEncoder(&buf).Encode(body)
 	}
-	a.mu.Unlock()
+	w.unlock(a)
 
 	if aerr != nil {
 		writeError(rw, aerr)

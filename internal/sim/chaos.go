@@ -17,6 +17,9 @@ type Faults struct {
 	RetryAfter    time.Duration // the Retry-After of 429 answers; 1 s if zero
 	TruncateRate  float64       // share of successful answers cut off mid-body
 	Quota         int           // requests per credential per minute before 429; 0 for no limit
+	// WebhookDropRate is the share of webhook events lost: never sent nor
+	// retried, as on a network that loses them, and logged as dropped.
+	WebhookDropRate float64
 }
 
 // chaos applies Faults to requests.

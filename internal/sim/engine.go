@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"math"
 	"time"
+
+	"washboard/internal/webhook"
 )
 
 // How the simulated world behaves over time. Every device is asleep until
@@ -53,9 +55,15 @@ const (
 func (a *Account) advance(t time.Time) {
 	for len(a.wakeups) > 0 && !a.wakeups[0].next.After(t) {
 		d := a.wakeups[0]
+		if a.rec != nil {
+			a.rec.overdueBefore(d.next)
+		}
 		a.process(d, d.next)
 		a.schedule(d)
 		heap.Fix(&a.wakeups, 0)
+	}
+	if a.rec != nil {
+		a.rec.overdueBefore(t)
 	}
 	if t.After(a.now) {
 		a.now = t
@@ -162,6 +170,9 @@ func (a *Account) match(d *Device, typ AlertType, count int, t time.Time) {
 		a.raise(d, typ, t, refill)
 	case count > 0 && (typ == AlertConsumableOut || typ == AlertBatteryOut) && count > al.RefillCount:
 		al.RefillCount = count
+		if a.rec != nil {
+			a.rec.note(webhook.AlertUpdated, al, t)
+		}
 	case count == 0 && al != nil:
 		a.resolve(al, ResolvedByDevice, t)
 	}
@@ -182,6 +193,9 @@ func (a *Account) raise(d *Device, typ AlertType, t time.Time, refill int) *Aler
 	a.alertIDs[al.ID] = al
 	d.open[typ] = al
 	d.visits = append(d.visits, visit{at: a.staffArrival(d, typ, t), alert: al})
+	if a.rec != nil {
+		a.rec.raised(al)
+	}
 	return al
 }
 
@@ -197,6 +211,9 @@ func (a *Account) resolve(al *Alert, how Resolution, t time.Time) {
 	a.resolved = append(a.resolved, al)
 	if al.Device.open[al.Type] == al {
 		delete(al.Device.open, al.Type)
+	}
+	if a.rec != nil {
+		a.rec.note(webhook.AlertResolved, al, t)
 	}
 }
 

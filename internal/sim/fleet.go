@@ -3,6 +3,7 @@ package sim
 import (
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -77,6 +78,14 @@ type Account struct {
 	alertIDs map[string]*Alert
 	alertSeq int64
 	closeSeq int64
+
+	// Webhooks: the account's definitions (replaced, never changed in
+	// place, so that a copy of the slice can be read without mu), and the
+	// changes to alerts noted for them while one is enabled. hooked
+	// mirrors rec != nil for the pump to read without mu.
+	hooks  []*hook
+	rec    *recorder
+	hooked atomic.Bool
 
 	usage   *usage
 	loc     *time.Location

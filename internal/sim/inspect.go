@@ -30,14 +30,15 @@ func (a *Account) AlertRecords() []AlertRecord {
 	return out
 }
 
-// Advance moves the account's world forward to the clock's now without a
-// request, so that a test can compare with it.
+// Advance moves the accounts' worlds forward to the clock's now without a
+// request, so that a test can compare with it. Changes to alerts it brings
+// are sent to webhooks at once.
 func (w *World) Advance() {
 	now := w.clock.Now()
 	for _, a := range w.accounts {
 		a.mu.Lock()
 		a.advance(now)
-		a.mu.Unlock()
+		w.unlock(a)
 	}
 }
 
@@ -75,7 +76,7 @@ func (w *World) Empty(mac string) bool {
 		a.reconcile(d, now)
 		a.schedule(d)
 		a.wakeups.fix(d)
-		a.mu.Unlock()
+		w.unlock(a)
 		return true
 	}
 	return false

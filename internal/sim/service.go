@@ -50,16 +50,21 @@ type Config struct {
 	// Authorization value of Credentials is accepted too; when it is set,
 	// only access tokens are.
 	TokenLifetime time.Duration
+	// Webhooks tune how webhooks are sent, once an account defines one.
+	// Defining one starts goroutines that Close stops.
+	Webhooks WebhookOptions
 }
 
 // World is a simulated Device Monitoring Service: accounts with their
 // fleets and alerts, moving forward as the clock does.
 type World struct {
 	clock    Clock
+	seed     uint64
 	accounts []*Account
 	chaos    *chaos
 	clients  []*oauthClient // by account
 	tokens   tokenPolicy
+	hooks    *hooks
 }
 
 // New builds a world and simulates its history up to the clock's now.
@@ -75,8 +80,9 @@ func New(cfg Config) *World {
 	}
 	now := cfg.Clock.Now()
 	start := now.Add(-cfg.History).Truncate(time.Millisecond)
-	w := &World{clock: cfg.Clock, chaos: newChaos(cfg.Seed), clients: newOAuthClients(cfg.Accounts, cfg.Clients),
+	w := &World{clock: cfg.Clock, seed: cfg.Seed, chaos: newChaos(cfg.Seed), clients: newOAuthClients(cfg.Accounts, cfg.Clients),
 		tokens: newTokenPolicy(cfg.TokenLifetime, cfg.Clock)}
+	w.hooks = newHooks(w, cfg.Webhooks)
 	for k := 0; k < cfg.Accounts; k++ {
 		creds := NewCredentials()
 		if k < len(cfg.Credentials) {
