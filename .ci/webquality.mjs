@@ -198,7 +198,8 @@ function firstMatch(html, re, what) {
   return m[1];
 }
 
-// signIn signs in with the demo account, as its button does.
+// signIn signs in with the demo account, as its button does, and returns
+// a form token of the new session (signing in renews them).
 async function signIn(base, jar) {
   const page = await request(base, '/signin', jar);
   const token = firstMatch(page.body, /name="csrf_token" value="([0-9a-f]+)"/, 'CSRF token on the sign-in page');
@@ -207,7 +208,10 @@ async function signIn(base, jar) {
   if (res.status !== 303 || !jar.cookies.has('washboard_session')) {
     throw new Error(`signing in with the demo account answered ${res.status}`);
   }
-  return token;
+  const signedIn = await request(base, '/screens', jar); // the progress page until the first sync is done
+  const sessionToken = firstMatch(signedIn.body, /name="csrf_token" value="([0-9a-f]+)"/, 'CSRF token of the signed-in session');
+  secrets.add(sessionToken);
+  return sessionToken;
 }
 
 // waitForFirstSync waits until the sync progress page sends to the overview.

@@ -446,3 +446,31 @@ func sentence(reason string) string {
 	}
 	return reason
 }
+
+// chosen names what is chosen in select elements (options with a value),
+// as a filter panel's summary: "Towel · Needs action".
+func chosen(groups ...[]Option) string {
+	var labels []string
+	for _, g := range groups {
+		for _, o := range g {
+			if o.Selected && o.Value != "" {
+				labels = append(labels, o.Label)
+			}
+		}
+	}
+	return strings.Join(labels, " · ")
+}
+
+// alertFilterSummary says what the alerts page's filters hold.
+func alertFilterSummary(f AlertFilter) string {
+	s := chosen(f.Buildings, f.Floors, f.Rooms, f.Types, alertStatuses(f.Statuses), f.Resolutions)
+	switch {
+	case f.From != "" && f.To != "":
+		s += " · " + f.From + " to " + f.To
+	case f.From != "":
+		s += " · from " + f.From
+	case f.To != "":
+		s += " · to " + f.To
+	}
+	return s
+}

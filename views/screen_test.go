@@ -34,10 +34,16 @@ func sampleScreen() ScreenView {
 			{Where: "Level 3 › Men's Restroom 3.12", Items: []ScreenItem{
 				{Location: "Stall 2", Problem: "Overdue: Product out", Severity: domain.HealthAction, Since: now.Add(-5 * time.Hour), Overdue: true},
 				{Location: "Sink Left", Problem: "Jammed", Severity: domain.HealthAction},
-				{Location: "Stall 4", Problem: "Battery low", Severity: domain.HealthAttention},
 			}},
 			{Where: "Level 3 › Staff Kitchen 3.20", Items: []ScreenItem{
 				{Location: "Towel", Problem: "Offline", Severity: domain.HealthOffline, Since: now.Add(-26 * time.Hour)},
+			}},
+		},
+		Attention: []ScreenGroup{
+			{Where: "Level 3 › Men's Restroom 3.12", Items: []ScreenItem{
+				{Location: "Stall 4", Problem: "Battery low", Severity: domain.HealthAttention},
+				{Location: "Stall 1", Problem: "Product low", Severity: domain.HealthAttention},
+				{Location: "Stall 3", Problem: "Product low", Severity: domain.HealthAttention},
 			}},
 		},
 		PageSeconds: 20,
@@ -50,7 +56,7 @@ func allClearScreen() ScreenView {
 	m := sampleScreen()
 	m.Counts = domain.Counts{OK: 1000}
 	m.OpenAlerts, m.OverdueAlerts = 0, 0
-	m.Groups, m.AllClear = nil, true
+	m.Groups, m.Attention, m.AllClear = nil, nil, true
 	return m
 }
 
@@ -242,7 +248,7 @@ func TestScreenItemsGroupedByRoom(t *testing.T) {
 	}
 	type item struct{ where, severity, location, problem, since string }
 	var got []item
-	doc.Find(".screen-groups > section.screen-group").Each(func(_ int, g *goquery.Selection) {
+	doc.Find(".screen-part-action > section.screen-group").Each(func(_ int, g *goquery.Selection) {
 		where := text(g.Find("h2.screen-where"))
 		g.Find("li.screen-item").Each(func(_ int, s *goquery.Selection) {
 			got = append(got, item{where, text(s.Find(".screen-item-severity")), text(s.Find(".screen-item-location")),
@@ -253,7 +259,6 @@ func TestScreenItemsGroupedByRoom(t *testing.T) {
 	want := []item{
 		{room1, "Needs action", "Stall 2", "Overdue: Product out", "since 5 h ago"},
 		{room1, "Needs action", "Sink Left", "Jammed", ""},
-		{room1, "Needs attention", "Stall 4", "Battery low", ""},
 		{room2, "Offline", "Towel", "Offline", "since 1 day ago"},
 	}
 	if len(got) != len(want) {
@@ -263,6 +268,21 @@ func TestScreenItemsGroupedByRoom(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("item %d = %+v, want %+v", i, got[i], want[i])
 		}
+	}
+	// What only needs attention comes after, under its own heading, with
+	// the room's counts for when it is summed up.
+	attention := doc.Find(".screen-part-attention")
+	if got := text(attention.Find("h2")); got != "Needs attention" {
+		t.Errorf("the attention part's heading reads %q", got)
+	}
+	if n := attention.Find("li.screen-item.health-attention").Length(); n != 3 {
+		t.Errorf("%d attention items listed, want 3", n)
+	}
+	if got := text(attention.Find(".screen-attention-summary")); got != room1+": 1 battery low, 2 product low" {
+		t.Errorf("the attention summary reads %q", got)
+	}
+	if doc.Find(".screen-part-action .health-attention").Length() != 0 {
+		t.Error("an attention item is listed with what needs action")
 	}
 	first := doc.Find("li.screen-item").First()
 	if !first.HasClass("screen-item-overdue") || first.Find(`.screen-item-problem use[href$="#overdue"]`).Length() != 1 {

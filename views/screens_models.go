@@ -1,6 +1,8 @@
 package views
 
 import (
+	"strconv"
+	"strings"
 	"time"
 
 	"washboard/internal/domain"
@@ -72,8 +74,9 @@ type ScreenView struct {
 	Counts        domain.Counts
 	OpenAlerts    int
 	OverdueAlerts int
-	AllClear      bool // nothing to show: say so, with the counts
-	Groups        []ScreenGroup
+	AllClear      bool          // nothing to show: say so, with the counts
+	Groups        []ScreenGroup // what needs action, by room, the most urgent first
+	Attention     []ScreenGroup // what only needs attention (product or battery low), by room
 
 	PageSeconds int    // how long each page of items shows
 	DimFrom     string // "22:00", or "" for no dimming
@@ -137,4 +140,22 @@ func needsLinkNotice(n int) string {
 		return `1 screen needs a new link: Washboard's secret key changed since it was linked, and what Washboard keeps for it can no longer be opened. Use "New link" and open the new link on the screen.`
 	}
 	return number(n) + ` screens need a new link: Washboard's secret key changed since they were linked, and what Washboard keeps for them can no longer be opened. Use "New link" and open each new link on its screen.`
+}
+
+// attentionCounts says how many of each problem a room's items hold, for
+// a line in place of the items: "2 product low, 1 battery low".
+func attentionCounts(items []ScreenItem) string {
+	var order []string
+	counts := map[string]int{}
+	for _, it := range items {
+		if counts[it.Problem] == 0 {
+			order = append(order, it.Problem)
+		}
+		counts[it.Problem]++
+	}
+	parts := make([]string, len(order))
+	for i, p := range order {
+		parts[i] = strconv.Itoa(counts[p]) + " " + strings.ToLower(p)
+	}
+	return strings.Join(parts, ", ")
 }

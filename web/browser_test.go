@@ -277,3 +277,73 @@ func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserPhoneShowsTheFloorFirst: on a 360 × 780 phone the header is
+// the brand, a menu button and the search field; the navigation opens
+// from the button; and a floor page shows its first device card within
+// the first screen. On a desktop the navigation is in the header's one
+// row, with no button to press.
+func TestBrowserPhoneShowsTheFloorFirst(t *testing.T) {
+	a := newApp(t, Config{})
+	ctx := newChrome(t, 1280, 900)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/signin"),
+		chromedp.SendKeys(chromedp.ID("api_key"), credA.APIKey),
+		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
+	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
+	a.clock.BlockUntil(1)
+	floor := a.world.Accounts()[0].Buildings[0].Floors[0]
+
+	visible := func(sel string) bool {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const el = document.querySelector('`+sel+`'); return !!el && el.checkVisibility({visibilityProperty: true}) })()`))
+		must(t, err, "looking for "+sel)
+		return v
+	}
+	rect := func(sel string) (top, height float64) {
+		r, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector('`+sel+`').getBoundingClientRect(); return [r.top, r.height] })()`))
+		must(t, err, "measuring "+sel)
+		return r[0], r[1]
+	}
+
+	// Desktop: everything in one row, nothing to open.
+	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/floors/"+floor.ID), chromedp.WaitVisible(chromedp.CSS("main"))), "opening the floor")
+	if _, h := rect(".site-header"); h > 80 {
+		t.Errorf("the desktop header is %.0f px high: more than one row", h)
+	}
+	if visible(".site-menu > summary") || !visible(`.site-nav a[href="/alerts"]`) || !visible("#device-filter") {
+		t.Error("on a desktop the navigation or the filters sit behind a button")
+	}
+
+	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(360, 780)), "emulating a phone")
+	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/floors/"+floor.ID), chromedp.WaitVisible(chromedp.CSS("main"))), "opening the floor")
+	if _, h := rect(".site-header"); h > 120 {
+		t.Errorf("the phone header is %.0f px high", h)
+	}
+	if !visible("#site-search-q") {
+		t.Error("the search field is not one tap away on a phone")
+	}
+	if visible(`.site-nav a[href="/alerts"]`) {
+		t.Error("the navigation takes room on a phone before the menu is opened")
+	}
+	if top, _ := rect("article.card"); top+40 > 780 {
+		t.Errorf("the floor's first device card starts at %.0f px, below the first screen of a 780 px phone", top)
+	}
+	checkAxe(t, ctx, "a floor on a phone")
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".site-menu > summary"))), "opening the menu")
+	if !visible(`.site-nav a[href="/alerts"]`) || !visible(`.sign-out button`) {
+		t.Error("the menu does not show the navigation and sign-out")
+	}
+	loadAfter(t, ctx, chromedp.Click(chromedp.CSS(`.site-nav a[href="/alerts"]`)), "following Alerts from the menu")
+	if loc, _ := chromedp.Run(ctx, chromedp.Location()); !strings.HasSuffix(loc, "/alerts") {
+		t.Errorf("after choosing Alerts the phone is at %s", loc)
+	}
+	// The filters open from a button too, and apply.
+	if visible("#alert-filter") {
+		t.Error("the alert filters take room on a phone before they are opened")
+	}
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#alert-filter-panel > summary")),
+		chromedp.SetValue(chromedp.ID("filter-status"), "closed")), "opening the filters")
+	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("filter-status")), "filtering")
+	if got := text(t, ctx, "#alert-filter-panel > summary"); !strings.Contains(got, "Closed") {
+		t.Errorf("the closed filter button does not say what is chosen: %q", got)
+	}
+}

@@ -218,8 +218,8 @@ func (s *Server) screenView(c echo.Context, sc screenCtx) (views.ScreenView, err
 	if err != nil {
 		return m, err
 	}
-	m.Groups = screenGroups(s.cards(locs, devices, open, n), sc.screen, n, locs)
-	m.AllClear = len(m.Groups) == 0
+	m.Groups, m.Attention = screenGroups(s.cards(locs, devices, open, n), sc.screen, n, locs)
+	m.AllClear = len(m.Groups) == 0 && len(m.Attention) == 0
 	return m, nil
 }
 
@@ -239,8 +239,11 @@ type rankedItem struct {
 }
 
 // screenGroups turns the cards the screen shows into items in words,
-// grouped by floor and room, the most urgent groups and items first.
-func screenGroups(cards []views.DeviceCard, sc domain.Screen, n names, locs []domain.Location) []views.ScreenGroup {
+// grouped by floor and room: what needs action (overdue, out, faults,
+// batteries out, offline), the most urgent rooms and items first; and
+// apart, what only needs attention (product or battery low), with each
+// room's counts for when there is no room to list it.
+func screenGroups(cards []views.DeviceCard, sc domain.Screen, n names, locs []domain.Location) (action, attention []views.ScreenGroup) {
 	roomOf := map[string]string{}
 	for _, l := range locs {
 		roomOf[l.ID] = l.RoomID
@@ -250,16 +253,8 @@ func screenGroups(cards []views.DeviceCard, sc domain.Screen, n names, locs []do
 		items []rankedItem
 		best  int
 	}
-	groups := map[string]*group{}
-	for _, cd := range cards {
-		if !sc.Shows(cd.Health) && !(cd.Health == domain.HealthAction && sc.Shows(domain.HealthAction)) {
-			continue
-		}
-		items := cardItems(cd)
-		if len(items) == 0 {
-			continue
-		}
-		room := roomOf[cd.LocationID]
+	actionBy, attentionBy := map[string]*group{}, map[string]*group{}
+	groupOf := func(groups map[string]*group, room string) *group {
 		g := groups[room]
 		if g == nil {
 			r := n.rooms[room]
@@ -271,31 +266,44 @@ func screenGroups(cards []views.DeviceCard, sc domain.Screen, n names, locs []do
 			g = &group{where: where, best: rankLow + 1}
 			groups[room] = g
 		}
-		for _, it := range items {
+		return g
+	}
+	for _, cd := range cards {
+		if !sc.Shows(cd.Health) && !(cd.Health == domain.HealthAction && sc.Shows(domain.HealthAction)) {
+			continue
+		}
+		for _, it := range cardItems(cd) {
+			g := groupOf(actionBy, roomOf[cd.LocationID])
+			if it.Severity == domain.HealthAttention {
+				g = groupOf(attentionBy, roomOf[cd.LocationID])
+			}
 			g.items = append(g.items, it)
 			g.best = min(g.best, it.rank)
 		}
 	}
-	list := make([]*group, 0, len(groups))
-	for _, g := range groups {
-		sort.SliceStable(g.items, func(i, j int) bool { return g.items[i].rank < g.items[j].rank })
-		list = append(list, g)
-	}
-	sort.Slice(list, func(i, j int) bool {
-		if list[i].best != list[j].best {
-			return list[i].best < list[j].best
+	sorted := func(groups map[string]*group) []views.ScreenGroup {
+		list := make([]*group, 0, len(groups))
+		for _, g := range groups {
+			sort.SliceStable(g.items, func(i, j int) bool { return g.items[i].rank < g.items[j].rank })
+			list = append(list, g)
 		}
-		return list[i].where < list[j].where
-	})
-	out := make([]views.ScreenGroup, 0, len(list))
-	for _, g := range list {
-		vg := views.ScreenGroup{Where: g.where}
-		for _, it := range g.items {
-			vg.Items = append(vg.Items, it.ScreenItem)
+		sort.Slice(list, func(i, j int) bool {
+			if list[i].best != list[j].best {
+				return list[i].best < list[j].best
+			}
+			return list[i].where < list[j].where
+		})
+		out := make([]views.ScreenGroup, 0, len(list))
+		for _, g := range list {
+			vg := views.ScreenGroup{Where: g.where}
+			for _, it := range g.items {
+				vg.Items = append(vg.Items, it.ScreenItem)
+			}
+			out = append(out, vg)
 		}
-		out = append(out, vg)
+		return out
 	}
-	return out
+	return sorted(actionBy), sorted(attentionBy)
 }
 
 // cardItems says in words what needs doing at one location.

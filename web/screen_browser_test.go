@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/heapprofiler"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/heapprofiler"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"washboard/internal/sim"
 )
 
 // TestBrowserScreen runs a wall screen in Chromium: opened from its link,
@@ -177,8 +179,22 @@ func TestBrowserScreen(t *testing.T) {
 		t.Errorf("JS heap after garbage collection: %.0f KB after 600 updates, %.0f KB after 1,000; want within 5%%", heapWarm/1024, heapLater/1024)
 	}
 
-	// More items than fit: the screen pages through them, and goes on.
-	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1920, 600)), "making the screen short")
+	// More items than fit: every dispenser on the floor runs out, and the
+	// screen, a 4:3 one (a column), pages through them, and goes on.
+	out := 0
+	for _, r := range floor.Rooms {
+		for _, l := range r.Locations {
+			for _, d := range l.Devices {
+				if l.Type != "collector" && a.world.Empty(d.MAC) {
+					out++
+				}
+			}
+		}
+	}
+	a.clock.Advance(time.Minute)
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelectorAll('.screen-part-action .screen-item').length >= `+itoa(int64(out)),
+		chromedp.WithPollingTimeout(5*time.Second))), "waiting for the screen to show every dispenser out")
+	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1200, 900)), "making the screen 4:3")
 	seen := map[string]bool{}
 	for i := 0; i < 3 && len(seen) < 2; i++ {
 		must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`/^\d+ \/ \d+$/.test(document.getElementById('screen-pages').textContent.trim())`,
@@ -324,4 +340,130 @@ func TestBrowserScreenKeepsTheServersClock(t *testing.T) {
 		const [h, m] = document.getElementById('screen-clock').textContent.split(':').map(Number);
 		return h * 60 + m >= `+itoa(int64(first+120))+`;
 	})()`, chromedp.WithPollingTimeout(5*time.Second))), "waiting for the clock to follow the server's")
+}
+
+// screenState is what a wall screen shows at a moment, read in the page.
+type screenState struct {
+	Action      int      `json:"action"`      // items that need action
+	ActionShown int      `json:"actionShown"` // of them, shown and inside the viewport
+	Attention   int      `json:"attention"`   // attention items listed and shown
+	Summaries   int      `json:"summaries"`   // attention lines shown
+	Summarised  bool     `json:"summarised"`
+	Columns     int      `json:"columns"` // distinct left edges of the items shown
+	Page        string   `json:"page"`
+	Outside     []string `json:"outside"` // items shown but outside the viewport
+}
+
+func readScreen(t *testing.T, ctx context.Context) screenState {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[screenState](`(() => {
+		const shown = el => el.getClientRects().length > 0;
+		const inside = el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; };
+		const action = [...document.querySelectorAll('.screen-part-action .screen-item')];
+		const listed = [...document.querySelectorAll('.screen-item')].filter(shown);
+		return {
+			action: action.length,
+			actionShown: action.filter(el => shown(el) && inside(el)).length,
+			attention: [...document.querySelectorAll('.screen-part-attention .screen-item')].filter(shown).length,
+			summaries: [...document.querySelectorAll('.screen-attention-summary')].filter(shown).length,
+			summarised: !!document.querySelector('.screen-summarised'),
+			columns: new Set(listed.map(el => Math.round(el.getBoundingClientRect().left))).size,
+			page: document.getElementById('screen-pages').textContent,
+			outside: listed.filter(el => !inside(el)).map(el => el.textContent.trim()),
+		};
+	})()`))
+	must(t, err, "reading the screen")
+	return s
+}
+
+// TestBrowserScreenFitsTheDemoFleetsActionItemsOnOnePage: the demo's
+// fleet of 400 locations, on a 1080p TV, shows every item that needs
+// action on the first page, in two columns, and sums up what only needs
+// attention, room by room.
+func TestBrowserScreenFitsTheDemoFleetsActionItemsOnOnePage(t *testing.T) {
+	a := newAppWith(t, Config{}, appOptions{locations: 400, seed: 1, history: 14 * 24 * time.Hour}) // the demo's world
+	user := a.browser()
+	user.signIn(credA)
+	token := user.createScreen(screenForm("Staff room", "account"))
+	ctx := newChrome(t, 1920, 1080)
+	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1920, 1080)), "a 1080p TV")
+	loadAfter(t, ctx, chromedp.Navigate(a.srv.URL+"/s/"+token), "opening the screen's link")
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("screen-live"))), "waiting for the screen")
+	s := readScreen(t, ctx)
+	if s.Action < 10 {
+		t.Fatalf("the demo fleet has %d items that need action; the test needs a fleet with more", s.Action)
+	}
+	if s.ActionShown != s.Action {
+		t.Errorf("%d of the %d items that need action show on the first page", s.ActionShown, s.Action)
+	}
+	if s.Columns != 2 {
+		t.Errorf("the items are laid out in %d columns on a 16:9 screen, want 2", s.Columns)
+	}
+	if !s.Summarised || s.Attention != 0 {
+		t.Errorf("what only needs attention is not summed up by room: summarised %v, %d attention items listed", s.Summarised, s.Attention)
+	}
+	if len(s.Outside) > 0 {
+		t.Errorf("items outside the screen: %q", s.Outside)
+	}
+	checkAxe(t, ctx, "the demo fleet's screen")
+}
+
+// TestBrowserScreenKeepsActionItemsOnEveryPage: when what needs attention
+// does not fit, the items that need action stay on every page and the
+// attention lines page beneath them; a floor where everything fits lists
+// it all, attention items included, on one page.
+func TestBrowserScreenKeepsActionItemsOnEveryPage(t *testing.T) {
+	a := newApp(t, Config{})
+	user := a.browser()
+	user.signIn(credA)
+	acc := a.world.Accounts()[0]
+	account := user.createScreen(screenForm("Office", "account"))
+	var floor *sim.Floor
+	for _, f := range acc.Buildings[0].Floors {
+		if f.Name == "Level 1" {
+			floor = f
+		}
+	}
+	if floor == nil {
+		t.Fatal("no Level 1 in the first building")
+	}
+	oneFloor := user.createScreen(screenForm("Level 1", "floor:"+floor.ID))
+
+	ctx := newChrome(t, 1920, 1080)
+	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1920, 1080)), "a 1080p TV")
+	const speed = 50 // each one-second timer fires every 20 ms: a page a 0.3 s
+	_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(() => {
+		const every = window.setInterval;
+		window.setInterval = (fn, ms, ...args) => every(fn, ms === 1000 ? 1000 / ` + itoa(speed) + ` : ms, ...args);
+	})()`})
+	must(t, err, "speeding up the screen's timer")
+
+	loadAfter(t, ctx, chromedp.Navigate(a.srv.URL+"/s/"+account), "opening the account screen")
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("screen-live"))), "waiting for the screen")
+	pages := map[string]bool{}
+	for range 40 {
+		s := readScreen(t, ctx)
+		if s.Action == 0 || s.Page == "" {
+			t.Fatalf("the account screen: %d action items, page %q; the test needs some and more than a page", s.Action, s.Page)
+		}
+		if s.ActionShown != s.Action {
+			t.Fatalf("page %s shows %d of the %d items that need action", s.Page, s.ActionShown, s.Action)
+		}
+		if s.Summaries == 0 {
+			t.Errorf("page %s shows no line of what needs attention", s.Page)
+		}
+		pages[s.Page] = true
+		must(t, chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond)), "waiting")
+	}
+	if len(pages) < 2 {
+		t.Errorf("the screen did not page: %v", pages)
+	}
+
+	loadAfter(t, ctx, chromedp.Navigate(a.srv.URL+"/s/"+oneFloor), "opening the floor screen")
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("screen-live"))), "waiting for the screen")
+	s := readScreen(t, ctx)
+	if s.Page != "" || s.Summarised || s.Attention == 0 || s.ActionShown != s.Action {
+		t.Errorf("a floor whose items all fit: page %q, summarised %v, %d attention items listed, %d of %d action items shown; want one page listing everything",
+			s.Page, s.Summarised, s.Attention, s.ActionShown, s.Action)
+	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -106,6 +107,8 @@ type appOptions struct {
 	locations int              // per account
 	metrics   *metrics.Metrics // nil records nothing
 	attempts  int              // upstream attempts per call; 1 if zero
+	seed      uint64           // of the simulated world; 3 if zero
+	history   time.Duration    // simulated before the test; 5 days if zero
 }
 
 // newAppWith is newApp with options.
@@ -113,7 +116,7 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	t.Helper()
 	locations, m := opts.locations, opts.metrics
 	a := &app{t: t, clock: clock.NewFake(start), logs: &syncBuffer{}, seen: &syncBuffer{}}
-	a.world = sim.New(sim.Config{Seed: 3, Locations: locations, Accounts: 2, History: 5 * 24 * time.Hour,
+	a.world = sim.New(sim.Config{Seed: cmp.Or(opts.seed, 3), Locations: locations, Accounts: 2, History: cmp.Or(opts.history, 5*24*time.Hour),
 		Clock: a.clock, Zone: time.UTC, Credentials: []sim.Credentials{credA, credB}})
 	simulator := a.world.Handler()
 	a.upstream = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

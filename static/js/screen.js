@@ -7,9 +7,12 @@
 //   (a) the clock in the header, in the browser's local time (the TV is in
 //       the building), by the server's clock when that is not the real one
 //       (the demo's);
-//   (b) paging: the items that do not fit are shown one page at a time,
-//       every screen-page-seconds, with "2 / 3" in #screen-pages; other
-//       pages' items are hidden with .screen-off, never removed;
+//   (b) paging: what needs action is listed; what only needs attention is
+//       listed too when everything fits, and otherwise summed up as a line
+//       per room; what still does not fit is shown one page at a time,
+//       every screen-page-seconds, with "2 / 3" in #screen-pages, the
+//       items that need action staying on every page when they fit on
+//       one; other pages' units are hidden with .screen-off, never removed;
 //   (c) night dimming: .dimmed on <html> between dim-from and dim-to;
 //   (d) burn-in: every ten minutes the root container moves by 0 to 4 px
 //       (--shift-x, --shift-y; the stylesheet makes the move slow);
@@ -168,7 +171,17 @@
 
   // ---------- (b) Paging ----------
 
-  var pageStarts = [0]; // index of the first item of each page
+  // What needs action is listed item by item. What only needs attention
+  // (low product, low battery) is listed too when everything fits one
+  // page; otherwise it is summarised as a line per room (.screen-summarised
+  // on the box). When even that does not fit, the items that need action
+  // stay on every page (when they fit on one with room to spare) and the
+  // rest pages beneath them; when they do not fit on their own, everything
+  // pages in order, what needs action first.
+  var units = []; // what is shown or hidden, in document order: items, or summary lines
+  var pinned = 0; // units[0..pinned) show on every page
+  var summarised = false;
+  var pageStarts = [0]; // index in units of the first unit of each page after the pinned ones
   var pageIndex = 0;
   var pageShown = 0; // seconds the current page has been shown
   var needsMeasure = true;
@@ -178,20 +191,35 @@
     return el ? el.querySelector(".screen-groups") : null;
   }
 
-  // showItems shows items from..to-1 (in document order) and hides the
-  // others; a group shows when one of its items does, marked continued when
-  // its first items are on an earlier page.
-  function showItems(box, from, to) {
+  function setSummarised(box, on) {
+    summarised = on;
+    box.classList.toggle("screen-summarised", on);
+    var sel = on ? ".screen-part-action .screen-item, .screen-attention-summary" : ".screen-item";
+    units = Array.prototype.slice.call(box.querySelectorAll(sel));
+  }
+
+  // groupUnits are the units of one room's group.
+  function groupUnits(group) {
+    var attention = group.parentNode && group.parentNode.classList.contains("screen-part-attention");
+    return group.getElementsByClassName(summarised && attention ? "screen-attention-summary" : "screen-item");
+  }
+
+  // showUnits shows the pinned units and units[from..to), and hides the
+  // others; a group shows when one of its units does, marked continued
+  // when its first ones are on an earlier page, and a part when one of its
+  // groups does.
+  function showUnits(box, from, to) {
+    var i;
+    for (i = 0; i < units.length; i++) {
+      units[i].classList.toggle("screen-off", !(i < pinned || (i >= from && i < to)));
+    }
     var groups = box.getElementsByClassName("screen-group");
-    var k = 0;
     for (var g = 0; g < groups.length; g++) {
-      var items = groups[g].getElementsByClassName("screen-item");
+      var us = groupUnits(groups[g]);
       var visible = 0;
       var continued = false;
-      for (var j = 0; j < items.length; j++, k++) {
-        var on = k >= from && k < to;
-        items[j].classList.toggle("screen-off", !on);
-        if (on) {
+      for (var j = 0; j < us.length; j++) {
+        if (!us[j].classList.contains("screen-off")) {
           if (visible === 0 && j > 0) continued = true;
           visible++;
         }
@@ -199,32 +227,68 @@
       groups[g].classList.toggle("screen-off", visible === 0);
       groups[g].classList.toggle("screen-continued", continued);
     }
+    var parts = box.getElementsByClassName("screen-part");
+    for (var p = 0; p < parts.length; p++) {
+      parts[p].classList.toggle("screen-off", parts[p].querySelector(".screen-group:not(.screen-off)") === null);
+    }
   }
 
-  // measure splits the items into pages that fit the box: for each page it
-  // shows all the remaining items and finds the first one that overflows.
-  // One layout per page; nothing is painted in between.
+  // fits reports whether a unit lies within the box: not below it, and not
+  // in a column beyond its right edge.
+  function fits(box, el) {
+    var b = box.getBoundingClientRect();
+    var r = el.getBoundingClientRect();
+    return r.bottom <= b.bottom + 0.5 && r.right <= b.right + 0.5;
+  }
+
+  // allFit shows every unit and reports whether they fit one page.
+  function allFit(box) {
+    pinned = 0;
+    showUnits(box, 0, units.length);
+    return units.length === 0 || fits(box, units[units.length - 1]);
+  }
+
+  // measure decides what is listed, what stays and what pages, and splits
+  // the rest into pages that fit: for each page it shows all the remaining
+  // units and finds the first one that overflows. One layout per try;
+  // nothing is painted in between.
   function measure() {
     needsMeasure = false;
     var box = groupsBox();
     if (!box) {
+      units = [];
+      pinned = 0;
       pageStarts = [0];
       pageIndex = 0;
       showIndicator();
       return;
     }
-    var items = box.getElementsByClassName("screen-item");
-    var n = items.length;
+    setSummarised(box, false);
+    if (!allFit(box)) {
+      setSummarised(box, true);
+      allFit(box);
+    }
+    var n = units.length;
+    var actions = box.querySelectorAll(".screen-part-action .screen-item").length;
     var starts = [0];
-    var start = 0;
-    while (n > 0 && start < n) {
-      showItems(box, start, n);
-      var limit = box.getBoundingClientRect().bottom + 0.5;
-      var i = start + 1; // at least one item on a page, however tall
-      while (i < n && items[i].getBoundingClientRect().bottom <= limit) i++;
-      if (i >= n) break;
-      starts.push(i);
-      start = i;
+    if (n > 0 && !fits(box, units[n - 1])) {
+      // The action items stay when they and the next unit fit together.
+      pinned = 0;
+      if (actions > 0 && actions < n) {
+        pinned = actions;
+        showUnits(box, actions, actions + 1);
+        if (!fits(box, units[actions - 1]) || !fits(box, units[actions])) pinned = 0;
+      }
+      var start = pinned;
+      starts = [start];
+      while (start < n) {
+        showUnits(box, start, n);
+        var i = start + 1; // at least one unit on a page, however tall
+        while (i < n && fits(box, units[i])) i++;
+        if (i >= n) break;
+        starts.push(i);
+        start = i;
+      }
     }
     pageStarts = starts;
     if (pageIndex >= starts.length) pageIndex = starts.length - 1;
@@ -234,8 +298,8 @@
   function showPage(box) {
     box = box || groupsBox();
     if (box) {
-      var to = pageIndex + 1 < pageStarts.length ? pageStarts[pageIndex + 1] : Infinity;
-      showItems(box, pageStarts[pageIndex], to);
+      var to = pageIndex + 1 < pageStarts.length ? pageStarts[pageIndex + 1] : units.length;
+      showUnits(box, pageStarts[pageIndex], to);
     }
     showIndicator();
   }
