@@ -10,7 +10,7 @@ import (
 )
 
 func TestCredentialsNeverPrint(t *testing.T) {
-	c := Credentials{APIKey: "key-5ecret", Authorization: "Bearer tok-5ecret"}
+	c := Credentials{APIKey: "key-5ecret", Authorization: "Bearer tok-5ecret", ClientID: "id-5ecret", ClientSecret: "sec-5ecret"}
 	holder := struct {
 		Account string
 		Cred    Credentials
@@ -39,5 +39,17 @@ func TestCredentialsNeverPrint(t *testing.T) {
 		if strings.Contains(text, "5ecret") || !strings.Contains(text, redacted) {
 			t.Errorf("shows a credential or no REDACTED: %s", text)
 		}
+	}
+}
+
+func TestRedactorHidesClientSecretsAndTokens(t *testing.T) {
+	c := Credentials{APIKey: "key-5ecret", ClientID: "id 5ecret", ClientSecret: "p@ss 5ecret/+"}
+	text := "key key-5ecret, client id 5ecret (id+5ecret), secret p@ss 5ecret/+ (p%40ss+5ecret%2F%2B), Bearer tok-5ecret"
+	got := c.redactor("tok-5ecret").Replace(text)
+	if strings.Contains(got, "5ecret") {
+		t.Errorf("redacted text %q still shows a secret", got)
+	}
+	if n := strings.Count(got, redacted); n != 6 {
+		t.Errorf("redacted text %q has %d REDACTED, want 6", got, n)
 	}
 }

@@ -14,27 +14,30 @@ type Kind uint8
 // KindTimeout with ErrNetwork, KindTruncated and KindDecode with
 // ErrBadResponse, KindCanceled with the context's error.
 const (
-	KindStatus       Kind = iota // an HTTP status the interface does not list, such as 405
-	KindUnauthorized             // 401: the Authorization value is missing or not valid
-	KindForbidden                // 403: the x-api-key is missing or not valid
-	KindRateLimited              // 429: too many requests
-	KindNotFound                 // 404: an identifier in the query names nothing the account has
-	KindBadRequest               // 400: a query parameter is not valid
-	KindServer                   // 5xx
-	KindNetwork                  // the request or the answer was lost on the way
-	KindTimeout                  // the attempt took longer than Config.Timeout
-	KindTruncated                // the body ended before its declared length or the connection broke mid-body
-	KindDecode                   // the body is not JSON, or not the shape of the endpoint's answer
-	KindTooLarge                 // the body exceeds Config.MaxBodySize
-	KindForeignHost              // a redirect or a next URL points at another host
-	KindCursorLoop               // a walk was sent back to a cursor or URL it had already followed, or to an earlier offset
-	KindRepeatedPage             // a page of a walk held the same records as the page before it
-	KindPageLimit                // a walk needed more than Config.MaxPages pages
-	KindCanceled                 // the caller's context ended
+	KindStatus        Kind = iota // an HTTP status the interface does not list, such as 405
+	KindUnauthorized              // 401: the Authorization value is missing or not valid
+	KindForbidden                 // 403: the x-api-key is missing or not valid
+	KindRateLimited               // 429: too many requests
+	KindNotFound                  // 404: an identifier in the query names nothing the account has
+	KindBadRequest                // 400: a query parameter is not valid
+	KindServer                    // 5xx
+	KindNetwork                   // the request or the answer was lost on the way
+	KindTimeout                   // the attempt took longer than Config.Timeout
+	KindTruncated                 // the body ended before its declared length or the connection broke mid-body
+	KindDecode                    // the body is not JSON, or not the shape of the endpoint's answer
+	KindTooLarge                  // the body exceeds Config.MaxBodySize
+	KindForeignHost               // a redirect or a next URL points at another host
+	KindCursorLoop                // a walk was sent back to a cursor or URL it had already followed, or to an earlier offset
+	KindRepeatedPage              // a page of a walk held the same records as the page before it
+	KindPageLimit                 // a walk needed more than Config.MaxPages pages
+	KindCanceled                  // the caller's context ended, or the Client was closed
+	KindClientRevoked             // the token endpoint refused the OAuth client: revoked, unknown or a wrong secret
+	KindIncomplete                // the OAuth credentials lack a field or mix in an Authorization value; nothing was sent
 )
 
 // Sentinel errors, for errors.Is. An *Error matches the sentinel of its
-// Kind; ErrRejected matches both ErrUnauthorized and ErrForbidden,
+// Kind; ErrRejected matches ErrUnauthorized, ErrForbidden,
+// ErrClientRevoked and ErrIncomplete,
 // ErrEndlessPaging every kind that says a walk would not end, and
 // ErrTransient every kind that is worth trying again later.
 var (
@@ -55,29 +58,34 @@ var (
 	ErrPageLimit     = errors.New("upstream: too many pages")
 	ErrEndlessPaging = errors.New("upstream: paging does not end")
 	ErrTransient     = errors.New("upstream: transient failure")
+	ErrClientRevoked = errors.New("upstream: OAuth client refused by the token endpoint")
+	// ErrIncomplete is matched by the error of Credentials.Validate too.
+	ErrIncomplete = errors.New("upstream: incomplete credentials")
 )
 
 var kindInfo = [...]struct {
 	name     string
 	sentinel error
 }{
-	KindStatus:       {"unexpected status", ErrStatus},
-	KindUnauthorized: {"unauthorized", ErrUnauthorized},
-	KindForbidden:    {"forbidden", ErrForbidden},
-	KindRateLimited:  {"rate limited", ErrRateLimited},
-	KindNotFound:     {"not found", ErrNotFound},
-	KindBadRequest:   {"bad request", ErrBadRequest},
-	KindServer:       {"server error", ErrServer},
-	KindNetwork:      {"network error", ErrNetwork},
-	KindTimeout:      {"timed out", ErrNetwork},
-	KindTruncated:    {"truncated response", ErrBadResponse},
-	KindDecode:       {"unreadable response", ErrBadResponse},
-	KindTooLarge:     {"response too large", ErrTooLarge},
-	KindForeignHost:  {"link to another host refused", ErrForeignHost},
-	KindCursorLoop:   {"repeated cursor", ErrCursorLoop},
-	KindRepeatedPage: {"repeated page", ErrRepeatedPage},
-	KindPageLimit:    {"too many pages", ErrPageLimit},
-	KindCanceled:     {"canceled", nil},
+	KindStatus:        {"unexpected status", ErrStatus},
+	KindUnauthorized:  {"unauthorized", ErrUnauthorized},
+	KindForbidden:     {"forbidden", ErrForbidden},
+	KindRateLimited:   {"rate limited", ErrRateLimited},
+	KindNotFound:      {"not found", ErrNotFound},
+	KindBadRequest:    {"bad request", ErrBadRequest},
+	KindServer:        {"server error", ErrServer},
+	KindNetwork:       {"network error", ErrNetwork},
+	KindTimeout:       {"timed out", ErrNetwork},
+	KindTruncated:     {"truncated response", ErrBadResponse},
+	KindDecode:        {"unreadable response", ErrBadResponse},
+	KindTooLarge:      {"response too large", ErrTooLarge},
+	KindForeignHost:   {"link to another host refused", ErrForeignHost},
+	KindCursorLoop:    {"repeated cursor", ErrCursorLoop},
+	KindRepeatedPage:  {"repeated page", ErrRepeatedPage},
+	KindPageLimit:     {"too many pages", ErrPageLimit},
+	KindCanceled:      {"canceled", nil},
+	KindClientRevoked: {"OAuth client refused", ErrClientRevoked},
+	KindIncomplete:    {"incomplete credentials", ErrIncomplete},
 }
 
 // String names the kind in words, as error messages show it.
@@ -107,7 +115,7 @@ type Error struct {
 	Message    string        // the server's message, or what went wrong
 	Param      string        // the query parameter at fault, when the server names one
 	RetryAfter time.Duration // what Retry-After asked for; 0 when absent
-	Attempts   int           // requests sent for this call
+	Attempts   int           // attempts made for this call; an attempt may have failed getting its access token
 	Err        error         // the underlying cause, if any
 }
 
@@ -154,7 +162,11 @@ func (e *Error) Is(target error) bool {
 	case nil:
 		return false
 	case ErrRejected:
-		return e.Kind == KindUnauthorized || e.Kind == KindForbidden
+		switch e.Kind {
+		case KindUnauthorized, KindForbidden, KindClientRevoked, KindIncomplete:
+			return true
+		}
+		return false
 	case ErrEndlessPaging:
 		return e.Kind == KindCursorLoop || e.Kind == KindRepeatedPage || e.Kind == KindPageLimit
 	case ErrTransient:
@@ -166,9 +178,10 @@ func (e *Error) Is(target error) bool {
 // Transient reports whether the call is worth repeating later.
 func (e *Error) Transient() bool { return e.Kind.Transient() }
 
-// redact removes the credentials from every text of the error.
-func (e *Error) redact(cred Credentials) {
-	r := cred.redactor()
+// redact removes the credentials, and the access tokens given, from every
+// text of the error.
+func (e *Error) redact(cred Credentials, tokens ...string) {
+	r := cred.redactor(tokens...)
 	if r == nil {
 		return
 	}

@@ -3,8 +3,36 @@
 // pages them, retries of transient failures, and decoding that tolerates
 // the ways the service's answers drift from its spec.
 //
-// A Client holds no credentials: every call takes the Credentials of the
-// account it is made for.
+// Every call takes the Credentials of the account it is made for: an API
+// key with either a fixed Authorization value, sent as given, or an OAuth
+// 2.0 client id and secret.
+//
+// # Access tokens
+//
+// For OAuth credentials the Client obtains access tokens by the client
+// credentials grant (golang.org/x/oauth2/clientcredentials) from
+// Config.TokenURL, {BaseURL}/oauth/token by default, and sends
+// "Authorization: Bearer TOKEN":
+//
+//   - One token per credential, shared by every call made with it: however
+//     many calls need one at once, one token request is sent.
+//   - A token is renewed in the background at 80 % of its life (expires_in,
+//     an hour if the answer has none), so that a call waits for a token only
+//     when there is none yet or renewal failed until it expired. Renewal
+//     stops when the credential has gone unused for two lifetimes, on
+//     Release, and on Close; at most Config.MaxCredentials credentials are
+//     kept, the least recently used forgotten first.
+//   - A 401 for a request sent with a token forgets the token and tries the
+//     request once more with a new one; a second 401 fails the call with
+//     ErrUnauthorized.
+//   - The token endpoint answering invalid_client or unauthorized_client
+//     (the client was revoked, or its id or secret is wrong) fails the call
+//     with ErrClientRevoked at once, and later calls with the same client
+//     for a minute without asking again. Its other failures are retried
+//     like the service's, within the same attempts and budget.
+//   - Token requests keep to the token URL's host on redirects, read at
+//     most 64 KiB and time out like other requests. Neither the secret
+//     nor a token appears in an error's text.
 //
 // # Reading answers
 //
@@ -49,6 +77,7 @@ import (
 	"sync"
 	"time"
 
+	"washboard/internal/clock"
 	"washboard/internal/version"
 )
 
@@ -100,6 +129,19 @@ type Config struct {
 	// Now tells the time, for the retry budget and Retry-After dates;
 	// time.Now if nil.
 	Now func() time.Time
+
+	// TokenURL is the token endpoint of OAuth credentials;
+	// {BaseURL}/oauth/token if empty. Like BaseURL, it must not hold user
+	// information or a fragment. Token requests follow redirects only
+	// within its scheme and host.
+	TokenURL string
+	// Clock times access tokens and their renewals; the system clock if
+	// nil. The token endpoint's expires_in is in real seconds, so the clock
+	// must run at real speed.
+	Clock clock.Clock
+	// MaxCredentials bounds the OAuth credentials whose tokens are kept;
+	// beyond it, the least recently used one is forgotten.
+	MaxCredentials int
 }
 
 // Client calls the Device Monitoring Service. It is safe for concurrent
@@ -122,6 +164,8 @@ type Client struct {
 
 	mu  sync.Mutex
 	rng *rand.Rand // nil: the runtime's random numbers
+
+	tokens *tokens
 }
 
 // New returns a Client for cfg.
@@ -169,7 +213,50 @@ func New(cfg Config) (*Client, error) {
 	}
 	hc.CheckRedirect = c.checkRedirect
 	c.http = hc
+
+	tokenURL := base.JoinPath("oauth", "token")
+	if raw := strings.TrimSpace(cfg.TokenURL); raw != "" {
+		u, err := url.Parse(raw)
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("upstream: token URL: %w", err)
+		case u.Scheme != "http" && u.Scheme != "https":
+			return nil, fmt.Errorf("upstream: token URL %q: want an http or https URL", u.Redacted())
+		case u.Host == "":
+			return nil, fmt.Errorf("upstream: token URL %q has no host", u.Redacted())
+		case u.User != nil:
+			return nil, errors.New("upstream: token URL must not hold user information")
+		case u.Fragment != "":
+			return nil, fmt.Errorf("upstream: token URL %q must not have a fragment", u.Redacted())
+		}
+		tokenURL = u
+	}
+	clk := cfg.Clock
+	if clk == nil {
+		clk = clock.Real{}
+	}
+	c.tokens = newTokens(tokenURL.String(), originOf(tokenURL), hc, clk, c.timeout,
+		orDefault(cfg.MaxCredentials, DefaultMaxCredentials))
 	return c, nil
+}
+
+// Release forgets the access token of OAuth credentials and stops renewing
+// it, as when the last session or screen using them ends. A later call
+// with them requests a new token. It does nothing for a fixed
+// Authorization value.
+func (c *Client) Release(cred Credentials) {
+	if cred.OAuth() {
+		c.tokens.release(cred)
+	}
+}
+
+// Close stops renewing access tokens, forgets them and waits for the token
+// requests under way to end. Calls made with OAuth credentials after it
+// fail with KindCanceled; calls with a fixed Authorization value still
+// work.
+func (c *Client) Close() error {
+	c.tokens.close()
+	return nil
 }
 
 func orDefault[T int | int64 | time.Duration](v, def T) T {
@@ -248,18 +335,40 @@ func (c *Client) endpoint(name string, q url.Values) *url.URL {
 
 // get sends a GET request for u, retrying transient failures, and hands the
 // body of a successful answer to decode. A decode error counts as an
-// unreadable answer and is retried too.
+// unreadable answer and is retried too. With OAuth credentials, each
+// attempt first takes the credential's access token, and a 401 gets one
+// more attempt with a new token.
 func (c *Client) get(ctx context.Context, cred Credentials, u *url.URL, decode func([]byte) error) error {
 	op := "GET " + u.Path
+	if cred.OAuth() {
+		var ce *CredentialsError
+		if errors.As(cred.Validate(), &ce) {
+			return &Error{Kind: KindIncomplete, Op: op, Message: ce.Problem}
+		}
+	}
 	start := c.now()
+	var sent []string // the access tokens sent, for redaction
+	renewed := false
 	for attempt := 1; ; attempt++ {
-		timeout := min(c.timeout, c.budget-c.now().Sub(start))
-		e := c.attempt(ctx, cred, u, timeout, decode)
+		g, e := c.authorize(ctx, cred, min(c.timeout, c.budget-c.now().Sub(start)))
+		if e == nil {
+			if g.token != "" {
+				sent = append(sent, g.token)
+			}
+			e = c.attempt(ctx, cred.APIKey, g.authorization, u, min(c.timeout, c.budget-c.now().Sub(start)), decode)
+		}
 		if e == nil {
 			return nil
 		}
 		e.Op, e.Attempts = op, attempt
-		e.redact(cred)
+		e.redact(cred, sent...)
+		// The service refused a token before its time (revoked, or its
+		// clock is ahead of ours): one more attempt with a new one.
+		if e.Kind == KindUnauthorized && g.entry != nil && !renewed && c.now().Sub(start) < c.budget {
+			renewed = true
+			c.tokens.invalidate(g)
+			continue
+		}
 		if !e.Transient() || attempt >= c.maxAttempts {
 			return e
 		}
@@ -276,6 +385,17 @@ func (c *Client) get(ctx context.Context, cred Credentials, u *url.URL, decode f
 				Message: "while waiting to retry after " + e.Kind.String(), Err: err}
 		}
 	}
+}
+
+// authorize returns the Authorization value of one attempt: a fixed one as
+// given, or the credential's access token, waiting at most timeout for one.
+func (c *Client) authorize(ctx context.Context, cred Credentials, timeout time.Duration) (grant, *Error) {
+	if !cred.OAuth() {
+		return grant{authorization: cred.Authorization}, nil
+	}
+	actx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return c.tokens.authorize(ctx, actx, cred)
 }
 
 // backoff draws the wait before attempt n+1: full jitter over an
@@ -297,19 +417,19 @@ func (c *Client) backoff(n int) time.Duration {
 // maxErrorBody is how much of an error answer's body is read.
 const maxErrorBody = 64 << 10
 
-// attempt sends one request.
-func (c *Client) attempt(ctx context.Context, cred Credentials, u *url.URL, timeout time.Duration, decode func([]byte) error) *Error {
+// attempt sends one request with the x-api-key and Authorization values.
+func (c *Client) attempt(ctx context.Context, apiKey, authorization string, u *url.URL, timeout time.Duration, decode func([]byte) error) *Error {
 	actx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(actx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return &Error{Kind: KindStatus, Message: "building the request", Err: err}
 	}
-	if cred.APIKey != "" {
-		req.Header.Set("x-api-key", cred.APIKey)
+	if apiKey != "" {
+		req.Header.Set("x-api-key", apiKey)
 	}
-	if cred.Authorization != "" {
-		req.Header.Set("Authorization", cred.Authorization)
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
 	}
 	req.Header.Set("User-Agent", c.agent)
 	req.Header.Set("Accept", "application/json")
