@@ -42,6 +42,7 @@ type Freshness struct {
 	Reason    string    // why, in words, when Stale or Failed
 	Rejected  bool      // the service rejected the credentials in use
 	FirstSync bool      // the first sync of the account is still running
+	Live      bool      // the service's events arrive: alerts are fresh within seconds
 }
 
 // SyncProgress is the progress bar shown until an account's first sync is

@@ -19,6 +19,7 @@ import (
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
+	"washboard/internal/receiver"
 	"washboard/internal/store"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
@@ -96,6 +97,24 @@ func benchServer(b *testing.B) (*httptest.Server, string, *clock.Fake) {
 // devices.
 func benchServerOf(b *testing.B, buildings, floors int) (*httptest.Server, string, *clock.Fake) {
 	b.Helper()
+	e := newBenchEnv(b, buildings, floors)
+	return e.srv, e.floor, e.clk
+}
+
+// benchEnv is the dashboard of benchServerOf, with what a benchmark may
+// need of its insides.
+type benchEnv struct {
+	srv     *httptest.Server
+	floor   string
+	clk     *clock.Fake
+	account string
+	store   *store.Store
+	engine  *syncer.Engine
+	events  *receiver.Service
+}
+
+func newBenchEnv(b *testing.B, buildings, floors int) *benchEnv {
+	b.Helper()
 	const account = "bench-account"
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/metadata" && r.URL.Query().Get("limit") == "1" {
@@ -121,15 +140,19 @@ func benchServerOf(b *testing.B, buildings, floors int) (*httptest.Server, strin
 	clk := clock.NewFake(start)
 	ctx, cancel := context.WithCancel(context.Background())
 	engine := syncer.New(ctx, syncer.UpstreamSource{Client: client}, st, clk, syncer.Config{Interval: 24 * time.Hour}, nil)
-	b.Cleanup(func() { cancel(); engine.Wait() })
+	keys := testKeys(b, 1)
+	events := receiver.New(st, keys, engine, receiver.Config{}, nil)
+	eventsDone := make(chan struct{})
+	go func() { events.Run(ctx); close(eventsDone) }()
+	b.Cleanup(func() { cancel(); engine.Wait(); <-eventsDone })
 	s, err := New(Config{Zone: time.UTC},
-		Deps{Store: st, SessionDB: sdb, Sync: engine, Upstream: client, Clock: clk, Keys: testKeys(b, 1)})
+		Deps{Store: st, SessionDB: sdb, Sync: engine, Upstream: client, Clock: clk, Keys: keys, Receiver: events})
 	if err != nil {
 		b.Fatal(err)
 	}
 	srv := httptest.NewServer(s)
 	b.Cleanup(srv.Close)
-	return srv, floor, clk
+	return &benchEnv{srv: srv, floor: floor, clk: clk, account: account, store: st, engine: engine, events: events}
 }
 
 // benchSession signs in and returns a client holding the session.

@@ -47,15 +47,25 @@ func NewHTTPServer(h http.Handler, errorLog *log.Logger) *http.Server {
 var errTooLarge = &HTTPError{Code: http.StatusRequestEntityTooLarge,
 	Msg: "What was sent is larger than any form of Washboard needs, so it was not read."}
 
-// limitBody reads a request's body, up to max bytes, before anything else
-// does: a larger one is answered 413 without being kept anywhere, and
-// forms are parsed from memory, so that no upload reaches the disk.
-// Whatever a handler still parsed as multipart is removed when the
+// bodyLimit is the largest body a request to path may have: an event of
+// the service at /hooks/, a form anywhere else.
+func bodyLimit(path string) int64 {
+	if strings.HasPrefix(path, "/hooks/") {
+		return maxEventBody
+	}
+	return maxFormBody
+}
+
+// limitBody reads a request's body, up to the limit for its path, before
+// anything else does: a larger one is answered 413 without being kept
+// anywhere, and forms are parsed from memory, so that no upload reaches the
+// disk. Whatever a handler still parsed as multipart is removed when the
 // request ends.
-func limitBody(max int64) echo.MiddlewareFunc {
+func limitBody(limit func(path string) int64) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()
+			max := limit(r.URL.Path)
 			defer func() {
 				if f := c.Request().MultipartForm; f != nil {
 					f.RemoveAll() //nolint:errcheck // nothing to do about a file that will not go

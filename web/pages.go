@@ -39,11 +39,15 @@ func (s *Server) freshness(ctx context.Context, ss session) views.Freshness {
 		return f
 	}
 	dev, al := statuses[store.ResourceDevices], statuses[store.ResourceAlerts]
+	// While the service's events arrive, alerts are polled every few
+	// minutes and are fresh all the same: the devices say how old the data
+	// is.
+	f.Live = s.sync.Live(ss.Account)
 	if dev.LastSuccess.IsZero() || al.LastSuccess.IsZero() {
 		f.FirstSync = true
 	} else {
 		f.AsOf = dev.LastSuccess.Add(dev.Duration)
-		if t := al.LastSuccess.Add(al.Duration); t.Before(f.AsOf) {
+		if t := al.LastSuccess.Add(al.Duration); t.Before(f.AsOf) && !f.Live {
 			f.AsOf = t
 		}
 	}

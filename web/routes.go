@@ -15,7 +15,7 @@ func (s *Server) routes() *echo.Echo {
 	e.HTTPErrorHandler = s.handleError
 	e.IPExtractor = clientAddress(s.cfg.TrustedProxies)
 	e.Pre(s.requestID)
-	e.Use(s.compress, s.logRequests, s.recoverPanics, s.securityHeaders, limitBody(maxFormBody))
+	e.Use(s.compress, s.logRequests, s.recoverPanics, s.securityHeaders, limitBody(bodyLimit))
 
 	e.GET("/static/*", serveAssets(s.assets))
 	// Browsers ask for /favicon.ico where a page names no icon (the JSON
@@ -30,6 +30,11 @@ func (s *Server) routes() *echo.Echo {
 	e.GET("/readyz", s.showReady)
 	if s.cfg.ServeMetrics && s.metrics != nil {
 		e.GET("/metrics", echo.WrapHandler(s.metrics.Handler()))
+	}
+
+	// The service's events: checked by their signature, not a session.
+	if s.receiver != nil {
+		e.POST("/hooks/:id", s.receiveEvent, private)
 	}
 
 	// Wall screens: a link opened once, then only the screen's own routes.
@@ -66,6 +71,12 @@ func (s *Server) routes() *echo.Echo {
 	ready.POST("/screens/:id", s.updateScreen)
 	ready.POST("/screens/:id/revoke", s.revokeScreen)
 	ready.POST("/screens/:id/relink", s.relinkScreen)
+	if s.receiver != nil {
+		ready.GET("/webhooks", s.listWebhooks)
+		ready.POST("/webhooks", s.createWebhook)
+		ready.POST("/webhooks/:id/rotate", s.rotateWebhook)
+		ready.POST("/webhooks/:id/remove", s.removeWebhook)
+	}
 	ready.GET("/reports", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/reports/shift") })
 	ready.GET("/reports/shift", s.showShiftReport)
 	ready.GET("/reports/shift.csv", s.exportShiftReport)

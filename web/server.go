@@ -19,6 +19,7 @@ import (
 	"washboard/internal/clock"
 	"washboard/internal/keyring"
 	"washboard/internal/metrics"
+	"washboard/internal/receiver"
 	"washboard/internal/store"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
@@ -72,6 +73,8 @@ type Deps struct {
 	// Keys seal sessions, screen cookies and screens' credentials, and
 	// sign form tokens.
 	Keys *keyring.Ring
+	// Receiver takes the service's events at /hooks/; nil answers them 404.
+	Receiver *receiver.Service
 }
 
 // Server is the web application.
@@ -87,6 +90,7 @@ type Server struct {
 	closeOne sync.Once
 	sessions *scs.SessionManager
 	keys     *keyring.Ring
+	receiver *receiver.Service
 	limiter  *failureLimiter
 	echo     *echo.Echo
 	version  string
@@ -116,7 +120,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, store: deps.Store, sync: deps.Sync, upstream: deps.Upstream, clock: deps.Clock, log: deps.Log, metrics: deps.Metrics, closing: make(chan struct{}),
-		sessions: newSessionManager(deps.SessionDB, cfg.Sessions, deps.Keys), keys: deps.Keys, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
+		sessions: newSessionManager(deps.SessionDB, cfg.Sessions, deps.Keys), keys: deps.Keys, receiver: deps.Receiver, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
 		pages: newPageCache(pageCacheBytes),
 	}
 	if s.version == "" {

@@ -27,6 +27,7 @@ import (
 	"washboard/internal/clock"
 	"washboard/internal/keyring"
 	"washboard/internal/metrics"
+	"washboard/internal/receiver"
 	"washboard/internal/sim"
 	"washboard/internal/store"
 	"washboard/internal/syncer"
@@ -51,6 +52,7 @@ type app struct {
 	store     *store.Store
 	sessionDB *sql.DB
 	engine    *syncer.Engine
+	events    *receiver.Service
 	logs      *syncBuffer
 	seen      *syncBuffer // every response body and header the tests received
 	cfg       Config
@@ -109,6 +111,8 @@ type appOptions struct {
 	attempts  int              // upstream attempts per call; 1 if zero
 	seed      uint64           // of the simulated world; 3 if zero
 	history   time.Duration    // simulated before the test; 5 days if zero
+	receiver  receiver.Config  // of the service's events
+	webhooks  sim.WebhookOptions
 }
 
 // newAppWith is newApp with options.
@@ -116,8 +120,9 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	t.Helper()
 	locations, m := opts.locations, opts.metrics
 	a := &app{t: t, clock: clock.NewFake(start), logs: &syncBuffer{}, seen: &syncBuffer{}}
-	a.world = sim.New(sim.Config{Seed: cmp.Or(opts.seed, 3), Locations: locations, Accounts: 2, History: cmp.Or(opts.history, 5*24*time.Hour),
+	a.world = sim.New(sim.Config{Seed: cmp.Or(opts.seed, 3), Locations: locations, Accounts: 2, History: cmp.Or(opts.history, 5*24*time.Hour), Webhooks: opts.webhooks,
 		Clock: a.clock, Zone: time.UTC, Credentials: []sim.Credentials{credA, credB}})
+	t.Cleanup(a.world.Close) // its webhook deliveries
 	simulator := a.world.Handler()
 	a.upstream = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if f := a.beforeUpstream.Load(); f != nil {
@@ -144,8 +149,13 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	a.engine = syncer.New(ctx, syncer.UpstreamSource{Client: client}, a.store, a.clock, syncer.Config{}, log)
 	t.Cleanup(func() { cancel(); a.engine.Wait() })
 	cfg.Zone = time.UTC
+	keys := testKeys(t, 7)
+	a.events = receiver.New(a.store, keys, a.engine, opts.receiver, log)
+	eventsDone := make(chan struct{})
+	go func() { a.events.Run(ctx); close(eventsDone) }()
+	t.Cleanup(func() { cancel(); <-eventsDone })
 	a.cfg, a.deps = cfg, Deps{Store: a.store, SessionDB: a.sessionDB, Sync: a.engine, Upstream: client, Clock: a.clock, Log: log, Metrics: m,
-		Keys: testKeys(t, 7)}
+		Keys: keys, Receiver: a.events}
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/receiver"
 	"washboard/internal/sim"
 	"washboard/internal/upstream"
 )
@@ -60,6 +61,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	simSrv := &http.Server{Handler: world.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go simSrv.Serve(ln)
 	defer simSrv.Close()
+	defer world.Close() // its webhook deliveries
 	cfg.Upstream = "http://" + ln.Addr().String()
 
 	fmt.Fprintf(stdout, "Simulated Device Monitoring Service on %s: %d device locations, %s of history, running %gx real time.\n",
@@ -69,8 +71,19 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		clock:      clk,
 		clockSpeed: speed,
 		demo:       &creds,
-		ready: func(url string) {
+		// The simulator sends the demo account's events to the dashboard
+		// from the start, so that alerts arrive as they happen.
+		ready: func(ctx context.Context, url string, events *receiver.Service) error {
+			account := world.Accounts()[0].ID
+			id, secret, err := events.Create(ctx, account, "", clk.Now())
+			if err != nil {
+				return fmt.Errorf("making the demo's webhook receiver: %w", err)
+			}
+			if _, _, err := world.AddWebhook(0, sim.WebhookSpec{URL: url + "/hooks/" + id, Secret: secret}); err != nil {
+				return fmt.Errorf("defining the demo's webhook: %w", err)
+			}
 			fmt.Fprintf(stdout, "Open %s and choose \"Use the demo account\".\n", url)
+			return nil
 		},
 	}, stdout, log)
 }

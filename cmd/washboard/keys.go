@@ -46,17 +46,19 @@ func checkKeys(ctx context.Context, keys *keyring.Ring, st *store.Store, session
 		if err != nil {
 			return err
 		}
-		reseal := map[string]store.Reseal{}
-		for id, b := range creds {
-			if nb, changed, err := keys.Reseal(keyring.ScreenCredentials, b, []byte(id)); err == nil && changed {
-				reseal[id] = store.Reseal{Old: b, New: nb}
-			}
-		}
-		screens, err := st.ResealScreenCredentials(ctx, reseal)
+		screens, err := st.ResealScreenCredentials(ctx, resealed(keys, keyring.ScreenCredentials, creds))
 		if err != nil {
 			return fmt.Errorf("sealing screens' credentials with the new key: %w", err)
 		}
-		log.Info("secret key rotated: sealed again with the new key", "sessions", sessions, "screens", screens)
+		secrets, err := st.ReceiverSecrets(ctx)
+		if err != nil {
+			return err
+		}
+		receivers, err := st.ResealReceiverSecrets(ctx, resealed(keys, keyring.WebhookSecrets, secrets))
+		if err != nil {
+			return fmt.Errorf("sealing webhook secrets with the new key: %w", err)
+		}
+		log.Info("secret key rotated: sealed again with the new key", "sessions", sessions, "screens", screens, "webhook_receivers", receivers)
 	}
 	recorded, err := st.KeyCheck(ctx)
 	if err != nil {
@@ -83,4 +85,16 @@ func checkKeys(ctx context.Context, keys *keyring.Ring, st *store.Store, session
 		return st.SetKeyCheck(ctx, keys.Check())
 	}
 	return nil
+}
+
+// resealed seals again with the current key the values, by id (their
+// associated data), that an old key sealed.
+func resealed(keys *keyring.Ring, p keyring.Purpose, sealed map[string][]byte) map[string]store.Reseal {
+	out := map[string]store.Reseal{}
+	for id, b := range sealed {
+		if nb, changed, err := keys.Reseal(p, b, []byte(id)); err == nil && changed {
+			out[id] = store.Reseal{Old: b, New: nb}
+		}
+	}
+	return out
 }

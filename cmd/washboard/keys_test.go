@@ -58,6 +58,9 @@ func newSealedData(t *testing.T, keys *keyring.Ring) *sealedData {
 	if err := st.CreateScreen(ctx, sc, []byte("hash"), keys.Seal(keyring.ScreenCredentials, []byte("creds"), []byte("screen1"))); err != nil {
 		t.Fatal(err)
 	}
+	if err := st.CreateReceiver(ctx, store.Receiver{ID: "rcv_1", Account: "acc", Secret: keys.Seal(keyring.WebhookSecrets, []byte("whsec_x"), []byte("rcv_1")), Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
 	return &sealedData{t: t, st: st, sdb: sdb}
 }
 
@@ -74,7 +77,12 @@ func (d *sealedData) opensWith(keys *keyring.Ring) (session, screen bool) {
 		d.t.Fatal(err)
 	}
 	_, _, cerr := keys.Open(keyring.ScreenCredentials, creds["screen1"], []byte("screen1"))
-	return serr == nil, cerr == nil
+	secrets, err := d.st.ReceiverSecrets(context.Background())
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	_, _, rerr := keys.Open(keyring.WebhookSecrets, secrets["rcv_1"], []byte("rcv_1"))
+	return serr == nil, cerr == nil && rerr == nil
 }
 
 func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
@@ -96,7 +104,7 @@ func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
 	if session, screen := d.opensWith(ring(t, 2)); !session || !screen {
 		t.Errorf("after the rotation, with the new key alone: the session opens %v, the screen's credentials %v", session, screen)
 	}
-	if !strings.Contains(logs.String(), "sessions=1 screens=1") {
+	if !strings.Contains(logs.String(), "sessions=1 screens=1 webhook_receivers=1") {
 		t.Errorf("the rotation does not say what it sealed again:\n%s", logs.String())
 	}
 	// The next start, with the new key alone, has nothing to say.

@@ -16,6 +16,7 @@ import (
 
 	"washboard/internal/clock"
 	"washboard/internal/metrics"
+	"washboard/internal/receiver"
 	"washboard/internal/store"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
@@ -119,7 +120,9 @@ type dashboardOptions struct {
 	clock      clock.Clock
 	clockSpeed float64 // set when clock is not the real clock: how fast it runs
 	demo       *upstream.Credentials
-	ready      func(url string) // called once the dashboard listens
+	// ready is called once the dashboard listens, with its address and
+	// the receiver of the service's events.
+	ready func(ctx context.Context, url string, events *receiver.Service) error
 }
 
 // serveDashboard runs the dashboard until ctx ends.
@@ -170,16 +173,26 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 			m.ObserveRefresh(string(res), d, c.Added, c.Changed, c.Removed, err)
 		},
 	}, log)
-	// Stops the sync and waits for it; shutdownGracefully calls it within
-	// the grace period, and the deferred call covers the early returns.
-	stopEngine := sync.OnceFunc(func() { stopSync(); engine.Wait() })
+	// The service's events are applied by the receiver's worker until the
+	// sync stops.
+	events := receiver.New(st, keys, engine, receiver.Config{}, log)
+	eventsDone := make(chan struct{})
+	go func() { events.Run(syncCtx); close(eventsDone) }()
+	m.Gauge("washboard_events_queued", "Events of the service received and waiting to be applied.", func() float64 {
+		return float64(events.Queued())
+	})
+	// Stops the sync and the receiver's worker and waits for them;
+	// shutdownGracefully calls it within the grace period, and the deferred
+	// call covers the early returns.
+	stopEngine := sync.OnceFunc(func() { stopSync(); engine.Wait(); <-eventsDone })
 	defer stopEngine()
 
 	app, err := web.New(web.Config{
 		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime},
 		Interval: cfg.Interval, Zone: zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
 		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed,
-	}, web.Deps{Store: st, SessionDB: sessionDB, Sync: engine, Upstream: client, Clock: opts.clock, Log: log, Metrics: m, Keys: keys})
+	}, web.Deps{Store: st, SessionDB: sessionDB, Sync: engine, Upstream: client, Clock: opts.clock, Log: log, Metrics: m, Keys: keys,
+		Receiver: events})
 	if err != nil {
 		return err
 	}
@@ -206,7 +219,10 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	url := "http://" + displayAddr(ln.Addr())
 	fmt.Fprintf(stdout, "Washboard is running on %s\n", url)
 	if opts.ready != nil {
-		opts.ready(url)
+		if err := opts.ready(ctx, url, events); err != nil {
+			ln.Close()
+			return err
+		}
 	}
 	return shutdownGracefully(ctx, cfg.ShutdownGrace, servers, stopEngine, log)
 }

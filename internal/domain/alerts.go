@@ -132,3 +132,33 @@ func (a Alert) TimeToResolve() time.Duration {
 	}
 	return a.Resolved.Sub(a.Created)
 }
+
+// Later is the later state of one alert, of what the cache holds and
+// what an event brings, which may come late, twice, or out of order:
+// events are not ordered, so the alert's own status and dates decide. A
+// closed alert never opens again; of two closed versions, the one
+// resolved later stands (the earlier, on a tie); of two open ones, the
+// refill count only rises and overdue, once set, stays. Later reports
+// whether the result differs from what the cache holds.
+func Later(cached, event Alert) (Alert, bool) {
+	switch {
+	case !cached.Open() && event.Open():
+		return cached, false
+	case !cached.Open():
+		if !event.Resolved.After(cached.Resolved) {
+			return cached, false
+		}
+		event.OverdueSince = cached.OverdueSince
+		return event, true
+	case !event.Open():
+		event.OverdueSince = cached.OverdueSince
+		return event, true
+	}
+	out := cached
+	out.RefillCount = max(cached.RefillCount, event.RefillCount)
+	out.Overdue = cached.Overdue || event.Overdue
+	if len(out.MACs) == 0 {
+		out.MACs = event.MACs
+	}
+	return out, out.RefillCount != cached.RefillCount || out.Overdue != cached.Overdue || len(out.MACs) != len(cached.MACs)
+}

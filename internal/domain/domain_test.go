@@ -109,3 +109,53 @@ func TestAlertWords(t *testing.T) {
 		t.Error("an open alert has a time to resolve")
 	}
 }
+
+func TestLaterKeepsTheLaterStateOfAnAlert(t *testing.T) {
+	created := time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
+	open := Alert{ID: "a1", LocationID: "7", Status: AlertOpen, Type: AlertConsumableOut, Created: created, RefillCount: 1}
+	raised := open
+	raised.RefillCount = 2
+	overdue := open
+	overdue.Overdue = true
+	closed := open
+	closed.Status, closed.Resolved, closed.Resolution, closed.RefillCount = AlertClosed, created.Add(2*time.Hour), ResolvedByDevice, 2
+	closedLater := closed
+	closedLater.Resolved = created.Add(3 * time.Hour)
+	tests := []struct {
+		name          string
+		cached, event Alert
+		want          Alert
+		changed       bool
+	}{
+		{"a raised refill count", open, raised, raised, true},
+		{"a lower refill count that came late", raised, open, raised, false},
+		{"overdue set", open, overdue, overdue, true},
+		{"overdue does not go away on a late event", overdue, open, overdue, false},
+		{"an open alert closes", raised, closed, closed, true},
+		{"a closed alert never opens again", closed, raised, closed, false},
+		{"the same close twice", closed, closed, closed, false},
+		{"a later close wins", closed, closedLater, closedLater, true},
+		{"an earlier close does not", closedLater, closed, closedLater, false},
+		{"the same event twice", raised, raised, raised, false},
+	}
+	for _, tt := range tests {
+		got, changed := Later(tt.cached, tt.event)
+		if changed != tt.changed || got.Status != tt.want.Status || got.RefillCount != tt.want.RefillCount ||
+			got.Overdue != tt.want.Overdue || !got.Resolved.Equal(tt.want.Resolved) {
+			t.Errorf("%s: got %+v (changed %v), want %+v (changed %v)", tt.name, got, changed, tt.want, tt.changed)
+		}
+	}
+	// Whatever order the events of one alert arrive in, the last state is
+	// the same.
+	events := []Alert{open, raised, overdue, closed}
+	perms := [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}, {1, 3, 0, 2}, {2, 0, 3, 1}}
+	for _, p := range perms {
+		state := events[p[0]]
+		for _, i := range p[1:] {
+			state, _ = Later(state, events[i])
+		}
+		if state.Open() || state.RefillCount != 2 {
+			t.Errorf("events in order %v end as %+v, want closed with 2 refills", p, state)
+		}
+	}
+}

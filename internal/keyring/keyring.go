@@ -36,13 +36,14 @@ const (
 	Sessions          Purpose = "sessions"
 	ScreenCookies     Purpose = "screen-cookies"
 	ScreenCredentials Purpose = "screen-credentials"
+	WebhookSecrets    Purpose = "webhook-secrets"
 	FormTokens        Purpose = "form-tokens"
 	check             Purpose = "key-check"
 )
 
 // sealedPurposes are the purposes whose values are sealed (the others are
 // MACs).
-var sealedPurposes = []Purpose{Sessions, ScreenCookies, ScreenCredentials}
+var sealedPurposes = []Purpose{Sessions, ScreenCookies, ScreenCredentials, WebhookSecrets}
 
 // ErrCannotOpen is returned for a sealed value that no key of the ring
 // opens: it was sealed with another key, for another purpose or other

@@ -82,6 +82,10 @@ type AlertRefresh struct {
 	empty   bool         // the account had no alerts: nothing to compare with
 	seen    time.Time    // when the service was read; zero leaves overdue_ms alone
 	rollups rollupInputs // read once the refresh changes something
+	// touched, when set, holds the states of the only locations the
+	// refresh may change, as they were before it: Commit adjusts their
+	// parts' rollups instead of counting the whole account again.
+	touched map[string]locationState
 }
 
 // BeginAlerts starts a refresh of an account's alerts.
@@ -131,7 +135,7 @@ func (r *AlertRefresh) Write(ctx context.Context, alerts []domain.Alert) error {
 // devices once the refresh has changed something, for the rollups, while
 // the next page is on its way: a refresh of alerts changes neither.
 func (r *AlertRefresh) readRollupInputs(ctx context.Context) (err error) {
-	if r.rollups.places != nil || r.w.change.Empty() {
+	if r.touched != nil || r.rollups.places != nil || r.w.change.Empty() {
 		return nil
 	}
 	if r.rollups.healths, err = locationDeviceHealths(ctx, r.tx, r.key); err != nil {
@@ -176,7 +180,21 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 			return *c, err
 		}
 	}
-	if !c.Empty() {
+	switch {
+	case c.Empty():
+	case r.touched != nil:
+		ids := make([]string, 0, len(r.touched))
+		for id := range r.touched {
+			ids = append(ids, id)
+		}
+		after, err := readLocationStates(ctx, r.tx, r.key, ids)
+		if err != nil {
+			return *c, err
+		}
+		if err := adjustRollups(ctx, r.tx, r.key, r.account, r.touched, after); err != nil {
+			return *c, err
+		}
+	default:
 		if err := recomputeRollups(ctx, r.tx, r.key, r.account, r.rollups); err != nil {
 			return *c, err
 		}
@@ -246,7 +264,7 @@ func (s *Store) FindAlerts(ctx context.Context, f AlertFilter) ([]domain.Alert, 
 	if err != nil {
 		return nil, err
 	}
-	q, args := alertQuery(key, f, `a.id, a.location_id, a.macs, a.status, a.type, a.created_ms, a.resolved_ms, a.resolution, a.overdue, a.refill_count, a.overdue_ms`)
+	q, args := alertQuery(key, f, alertCols)
 	q += " ORDER BY a.overdue DESC, a.created_ms, a.rowid"
 	if f.Limit > 0 {
 		q += " LIMIT ?"
@@ -259,30 +277,41 @@ func (s *Store) FindAlerts(ctx context.Context, f AlertFilter) ([]domain.Alert, 
 	defer rows.Close()
 	var out []domain.Alert
 	for rows.Next() {
-		var a domain.Alert
-		var macs, status, typ, resolution string
-		var created int64
-		var resolved sql.NullInt64
-		var overdue int64
-		var overdueSince sql.NullInt64
-		if err := rows.Scan(&a.ID, &a.LocationID, &macs, &status, &typ, &created, &resolved, &resolution, &overdue, &a.RefillCount, &overdueSince); err != nil {
+		a, err := scanAlert(rows.Scan)
+		if err != nil {
 			return nil, err
-		}
-		if macs != "" {
-			a.MACs = strings.Split(macs, ";")
-		}
-		a.Status, a.Type, a.Resolution = domain.AlertStatus(status), domain.AlertType(typ), domain.Resolution(resolution)
-		a.Created = fromMS(created)
-		if resolved.Valid {
-			a.Resolved = fromMS(resolved.Int64)
-		}
-		a.Overdue = overdue != 0
-		if overdueSince.Valid {
-			a.OverdueSince = fromMS(overdueSince.Int64)
 		}
 		out = append(out, a)
 	}
 	return out, rows.Err()
+}
+
+// alertCols are the columns scanAlert reads, of alerts as a.
+const alertCols = `a.id, a.location_id, a.macs, a.status, a.type, a.created_ms, a.resolved_ms, a.resolution, a.overdue, a.refill_count, a.overdue_ms`
+
+func scanAlert(scan func(...any) error) (domain.Alert, error) {
+	var a domain.Alert
+	var macs, status, typ, resolution string
+	var created int64
+	var resolved sql.NullInt64
+	var overdue int64
+	var overdueSince sql.NullInt64
+	if err := scan(&a.ID, &a.LocationID, &macs, &status, &typ, &created, &resolved, &resolution, &overdue, &a.RefillCount, &overdueSince); err != nil {
+		return a, err
+	}
+	if macs != "" {
+		a.MACs = strings.Split(macs, ";")
+	}
+	a.Status, a.Type, a.Resolution = domain.AlertStatus(status), domain.AlertType(typ), domain.Resolution(resolution)
+	a.Created = fromMS(created)
+	if resolved.Valid {
+		a.Resolved = fromMS(resolved.Int64)
+	}
+	a.Overdue = overdue != 0
+	if overdueSince.Valid {
+		a.OverdueSince = fromMS(overdueSince.Int64)
+	}
+	return a, nil
 }
 
 // CountAlerts counts the alerts matching the filter.

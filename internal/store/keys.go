@@ -63,6 +63,12 @@ type Reseal struct {
 // were read (relinked meanwhile) keeps its new ones. It returns how many
 // it replaced.
 func (s *Store) ResealScreenCredentials(ctx context.Context, byID map[string]Reseal) (int, error) {
+	return s.reseal(ctx, `UPDATE screens SET credentials = ? WHERE id = ? AND credentials = ?`, byID)
+}
+
+// reseal runs q (new value, id, old value) for each of byID in one
+// transaction, and counts the rows it changed.
+func (s *Store) reseal(ctx context.Context, q string, byID map[string]Reseal) (int, error) {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
@@ -70,7 +76,7 @@ func (s *Store) ResealScreenCredentials(ctx context.Context, byID map[string]Res
 	defer tx.Rollback()
 	n := 0
 	for id, r := range byID {
-		res, err := tx.ExecContext(ctx, `UPDATE screens SET credentials = ? WHERE id = ? AND credentials = ?`, r.New, id, r.Old)
+		res, err := tx.ExecContext(ctx, q, r.New, id, r.Old)
 		c, err := rowsAffected(res, err)
 		if err != nil {
 			return 0, err

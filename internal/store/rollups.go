@@ -291,3 +291,161 @@ func (s *Store) Rollups(ctx context.Context, account string, scope Scope, ids ..
 	}
 	return out, rows.Err()
 }
+
+// locationState is what one location adds to the rollups of the parts it
+// is in: its place (when the layout lists it), its health, and its open
+// and overdue alerts.
+type locationState struct {
+	place    place
+	inLayout bool
+	health   domain.Health
+	alerts   alertCount
+}
+
+// readLocationStates reads the states of some locations of an account,
+// within a transaction, with the rules of sumRollups.
+func readLocationStates(ctx context.Context, tx *sql.Tx, key int64, ids []string) (map[string]locationState, error) {
+	out := make(map[string]locationState, len(ids))
+	args := make([]any, 0, len(ids)+1)
+	args = append(args, key)
+	for _, id := range ids {
+		args = append(args, id)
+		out[id] = locationState{}
+	}
+	in := `(` + strings.TrimSuffix(strings.Repeat("?,", len(ids)), ",") + `)`
+	each := func(q string, scan func(*sql.Rows) error) error {
+		rows, err := tx.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	err := each(`SELECT id, room_id, floor_id, building_id FROM locations WHERE account_id = ? AND id IN `+in, func(rows *sql.Rows) error {
+		var p place
+		if err := rows.Scan(&p.location, &p.room, &p.floor, &p.building); err != nil {
+			return err
+		}
+		s := out[p.location]
+		s.place, s.inLayout = p, true
+		out[p.location] = s
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	healths := map[string]domain.Health{}
+	err = each(`SELECT location_id, health FROM devices WHERE account_id = ? AND location_id IN `+in, func(rows *sql.Rows) error {
+		var id string
+		var h domain.Health
+		if err := rows.Scan(&id, &h); err != nil {
+			return err
+		}
+		worsen(healths, id, h)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = each(`SELECT location_id, count(*), sum(overdue) FROM alerts INDEXED BY alerts_open_location
+		WHERE account_id = ? AND status = 'OPEN' AND location_id IN `+in+` GROUP BY location_id`, func(rows *sql.Rows) error {
+		var id string
+		var c alertCount
+		if err := rows.Scan(&id, &c.open, &c.overdue); err != nil {
+			return err
+		}
+		s := out[id]
+		s.alerts = c
+		out[id] = s
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for id, s := range out {
+		h, reported := healths[id]
+		if !reported {
+			h = domain.HealthOffline
+		}
+		if s.alerts.overdue > 0 {
+			h = domain.Worse(h, domain.HealthAction)
+		}
+		s.health = h
+		out[id] = s
+	}
+	return out, nil
+}
+
+// adjustRollups brings the rollups of the parts a few locations are in up
+// to date, from those locations' states before and after a change that
+// touched nothing else: each count moves by the difference. It costs a few
+// rows where recomputeRollups reads the whole account.
+func adjustRollups(ctx context.Context, tx *sql.Tx, key int64, account string, before, after map[string]locationState) error {
+	deltas := map[scopeKey]*rollupDelta{}
+	add := func(s locationState, sign int) {
+		keys := []scopeKey{{ScopeAccount, account}}
+		if s.inLayout {
+			keys = append(keys, scopeKey{ScopeBuilding, s.place.building}, scopeKey{ScopeFloor, s.place.floor}, scopeKey{ScopeRoom, s.place.room})
+		}
+		for _, k := range keys {
+			d := deltas[k]
+			if d == nil {
+				d = &rollupDelta{health: map[domain.Health]int{}}
+				deltas[k] = d
+			}
+			if s.inLayout {
+				d.health[s.health] += sign
+			}
+			d.open += sign * s.alerts.open
+			d.overdue += sign * s.alerts.overdue
+		}
+	}
+	for id, s := range before {
+		add(s, -1)
+		add(after[id], +1)
+	}
+	keys := make([]scopeKey, 0, len(deltas))
+	for k, d := range deltas {
+		if !d.zero() {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b scopeKey) int {
+		return cmp.Or(strings.Compare(string(a.scope), string(b.scope)), strings.Compare(a.id, b.id))
+	})
+	for _, k := range keys {
+		d := deltas[k]
+		if _, err := tx.ExecContext(ctx, `INSERT INTO rollups (account_id, scope_id, scope, ok, attention, action, offline, open_alerts, overdue_alerts)
+			VALUES (?, ?, ?, max(?, 0), max(?, 0), max(?, 0), max(?, 0), max(?, 0), max(?, 0))
+			ON CONFLICT (account_id, scope, scope_id) DO UPDATE SET ok = ok + ?, attention = attention + ?, action = action + ?,
+				offline = offline + ?, open_alerts = open_alerts + ?, overdue_alerts = overdue_alerts + ?`,
+			append(append([]any{key, k.id, string(k.scope)}, d.values()...), d.values()...)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rollupDelta is how much the counts of one part move.
+type rollupDelta struct {
+	health        map[domain.Health]int
+	open, overdue int
+}
+
+func (d *rollupDelta) zero() bool {
+	for _, n := range d.health {
+		if n != 0 {
+			return false
+		}
+	}
+	return d.open == 0 && d.overdue == 0
+}
+
+func (d *rollupDelta) values() []any {
+	return []any{d.health[domain.HealthOK], d.health[domain.HealthAttention], d.health[domain.HealthAction], d.health[domain.HealthOffline], d.open, d.overdue}
+}

@@ -371,6 +371,27 @@ func TestRollupsMatchARecount(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("devices gone")
+
+	// The service's events adjust the rollups of the locations they
+	// touch, and leave them as a recount would.
+	t1 := t0.Add(2 * time.Hour)
+	closedX1 := alert("x1", "a-1", t0, false, true)
+	for _, ev := range []struct {
+		step   string
+		alerts []domain.Alert
+	}{
+		{"an event opening an alert", []domain.Alert{alert("e1", "a-2", t1, true, false)}},
+		{"an event making it overdue", []domain.Alert{alert("e1", "a-2", t1, true, true)}},
+		{"an event closing an overdue alert", []domain.Alert{closedX1}},
+		{"a late event that changes nothing", []domain.Alert{alert("x1", "a-1", t0, true, true)}},
+		{"events at a location the layout does not list", []domain.Alert{alert("e2", "a-9", t1, true, true), alert("e3", "a-9", t1, true, false)}},
+		{"events at several locations at once", []domain.Alert{alert("e4", "a-3", t1, true, true), alert("e2", "a-9", t1, false, true), alert("e1", "a-2", t1, false, true)}},
+	} {
+		if _, err := s.ApplyAlertEvents(ctx, "a", ev.alerts, t1); err != nil {
+			t.Fatal(err)
+		}
+		check(ev.step)
+	}
 }
 
 func alert(id, loc string, created time.Time, open, overdue bool) domain.Alert {

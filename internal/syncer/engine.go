@@ -70,7 +70,8 @@ type Engine struct {
 	loops    map[string]*loop   // by account
 	rejected map[string]string  // credential id → why
 	subs     map[string]map[chan Event]struct{}
-	gens     map[string]uint64 // by account: see Generation
+	gens     map[string]uint64    // by account: see Generation
+	eventsAt map[string]time.Time // by account: when the service's events last arrived
 	wg       sync.WaitGroup
 }
 
@@ -95,6 +96,7 @@ func New(ctx context.Context, src Source, st *store.Store, clk clock.Clock, cfg 
 		rejected: map[string]string{},
 		subs:     map[string]map[chan Event]struct{}{},
 		gens:     map[string]uint64{},
+		eventsAt: map[string]time.Time{},
 	}
 }
 

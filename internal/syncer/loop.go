@@ -93,7 +93,13 @@ func (l *loop) run(ctx context.Context) {
 		})
 	}
 
-	var nextMeta, nextPoll time.Time // zero: due now
+	// Zero times: due now. Alerts are polled less often while the
+	// service's events arrive (see Engine.alertsInterval); the wait is
+	// measured from the last poll at every wake, so that polling picks up
+	// again as soon as the events stop.
+	var nextMeta, nextPoll, lastAlerts time.Time
+	var alertsDelay time.Duration
+	devicesOK, alertsOK := false, false
 	for {
 		now := e.clock.Now()
 		pollDelay := e.cfg.Interval
@@ -108,11 +114,17 @@ func (l *loop) run(ctx context.Context) {
 		}
 		if !now.Before(nextPoll) {
 			devErr := l.refresh(ctx, store.ResourceDevices, l.refreshDevices)
-			alertErr := l.refresh(ctx, store.ResourceAlerts, l.refreshAlerts)
-			if devErr == nil && alertErr == nil {
+			devicesOK = devicesOK || devErr == nil
+			pollDelay = max(pollDelay, slowDown(e.cfg.Interval, devErr))
+			if lastAlerts.IsZero() || !now.Before(lastAlerts.Add(max(alertsDelay, e.alertsInterval(l.account)))) {
+				alertErr := l.refresh(ctx, store.ResourceAlerts, l.refreshAlerts)
+				alertsOK = alertsOK || alertErr == nil
+				lastAlerts, alertsDelay = now, slowDown(e.cfg.Interval, alertErr)
+				pollDelay = max(pollDelay, alertsDelay)
+			}
+			if devicesOK && alertsOK {
 				l.update(func(p *Progress) { p.FirstSyncDone = true })
 			}
-			pollDelay = max(pollDelay, slowDown(e.cfg.Interval, devErr), slowDown(e.cfg.Interval, alertErr))
 			nextPoll = now.Add(pollDelay)
 		}
 		if ctx.Err() != nil {

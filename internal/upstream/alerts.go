@@ -230,6 +230,12 @@ func decodeAlertPage(body []byte) (AlertPage, error) {
 	return page, nil
 }
 
+// DecodeAlert reads one alert as GET /alerts lists it (the data of the
+// service's events), as tolerantly as the client reads pages. It fails
+// when the value is not an object, has no alert_id, or a known member
+// holds a value no accepted shape fits.
+func DecodeAlert(raw json.RawMessage) (Alert, error) { return decodeAlert(raw) }
+
 // decodeAlert reads one alert. It fails when the element is not an object,
 // has no alert_id, or a known member holds a value no accepted shape fits.
 func decodeAlert(raw json.RawMessage) (Alert, error) {
