@@ -472,6 +472,11 @@ async function main(work, server) {
   await expect('report, bldg', `/reports/shift?building=${building}`);
   await expect('report times', '/reports/settings');
   await expect('screens', '/screens');
+  await expect('webhooks', '/webhooks');
+  const receiver = await request(base, '/webhooks', user, { method: 'POST', form: [['csrf_token', csrf], ['secret', '']] });
+  if (receiver.status !== 200) problems.push(`making a webhook receiver answered ${receiver.status}`);
+  for (const m of receiver.body.matchAll(/value="(whsec_[^"]+)"/g)) secrets.add(m[1]);
+  pages.push({ name: 'webhook receiver', path: 'POST /webhooks', body: receiver.body });
 
   // A wall screen, created as the Screens page's form does.
   const created = await request(base, '/screens', user, {
