@@ -267,6 +267,10 @@ func signInFailure(kind string) string {
 	switch kind {
 	case "rejected":
 		return "The Device Monitoring Service rejected these credentials."
+	case "revoked":
+		return "The service refused the client ID and secret."
+	case "expired":
+		return "The Authorization value was refused."
 	case "unreachable":
 		return "The Device Monitoring Service could not be reached."
 	case "invalid":
@@ -473,4 +477,40 @@ func alertFilterSummary(f AlertFilter) string {
 		s += " · to " + f.To
 	}
 	return s
+}
+
+// rejectionWords says why the service rejected a session's credentials.
+func rejectionWords(rejection string) string {
+	switch rejection {
+	case "revoked":
+		return "The service revoked the client you signed in with: its token endpoint refuses the client ID and secret."
+	case "expired":
+		return "The Authorization value was refused — it may have expired."
+	}
+	return "The Device Monitoring Service rejected your credentials."
+}
+
+// screenRejection says why the service rejected a screen's credentials,
+// and whom to ask.
+func screenRejection(rejection, contact string) string {
+	who := screenContact(contact)
+	switch rejection {
+	case "revoked":
+		return "This screen's credentials were revoked — ask " + who + " to give it new ones."
+	case "expired":
+		return "The Authorization value was refused — it may have expired. Ask " + who + " to re-link this screen."
+	}
+	return "The service rejected this screen's access. Ask " + who + " to re-link it."
+}
+
+// rejectionShort says in a few words why a screen's credentials were
+// refused.
+func rejectionShort(rejection string) string {
+	switch rejection {
+	case "revoked":
+		return "the client was revoked"
+	case "expired":
+		return "the Authorization value was refused, it may have expired"
+	}
+	return "the service refused them"
 }

@@ -41,6 +41,7 @@ type Freshness struct {
 	Failed    bool      // the last refresh failed
 	Reason    string    // why, in words, when Stale or Failed
 	Rejected  bool      // the service rejected the credentials in use
+	Rejection string    // why: "revoked" (the OAuth client), "expired" (a fixed Authorization value), or "rejected"
 	FirstSync bool      // the first sync of the account is still running
 	Live      bool      // the service's events arrive: alerts are fresh within seconds
 }

@@ -26,15 +26,19 @@ type Screens struct {
 
 // ScreenRow is one screen in the list.
 type ScreenRow struct {
-	ID         string
-	Name       string
-	Scope      string // in words: "Whole account", "North Tower", "North Tower › Level 3"
-	Settings   string // in words: "Needs action, offline · pages every 15 s · dims 22:00–06:00"
-	Contact    string // who to ask to re-link it
-	Created    time.Time
-	LastSeen   time.Time // zero: never opened
-	Revoked    bool
-	NeedsLink  bool   // what the server keeps for it cannot be opened with its key: only a new link brings it back
+	ID        string
+	Name      string
+	Scope     string // in words: "Whole account", "North Tower", "North Tower › Level 3"
+	Settings  string // in words: "Needs action, offline · pages every 15 s · dims 22:00–06:00"
+	Contact   string // who to ask to re-link it
+	Created   time.Time
+	LastSeen  time.Time // zero: never opened
+	Revoked   bool
+	NeedsLink bool // what the server keeps for it cannot be opened with its key: only a new link brings it back
+	// Rejection, when set, is why the service refused the screen's
+	// credentials ("revoked", "expired", "rejected"): a new link gives it
+	// those of the user who asks for it.
+	Rejection  string
 	EditHref   string // GET: the form filled with this screen
 	RevokeHref string // POST with csrf_token: unlink
 	RelinkHref string // POST with csrf_token: a new link, the old one stops working

@@ -8,30 +8,38 @@ import (
 func TestSignInFormNeverHoldsCredentials(t *testing.T) {
 	m := SignIn{Page: Page{Title: "Sign in", CSRFToken: "tok-<&>"}, Next: "/alerts?status=open"}
 	doc, _ := render(t, SignInPage(m))
-	form := doc.Find(`form[action="/signin"]`)
-	if form.AttrOr("method", "") != "post" {
-		t.Fatalf("sign-in form method = %q", form.AttrOr("method", ""))
+	// Two ways to sign in: an API key with an Authorization value, or with
+	// a client ID and secret.
+	forms := doc.Find(`form[action="/signin"]`)
+	if forms.Length() != 2 {
+		t.Fatalf("%d sign-in forms, want 2", forms.Length())
 	}
-	for _, name := range []string{"api_key", "authorization"} {
-		in := form.Find(`input[name="` + name + `"]`)
-		if in.Length() != 1 {
-			t.Fatalf("no field %q", name)
+	for i, fields := range [][]string{{"api_key", "authorization"}, {"api_key", "client_id", "client_secret"}} {
+		form := forms.Eq(i)
+		if form.AttrOr("method", "") != "post" {
+			t.Fatalf("sign-in form %d method = %q", i, form.AttrOr("method", ""))
 		}
-		if in.AttrOr("type", "") != "password" || in.AttrOr("autocomplete", "") != "off" {
-			t.Errorf("%s: type %q autocomplete %q", name, in.AttrOr("type", ""), in.AttrOr("autocomplete", ""))
+		for _, name := range fields {
+			in := form.Find(`input[name="` + name + `"]`)
+			if in.Length() != 1 {
+				t.Fatalf("form %d: no field %q", i, name)
+			}
+			if name != "client_id" && in.AttrOr("type", "") != "password" || in.AttrOr("autocomplete", "") != "off" {
+				t.Errorf("form %d, %s: type %q autocomplete %q", i, name, in.AttrOr("type", ""), in.AttrOr("autocomplete", ""))
+			}
+			if v, ok := in.Attr("value"); ok && v != "" {
+				t.Errorf("form %d: %s is pre-filled with %q", i, name, v)
+			}
+			if id := in.AttrOr("id", ""); id == "" || form.Find(`label[for="`+id+`"]`).Length() != 1 {
+				t.Errorf("form %d: %s has no label", i, name)
+			}
 		}
-		if v, ok := in.Attr("value"); ok && v != "" {
-			t.Errorf("%s is pre-filled with %q", name, v)
+		if got := form.Find(`input[type="hidden"][name="csrf_token"]`).AttrOr("value", ""); got != "tok-<&>" {
+			t.Errorf("form %d: csrf_token = %q", i, got)
 		}
-		if id := in.AttrOr("id", ""); id == "" || form.Find(`label[for="`+id+`"]`).Length() != 1 {
-			t.Errorf("%s has no label", name)
+		if got := form.Find(`input[type="hidden"][name="next"]`).AttrOr("value", ""); got != "/alerts?status=open" {
+			t.Errorf("form %d: next = %q", i, got)
 		}
-	}
-	if got := form.Find(`input[type="hidden"][name="csrf_token"]`).AttrOr("value", ""); got != "tok-<&>" {
-		t.Errorf("csrf_token = %q", got)
-	}
-	if got := form.Find(`input[type="hidden"][name="next"]`).AttrOr("value", ""); got != "/alerts?status=open" {
-		t.Errorf("next = %q", got)
 	}
 	if doc.Find(`[role="alert"]`).Length() != 0 {
 		t.Error("an error box without an error")

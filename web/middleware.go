@@ -257,14 +257,14 @@ func (s *Server) requireAccount(next echo.HandlerFunc) echo.HandlerFunc {
 		ctx := c.Request().Context()
 		ss, ok := s.currentSession(ctx)
 		if !ok {
-			return s.redirectToSignIn(c, false)
+			return s.redirectToSignIn(c, "")
 		}
-		if _, rejected := s.sync.Rejected(syncer.CredentialID(ss.Cred)); rejected {
+		if why, rejected := s.sync.Rejected(syncer.CredentialID(ss.Cred)); rejected {
 			s.sync.Release(holderID(ss.Holder))
 			if err := s.sessions.Destroy(ctx); err != nil {
 				return err
 			}
-			return s.redirectToSignIn(c, true)
+			return s.redirectToSignIn(c, string(why))
 		}
 		s.sync.Hold(holderID(ss.Holder), ss.Account, ss.Cred, s.clock.Now().Add(s.sessions.IdleTimeout))
 		c.Set(ctxSession, ss)
@@ -280,15 +280,16 @@ func sessionOf(c echo.Context) session {
 }
 
 // redirectToSignIn sends the browser to the sign-in page, coming back to
-// the page asked for afterwards, saying why when the service rejected the
-// session's credentials. An htmx request gets HX-Redirect.
-func (s *Server) redirectToSignIn(c echo.Context, rejected bool) error {
+// the page asked for afterwards, saying why (a syncer.Rejection) when the
+// service rejected the session's credentials. An htmx request gets
+// HX-Redirect.
+func (s *Server) redirectToSignIn(c echo.Context, rejected string) error {
 	q := url.Values{}
 	if r := c.Request(); r.Method == http.MethodGet && !isHTMX(c) && r.URL.Path != "/" {
 		q.Set("next", r.URL.RequestURI())
 	}
-	if rejected {
-		q.Set("reason", "rejected")
+	if rejected != "" {
+		q.Set("reason", rejected)
 	}
 	target := "/signin"
 	if len(q) > 0 {

@@ -63,8 +63,8 @@ func (s *Server) freshness(ctx context.Context, ss session) views.Freshness {
 			f.Reason = "the last refresh is more than two sync intervals old"
 		}
 	}
-	if _, rejected := s.sync.Rejected(syncer.CredentialID(ss.Cred)); rejected {
-		f.Rejected = true
+	if why, rejected := s.sync.Rejected(syncer.CredentialID(ss.Cred)); rejected {
+		f.Rejected, f.Rejection = true, string(why)
 	}
 	return f
 }

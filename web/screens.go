@@ -16,6 +16,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
+	"washboard/internal/syncer"
 	"washboard/internal/upstream"
 	"washboard/views"
 )
@@ -43,13 +44,15 @@ func tokenHash(token string) []byte {
 // sealedCreds is how a screen's credentials are kept, sealed.
 type sealedCreds struct {
 	APIKey        string `json:"k"`
-	Authorization string `json:"a"`
+	Authorization string `json:"a,omitempty"`
+	ClientID      string `json:"c,omitempty"`
+	ClientSecret  string `json:"s,omitempty"`
 }
 
 // sealCreds seals a screen's credentials, bound to the screen: they do not
 // open as another screen's.
 func (s *Server) sealCreds(screenID string, c upstream.Credentials) ([]byte, error) {
-	plain, err := json.Marshal(sealedCreds{c.APIKey, c.Authorization})
+	plain, err := json.Marshal(sealedCreds{c.APIKey, c.Authorization, c.ClientID, c.ClientSecret})
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +70,7 @@ func (s *Server) openCreds(screenID string, b []byte) (upstream.Credentials, err
 	if err := json.Unmarshal(plain, &sc); err != nil {
 		return upstream.Credentials{}, err
 	}
-	return upstream.Credentials{APIKey: sc.APIKey, Authorization: sc.Authorization}, nil
+	return upstream.Credentials{APIKey: sc.APIKey, Authorization: sc.Authorization, ClientID: sc.ClientID, ClientSecret: sc.ClientSecret}, nil
 }
 
 // listScreens shows the account's screens and the form for a new one.
@@ -304,14 +307,18 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 		return m, err
 	}
 	for _, sc := range screens {
-		_, openErr := s.openCreds(sc.ID, sealed[sc.ID])
+		cred, openErr := s.openCreds(sc.ID, sealed[sc.ID])
+		var rejection string
+		if why, rejected := s.sync.Rejected(syncer.CredentialID(cred)); openErr == nil && rejected {
+			rejection = string(why)
+		}
 		scope, err := s.scopeName(c, ss.Account, sc.Scope)
 		if err != nil {
 			scope = "A place no longer in the account"
 		}
 		m.Screens = append(m.Screens, views.ScreenRow{
 			ID: sc.ID, Name: sc.Name, Scope: scope, Settings: screenSettings(sc), Contact: sc.Contact,
-			Created: sc.Created, LastSeen: sc.LastSeen, Revoked: !sc.Revoked.IsZero(), NeedsLink: openErr != nil,
+			Created: sc.Created, LastSeen: sc.LastSeen, Revoked: !sc.Revoked.IsZero(), NeedsLink: openErr != nil, Rejection: rejection,
 			EditHref: "/screens/" + sc.ID + "/edit", RevokeHref: "/screens/" + sc.ID + "/revoke", RelinkHref: "/screens/" + sc.ID + "/relink",
 		})
 	}

@@ -248,7 +248,7 @@ func TestScreenWithRejectedCredentialsSaysWhoShouldRelinkIt(t *testing.T) {
 	}
 	r := tv.get("/screen")
 	banner := r.doc(t).Find("#screen-banner").Text()
-	if !strings.Contains(banner, "rejected") || !strings.Contains(banner, "the facilities desk") {
+	if !strings.Contains(banner, "The Authorization value was refused") || !strings.Contains(banner, "the facilities desk") {
 		t.Errorf("the screen's banner = %q; want the rejection in words and who should re-link it", strings.Join(strings.Fields(banner), " "))
 	}
 }

@@ -34,8 +34,12 @@ const (
 	keyAccountName = "account_name" // its name
 	keyAPIKey      = "api_key"
 	keyAuth        = "authorization"
-	keyHolder      = "holder"  // random id under which the session holds the account's sync
-	keyTouched     = "touched" // when the session's idle deadline was last written, in Unix seconds
+	// keyClientID and keyClientSecret take the place of keyAuth for a
+	// session that obtains the service's tokens itself.
+	keyClientID     = "client_id"
+	keyClientSecret = "client_secret"
+	keyHolder       = "holder"  // random id under which the session holds the account's sync
+	keyTouched      = "touched" // when the session's idle deadline was last written, in Unix seconds
 )
 
 // touchEvery is how often a request writes a session back only to push its
@@ -210,6 +214,8 @@ func (s *Server) currentSession(ctx context.Context) (session, bool) {
 		Cred: upstream.Credentials{
 			APIKey:        s.sessions.GetString(ctx, keyAPIKey),
 			Authorization: s.sessions.GetString(ctx, keyAuth),
+			ClientID:      s.sessions.GetString(ctx, keyClientID),
+			ClientSecret:  s.sessions.GetString(ctx, keyClientSecret),
 		},
 		Holder: s.sessions.GetString(ctx, keyHolder),
 	}

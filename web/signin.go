@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/syncer"
 	"washboard/internal/upstream"
 	"washboard/views"
 )
@@ -22,11 +23,18 @@ func (s *Server) showSignIn(c echo.Context) error {
 		return redirect(c, safeNext(c.QueryParam("next")))
 	}
 	m := s.signInModel(c)
-	switch {
-	case c.QueryParam("reason") == "rejected":
+	switch syncer.Rejection(c.QueryParam("reason")) {
+	case syncer.RejectedRevoked:
+		m.Kind = "revoked"
+		m.Error = "The service revoked the client your session signed in with: its token endpoint refuses the client ID and secret. Sign in again with valid ones."
+	case syncer.RejectedExpired:
+		m.Kind = "expired"
+		m.Error = "The Authorization value was refused — it may have expired. Sign in again with a valid one, or with a client ID and secret."
+	case syncer.RejectedAPIKey, syncer.RejectedOther:
 		m.Kind = "rejected"
 		m.Error = "The Device Monitoring Service rejected the credentials of your session. Sign in again with valid ones."
-	case c.QueryParam("signed_out") != "":
+	}
+	if c.QueryParam("signed_out") != "" {
 		m.Flash = "You have signed out."
 	}
 	return render(c, http.StatusOK, views.SignInPage(m))
@@ -46,6 +54,8 @@ func (s *Server) signIn(c echo.Context) error {
 	cred := upstream.Credentials{
 		APIKey:        strings.TrimSpace(c.FormValue("api_key")),
 		Authorization: strings.TrimSpace(c.FormValue("authorization")),
+		ClientID:      strings.TrimSpace(c.FormValue("client_id")),
+		ClientSecret:  strings.TrimSpace(c.FormValue("client_secret")),
 	}
 	if problem := credentialsProblem(cred); problem != "" {
 		m := s.signInModel(c)
@@ -58,13 +68,18 @@ func (s *Server) signIn(c echo.Context) error {
 // maxCredential is the longest API key or Authorization value accepted.
 const maxCredential = 8 << 10
 
-// credentialsProblem says what makes credentials impossible to send to
-// the service as its two headers, "" if nothing does.
+// credentialsProblem says what makes credentials impossible to use, "" if
+// nothing does: a missing or extra field, or a value that cannot be sent
+// in a header or a form.
 func credentialsProblem(cred upstream.Credentials) string {
-	if cred.APIKey == "" || cred.Authorization == "" {
-		return "Enter both the API key and the Authorization value."
+	var ce *upstream.CredentialsError
+	if err := cred.Validate(); errors.As(err, &ce) {
+		return ce.Problem
 	}
-	for _, f := range []struct{ name, value string }{{"API key", cred.APIKey}, {"Authorization value", cred.Authorization}} {
+	for _, f := range []struct{ name, value string }{
+		{"API key", cred.APIKey}, {"Authorization value", cred.Authorization},
+		{"client ID", cred.ClientID}, {"client secret", cred.ClientSecret},
+	} {
 		if len(f.value) > maxCredential {
 			return fmt.Sprintf("The %s is longer than %d characters: check that only the %s was pasted.", f.name, maxCredential, f.name)
 		}
@@ -105,9 +120,15 @@ func (s *Server) startSession(c echo.Context, cred upstream.Credentials) error {
 		m := s.signInModel(c)
 		status := http.StatusBadGateway
 		switch {
+		case errors.Is(err, upstream.ErrClientRevoked):
+			status, m.Kind = http.StatusUnauthorized, "revoked"
+			m.Error = "The service's token endpoint refused the client ID and secret: the client was revoked, or they are wrong. Check them with your supplier."
 		case errors.Is(err, upstream.ErrRejected):
 			status, m.Kind = http.StatusUnauthorized, "rejected"
 			m.Error = "The Device Monitoring Service rejected these credentials. Check the API key and the Authorization value."
+			if cred.OAuth() {
+				m.Error = "The Device Monitoring Service rejected these credentials. Check the API key, the client ID and the client secret."
+			}
 			if errors.Is(err, upstream.ErrForbidden) {
 				m.Error = "The Device Monitoring Service rejected the API key. Check it and try again."
 			}
@@ -136,6 +157,8 @@ func (s *Server) startSession(c echo.Context, cred upstream.Credentials) error {
 	s.sessions.Put(rctx, keyAccountName, page.AccountName)
 	s.sessions.Put(rctx, keyAPIKey, cred.APIKey)
 	s.sessions.Put(rctx, keyAuth, cred.Authorization)
+	s.sessions.Put(rctx, keyClientID, cred.ClientID)
+	s.sessions.Put(rctx, keyClientSecret, cred.ClientSecret)
 	s.sessions.Put(rctx, keyHolder, holder)
 	s.renewAnonymousToken(c) // forms shown before sign-in stop working
 	s.sync.Accept(cred)

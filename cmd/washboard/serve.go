@@ -28,6 +28,7 @@ import (
 type serveConfig struct {
 	Listen           string
 	Upstream         string
+	TokenURL         string
 	Data             string
 	Interval         time.Duration
 	MetadataInterval time.Duration
@@ -85,6 +86,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("serve", stderr)
 	cfg.flags(fs)
 	fs.StringVar(&cfg.Upstream, "upstream", "", "base URL of the Device Monitoring Service (required)")
+	fs.StringVar(&cfg.TokenURL, "token-url", "", "where access tokens are obtained for a client ID and secret (default: the upstream's /oauth/token)")
 	if err := parseFlags(fs, args, lookupEnv); err != nil {
 		return err
 	}
@@ -153,10 +155,11 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return err
 	}
 	m := metrics.New()
-	client, err := upstream.New(upstream.Config{BaseURL: cfg.Upstream, HTTPClient: &http.Client{Transport: m.Transport(nil)}})
+	client, err := upstream.New(upstream.Config{BaseURL: cfg.Upstream, TokenURL: cfg.TokenURL, HTTPClient: &http.Client{Transport: m.Transport(nil)}})
 	if err != nil {
-		return usageError{fmt.Sprintf("--upstream: %v", err)}
+		return usageError{fmt.Sprintf("--upstream or --token-url: %v", err)}
 	}
+	defer client.Close() // stops renewing access tokens
 	m.Gauge("washboard_sessions_active", "Sessions that have not expired.", func() float64 {
 		n, _ := store.CountSessions(context.Background(), sessionDB)
 		return float64(n)

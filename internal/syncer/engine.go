@@ -66,9 +66,9 @@ type Engine struct {
 	ctx   context.Context
 
 	mu       sync.Mutex
-	holders  map[string]*holder // by holder id
-	loops    map[string]*loop   // by account
-	rejected map[string]string  // credential id → why
+	holders  map[string]*holder   // by holder id
+	loops    map[string]*loop     // by account
+	rejected map[string]Rejection // credential id → why
 	subs     map[string]map[chan Event]struct{}
 	gens     map[string]uint64    // by account: see Generation
 	eventsAt map[string]time.Time // by account: when the service's events last arrived
@@ -93,7 +93,7 @@ func New(ctx context.Context, src Source, st *store.Store, clk clock.Clock, cfg 
 		src: src, store: st, clock: clk, cfg: cfg.withDefaults(), log: log, ctx: ctx,
 		holders:  map[string]*holder{},
 		loops:    map[string]*loop{},
-		rejected: map[string]string{},
+		rejected: map[string]Rejection{},
 		subs:     map[string]map[chan Event]struct{}{},
 		gens:     map[string]uint64{},
 		eventsAt: map[string]time.Time{},
@@ -106,7 +106,11 @@ func (e *Engine) Config() Config { return e.cfg }
 // CredentialID identifies a credential without revealing it: sessions and
 // screens holding the same credential get the same id.
 func CredentialID(c upstream.Credentials) string {
-	h := sha256.Sum256([]byte(c.APIKey + "\x00" + c.Authorization))
+	v := c.APIKey + "\x00" + c.Authorization
+	if c.OAuth() {
+		v = "oauth\x00" + c.APIKey + "\x00" + c.ClientID + "\x00" + c.ClientSecret
+	}
+	h := sha256.Sum256([]byte(v))
 	return hex.EncodeToString(h[:12])
 }
 
@@ -160,11 +164,54 @@ func (e *Engine) Release(holderID string) {
 
 // Rejected reports whether the service rejected the credential with this
 // id, and why in words.
-func (e *Engine) Rejected(credID string) (string, bool) {
+func (e *Engine) Rejected(credID string) (Rejection, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	why, ok := e.rejected[credID]
-	return why, ok
+	r, ok := e.rejected[credID]
+	return r, ok
+}
+
+// Rejection is why the service rejected a credential.
+type Rejection string
+
+// The reasons a credential is rejected.
+const (
+	// RejectedRevoked: the token endpoint refused the OAuth client (it was
+	// revoked, or its id or secret is wrong).
+	RejectedRevoked Rejection = "revoked"
+	// RejectedExpired: a fixed Authorization value was refused (401): it may
+	// have expired.
+	RejectedExpired Rejection = "expired"
+	// RejectedAPIKey: the API key was refused (403).
+	RejectedAPIKey Rejection = "api-key"
+	// RejectedOther: the service refused the credential otherwise.
+	RejectedOther Rejection = "rejected"
+)
+
+// rejectionOf says why err rejected a credential.
+func rejectionOf(err error) Rejection {
+	switch {
+	case errors.Is(err, upstream.ErrClientRevoked):
+		return RejectedRevoked
+	case errors.Is(err, upstream.ErrForbidden):
+		return RejectedAPIKey
+	case errors.Is(err, upstream.ErrUnauthorized):
+		return RejectedExpired
+	}
+	return RejectedOther
+}
+
+// String says why in words.
+func (r Rejection) String() string {
+	switch r {
+	case RejectedRevoked:
+		return "the service's token endpoint refused the OAuth client: it was revoked, or its id or secret is wrong"
+	case RejectedExpired:
+		return "the Authorization value was refused (401): it may have expired"
+	case RejectedAPIKey:
+		return "the Device Monitoring Service rejected the API key (403)"
+	}
+	return "the Device Monitoring Service rejected these credentials"
 }
 
 // Running reports whether the account's loop is running.
@@ -246,18 +293,12 @@ func (e *Engine) credential(account, current string) (string, upstream.Credentia
 // reject stops the use of a credential the service refused, and tells
 // everyone watching the account.
 func (e *Engine) reject(account, credID string, err error) {
-	why := "the Device Monitoring Service rejected these credentials"
-	switch {
-	case errors.Is(err, upstream.ErrUnauthorized):
-		why = "the Device Monitoring Service rejected the Authorization value (401)"
-	case errors.Is(err, upstream.ErrForbidden):
-		why = "the Device Monitoring Service rejected the API key (403)"
-	}
+	r := rejectionOf(err)
 	e.mu.Lock()
-	e.rejected[credID] = why
+	e.rejected[credID] = r
 	e.mu.Unlock()
-	e.log.Warn("credential rejected", "account", account, "credential", credID, "reason", why)
-	e.publish(Event{Account: account, Kind: EventRejected, CredentialID: credID, Message: why, At: e.clock.Now()})
+	e.log.Warn("credential rejected", "account", account, "credential", credID, "reason", r.String())
+	e.publish(Event{Account: account, Kind: EventRejected, CredentialID: credID, Message: r.String(), At: e.clock.Now()})
 }
 
 // Progress is how far an account's sync has come, for a progress bar on

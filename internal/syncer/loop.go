@@ -57,12 +57,20 @@ func (l *loop) update(fn func(*Progress)) {
 	fn(&l.progress)
 }
 
-// holdsAny reports whether someone holds an unexpired credential for the
-// account that the service has not rejected.
-func (e *Engine) holdsAny(account string) bool {
+// retire takes the loop out of the engine when nobody holds a valid
+// credential for its account, in the same step as it finds so: a hold that
+// comes after then starts a loop of its own rather than counting on this
+// one, which is on its way out. It reports whether it did.
+func (e *Engine) retire(l *loop) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.holdsAnyLocked(account)
+	if e.holdsAnyLocked(l.account) {
+		return false
+	}
+	if e.loops[l.account] == l {
+		delete(e.loops, l.account)
+	}
+	return true
 }
 
 func (e *Engine) holdsAnyLocked(account string) bool {
@@ -130,7 +138,7 @@ func (l *loop) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		if !e.holdsAny(l.account) {
+		if e.retire(l) {
 			e.publish(Event{Account: l.account, Kind: EventStopped, Message: ErrNoCredential.Error(), At: e.clock.Now()})
 			return
 		}
@@ -143,7 +151,7 @@ func (l *loop) run(ctx context.Context) {
 			return
 		case <-e.clock.After(next.Sub(e.clock.Now())):
 		case <-l.wakeup: // a holder left: check whether anyone is still holding
-			if !e.holdsAny(l.account) {
+			if e.retire(l) {
 				e.publish(Event{Account: l.account, Kind: EventStopped, Message: ErrNoCredential.Error(), At: e.clock.Now()})
 				return
 			}
@@ -529,6 +537,8 @@ func Describe(err error) string {
 	switch {
 	case errors.Is(err, ErrNoCredential):
 		return "no signed-in user or screen holds valid credentials for this account"
+	case errors.Is(err, upstream.ErrClientRevoked):
+		return RejectedRevoked.String()
 	case errors.Is(err, upstream.ErrUnauthorized):
 		return "the service rejected the Authorization value"
 	case errors.Is(err, upstream.ErrForbidden):

@@ -88,7 +88,7 @@ func TestDevicesBeyondWhatTheLayoutHoldsStopTheRefresh(t *testing.T) {
 	if !strings.Contains(st.LastError, "more than the 60 locations of the layout can hold") {
 		t.Fatalf("the devices refresh: %q", st.LastError)
 	}
-	if n := src.pages.Load(); n > 8 { // the fetch reads a few pages ahead of the writes
+	if n := src.pages.Load(); n > 16 { // the fetch reads a few pages ahead of the writes
 		t.Errorf("%d pages of 1,000 devices fetched for a layout of 60 locations", n)
 	}
 	if d, _ := e.store.FindDevices(context.Background(), store.DeviceFilter{Account: e.account}); len(d) != 0 {
@@ -121,7 +121,7 @@ func TestARefreshStopsAtItsPageBudget(t *testing.T) {
 	if !strings.Contains(st.LastError, fmt.Sprintf("more than %d pages in one refresh of alerts", budget)) {
 		t.Fatalf("the alerts refresh: %q", st.LastError)
 	}
-	if n := src.pages.Load(); n > int64(budget)+8 {
+	if n := src.pages.Load(); n > int64(budget)+16 {
 		t.Errorf("%d pages fetched with a budget of %d", n, budget)
 	}
 	if a, _ := e.store.FindAlerts(context.Background(), store.AlertFilter{Account: e.account}); len(a) != 0 {
