@@ -21,6 +21,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/receiver"
 	"washboard/internal/store"
+	"washboard/internal/store/sqlite"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
 )
@@ -28,7 +29,7 @@ import (
 // benchCache fills a cache with an account of buildings×floors×200
 // devices: floors of 40 rooms of 5 devices, an open alert at every fifth
 // device. It returns a floor in the middle of the account.
-func benchCache(b *testing.B, st *store.Store, account string, buildings, floors int) (floor string) {
+func benchCache(b *testing.B, st store.Store, account string, buildings, floors int) (floor string) {
 	b.Helper()
 	ctx := context.Background()
 	l := domain.Layout{Account: domain.Account{ID: account, Name: "Benchmark Estates"}}
@@ -76,7 +77,7 @@ func benchCache(b *testing.B, st *store.Store, account string, buildings, floors
 	if _, err := st.ApplyAlerts(ctx, account, store.AlertWrite{Upserts: alerts}); err != nil {
 		b.Fatal(err)
 	}
-	for _, res := range []store.Resource{store.ResourceMetadata, store.ResourceDevices, store.ResourceAlerts} {
+	for _, res := range []domain.Resource{domain.ResourceMetadata, domain.ResourceDevices, domain.ResourceAlerts} {
 		if err := st.RecordSync(ctx, account, store.SyncStatus{Resource: res, LastAttempt: start, LastSuccess: start}); err != nil {
 			b.Fatal(err)
 		}
@@ -108,7 +109,7 @@ type benchEnv struct {
 	floor   string
 	clk     *clock.Fake
 	account string
-	store   *store.Store
+	store   store.Store
 	engine  *syncer.Engine
 	events  *receiver.Service
 }
@@ -125,17 +126,12 @@ func newBenchEnv(b *testing.B, buildings, floors int) *benchEnv {
 	}))
 	b.Cleanup(up.Close)
 	path := filepath.Join(b.TempDir(), "washboard.db")
-	st, err := store.Open(context.Background(), path)
+	st, err := sqlite.Open(context.Background(), path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
 	floor := benchCache(b, st, account, buildings, floors)
-	sdb, err := store.SessionDB(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { sdb.Close() })
 	client, _ := upstream.New(upstream.Config{BaseURL: up.URL, MaxAttempts: 1})
 	clk := clock.NewFake(start)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -146,7 +142,7 @@ func newBenchEnv(b *testing.B, buildings, floors int) *benchEnv {
 	go func() { events.Run(ctx); close(eventsDone) }()
 	b.Cleanup(func() { cancel(); engine.Wait(); <-eventsDone })
 	s, err := New(Config{Zone: time.UTC},
-		Deps{Store: st, SessionDB: sdb, Sync: engine, Upstream: client, Clock: clk, Keys: keys, Receiver: events})
+		Deps{Store: st, Sync: engine, Upstream: client, Clock: clk, Keys: keys, Receiver: events})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -81,9 +81,9 @@ func TestChaosDay(t *testing.T) {
 		}
 		devicesAfter, alertsAfter := cacheSnapshot(t, a, acc.ID)
 		for _, c := range []struct {
-			res           store.Resource
+			res           domain.Resource
 			before, after map[string]string
-		}{{store.ResourceDevices, devicesBefore, devicesAfter}, {store.ResourceAlerts, alertsBefore, alertsAfter}} {
+		}{{domain.ResourceDevices, devicesBefore, devicesAfter}, {domain.ResourceAlerts, alertsBefore, alertsAfter}} {
 			s := st[c.res]
 			if s.LastError == "" || s.LastAttempt.Before(now.Add(-time.Minute)) {
 				continue

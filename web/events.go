@@ -6,7 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"washboard/internal/store"
+	"washboard/internal/domain"
 	"washboard/internal/syncer"
 	"washboard/views"
 )
@@ -62,11 +62,11 @@ func eventName(ev syncer.Event) string {
 	switch ev.Kind {
 	case syncer.EventChanged:
 		switch ev.Resource {
-		case store.ResourceDevices:
+		case domain.ResourceDevices:
 			return "devices"
-		case store.ResourceAlerts:
+		case domain.ResourceAlerts:
 			return "alerts"
-		case store.ResourceMetadata:
+		case domain.ResourceMetadata:
 			return "metadata"
 		}
 	case syncer.EventFailed, syncer.EventRejected, syncer.EventStopped:

@@ -37,14 +37,14 @@ func (s *Server) overview(ctx context.Context, ss session, now time.Time) (views
 	m := views.Overview{Page: views.Page{AccountName: ss.AccountName, Zone: s.cfg.Zone}}
 	m.Crumbs = []views.Crumb{{Label: "Overview"}}
 	var err error
-	if m.Rollup, err = s.store.Rollup(ctx, ss.Account, store.ScopeAccount, ss.Account); err != nil {
+	if m.Rollup, err = s.store.Rollup(ctx, ss.Account, domain.ScopeAccount, ss.Account); err != nil {
 		return m, err
 	}
 	buildings, err := s.store.Buildings(ctx, ss.Account)
 	if err != nil {
 		return m, err
 	}
-	rollups, err := s.store.Rollups(ctx, ss.Account, store.ScopeBuilding)
+	rollups, err := s.store.Rollups(ctx, ss.Account, domain.ScopeBuilding)
 	if err != nil {
 		return m, err
 	}

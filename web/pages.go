@@ -38,7 +38,7 @@ func (s *Server) freshness(ctx context.Context, ss session) views.Freshness {
 		f.Failed, f.Reason = true, "the cache could not be read"
 		return f
 	}
-	dev, al := statuses[store.ResourceDevices], statuses[store.ResourceAlerts]
+	dev, al := statuses[domain.ResourceDevices], statuses[domain.ResourceAlerts]
 	// While the service's events arrive, alerts are polled every few
 	// minutes and are fresh all the same: the devices say how old the data
 	// is.
@@ -51,7 +51,7 @@ func (s *Server) freshness(ctx context.Context, ss session) views.Freshness {
 			f.AsOf = t
 		}
 	}
-	for _, st := range []store.SyncStatus{dev, al, statuses[store.ResourceMetadata]} {
+	for _, st := range []store.SyncStatus{dev, al, statuses[domain.ResourceMetadata]} {
 		if st.LastError != "" {
 			f.Failed, f.Reason = true, st.LastError
 			break
@@ -75,7 +75,7 @@ func (s *Server) firstSyncDone(c echo.Context, account string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return !statuses[store.ResourceDevices].LastSuccess.IsZero() && !statuses[store.ResourceAlerts].LastSuccess.IsZero(), nil
+	return !statuses[domain.ResourceDevices].LastSuccess.IsZero() && !statuses[domain.ResourceAlerts].LastSuccess.IsZero(), nil
 }
 
 // names holds the names of an account's buildings, floors and rooms, to

@@ -12,8 +12,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"washboard/internal/domain"
 	"washboard/internal/sim"
-	"washboard/internal/store"
 	"washboard/internal/syncer"
 	"washboard/views"
 )
@@ -80,7 +80,7 @@ func emptiableLocation(t *testing.T, b *browser, acc *sim.Account) (*sim.Locatio
 
 // waitForChange waits for the account's next refresh of res that changed
 // the cache.
-func waitForChange(t *testing.T, events <-chan syncer.Event, res store.Resource) {
+func waitForChange(t *testing.T, events <-chan syncer.Event, res domain.Resource) {
 	t.Helper()
 	timeout := time.After(20 * time.Second)
 	for {
@@ -148,7 +148,7 @@ func TestPagesShowAChangeAsSoonAsTheSyncAnnouncesIt(t *testing.T) {
 	}
 
 	letDevicesGo()
-	waitForChange(t, events, store.ResourceDevices)
+	waitForChange(t, events, domain.ResourceDevices)
 	after := b.get(floor)
 	if got := levels(t, after, card); !strings.Contains(got, "out") {
 		t.Errorf("right after the devices changed, the card's levels read %q, want the device out", got)
@@ -162,7 +162,7 @@ func TestPagesShowAChangeAsSoonAsTheSyncAnnouncesIt(t *testing.T) {
 	}
 
 	letAlertsGo()
-	waitForChange(t, events, store.ResourceAlerts) // the emptied device's alert opens
+	waitForChange(t, events, domain.ResourceAlerts) // the emptied device's alert opens
 	over := b.get("/")
 	if fresh := b.getFrom(a.freshServer(), "/"); live(t, over) != live(t, fresh) {
 		t.Error("the overview after the alerts changed differs from a fresh render of it")

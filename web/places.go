@@ -72,7 +72,7 @@ func (s *Server) building(ctx context.Context, account, id string) (views.Place,
 	if err != nil {
 		return views.Place{}, err
 	}
-	rollup, err := s.store.Rollup(ctx, account, store.ScopeBuilding, b.ID)
+	rollup, err := s.store.Rollup(ctx, account, domain.ScopeBuilding, b.ID)
 	if err != nil {
 		return views.Place{}, err
 	}
@@ -90,7 +90,7 @@ func (s *Server) building(ctx context.Context, account, id string) (views.Place,
 		}
 		roomsOf[f.ID] = len(rooms)
 	}
-	floorRollups, err := s.store.Rollups(ctx, account, store.ScopeFloor, floorIDs...)
+	floorRollups, err := s.store.Rollups(ctx, account, domain.ScopeFloor, floorIDs...)
 	if err != nil {
 		return views.Place{}, err
 	}
@@ -113,7 +113,7 @@ func (s *Server) floor(ctx context.Context, account, id string, filter deviceFil
 	if err != nil {
 		return views.Place{}, err
 	}
-	rollup, err := s.store.Rollup(ctx, account, store.ScopeFloor, f.ID)
+	rollup, err := s.store.Rollup(ctx, account, domain.ScopeFloor, f.ID)
 	if err != nil {
 		return views.Place{}, err
 	}
@@ -132,7 +132,7 @@ func (s *Server) floor(ctx context.Context, account, id string, filter deviceFil
 	for i, r := range rooms {
 		roomIDs[i] = r.ID
 	}
-	roomRollups, err := s.store.Rollups(ctx, account, store.ScopeRoom, roomIDs...)
+	roomRollups, err := s.store.Rollups(ctx, account, domain.ScopeRoom, roomIDs...)
 	if err != nil {
 		return views.Place{}, err
 	}
@@ -157,7 +157,7 @@ func (s *Server) room(ctx context.Context, account, id string, filter deviceFilt
 	if err != nil {
 		return views.Place{}, err
 	}
-	rollup, err := s.store.Rollup(ctx, account, store.ScopeRoom, r.ID)
+	rollup, err := s.store.Rollup(ctx, account, domain.ScopeRoom, r.ID)
 	if err != nil {
 		return views.Place{}, err
 	}

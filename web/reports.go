@@ -267,7 +267,7 @@ func (s *Server) showShiftReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if al := statuses[store.ResourceAlerts]; !al.LastSuccess.IsZero() {
+	if al := statuses[domain.ResourceAlerts]; !al.LastSuccess.IsZero() {
 		m.AsOf = al.LastSuccess.Add(al.Duration)
 	}
 	if m.AsOf.Before(q.period.End) && !m.AsOf.IsZero() && q.period.End.Before(now) {

@@ -184,13 +184,13 @@ func (s *Server) screenView(c echo.Context, sc screenCtx) (views.ScreenView, err
 	if m.ScopeName, err = s.scopeName(c, account, sc.screen.Scope); err != nil {
 		return m, err
 	}
-	scope, scopeID := store.ScopeAccount, account
+	scope, scopeID := domain.ScopeAccount, account
 	var building, floor string
 	switch sc.screen.Scope.Kind {
 	case "building":
-		scope, scopeID, building = store.ScopeBuilding, sc.screen.Scope.ID, sc.screen.Scope.ID
+		scope, scopeID, building = domain.ScopeBuilding, sc.screen.Scope.ID, sc.screen.Scope.ID
 	case "floor":
-		scope, scopeID, floor = store.ScopeFloor, sc.screen.Scope.ID, sc.screen.Scope.ID
+		scope, scopeID, floor = domain.ScopeFloor, sc.screen.Scope.ID, sc.screen.Scope.ID
 	}
 	rollup, err := s.store.Rollup(ctx, account, scope, scopeID)
 	if err != nil {

@@ -5,7 +5,6 @@ package web
 
 import (
 	"cmp"
-	"database/sql"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -63,13 +62,12 @@ type Config struct {
 
 // Deps are the services the web application uses.
 type Deps struct {
-	Store     *store.Store
-	SessionDB *sql.DB // the session store's pool (store.SessionDB)
-	Sync      *syncer.Engine
-	Upstream  *upstream.Client
-	Clock     clock.Clock
-	Log       *slog.Logger
-	Metrics   *metrics.Metrics // nil records nothing
+	Store    store.Store
+	Sync     *syncer.Engine
+	Upstream *upstream.Client
+	Clock    clock.Clock
+	Log      *slog.Logger
+	Metrics  *metrics.Metrics // nil records nothing
 	// Keys seal sessions, screen cookies and screens' credentials, and
 	// sign form tokens.
 	Keys *keyring.Ring
@@ -80,7 +78,7 @@ type Deps struct {
 // Server is the web application.
 type Server struct {
 	cfg      Config
-	store    *store.Store
+	store    store.Store
 	sync     *syncer.Engine
 	upstream *upstream.Client
 	clock    clock.Clock
@@ -120,7 +118,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, store: deps.Store, sync: deps.Sync, upstream: deps.Upstream, clock: deps.Clock, log: deps.Log, metrics: deps.Metrics, closing: make(chan struct{}),
-		sessions: newSessionManager(deps.SessionDB, cfg.Sessions, deps.Keys), keys: deps.Keys, receiver: deps.Receiver, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
+		sessions: newSessionManager(deps.Store, cfg.Sessions, deps.Keys), keys: deps.Keys, receiver: deps.Receiver, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
 		pages: newPageCache(pageCacheBytes),
 	}
 	if s.version == "" {

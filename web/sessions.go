@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"maps"
@@ -12,11 +11,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/alexedwards/scs/sqlite3store"
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/keyring"
+	"washboard/internal/store"
 	"washboard/internal/upstream"
 )
 
@@ -54,11 +53,11 @@ type SessionConfig struct {
 }
 
 // newSessionManager returns a session manager storing sessions, sealed
-// with the ring's session key, in db's sessions table.
-func newSessionManager(db *sql.DB, cfg SessionConfig, keys *keyring.Ring) *scs.SessionManager {
+// with the ring's session key, in the store.
+func newSessionManager(st store.Sessions, cfg SessionConfig, keys *keyring.Ring) *scs.SessionManager {
 	codec := newEncryptedCodec(keys)
 	sm := scs.New()
-	sm.Store = newSessionCache(db, sqlite3store.NewWithCleanupInterval(db, 30*time.Minute), sessionCacheSize)
+	sm.Store = newSessionCache(st, sessionCacheSize)
 	sm.Codec = codec
 	sm.IdleTimeout = cmpOr(cfg.IdleTimeout, 12*time.Hour)
 	sm.Lifetime = cmpOr(cfg.Lifetime, 7*24*time.Hour)

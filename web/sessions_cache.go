@@ -1,27 +1,26 @@
 package web
 
 import (
-	"database/sql"
-	"errors"
-	"math"
+	"context"
 	"sync"
 	"time"
-
-	"github.com/alexedwards/scs/v2"
+	"washboard/internal/store"
 )
 
 // sessionCacheSize is how many sessions the session cache and the codec
 // keep in memory; beyond it, any one is dropped and read again when used.
 const sessionCacheSize = 4096
 
-// sessionCache keeps the sealed sessions of the sessions table in memory,
-// by the token's hash as scs hands it to its store, so that a page does
-// not read the table on every request. This process is the table's only
-// writer and every write goes through the cache; expired rows, which the
-// store's cleanup deletes, are not found in memory either.
+// sessionCache keeps the sealed sessions of the store in memory, by the
+// token's hash as scs hands it to its store, so that a page does not read
+// the store on every request. It is scs's store: every write goes through
+// it. With one server it is the store's only writer; several replicas each
+// keep their own and read what another wrote from the store, since a
+// session one of them has not seen is not in its memory, and one it has
+// seen changes only through it unless the user moves between replicas
+// (see the README, "Running several replicas").
 type sessionCache struct {
-	db    *sql.DB
-	store scs.Store // writes, and the cleanup of expired rows
+	store store.Sessions
 	max   int
 	now   func() time.Time
 
@@ -37,8 +36,8 @@ type cachedSession struct {
 	expiry time.Time
 }
 
-func newSessionCache(db *sql.DB, store scs.Store, max int) *sessionCache {
-	return &sessionCache{db: db, store: store, max: max, now: time.Now, byID: map[string]cachedSession{}}
+func newSessionCache(st store.Sessions, max int) *sessionCache {
+	return &sessionCache{store: st, max: max, now: time.Now, byID: map[string]cachedSession{}}
 }
 
 // Find returns a session's sealed data, if it exists and has not expired.
@@ -53,20 +52,13 @@ func (c *sessionCache) Find(token string) ([]byte, bool, error) {
 		}
 		return e.data, true, nil
 	}
-	// The store's own Find does not say when the row expires; this reads
-	// the same row with its expiry, a Julian day.
-	var data []byte
-	var expiry float64
-	err := c.db.QueryRow(`SELECT data, expiry FROM sessions WHERE token = ? AND julianday('now') < expiry`, token).Scan(&data, &expiry)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, false, nil
-	}
-	if err != nil {
+	data, expiry, found, err := c.store.FindSession(context.Background(), token)
+	if err != nil || !found {
 		return nil, false, err
 	}
 	c.mu.Lock()
 	if c.gen == gen {
-		c.keepLocked(token, cachedSession{data: data, expiry: fromJulianDay(expiry)})
+		c.keepLocked(token, cachedSession{data: data, expiry: expiry})
 	}
 	c.mu.Unlock()
 	return data, true, nil
@@ -76,7 +68,7 @@ func (c *sessionCache) Find(token string) ([]byte, bool, error) {
 func (c *sessionCache) Commit(token string, b []byte, expiry time.Time) error {
 	c.writing.Lock()
 	defer c.writing.Unlock()
-	err := c.store.Commit(token, b, expiry)
+	err := c.store.CommitSession(context.Background(), token, b, expiry)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
@@ -91,7 +83,7 @@ func (c *sessionCache) Commit(token string, b []byte, expiry time.Time) error {
 func (c *sessionCache) Delete(token string) error {
 	c.writing.Lock()
 	defer c.writing.Unlock()
-	err := c.store.Delete(token)
+	err := c.store.DeleteSession(context.Background(), token)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
@@ -107,12 +99,4 @@ func (c *sessionCache) keepLocked(token string, s cachedSession) {
 		}
 	}
 	c.byID[token] = s
-}
-
-// fromJulianDay converts a Julian day, as SQLite's julianday() gives it, to
-// a time. The store writes expiries to the millisecond, which a float64
-// Julian day holds to about 0.05 ms: rounding gives that millisecond back.
-func fromJulianDay(jd float64) time.Time {
-	const unixEpoch = 2440587.5 // 1970-01-01T00:00:00Z
-	return time.UnixMilli(int64(math.Round((jd - unixEpoch) * 86_400_000))).UTC()
 }

@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
 	"net/http/cookiejar"
@@ -14,32 +13,24 @@ import (
 	"testing"
 	"time"
 
-	"github.com/alexedwards/scs/sqlite3store"
-
 	"washboard/internal/store"
+	"washboard/internal/store/sqlite"
 )
 
-func sessionTestDB(t *testing.T) *sql.DB {
+func sessionTestStore(t *testing.T) store.Store {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "washboard.db")
-	st, err := store.Open(context.Background(), path) // creates the sessions table
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "washboard.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	db, err := store.SessionDB(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
+	return st
 }
 
 func TestSessionCacheFollowsTheTable(t *testing.T) {
-	db := sessionTestDB(t)
-	table := sqlite3store.NewWithCleanupInterval(db, 0)
+	st := sessionTestStore(t)
 	now := time.Now()
-	c := newSessionCache(db, table, 2)
+	c := newSessionCache(st, 2)
 	c.now = func() time.Time { return now }
 	find := func(c *sessionCache, token string) string {
 		t.Helper()
@@ -69,7 +60,7 @@ func TestSessionCacheFollowsTheTable(t *testing.T) {
 
 	// A cache over the same table, as after a restart, reads the row and
 	// when it expires.
-	restarted := newSessionCache(db, table, 2)
+	restarted := newSessionCache(st, 2)
 	restarted.now = func() time.Time { return now }
 	if got := find(restarted, "t1"); got != "one, touched" {
 		t.Fatalf("after a restart: %s", got)
@@ -91,7 +82,7 @@ func TestSessionCacheFollowsTheTable(t *testing.T) {
 	if got := find(c, "t1"); got != "(none)" {
 		t.Errorf("after delete: %s", got)
 	}
-	if got := find(newSessionCache(db, table, 2), "t1"); got != "(none)" {
+	if got := find(newSessionCache(st, 2), "t1"); got != "(none)" {
 		t.Errorf("after delete, the table still has the session: %s", got)
 	}
 
@@ -113,9 +104,8 @@ func TestSessionCacheFollowsTheTable(t *testing.T) {
 // TestSessionCacheAgreesWithTheTableUnderLoad: reads, writes and deletes
 // of the same sessions at once leave memory as the table is.
 func TestSessionCacheAgreesWithTheTableUnderLoad(t *testing.T) {
-	db := sessionTestDB(t)
-	table := sqlite3store.NewWithCleanupInterval(db, 0)
-	c := newSessionCache(db, table, 16)
+	st := sessionTestStore(t)
+	c := newSessionCache(st, 16)
 	expiry := time.Now().Add(time.Hour)
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -141,7 +131,7 @@ func TestSessionCacheAgreesWithTheTableUnderLoad(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	fresh := newSessionCache(db, table, 16)
+	fresh := newSessionCache(st, 16)
 	for i := range 6 {
 		token := fmt.Sprint("t", i)
 		inMemory, found1, _ := c.Find(token)

@@ -25,11 +25,13 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"washboard/internal/clock"
+	"washboard/internal/domain"
 	"washboard/internal/keyring"
 	"washboard/internal/metrics"
 	"washboard/internal/receiver"
 	"washboard/internal/sim"
 	"washboard/internal/store"
+	"washboard/internal/store/sqlite"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
 )
@@ -49,7 +51,7 @@ type app struct {
 	clock     *clock.Fake
 	upstream  *httptest.Server
 	srv       *httptest.Server
-	store     *store.Store
+	store     store.Store
 	sessionDB *sql.DB
 	engine    *syncer.Engine
 	events    *receiver.Service
@@ -146,11 +148,11 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "washboard.db")
-	if a.store, err = store.Open(context.Background(), path); err != nil {
+	if a.store, err = sqlite.Open(context.Background(), path); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.store.Close() })
-	if a.sessionDB, err = store.SessionDB(path); err != nil {
+	if a.sessionDB, err = sql.Open("sqlite", path); err != nil { // the session table as it is, for the tests to look at
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.sessionDB.Close() })
@@ -164,7 +166,7 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	eventsDone := make(chan struct{})
 	go func() { a.events.Run(ctx); close(eventsDone) }()
 	t.Cleanup(func() { cancel(); <-eventsDone })
-	a.cfg, a.deps = cfg, Deps{Store: a.store, SessionDB: a.sessionDB, Sync: a.engine, Upstream: client, Clock: a.clock, Log: log, Metrics: m,
+	a.cfg, a.deps = cfg, Deps{Store: a.store, Sync: a.engine, Upstream: client, Clock: a.clock, Log: log, Metrics: m,
 		Keys: keys, Receiver: a.events}
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
@@ -286,7 +288,7 @@ func (b *browser) signIn(c sim.Credentials) response {
 		for done := false; !done; {
 			select {
 			case ev := <-events:
-				done = ev.Resource == store.ResourceAlerts && (ev.Kind == syncer.EventChanged || ev.Kind == syncer.EventFailed)
+				done = ev.Resource == domain.ResourceAlerts && (ev.Kind == syncer.EventChanged || ev.Kind == syncer.EventFailed)
 			case <-timeout:
 				b.a.t.Fatal("the first sync did not finish within 20 s")
 			}

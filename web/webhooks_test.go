@@ -299,7 +299,7 @@ func TestEventsAreAppliedAndAnnouncedWithinSeconds(t *testing.T) {
 	for len(openAlertsAt(t, a, acc.ID, loc)) == 0 {
 		select {
 		case ev := <-events:
-			if ev.Kind != syncer.EventChanged || ev.Resource != store.ResourceAlerts {
+			if ev.Kind != syncer.EventChanged || ev.Resource != domain.ResourceAlerts {
 				t.Logf("event %s %s", ev.Kind, ev.Resource)
 			}
 		case <-deadline:

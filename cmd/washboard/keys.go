@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"log/slog"
 	"os"
@@ -34,9 +33,9 @@ func loadKeys(dir string) (*keyring.Ring, error) {
 // every screen's credentials that an old key sealed, so that nobody is
 // signed out and no screen needs a new link. A key that sealed nothing
 // here is warned about, saying what it means and how to undo it.
-func checkKeys(ctx context.Context, keys *keyring.Ring, st *store.Store, sessionDB *sql.DB, log *slog.Logger) error {
+func checkKeys(ctx context.Context, keys *keyring.Ring, st store.Store, log *slog.Logger) error {
 	if keys.Rotating() {
-		sessions, err := store.ResealSessions(ctx, sessionDB, func(b []byte) ([]byte, bool, error) {
+		sessions, err := st.ResealSessions(ctx, func(b []byte) ([]byte, bool, error) {
 			return keys.Reseal(keyring.Sessions, b, nil)
 		})
 		if err != nil {

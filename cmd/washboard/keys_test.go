@@ -13,6 +13,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
 	"washboard/internal/store"
+	"washboard/internal/store/sqlite"
 )
 
 func ring(t *testing.T, current byte, old ...byte) *keyring.Ring {
@@ -31,7 +32,7 @@ func ring(t *testing.T, current byte, old ...byte) *keyring.Ring {
 // sealedData is a database holding a session and a screen's credentials.
 type sealedData struct {
 	t   *testing.T
-	st  *store.Store
+	st  store.Store
 	sdb *sql.DB
 }
 
@@ -39,12 +40,12 @@ func newSealedData(t *testing.T, keys *keyring.Ring) *sealedData {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "washboard.db")
-	st, err := store.Open(ctx, path)
+	st, err := sqlite.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	sdb, err := store.SessionDB(path)
+	sdb, err := sql.Open("sqlite", path) // the table as it is, for the test to look at
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
 	var logs strings.Builder
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	d := newSealedData(t, ring(t, 1))
-	if err := checkKeys(ctx, ring(t, 1), d.st, d.sdb, log); err != nil {
+	if err := checkKeys(ctx, ring(t, 1), d.st, log); err != nil {
 		t.Fatal(err)
 	}
 	if logs.Len() != 0 {
@@ -98,7 +99,7 @@ func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
 	}
 
 	// The new key, with the old one: nobody is signed out.
-	if err := checkKeys(ctx, ring(t, 2, 1), d.st, d.sdb, log); err != nil {
+	if err := checkKeys(ctx, ring(t, 2, 1), d.st, log); err != nil {
 		t.Fatal(err)
 	}
 	if session, screen := d.opensWith(ring(t, 2)); !session || !screen {
@@ -109,7 +110,7 @@ func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
 	}
 	// The next start, with the new key alone, has nothing to say.
 	logs.Reset()
-	if err := checkKeys(ctx, ring(t, 2), d.st, d.sdb, log); err != nil {
+	if err := checkKeys(ctx, ring(t, 2), d.st, log); err != nil {
 		t.Fatal(err)
 	}
 	if logs.Len() != 0 {
@@ -122,10 +123,10 @@ func TestAKeyThatSealedNothingHereIsWarnedAbout(t *testing.T) {
 	var logs strings.Builder
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	d := newSealedData(t, ring(t, 1))
-	if err := checkKeys(ctx, ring(t, 1), d.st, d.sdb, log); err != nil {
+	if err := checkKeys(ctx, ring(t, 1), d.st, log); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkKeys(ctx, ring(t, 3), d.st, d.sdb, log); err != nil {
+	if err := checkKeys(ctx, ring(t, 3), d.st, log); err != nil {
 		t.Fatal(err)
 	}
 	out := logs.String()

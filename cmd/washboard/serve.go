@@ -15,9 +15,10 @@ import (
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/domain"
 	"washboard/internal/metrics"
 	"washboard/internal/receiver"
-	"washboard/internal/store"
+	"washboard/internal/store/sqlite"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
 	"washboard/web"
@@ -137,21 +138,16 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return fmt.Errorf("creating the data directory: %w", err)
 	}
 	dbPath := filepath.Join(cfg.Data, "washboard.db")
-	st, err := store.Open(ctx, dbPath)
+	st, err := sqlite.Open(ctx, dbPath)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sessionDB, err := store.SessionDB(dbPath)
-	if err != nil {
-		return err
-	}
-	defer sessionDB.Close()
 	keys, err := loadKeys(cfg.Data)
 	if err != nil {
 		return err
 	}
-	if err := checkKeys(ctx, keys, st, sessionDB, log); err != nil {
+	if err := checkKeys(ctx, keys, st, log); err != nil {
 		return err
 	}
 	m := metrics.New()
@@ -161,7 +157,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	}
 	defer client.Close() // stops renewing access tokens
 	m.Gauge("washboard_sessions_active", "Sessions that have not expired.", func() float64 {
-		n, _ := store.CountSessions(context.Background(), sessionDB)
+		n, _ := st.CountSessions(context.Background())
 		return float64(n)
 	})
 	m.Gauge("washboard_screens_active", "Linked wall screens that checked in within the last five minutes.", func() float64 {
@@ -172,10 +168,23 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	syncCtx, stopSync := context.WithCancel(context.WithoutCancel(ctx))
 	engine := syncer.New(syncCtx, syncer.UpstreamSource{Client: client}, st, opts.clock, syncer.Config{
 		Interval: cfg.Interval, MetadataInterval: cfg.MetadataInterval, History: cfg.History, Lookback: cfg.Lookback,
-		Observe: func(res store.Resource, d time.Duration, c store.Change, err error) {
+		Observe: func(res domain.Resource, d time.Duration, c domain.Change, err error) {
 			m.ObserveRefresh(string(res), d, c.Added, c.Changed, c.Removed, err)
 		},
 	}, log)
+	// Expired sessions are removed every half hour, until the sync stops.
+	go func() {
+		for {
+			select {
+			case <-syncCtx.Done():
+				return
+			case <-time.After(30 * time.Minute):
+				if err := st.DeleteExpiredSessions(syncCtx); err != nil && syncCtx.Err() == nil {
+					log.Warn("removing expired sessions", "error", err.Error())
+				}
+			}
+		}
+	}()
 	// The service's events are applied by the receiver's worker until the
 	// sync stops.
 	events := receiver.New(st, keys, engine, receiver.Config{}, log)
@@ -194,7 +203,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime},
 		Interval: cfg.Interval, Zone: zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
 		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed,
-	}, web.Deps{Store: st, SessionDB: sessionDB, Sync: engine, Upstream: client, Clock: opts.clock, Log: log, Metrics: m, Keys: keys,
+	}, web.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Log: log, Metrics: m, Keys: keys,
 		Receiver: events})
 	if err != nil {
 		return err

@@ -41,7 +41,7 @@ type Store interface {
 
 // Applier applies events to the cache (the sync engine).
 type Applier interface {
-	ApplyAlerts(ctx context.Context, account string, alerts []upstream.Alert) (store.Change, error)
+	ApplyAlerts(ctx context.Context, account string, alerts []upstream.Alert) (domain.Change, error)
 }
 
 // Config tunes a Service. Zero values take the defaults.

@@ -17,6 +17,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
 	"washboard/internal/store"
+	"washboard/internal/store/sqlite"
 	"washboard/internal/upstream"
 	"washboard/internal/webhook"
 )
@@ -28,12 +29,12 @@ type applier struct {
 	done    chan struct{}               // told of each call
 }
 
-func (a *applier) ApplyAlerts(_ context.Context, account string, alerts []upstream.Alert) (store.Change, error) {
+func (a *applier) ApplyAlerts(_ context.Context, account string, alerts []upstream.Alert) (domain.Change, error) {
 	a.mu.Lock()
 	a.applied[account] = append(a.applied[account], alerts...)
 	a.mu.Unlock()
 	a.done <- struct{}{}
-	return store.Change{Changed: len(alerts)}, nil
+	return domain.Change{Changed: len(alerts)}, nil
 }
 
 func (a *applier) count(account string) int {
@@ -44,7 +45,7 @@ func (a *applier) count(account string) int {
 
 type env struct {
 	t     *testing.T
-	st    *store.Store
+	st    store.Store
 	svc   *Service
 	apply *applier
 	logs  *bytes.Buffer
@@ -54,7 +55,7 @@ type env struct {
 
 func newEnv(t *testing.T, cfg Config) *env {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "cache.db"))
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "cache.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

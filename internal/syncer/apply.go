@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"washboard/internal/domain"
-	"washboard/internal/store"
 	"washboard/internal/upstream"
 )
 
@@ -14,7 +13,7 @@ import (
 // domain.Later), moves the account's generation and announces the change
 // to the account's subscribers, as a refresh does. It also notes that
 // events arrive for the account: see Live.
-func (e *Engine) ApplyAlerts(ctx context.Context, account string, alerts []upstream.Alert) (store.Change, error) {
+func (e *Engine) ApplyAlerts(ctx context.Context, account string, alerts []upstream.Alert) (domain.Change, error) {
 	now := e.clock.Now()
 	e.mu.Lock()
 	e.eventsAt[account] = now
@@ -29,7 +28,7 @@ func (e *Engine) ApplyAlerts(ctx context.Context, account string, alerts []upstr
 	}
 	if !c.Empty() {
 		e.changed(account)
-		e.publish(Event{Account: account, Kind: EventChanged, Resource: store.ResourceAlerts, Change: c, At: now})
+		e.publish(Event{Account: account, Kind: EventChanged, Resource: domain.ResourceAlerts, Change: c, At: now})
 	}
 	return c, nil
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"washboard/internal/store"
+	"washboard/internal/domain"
 	"washboard/internal/upstream"
 )
 
@@ -43,7 +43,7 @@ func TestEventsSlowTheAlertsPollUntilTheyStop(t *testing.T) {
 	if !e.engine.Live(e.account) {
 		t.Error("the account is not live while events arrive")
 	}
-	if st := e.status(t, store.ResourceDevices); st.LastSuccess.Before(e.syncClock.Now().Add(-time.Minute)) {
+	if st := e.status(t, domain.ResourceDevices); st.LastSuccess.Before(e.syncClock.Now().Add(-time.Minute)) {
 		t.Errorf("devices were last refreshed at %s, more than a minute ago", st.LastSuccess)
 	}
 	// The events stop: within two intervals polling is back to every

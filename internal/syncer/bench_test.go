@@ -15,6 +15,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/sim"
 	"washboard/internal/store"
+	"washboard/internal/store/sqlite"
 	"washboard/internal/upstream"
 )
 
@@ -50,8 +51,8 @@ func benchSetup(b *testing.B) (*sim.World, UpstreamSource) {
 var benchCred = upstream.Credentials{APIKey: "key-1", Authorization: "auth-1"}
 
 // benchLoop is a loop over a fresh cache, driven by hand.
-func benchLoop(b *testing.B, src Source, account string) (*loop, *store.Store) {
-	st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "cache.db"))
+func benchLoop(b *testing.B, src Source, account string) (*loop, store.Store) {
+	st, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "cache.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -61,13 +62,13 @@ func benchLoop(b *testing.B, src Source, account string) (*loop, *store.Store) {
 }
 
 // round runs one round of the loop: metadata, devices, alerts.
-func (l *loop) round(b *testing.B) store.Change {
+func (l *loop) round(b *testing.B) domain.Change {
 	ctx := context.Background()
-	var total store.Change
+	var total domain.Change
 	for _, r := range []struct {
-		res store.Resource
+		res domain.Resource
 		fn  refreshFunc
-	}{{store.ResourceMetadata, l.refreshLayout}, {store.ResourceDevices, l.refreshDevices}, {store.ResourceAlerts, l.refreshAlerts}} {
+	}{{domain.ResourceMetadata, l.refreshLayout}, {domain.ResourceDevices, l.refreshDevices}, {domain.ResourceAlerts, l.refreshAlerts}} {
 		if err := l.refresh(ctx, r.res, r.fn); err != nil {
 			b.Fatalf("%s: %v", r.res, err)
 		}
@@ -143,7 +144,7 @@ func BenchmarkFirstSync(b *testing.B) {
 		t0 := time.Now()
 		rows = fetchOnly(b, src)
 		t1 := time.Now()
-		var c store.Change
+		var c domain.Change
 		p := peakHeap(func() { c = l.round(b) })
 		t2 := time.Now()
 		fetch += t1.Sub(t0)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/domain"
 	"washboard/internal/store"
 	"washboard/internal/upstream"
 )
@@ -35,7 +36,7 @@ type Config struct {
 	History          time.Duration // closed alerts kept; default 90 days
 	VanishedLookups  int           // cached open alerts looked up one by one per refresh; default 50
 	// Observe, if set, is told the outcome of every refresh (for metrics).
-	Observe func(res store.Resource, d time.Duration, c store.Change, err error)
+	Observe func(res domain.Resource, d time.Duration, c domain.Change, err error)
 }
 
 func (c Config) withDefaults() Config {
@@ -59,7 +60,7 @@ func (c Config) withDefaults() Config {
 // Engine runs the sync loops.
 type Engine struct {
 	src   Source
-	store *store.Store
+	store store.Store
 	clock clock.Clock
 	cfg   Config
 	log   *slog.Logger
@@ -85,7 +86,7 @@ type holder struct {
 }
 
 // New returns an engine whose loops stop when ctx ends.
-func New(ctx context.Context, src Source, st *store.Store, clk clock.Clock, cfg Config, log *slog.Logger) *Engine {
+func New(ctx context.Context, src Source, st store.Store, clk clock.Clock, cfg Config, log *slog.Logger) *Engine {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -312,7 +313,7 @@ type Progress struct {
 	Devices       int    // devices received in the current or last devices refresh
 	Alerts        int    // alerts received in the current or last alerts refresh
 	Failure       string // why the last failed refresh failed, in words; "" once that resource refreshes again
-	failed        store.Resource
+	failed        domain.Resource
 }
 
 // ErrNoCredential says that nobody holds a valid credential for the

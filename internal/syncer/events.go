@@ -2,8 +2,7 @@ package syncer
 
 import (
 	"time"
-
-	"washboard/internal/store"
+	"washboard/internal/domain"
 )
 
 // EventKind is what an event reports.
@@ -21,8 +20,8 @@ const (
 type Event struct {
 	Account      string
 	Kind         EventKind
-	Resource     store.Resource
-	Change       store.Change
+	Resource     domain.Resource
+	Change       domain.Change
 	CredentialID string // of EventRejected
 	Message      string // in words, for EventFailed, EventRejected and EventStopped
 	At           time.Time

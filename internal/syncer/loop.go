@@ -93,11 +93,11 @@ func (l *loop) run(ctx context.Context) {
 	defer l.update(func(p *Progress) { p.Running = false })
 
 	if statuses, err := e.store.SyncStatuses(ctx, l.account); err == nil {
-		if st, ok := statuses[store.ResourceAlerts]; ok && !st.LastSuccess.IsZero() {
+		if st, ok := statuses[domain.ResourceAlerts]; ok && !st.LastSuccess.IsZero() {
 			l.closedAt = st.LastSuccess.Add(-st.Duration) // carry on where the last run left off
 		}
 		l.update(func(p *Progress) {
-			p.FirstSyncDone = !statuses[store.ResourceDevices].LastSuccess.IsZero() && !statuses[store.ResourceAlerts].LastSuccess.IsZero()
+			p.FirstSyncDone = !statuses[domain.ResourceDevices].LastSuccess.IsZero() && !statuses[domain.ResourceAlerts].LastSuccess.IsZero()
 		})
 	}
 
@@ -112,7 +112,7 @@ func (l *loop) run(ctx context.Context) {
 		now := e.clock.Now()
 		pollDelay := e.cfg.Interval
 		if !now.Before(nextMeta) {
-			err := l.refresh(ctx, store.ResourceMetadata, l.refreshLayout)
+			err := l.refresh(ctx, domain.ResourceMetadata, l.refreshLayout)
 			if err != nil {
 				nextMeta = now.Add(slowDown(e.cfg.Interval, err)) // try again with the next poll
 			} else {
@@ -121,11 +121,11 @@ func (l *loop) run(ctx context.Context) {
 			pollDelay = max(pollDelay, slowDown(e.cfg.Interval, err))
 		}
 		if !now.Before(nextPoll) {
-			devErr := l.refresh(ctx, store.ResourceDevices, l.refreshDevices)
+			devErr := l.refresh(ctx, domain.ResourceDevices, l.refreshDevices)
 			devicesOK = devicesOK || devErr == nil
 			pollDelay = max(pollDelay, slowDown(e.cfg.Interval, devErr))
 			if lastAlerts.IsZero() || !now.Before(lastAlerts.Add(max(alertsDelay, e.alertsInterval(l.account)))) {
-				alertErr := l.refresh(ctx, store.ResourceAlerts, l.refreshAlerts)
+				alertErr := l.refresh(ctx, domain.ResourceAlerts, l.refreshAlerts)
 				alertsOK = alertsOK || alertErr == nil
 				lastAlerts, alertsDelay = now, slowDown(e.cfg.Interval, alertErr)
 				pollDelay = max(pollDelay, alertsDelay)
@@ -172,15 +172,15 @@ func slowDown(interval time.Duration, err error) time.Duration {
 }
 
 // refreshFunc fetches one resource with a credential and writes it.
-type refreshFunc func(ctx context.Context, cred upstream.Credentials) (store.Change, Fetched, error)
+type refreshFunc func(ctx context.Context, cred upstream.Credentials) (domain.Change, Fetched, error)
 
 // refresh runs one refresh of a resource, switching to another credential
 // when the service rejects the one in use, and records the outcome.
-func (l *loop) refresh(ctx context.Context, res store.Resource, fn refreshFunc) (err error) {
+func (l *loop) refresh(ctx context.Context, res domain.Resource, fn refreshFunc) (err error) {
 	e := l.e
 	start := e.clock.Now()
 	l.update(func(p *Progress) { p.Phase = string(res) })
-	var change store.Change
+	var change domain.Change
 	var fetched Fetched
 	defer func() {
 		if ctx.Err() != nil {
@@ -237,7 +237,7 @@ func (l *loop) refresh(ctx context.Context, res store.Resource, fn refreshFunc) 
 // through: it is counted for the progress bar, and a refresh that receives
 // more pages than an account of its size could need is stopped (see
 // pageBudget).
-func (l *loop) progressFunc(ctx context.Context, res store.Resource) func(Page) error {
+func (l *loop) progressFunc(ctx context.Context, res domain.Resource) func(Page) error {
 	budget := pageBudget(l.layoutSize(ctx))
 	pages := 0
 	return func(p Page) error {
@@ -245,9 +245,9 @@ func (l *loop) progressFunc(ctx context.Context, res store.Resource) func(Page) 
 		l.update(func(pr *Progress) {
 			pr.Pages++
 			switch res {
-			case store.ResourceDevices:
+			case domain.ResourceDevices:
 				pr.Devices += p.Items
-			case store.ResourceAlerts:
+			case domain.ResourceAlerts:
 				pr.Alerts += p.Items
 			}
 		})
@@ -273,7 +273,7 @@ func pageBudget(locations int) int {
 // layoutSize is the number of device locations of the account's layout as
 // the cache holds it; 0 before the first layout refresh.
 func (l *loop) layoutSize(ctx context.Context) int {
-	r, err := l.e.store.Rollup(ctx, l.account, store.ScopeAccount, l.account)
+	r, err := l.e.store.Rollup(ctx, l.account, domain.ScopeAccount, l.account)
 	if err != nil {
 		return 0
 	}
@@ -296,15 +296,15 @@ func tooManyDevices(received, locations int) error {
 
 // refreshLayout writes each page of the layout as the next is fetched, and
 // commits it all as one transaction.
-func (l *loop) refreshLayout(ctx context.Context, cred upstream.Credentials) (store.Change, Fetched, error) {
+func (l *loop) refreshLayout(ctx context.Context, cred upstream.Credentials) (domain.Change, Fetched, error) {
 	// The transaction begins with the first page (see refreshDevices).
-	var r *store.LayoutRefresh
+	var r store.LayoutRefresh
 	defer func() {
 		if r != nil {
 			r.Rollback()
 		}
 	}()
-	progress := l.progressFunc(ctx, store.ResourceMetadata)
+	progress := l.progressFunc(ctx, domain.ResourceMetadata)
 	var fetched Fetched
 	err := pipeline(ctx, func(ctx context.Context, send func(domain.Layout) error) error {
 		var err error
@@ -328,17 +328,17 @@ func (l *loop) refreshLayout(ctx context.Context, cred upstream.Credentials) (st
 		err = fmt.Errorf("the service answered for account %q, not %q", "", l.account) // no page: no account
 	}
 	if err != nil {
-		return store.Change{}, fetched, err
+		return domain.Change{}, fetched, err
 	}
 	c, err := r.Commit(ctx)
 	return c, fetched, err
 }
 
-func (l *loop) refreshDevices(ctx context.Context, cred upstream.Credentials) (store.Change, Fetched, error) {
+func (l *loop) refreshDevices(ctx context.Context, cred upstream.Credentials) (domain.Change, Fetched, error) {
 	l.update(func(p *Progress) { p.Devices = 0 })
 	// The transaction begins with the first page, so that a service that
 	// does not answer holds no write lock while the client retries.
-	var r *store.DeviceRefresh
+	var r store.DeviceRefresh
 	begin := func() (err error) {
 		if r == nil {
 			r, err = l.e.store.BeginDevices(ctx, l.account)
@@ -350,7 +350,7 @@ func (l *loop) refreshDevices(ctx context.Context, cred upstream.Credentials) (s
 			r.Rollback()
 		}
 	}()
-	progress := l.progressFunc(ctx, store.ResourceDevices)
+	progress := l.progressFunc(ctx, domain.ResourceDevices)
 	locations, received := l.snapshot().Locations, 0
 	var fetched Fetched
 	err := pipeline(ctx, func(ctx context.Context, send func([]domain.Device) error) error {
@@ -374,7 +374,7 @@ func (l *loop) refreshDevices(ctx context.Context, cred upstream.Credentials) (s
 		err = begin()
 	}
 	if err != nil {
-		return store.Change{}, fetched, err
+		return domain.Change{}, fetched, err
 	}
 	c, err := r.Commit(ctx)
 	return c, fetched, err
@@ -419,7 +419,7 @@ func pipeline[T any](ctx context.Context, fetch func(context.Context, func(T) er
 // the first time), writing each page as the next is fetched; then it looks
 // up cached open alerts that appeared in neither, and commits it all as one
 // transaction.
-func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (store.Change, Fetched, error) {
+func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (domain.Change, Fetched, error) {
 	e := l.e
 	l.update(func(p *Progress) { p.Alerts = 0 })
 	now := e.clock.Now()
@@ -434,10 +434,10 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 	// the service stopped listing.
 	cachedOpen, err := e.store.FindAlerts(ctx, store.AlertFilter{Account: l.account, Status: domain.AlertOpen, From: openFrom})
 	if err != nil {
-		return store.Change{}, Fetched{}, err
+		return domain.Change{}, Fetched{}, err
 	}
 	// The transaction begins with the first page (see refreshDevices).
-	var r *store.AlertRefresh
+	var r store.AlertRefresh
 	begin := func() (err error) {
 		if r == nil {
 			if r, err = e.store.BeginAlerts(ctx, l.account); err == nil {
@@ -452,7 +452,7 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 		}
 	}()
 
-	progress := l.progressFunc(ctx, store.ResourceAlerts)
+	progress := l.progressFunc(ctx, domain.ResourceAlerts)
 	unseen := make(map[string]bool, len(cachedOpen)) // cached open alerts the service has not listed yet
 	for _, c := range cachedOpen {
 		unseen[c.ID] = true
@@ -484,7 +484,7 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 		return r.Write(ctx, page)
 	})
 	if err != nil {
-		return store.Change{}, fetched, err
+		return domain.Change{}, fetched, err
 	}
 
 	// Cached open alerts the service listed neither as open nor as closed:
@@ -502,7 +502,7 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 		lookups++
 		a, ok, err := e.src.Alert(ctx, cred, c.ID, c.Created)
 		if err != nil {
-			return store.Change{}, fetched, err
+			return domain.Change{}, fetched, err
 		}
 		if ok {
 			found = append(found, a)
@@ -511,10 +511,10 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (st
 		}
 	}
 	if err := begin(); err != nil {
-		return store.Change{}, fetched, err
+		return domain.Change{}, fetched, err
 	}
 	if err := r.Write(ctx, found); err != nil {
-		return store.Change{}, fetched, err
+		return domain.Change{}, fetched, err
 	}
 	c, err := r.Commit(ctx, remove, now.Add(-e.cfg.History))
 	if err != nil {

@@ -31,7 +31,7 @@ func TestPagingThatDoesNotEndFailsTheRefreshCleanlyAndTheNextTriesAgain(t *testi
 	}
 	e.hold(t, "session:1", e.cred)
 
-	st := e.status(t, store.ResourceDevices)
+	st := e.status(t, domain.ResourceDevices)
 	if !st.LastSuccess.IsZero() || !strings.Contains(st.LastError, "did not come to an end") || !strings.Contains(st.LastError, "/devices") {
 		t.Fatalf("the devices refresh: success %v, error %q; want a failure saying the paging did not end", st.LastSuccess, st.LastError)
 	}
@@ -48,7 +48,7 @@ func TestPagingThatDoesNotEndFailsTheRefreshCleanlyAndTheNextTriesAgain(t *testi
 
 	ignoreOffsets.Store(false)
 	e.tick(time.Minute)
-	if st := e.status(t, store.ResourceDevices); st.LastSuccess.IsZero() || st.LastError != "" {
+	if st := e.status(t, domain.ResourceDevices); st.LastSuccess.IsZero() || st.LastError != "" {
 		t.Fatalf("the next refresh: success %v, error %q", st.LastSuccess, st.LastError)
 	}
 	if d, _ := e.store.FindDevices(context.Background(), store.DeviceFilter{Account: e.account}); len(d) < 60 {
@@ -84,7 +84,7 @@ func TestDevicesBeyondWhatTheLayoutHoldsStopTheRefresh(t *testing.T) {
 	var src *endlessDevices
 	e := newEnvWith(t, 60, 1, func(s Source) Source { src = &endlessDevices{Source: s}; return src })
 	e.hold(t, "session:1", e.cred)
-	st := e.status(t, store.ResourceDevices)
+	st := e.status(t, domain.ResourceDevices)
 	if !strings.Contains(st.LastError, "more than the 60 locations of the layout can hold") {
 		t.Fatalf("the devices refresh: %q", st.LastError)
 	}
@@ -116,7 +116,7 @@ func TestARefreshStopsAtItsPageBudget(t *testing.T) {
 	var src *endlessAlerts
 	e := newEnvWith(t, 60, 1, func(s Source) Source { src = &endlessAlerts{Source: s}; return src })
 	e.hold(t, "session:1", e.cred)
-	st := e.status(t, store.ResourceAlerts)
+	st := e.status(t, domain.ResourceAlerts)
 	budget := pageBudget(60)
 	if !strings.Contains(st.LastError, fmt.Sprintf("more than %d pages in one refresh of alerts", budget)) {
 		t.Fatalf("the alerts refresh: %q", st.LastError)

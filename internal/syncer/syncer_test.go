@@ -16,6 +16,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/sim"
 	"washboard/internal/store"
+	"washboard/internal/store/sqlite"
 	"washboard/internal/upstream"
 )
 
@@ -31,7 +32,7 @@ type env struct {
 	srv       *httptest.Server
 	requests  atomic.Int64
 	onRequest func(*http.Request) // called before each request is served, if set
-	store     *store.Store
+	store     store.Store
 	engine    *Engine
 	account   string
 	cred      upstream.Credentials
@@ -68,7 +69,7 @@ func newEnvWith(t *testing.T, locations int, attempts int, wrap func(Source) Sou
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.store, err = store.Open(context.Background(), filepath.Join(t.TempDir(), "cache.db"))
+	e.store, err = sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "cache.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func (e *env) tick(d time.Duration) {
 	e.syncClock.BlockUntil(1)
 }
 
-func (e *env) status(t *testing.T, res store.Resource) store.SyncStatus {
+func (e *env) status(t *testing.T, res domain.Resource) store.SyncStatus {
 	t.Helper()
 	st, err := e.store.SyncStatuses(context.Background(), e.account)
 	if err != nil {
@@ -262,13 +263,13 @@ func TestFirstSyncMirrorsTheSimulator(t *testing.T) {
 	if !p.FirstSyncDone || p.Pages == 0 || p.Devices == 0 || p.Alerts == 0 {
 		t.Errorf("progress after the first sync = %+v", p)
 	}
-	for _, res := range []store.Resource{store.ResourceMetadata, store.ResourceDevices, store.ResourceAlerts} {
+	for _, res := range []domain.Resource{domain.ResourceMetadata, domain.ResourceDevices, domain.ResourceAlerts} {
 		st := e.status(t, res)
 		if st.LastSuccess.IsZero() || st.LastError != "" || st.Change.Added == 0 {
 			t.Errorf("%s status after the first sync = %+v", res, st)
 		}
 	}
-	r, err := e.store.Rollup(context.Background(), e.account, store.ScopeAccount, e.account)
+	r, err := e.store.Rollup(context.Background(), e.account, domain.ScopeAccount, e.account)
 	if err != nil || r.Total() != 300 {
 		t.Errorf("account rollup counts %d locations (%v), want 300", r.Total(), err)
 	}
@@ -286,7 +287,7 @@ func TestUnchangedUpstreamWritesNothing(t *testing.T) {
 	if e.requests.Load() == before {
 		t.Fatal("no request after an interval")
 	}
-	for _, res := range []store.Resource{store.ResourceDevices, store.ResourceAlerts} {
+	for _, res := range []domain.Resource{domain.ResourceDevices, domain.ResourceAlerts} {
 		st := e.status(t, res)
 		if !st.Change.Empty() || st.LastError != "" {
 			t.Errorf("%s: second sync without upstream change reported %+v, %q", res, st.Change, st.LastError)
@@ -386,7 +387,7 @@ func TestAlertsResolvedUpstreamCloseInTheCache(t *testing.T) {
 	e.tick(MinInterval)
 	changed := false
 	for _, ev := range drain(events) {
-		changed = changed || (ev.Kind == EventChanged && ev.Resource == store.ResourceAlerts)
+		changed = changed || (ev.Kind == EventChanged && ev.Resource == domain.ResourceAlerts)
 	}
 	if !changed {
 		t.Error("no change event after an hour of new alerts")
@@ -410,7 +411,7 @@ func TestFaultsKeepTheLastGoodDataAndConverge(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		e.tick(2 * MinInterval)
 		d, a := snapshot()
-		st := e.status(t, store.ResourceAlerts)
+		st := e.status(t, domain.ResourceAlerts)
 		if st.LastError != "" {
 			failures++
 			if !st.LastAttempt.After(st.LastSuccess) {
@@ -431,7 +432,7 @@ func TestFaultsKeepTheLastGoodDataAndConverge(t *testing.T) {
 	e.tick(2 * MinInterval)
 	e.tick(2 * MinInterval)
 	e.checkMirrors(t)
-	for _, res := range []store.Resource{store.ResourceDevices, store.ResourceAlerts} {
+	for _, res := range []domain.Resource{domain.ResourceDevices, domain.ResourceAlerts} {
 		if st := e.status(t, res); st.LastError != "" {
 			t.Errorf("%s still failing two intervals after the faults stopped: %s", res, st.LastError)
 		}
@@ -443,7 +444,7 @@ func TestRateLimitSlowsTheLoopDown(t *testing.T) {
 	e.hold(t, "session-1", e.cred)
 	e.world.SetFaults(sim.Faults{RateLimitRate: 1, RetryAfter: 5 * time.Minute})
 	e.tick(MinInterval)
-	if st := e.status(t, store.ResourceDevices); st.LastError == "" {
+	if st := e.status(t, domain.ResourceDevices); st.LastError == "" {
 		t.Fatal("a 429 did not fail the refresh")
 	}
 	e.world.SetFaults(sim.Faults{})
@@ -472,7 +473,7 @@ func TestRejectedCredentialIsReportedAndItsLoopStops(t *testing.T) {
 	if e.engine.Running(e.account) {
 		t.Error("the loop still runs with only a rejected credential")
 	}
-	st := e.status(t, store.ResourceMetadata)
+	st := e.status(t, domain.ResourceMetadata)
 	if st.LastError == "" {
 		t.Error("no error recorded for the rejected credential")
 	}
@@ -486,7 +487,7 @@ func TestRejectedCredentialIsReportedAndItsLoopStops(t *testing.T) {
 	if !e.engine.Running(e.account) {
 		t.Fatal("the loop stopped although a valid credential is held")
 	}
-	if st := e.status(t, store.ResourceDevices); st.LastError != "" || st.LastSuccess.IsZero() {
+	if st := e.status(t, domain.ResourceDevices); st.LastError != "" || st.LastSuccess.IsZero() {
 		t.Errorf("devices status with one good credential = %+v", st)
 	}
 	if _, rejected := e.engine.Rejected(CredentialID(e.cred)); rejected {

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"washboard/internal/domain"
+	"washboard/internal/store"
 )
 
 var devicesTable = &table{name: "devices", key: "mac", cols: []string{
@@ -52,14 +53,14 @@ func deviceRow(d domain.Device) row {
 // in one transaction, and brings the health rollups up to date. Devices the
 // service no longer lists are removed; nothing is written when nothing
 // changed.
-func (s *Store) ReplaceDevices(ctx context.Context, account string, devices []domain.Device) (Change, error) {
-	r, err := s.BeginDevices(ctx, account)
+func (s *Store) ReplaceDevices(ctx context.Context, account string, devices []domain.Device) (domain.Change, error) {
+	r, err := s.beginDevices(ctx, account)
 	if err != nil {
-		return Change{}, err
+		return domain.Change{}, err
 	}
 	defer r.Rollback()
 	if err := r.Write(ctx, devices); err != nil {
-		return Change{}, err
+		return domain.Change{}, err
 	}
 	return r.Commit(ctx)
 }
@@ -82,7 +83,15 @@ type placedHealth struct {
 }
 
 // BeginDevices starts a refresh of an account's devices.
-func (s *Store) BeginDevices(ctx context.Context, account string) (*DeviceRefresh, error) {
+func (s *Store) BeginDevices(ctx context.Context, account string) (store.DeviceRefresh, error) {
+	r, err := s.beginDevices(ctx, account)
+	if err != nil {
+		return nil, err // not a nil *DeviceRefresh in a non-nil interface
+	}
+	return r, nil
+}
+
+func (s *Store) beginDevices(ctx context.Context, account string) (*DeviceRefresh, error) {
 	key, tx, err := s.beginRefresh(ctx, account)
 	if err != nil {
 		return nil, err
@@ -134,7 +143,7 @@ func (r *DeviceRefresh) healths() map[string]domain.Health {
 
 // Commit writes the devices still waiting, removes those the refresh did
 // not list, brings the rollups up to date and commits.
-func (r *DeviceRefresh) Commit(ctx context.Context) (Change, error) {
+func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
 	defer r.w.close()
 	if err := r.w.flush(ctx); err != nil {
 		return r.w.change, err
@@ -156,18 +165,9 @@ func (r *DeviceRefresh) Rollback() {
 	r.tx.Rollback()
 }
 
-// DeviceFilter selects devices of an account.
-type DeviceFilter struct {
-	Account    string
-	BuildingID string
-	FloorID    string
-	RoomID     string
-	LocationID string
-}
-
 // FindDevices returns the devices matching the filter, by location in the
 // service's order.
-func (s *Store) FindDevices(ctx context.Context, f DeviceFilter) ([]domain.Device, error) {
+func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain.Device, error) {
 	key, err := s.accountKey(ctx, f.Account, false)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/store"
 )
 
 func openTest(t testing.TB) (*Store, string) {
@@ -109,7 +110,7 @@ func TestLayoutRefreshWritesOnlyChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c != (Change{Changed: 1, Removed: 1}) {
+	if c != (domain.Change{Changed: 1, Removed: 1}) {
 		t.Errorf("renaming a room and removing a location reported %+v", c)
 	}
 	locs, _ := s.Locations(ctx, "a", "a-r2")
@@ -158,8 +159,8 @@ func TestLayoutInPartsIsTheWholeLayout(t *testing.T) {
 		t.Errorf("the layout written in parts reads %+v, %v; written whole, %+v", got, err, want)
 	}
 	for _, f := range []string{"a-f1", "a-f2"} {
-		w, _ := whole.Rollup(ctx, "a", ScopeFloor, f)
-		g, _ := inParts.Rollup(ctx, "a", ScopeFloor, f)
+		w, _ := whole.Rollup(ctx, "a", domain.ScopeFloor, f)
+		g, _ := inParts.Rollup(ctx, "a", domain.ScopeFloor, f)
 		if g != w {
 			t.Errorf("floor %s: rollup %+v written in parts, %+v whole", f, g, w)
 		}
@@ -217,12 +218,12 @@ func TestAccountsAreIsolated(t *testing.T) {
 			t.Errorf("account %s buildings = %+v, %v; want only %s", acc, bs, err, want)
 		}
 	}
-	devs, _ := s.FindDevices(ctx, DeviceFilter{Account: "b", LocationID: "1"})
+	devs, _ := s.FindDevices(ctx, store.DeviceFilter{Account: "b", LocationID: "1"})
 	if len(devs) != 1 || devs[0].MAC != "BBBBBBBBBBBB" {
 		t.Errorf("account b's devices at location 1 = %+v", devs)
 	}
-	ra, _ := s.Rollup(ctx, "a", ScopeBuilding, "b1")
-	rb, _ := s.Rollup(ctx, "b", ScopeBuilding, "b1")
+	ra, _ := s.Rollup(ctx, "a", domain.ScopeBuilding, "b1")
+	rb, _ := s.Rollup(ctx, "b", domain.ScopeBuilding, "b1")
 	if ra.Action != 1 || rb.Action != 0 || rb.OK != 1 {
 		t.Errorf("rollups of building b1: account a %+v, account b %+v", ra, rb)
 	}
@@ -257,7 +258,7 @@ func TestDevicesRoundTripAndRollups(t *testing.T) {
 	if c.Added != 4 {
 		t.Errorf("added %d devices, want 4", c.Added)
 	}
-	got, err := s.FindDevices(ctx, DeviceFilter{Account: "a", LocationID: "a-2"})
+	got, err := s.FindDevices(ctx, store.DeviceFilter{Account: "a", LocationID: "a-2"})
 	if err != nil || len(got) != 1 {
 		t.Fatalf("FindDevices = %v, %v", got, err)
 	}
@@ -272,11 +273,11 @@ func TestDevicesRoundTripAndRollups(t *testing.T) {
 		t.Errorf("last seen %s generation %q", d.LastSeen, d.Generation)
 	}
 
-	acc, _ := s.Rollup(ctx, "a", ScopeAccount, "a")
+	acc, _ := s.Rollup(ctx, "a", domain.ScopeAccount, "a")
 	if acc.Counts != (domain.Counts{OK: 1, Attention: 1, Action: 1, Offline: 1}) {
 		t.Errorf("account rollup = %+v", acc.Counts)
 	}
-	f1, _ := s.Rollup(ctx, "a", ScopeFloor, "a-f1")
+	f1, _ := s.Rollup(ctx, "a", domain.ScopeFloor, "a-f1")
 	if f1.Counts != (domain.Counts{OK: 1, Action: 1}) {
 		t.Errorf("floor 1 rollup = %+v", f1.Counts)
 	}
@@ -285,10 +286,10 @@ func TestDevicesRoundTripAndRollups(t *testing.T) {
 	four.Compartments = []domain.Compartment{{Level: 100}, {Level: 100}, {Level: 100}, {Level: 100}}
 	four.Faults, four.BatteryState = nil, domain.BatteryNormal
 	devices[1] = four
-	if c, err = s.ReplaceDevices(ctx, "a", devices); err != nil || c != (Change{Changed: 1}) {
+	if c, err = s.ReplaceDevices(ctx, "a", devices); err != nil || c != (domain.Change{Changed: 1}) {
 		t.Fatalf("refresh after refill: %+v, %v; want one change", c, err)
 	}
-	f1, _ = s.Rollup(ctx, "a", ScopeFloor, "a-f1")
+	f1, _ = s.Rollup(ctx, "a", domain.ScopeFloor, "a-f1")
 	if f1.Counts != (domain.Counts{OK: 2}) {
 		t.Errorf("floor 1 rollup after the refill = %+v, want 2 ok", f1.Counts)
 	}
@@ -357,7 +358,7 @@ func TestRollupsMatchARecount(t *testing.T) {
 	check("the devices")
 	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
 	alerts := []domain.Alert{alert("x1", "a-1", t0, true, true), alert("x2", "a-3", t0, true, false), alert("x3", "a-9", t0, true, true)}
-	if _, err := s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: alerts, SeenAt: t0}); err != nil {
+	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts, SeenAt: t0}); err != nil {
 		t.Fatal(err)
 	}
 	check("the alerts")
@@ -420,11 +421,11 @@ func TestAlerts(t *testing.T) {
 		alert("x4", "a-3", t0.Add(-100*24*time.Hour), false, false), // beyond a 90-day history
 		alert("x5", "a-3", t0.Add(-2*24*time.Hour), false, false),
 	}
-	c, err := s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: alerts})
+	c, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts})
 	if err != nil || c.Added != 5 {
 		t.Fatalf("ApplyAlerts = %+v, %v", c, err)
 	}
-	open, err := s.FindAlerts(ctx, AlertFilter{Account: "a", Status: domain.AlertOpen})
+	open, err := s.FindAlerts(ctx, store.AlertFilter{Account: "a", Status: domain.AlertOpen})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,35 +436,35 @@ func TestAlerts(t *testing.T) {
 	if fmt.Sprint(ids) != "[x2 x1 x3]" {
 		t.Errorf("open alerts in order %v, want overdue first then oldest first: [x2 x1 x3]", ids)
 	}
-	f1, _ := s.FindAlerts(ctx, AlertFilter{Account: "a", FloorID: "a-f2"})
+	f1, _ := s.FindAlerts(ctx, store.AlertFilter{Account: "a", FloorID: "a-f2"})
 	if len(f1) != 3 {
 		t.Errorf("floor 2 has %d alerts, want 3", len(f1))
 	}
-	closed, _ := s.FindAlerts(ctx, AlertFilter{Account: "a", Status: domain.AlertClosed, From: t0.Add(-3 * 24 * time.Hour)})
+	closed, _ := s.FindAlerts(ctx, store.AlertFilter{Account: "a", Status: domain.AlertClosed, From: t0.Add(-3 * 24 * time.Hour)})
 	if len(closed) != 1 || closed[0].ID != "x5" || closed[0].Resolution != domain.ResolvedByDevice || closed[0].TimeToResolve() != time.Hour {
 		t.Errorf("closed since 3 days before = %+v", closed)
 	}
-	r, _ := s.Rollup(ctx, "a", ScopeAccount, "a")
+	r, _ := s.Rollup(ctx, "a", domain.ScopeAccount, "a")
 	if r.OpenAlerts != 3 || r.OverdueAlerts != 1 || r.Action != 1 {
 		t.Errorf("account rollup = %+v, want 3 open, 1 overdue, the overdue alert's location needing action", r)
 	}
 
 	// Same content again: nothing written.
-	if c, err = s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: alerts}); err != nil || !c.Empty() {
+	if c, err = s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts}); err != nil || !c.Empty() {
 		t.Errorf("unchanged alerts: %+v, %v", c, err)
 	}
 
 	// x1 closes, x3 vanished upstream, and history beyond 90 days is pruned.
 	alerts[0].Status, alerts[0].Resolved, alerts[0].Resolution = domain.AlertClosed, t0.Add(30*time.Minute), domain.ResolvedByOffline
-	c, err = s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: alerts[:1], Remove: []string{"x3"}, PruneBefore: t0.Add(-90 * 24 * time.Hour)})
-	if err != nil || c != (Change{Changed: 1, Removed: 2}) {
+	c, err = s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts[:1], Remove: []string{"x3"}, PruneBefore: t0.Add(-90 * 24 * time.Hour)})
+	if err != nil || c != (domain.Change{Changed: 1, Removed: 2}) {
 		t.Fatalf("closing, removing and pruning: %+v, %v", c, err)
 	}
-	n, _ := s.CountAlerts(ctx, AlertFilter{Account: "a"})
+	n, _ := s.CountAlerts(ctx, store.AlertFilter{Account: "a"})
 	if n != 3 {
 		t.Errorf("%d alerts left, want 3", n)
 	}
-	stillOpen, _ := s.FindAlerts(ctx, AlertFilter{Account: "a", Status: domain.AlertOpen, From: t0.Add(-24 * time.Hour)})
+	stillOpen, _ := s.FindAlerts(ctx, store.AlertFilter{Account: "a", Status: domain.AlertOpen, From: t0.Add(-24 * time.Hour)})
 	if len(stillOpen) != 1 || stillOpen[0].ID != "x2" {
 		t.Errorf("open alerts of the last day = %+v, want only x2", stillOpen)
 	}
@@ -480,7 +481,7 @@ func TestFailedRefreshLeavesTheCacheWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A refresh that fails half-way, after writing one row.
-	r, err := s.BeginDevices(ctx, "a")
+	r, err := s.beginDevices(ctx, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +492,7 @@ func TestFailedRefreshLeavesTheCacheWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Rollback()
-	got, _ := s.FindDevices(ctx, DeviceFilter{Account: "a"})
+	got, _ := s.FindDevices(ctx, store.DeviceFilter{Account: "a"})
 	if len(got) != 2 || got[0].Compartments[0].Level != 80 {
 		t.Errorf("after a failed refresh the cache holds %+v; want both devices as before", got)
 	}
@@ -512,15 +513,15 @@ func TestAlertsOverdueSinceAndOpenDuring(t *testing.T) {
 	fine := alert("fine", "a-3", t0.Add(-time.Hour), true, false)         // open, not overdue
 	before := alert("before", "a-3", t0.Add(-50*time.Hour), false, false) // resolved before the period
 	seen := t0.Add(time.Minute)
-	if _, err := s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: []domain.Alert{late, fixed, fine, before}, SeenAt: seen}); err != nil {
+	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: []domain.Alert{late, fixed, fine, before}, SeenAt: seen}); err != nil {
 		t.Fatal(err)
 	}
 	// Later fine turns overdue, and late is read again.
 	fine.Overdue = true
-	if _, err := s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: []domain.Alert{late, fine}, SeenAt: seen.Add(time.Hour)}); err != nil {
+	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: []domain.Alert{late, fine}, SeenAt: seen.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	all, err := s.FindAlerts(ctx, AlertFilter{Account: "a", OpenFrom: t0.Add(-48 * time.Hour), OpenTo: t0})
+	all, err := s.FindAlerts(ctx, store.AlertFilter{Account: "a", OpenFrom: t0.Add(-48 * time.Hour), OpenTo: t0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -576,7 +577,7 @@ func TestAlertReadTwiceIsOverdueFromItsLastVersion(t *testing.T) {
 			if _, err := r.Commit(ctx, nil, time.Time{}); err != nil {
 				t.Fatal(err)
 			}
-			got, err := s.FindAlerts(ctx, AlertFilter{Account: "a"})
+			got, err := s.FindAlerts(ctx, store.AlertFilter{Account: "a"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -596,7 +597,7 @@ func TestReportSettings(t *testing.T) {
 		t.Fatalf("settings of a new account: ok %v, err %v; want none", ok, err)
 	}
 	at := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
-	for _, rs := range []ReportSettings{
+	for _, rs := range []store.ReportSettings{
 		{Shifts: "Day 07:00-19:00, Night 19:00-07:00", Zone: "Europe/Berlin", Updated: at},
 		{Shifts: "Day 08:00-16:00", Zone: "America/Chicago", Updated: at.Add(time.Hour)},
 	} {
@@ -636,10 +637,10 @@ func TestRefillTotals(t *testing.T) {
 		mk("r5", "a-4", domain.AlertConsumableOut, 5, false), // closed
 		mk("r6", "a-4", domain.AlertJam, 1, true),            // not a refill
 	}
-	if _, err := s.ApplyAlerts(ctx, "a", AlertWrite{Upserts: alerts}); err != nil {
+	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.RefillTotals(ctx, AlertFilter{Account: "a"})
+	got, err := s.RefillTotals(ctx, store.AlertFilter{Account: "a"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -647,7 +648,7 @@ func TestRefillTotals(t *testing.T) {
 	if fmt.Sprint(got) != want {
 		t.Errorf("totals %v, want %s", got, want)
 	}
-	got, _ = s.RefillTotals(ctx, AlertFilter{Account: "a", FloorID: "a-f2"})
+	got, _ = s.RefillTotals(ctx, store.AlertFilter{Account: "a", FloorID: "a-f2"})
 	if fmt.Sprint(got) != "[{North Tower Level 2 towel 3}]" {
 		t.Errorf("level 2's totals %v", got)
 	}

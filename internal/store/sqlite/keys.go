@@ -1,9 +1,10 @@
-package store
+package sqlite
 
 import (
 	"context"
 	"database/sql"
 	"errors"
+	"washboard/internal/store"
 )
 
 // KeyCheck returns the check value of the secret key that sealed what the
@@ -52,23 +53,17 @@ func (s *Store) ScreenCredentials(ctx context.Context, account string) (map[stri
 	return out, rows.Err()
 }
 
-// Reseal is a sealed value sealed again: Old is what was read, New what
-// replaces it.
-type Reseal struct {
-	Old, New []byte
-}
-
 // ResealScreenCredentials replaces screens' sealed credentials, by screen
 // id, in one transaction; a screen whose credentials changed since they
 // were read (relinked meanwhile) keeps its new ones. It returns how many
 // it replaced.
-func (s *Store) ResealScreenCredentials(ctx context.Context, byID map[string]Reseal) (int, error) {
+func (s *Store) ResealScreenCredentials(ctx context.Context, byID map[string]store.Reseal) (int, error) {
 	return s.reseal(ctx, `UPDATE screens SET credentials = ? WHERE id = ? AND credentials = ?`, byID)
 }
 
 // reseal runs q (new value, id, old value) for each of byID in one
 // transaction, and counts the rows it changed.
-func (s *Store) reseal(ctx context.Context, q string, byID map[string]Reseal) (int, error) {
+func (s *Store) reseal(ctx context.Context, q string, byID map[string]store.Reseal) (int, error) {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
@@ -84,41 +79,4 @@ func (s *Store) reseal(ctx context.Context, q string, byID map[string]Reseal) (i
 		n += int(c)
 	}
 	return n, tx.Commit()
-}
-
-// ResealSessions passes the data of every unexpired session in the session
-// table (on db, the pool of SessionDB) through reseal, and writes back
-// what it changed, in one transaction. It returns how many sessions it
-// rewrote; a session reseal cannot open is left as it is.
-func ResealSessions(ctx context.Context, db *sql.DB, reseal func([]byte) ([]byte, bool, error)) (int, error) {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT token, data FROM sessions WHERE expiry > julianday('now')`)
-	if err != nil {
-		return 0, err
-	}
-	changed := map[string][]byte{}
-	for rows.Next() {
-		var token string
-		var data []byte
-		if err := rows.Scan(&token, &data); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		if b, ok, err := reseal(data); err == nil && ok {
-			changed[token] = b
-		}
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return 0, err
-	}
-	for token, data := range changed {
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET data = ? WHERE token = ?`, data, token); err != nil {
-			return 0, err
-		}
-	}
-	return len(changed), tx.Commit()
 }

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/store"
 )
 
 var (
@@ -20,17 +21,17 @@ var (
 // ReplaceLayout writes an account's layout as the service now lists it, in
 // one transaction: new and changed rows are written, rows the service no
 // longer lists are removed, and nothing is written when nothing changed.
-func (s *Store) ReplaceLayout(ctx context.Context, l domain.Layout) (Change, error) {
+func (s *Store) ReplaceLayout(ctx context.Context, l domain.Layout) (domain.Change, error) {
 	if l.Account.ID == "" {
-		return Change{}, errors.New("store: layout without an account id")
+		return domain.Change{}, errors.New("store: layout without an account id")
 	}
-	r, err := s.BeginLayout(ctx, l.Account.ID)
+	r, err := s.beginLayout(ctx, l.Account.ID)
 	if err != nil {
-		return Change{}, err
+		return domain.Change{}, err
 	}
 	defer r.Rollback()
 	if err := r.Write(ctx, l); err != nil {
-		return Change{}, err
+		return domain.Change{}, err
 	}
 	return r.Commit(ctx)
 }
@@ -42,8 +43,8 @@ type LayoutRefresh struct {
 	key     int64
 	account string
 	now     func() time.Time
-	name    string // the account's name in the cache
-	change  Change // of the account's name
+	name    string        // the account's name in the cache
+	change  domain.Change // of the account's name
 
 	// The buildings, floors, rooms and locations, in that order, and how
 	// many of each the refresh has listed: the position of the next one.
@@ -56,7 +57,15 @@ type LayoutRefresh struct {
 }
 
 // BeginLayout starts a refresh of an account's layout.
-func (s *Store) BeginLayout(ctx context.Context, account string) (*LayoutRefresh, error) {
+func (s *Store) BeginLayout(ctx context.Context, account string) (store.LayoutRefresh, error) {
+	r, err := s.beginLayout(ctx, account)
+	if err != nil {
+		return nil, err // not a nil *LayoutRefresh in a non-nil interface
+	}
+	return r, nil
+}
+
+func (s *Store) beginLayout(ctx context.Context, account string) (*LayoutRefresh, error) {
 	key, tx, err := s.beginRefresh(ctx, account)
 	if err != nil {
 		return nil, err
@@ -155,7 +164,7 @@ func (r *LayoutRefresh) writeName(ctx context.Context, name string) error {
 
 // Commit writes the rows still waiting, removes those the refresh did not
 // list, brings the rollups up to date and commits.
-func (r *LayoutRefresh) Commit(ctx context.Context) (Change, error) {
+func (r *LayoutRefresh) Commit(ctx context.Context) (domain.Change, error) {
 	defer r.close()
 	total := r.change
 	for _, w := range r.parts {

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"cmp"
@@ -11,19 +11,8 @@ import (
 	"washboard/internal/domain"
 )
 
-// Scope is a level of the layout that rollups count over.
-type Scope string
-
-// The rollup scopes.
-const (
-	ScopeAccount  Scope = "account"
-	ScopeBuilding Scope = "building"
-	ScopeFloor    Scope = "floor"
-	ScopeRoom     Scope = "room"
-)
-
 type scopeKey struct {
-	scope Scope
+	scope domain.Scope
 	id    string
 }
 
@@ -158,7 +147,7 @@ func sumRollups(account string, places []place, deviceHealth map[string]domain.H
 		r.OpenAlerts += c.open
 		r.OverdueAlerts += c.overdue
 	}
-	accountKey := scopeKey{ScopeAccount, account}
+	accountKey := scopeKey{domain.ScopeAccount, account}
 	add(accountKey, 0, false, alertCount{})
 	for _, p := range places {
 		h, reported := deviceHealth[p.location]
@@ -170,7 +159,7 @@ func sumRollups(account string, places []place, deviceHealth map[string]domain.H
 		if c.overdue > 0 {
 			h = domain.Worse(h, domain.HealthAction)
 		}
-		for _, k := range []scopeKey{accountKey, {ScopeBuilding, p.building}, {ScopeFloor, p.floor}, {ScopeRoom, p.room}} {
+		for _, k := range []scopeKey{accountKey, {domain.ScopeBuilding, p.building}, {domain.ScopeFloor, p.floor}, {domain.ScopeRoom, p.room}} {
 			add(k, h, true, c)
 		}
 	}
@@ -244,7 +233,7 @@ func upsertRollups(n int) string {
 
 // Rollup reads the counts of one part of an account's layout. A part
 // without locations has all counts zero.
-func (s *Store) Rollup(ctx context.Context, account string, scope Scope, id string) (domain.Rollup, error) {
+func (s *Store) Rollup(ctx context.Context, account string, scope domain.Scope, id string) (domain.Rollup, error) {
 	var r domain.Rollup
 	key, err := s.accountKey(ctx, account, false)
 	if err != nil {
@@ -261,7 +250,7 @@ func (s *Store) Rollup(ctx context.Context, account string, scope Scope, id stri
 
 // Rollups reads the counts of the parts of one scope of an account with
 // the given ids (every part of the scope when none is given), by id.
-func (s *Store) Rollups(ctx context.Context, account string, scope Scope, ids ...string) (map[string]domain.Rollup, error) {
+func (s *Store) Rollups(ctx context.Context, account string, scope domain.Scope, ids ...string) (map[string]domain.Rollup, error) {
 	key, err := s.accountKey(ctx, account, false)
 	if err != nil {
 		return nil, err
@@ -388,9 +377,9 @@ func readLocationStates(ctx context.Context, tx *sql.Tx, key int64, ids []string
 func adjustRollups(ctx context.Context, tx *sql.Tx, key int64, account string, before, after map[string]locationState) error {
 	deltas := map[scopeKey]*rollupDelta{}
 	add := func(s locationState, sign int) {
-		keys := []scopeKey{{ScopeAccount, account}}
+		keys := []scopeKey{{domain.ScopeAccount, account}}
 		if s.inLayout {
-			keys = append(keys, scopeKey{ScopeBuilding, s.place.building}, scopeKey{ScopeFloor, s.place.floor}, scopeKey{ScopeRoom, s.place.room})
+			keys = append(keys, scopeKey{domain.ScopeBuilding, s.place.building}, scopeKey{domain.ScopeFloor, s.place.floor}, scopeKey{domain.ScopeRoom, s.place.room})
 		}
 		for _, k := range keys {
 			d := deltas[k]

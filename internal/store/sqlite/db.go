@@ -4,7 +4,7 @@
 // One writer connection serialises writes; a pool of read-only connections
 // serves pages. Each refresh of a resource is one transaction, so a reader
 // sees a refresh whole or not at all.
-package store
+package sqlite
 
 import (
 	"context"
@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"washboard/internal/store"
 
 	_ "modernc.org/sqlite" // the pure-Go driver, registered as "sqlite"
 )
@@ -30,10 +31,11 @@ var migrations embed.FS
 
 // Store is the cache.
 type Store struct {
-	write *sql.DB // one connection: every write goes through it
-	read  *sql.DB // read-only pool
-	Now   func() time.Time
-	keys  sync.Map // account id → its integer key
+	write    *sql.DB // one connection: every write goes through it
+	read     *sql.DB // read-only pool
+	sessions *sql.DB // sessions, on a pool of their own: a sign-in does not queue behind a refresh
+	Now      func() time.Time
+	keys     sync.Map // account id → its integer key
 
 	statuses statusCache
 }
@@ -81,24 +83,22 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	read.SetMaxOpenConns(max(4, runtime.GOMAXPROCS(0)*2))
-	return &Store{write: write, read: read, Now: time.Now}, nil
+	// SQLite still serialises the sessions' writes with the refreshes'.
+	sessions, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		write.Close()
+		read.Close()
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	sessions.SetMaxOpenConns(4)
+	return &Store{write: write, read: read, sessions: sessions, Now: time.Now}, nil
 }
+
+var _ store.Store = (*Store)(nil)
 
 // Close closes the database.
 func (s *Store) Close() error {
-	return errors.Join(s.read.Close(), s.write.Close())
-}
-
-// SessionDB opens a separate pool on the same database for the session
-// store, so that sign-ins do not queue behind a refresh on the writer
-// connection (SQLite still serialises the writes themselves).
-func SessionDB(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", dsn(path, false))
-	if err != nil {
-		return nil, err
-	}
-	db.SetMaxOpenConns(4)
-	return db, nil
+	return errors.Join(s.sessions.Close(), s.read.Close(), s.write.Close())
 }
 
 // migrate applies the embedded migrations in order, each in a transaction
@@ -225,12 +225,4 @@ func (s *Store) beginRefresh(ctx context.Context, account string) (int64, *sql.T
 	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	return key, tx, err
-}
-
-// CountSessions counts the sessions in the session table (on db, the pool
-// of SessionDB) that have not expired.
-func CountSessions(ctx context.Context, db *sql.DB) (int, error) {
-	var n int
-	err := db.QueryRowContext(ctx, `SELECT count(*) FROM sessions WHERE expiry > julianday('now')`).Scan(&n)
-	return n, err
 }

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -8,30 +8,14 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/store"
 )
-
-// Receiver is an address Washboard gave out for the service's events, as
-// the cache keeps it: its signing secrets sealed.
-type Receiver struct {
-	ID      string
-	Account string
-	// Secret is the signing secret, sealed; Previous the one it replaced,
-	// accepted until PreviousUntil.
-	Secret        []byte
-	Previous      []byte
-	PreviousUntil time.Time
-	Created       time.Time
-	Rotated       time.Time // zero: never rotated
-	LastEvent     time.Time // zero: none yet
-	Accepted      int64
-	Rejected      int64
-}
 
 const receiverCols = `r.id, a.id, r.secret, r.previous_secret, r.previous_until_ms, r.created_ms, r.rotated_ms,
 	r.last_event_ms, r.accepted, r.rejected`
 
-func scanReceiver(scan func(...any) error) (Receiver, error) {
-	var r Receiver
+func scanReceiver(scan func(...any) error) (store.Receiver, error) {
+	var r store.Receiver
 	var until, created, rotated, last int64
 	err := scan(&r.ID, &r.Account, &r.Secret, &r.Previous, &until, &created, &rotated, &last, &r.Accepted, &r.Rejected)
 	r.PreviousUntil, r.Created, r.Rotated, r.LastEvent = fromMS(until), fromMS(created), fromMS(rotated), fromMS(last)
@@ -39,7 +23,7 @@ func scanReceiver(scan func(...any) error) (Receiver, error) {
 }
 
 // CreateReceiver stores a new receiver.
-func (s *Store) CreateReceiver(ctx context.Context, r Receiver) error {
+func (s *Store) CreateReceiver(ctx context.Context, r store.Receiver) error {
 	key, err := s.accountKey(ctx, r.Account, true)
 	if err != nil {
 		return err
@@ -50,7 +34,7 @@ func (s *Store) CreateReceiver(ctx context.Context, r Receiver) error {
 }
 
 // Receivers lists an account's receivers, oldest first.
-func (s *Store) Receivers(ctx context.Context, account string) ([]Receiver, error) {
+func (s *Store) Receivers(ctx context.Context, account string) ([]store.Receiver, error) {
 	key, err := s.accountKey(ctx, account, false)
 	if err != nil {
 		return nil, err
@@ -61,7 +45,7 @@ func (s *Store) Receivers(ctx context.Context, account string) ([]Receiver, erro
 		return nil, err
 	}
 	defer rows.Close()
-	var out []Receiver
+	var out []store.Receiver
 	for rows.Next() {
 		r, err := scanReceiver(rows.Scan)
 		if err != nil {
@@ -72,9 +56,9 @@ func (s *Store) Receivers(ctx context.Context, account string) ([]Receiver, erro
 	return out, rows.Err()
 }
 
-// Receiver finds a receiver by its id, whatever its account. It reads the
+// store.Receiver finds a receiver by its id, whatever its account. It reads the
 // writer's view, so that a receiver just made or removed is seen at once.
-func (s *Store) Receiver(ctx context.Context, id string) (Receiver, error) {
+func (s *Store) Receiver(ctx context.Context, id string) (store.Receiver, error) {
 	r, err := scanReceiver(s.write.QueryRowContext(ctx, `SELECT `+receiverCols+` FROM webhook_receivers r
 		JOIN accounts a ON a.key = r.account_id WHERE r.id = ?`, id).Scan)
 	return r, notFound(err, "receiver", id)
@@ -102,15 +86,9 @@ func (s *Store) RemoveReceiver(ctx context.Context, account, id string) error {
 	return oneRow(res, err, "receiver", id)
 }
 
-// ReceiverCounts is what receivers took since they were last recorded.
-type ReceiverCounts struct {
-	Accepted, Rejected int64
-	LastEvent          time.Time // of the last accepted event; zero for none
-}
-
 // RecordReceived adds counts to receivers, by id, in one transaction; a
 // receiver removed meanwhile is skipped.
-func (s *Store) RecordReceived(ctx context.Context, counts map[string]ReceiverCounts) error {
+func (s *Store) RecordReceived(ctx context.Context, counts map[string]store.ReceiverCounts) error {
 	if len(counts) == 0 {
 		return nil
 	}
@@ -147,10 +125,10 @@ func (s *Store) AlertOfAnotherAccount(ctx context.Context, account, alertID stri
 // the cache holds and what the event brings (domain.Later), so that an
 // event that comes late or twice changes nothing. seen is when the events
 // arrived, for the time an alert first counted as overdue.
-func (s *Store) ApplyAlertEvents(ctx context.Context, account string, alerts []domain.Alert, seen time.Time) (Change, error) {
-	r, err := s.BeginAlerts(ctx, account)
+func (s *Store) ApplyAlertEvents(ctx context.Context, account string, alerts []domain.Alert, seen time.Time) (domain.Change, error) {
+	r, err := s.beginAlerts(ctx, account)
 	if err != nil {
-		return Change{}, err
+		return domain.Change{}, err
 	}
 	defer r.Rollback()
 	r.SeenAt(seen)
@@ -160,7 +138,7 @@ func (s *Store) ApplyAlertEvents(ctx context.Context, account string, alerts []d
 	}
 	cached, err := alertsByID(ctx, r.tx, r.key, ids)
 	if err != nil {
-		return Change{}, err
+		return domain.Change{}, err
 	}
 	var write []domain.Alert
 	var locations []string
@@ -181,15 +159,15 @@ func (s *Store) ApplyAlertEvents(ctx context.Context, account string, alerts []d
 		}
 	}
 	if len(write) == 0 {
-		return Change{}, nil
+		return domain.Change{}, nil
 	}
 	// Only these locations' counts can move: their parts' rollups are
 	// adjusted, not counted again.
 	if r.touched, err = readLocationStates(ctx, r.tx, r.key, locations); err != nil {
-		return Change{}, err
+		return domain.Change{}, err
 	}
 	if err := r.Write(ctx, write); err != nil {
-		return Change{}, err
+		return domain.Change{}, err
 	}
 	return r.Commit(ctx, nil, time.Time{})
 }
@@ -242,6 +220,6 @@ func (s *Store) ReceiverSecrets(ctx context.Context) (map[string][]byte, error) 
 // ResealReceiverSecrets replaces receivers' sealed secrets, by id, in one
 // transaction; one that changed since it was read (a new secret meanwhile)
 // keeps its new one. It returns how many it replaced.
-func (s *Store) ResealReceiverSecrets(ctx context.Context, byID map[string]Reseal) (int, error) {
+func (s *Store) ResealReceiverSecrets(ctx context.Context, byID map[string]store.Reseal) (int, error) {
 	return s.reseal(ctx, `UPDATE webhook_receivers SET secret = ? WHERE id = ? AND secret = ?`, byID)
 }

@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"washboard/internal/domain"
+	"washboard/internal/store"
 )
 
 // Building returns one building of an account.
@@ -121,22 +122,14 @@ func (s *Store) scanLocations(ctx context.Context, q string, args ...any) ([]dom
 	return out, rows.Err()
 }
 
-// Path is a device location with the room, floor and building it is in.
-type Path struct {
-	Location domain.Location
-	Room     domain.Room
-	Floor    domain.Floor
-	Building domain.Building
-}
-
 // Paths returns where each of the given locations is, by location id.
 // Identifiers the account does not have are left out.
-func (s *Store) Paths(ctx context.Context, account string, ids []string) (map[string]Path, error) {
+func (s *Store) Paths(ctx context.Context, account string, ids []string) (map[string]store.Path, error) {
 	key, err := s.accountKey(ctx, account, false)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]Path, len(ids))
+	out := make(map[string]store.Path, len(ids))
 	const chunk = 500
 	for start := 0; start < len(ids); start += chunk {
 		part := ids[start:min(start+chunk, len(ids))]
@@ -155,7 +148,7 @@ func (s *Store) Paths(ctx context.Context, account string, ids []string) (map[st
 			return nil, err
 		}
 		for rows.Next() {
-			var p Path
+			var p store.Path
 			var typ string
 			if err := rows.Scan(&p.Location.ID, &p.Location.Name, &typ, &p.Room.ID, &p.Room.Name,
 				&p.Floor.ID, &p.Floor.Name, &p.Building.ID, &p.Building.Name); err != nil {

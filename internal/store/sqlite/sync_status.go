@@ -1,36 +1,17 @@
-package store
+package sqlite
 
 import (
 	"context"
 	"maps"
 	"sync"
 	"time"
+	"washboard/internal/domain"
+	"washboard/internal/store"
 )
-
-// Resource is one of the service's resources that the sync refreshes.
-type Resource string
-
-// The resources.
-const (
-	ResourceMetadata Resource = "metadata"
-	ResourceDevices  Resource = "devices"
-	ResourceAlerts   Resource = "alerts"
-)
-
-// SyncStatus is the record of an account's refreshes of one resource.
-type SyncStatus struct {
-	Resource    Resource
-	LastAttempt time.Time
-	LastSuccess time.Time // zero: never
-	Duration    time.Duration
-	Change      Change
-	Skipped     int    // malformed records the service sent, skipped
-	LastError   string // "" when the last attempt succeeded
-}
 
 // RecordSync writes the outcome of a refresh attempt. A failed attempt
 // keeps the last success and its counts.
-func (s *Store) RecordSync(ctx context.Context, account string, st SyncStatus) error {
+func (s *Store) RecordSync(ctx context.Context, account string, st store.SyncStatus) error {
 	key, err := s.accountKey(ctx, account, true)
 	if err != nil {
 		return err
@@ -59,7 +40,7 @@ func (s *Store) RecordSync(ctx context.Context, account string, st SyncStatus) e
 // SyncStatuses reads the refresh records of an account, by resource. Every
 // page reads them and only RecordSync changes them, so they are kept in
 // memory between two records; the caller gets its own copy.
-func (s *Store) SyncStatuses(ctx context.Context, account string) (map[Resource]SyncStatus, error) {
+func (s *Store) SyncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error) {
 	key, err := s.accountKey(ctx, account, false)
 	if err != nil {
 		return nil, err
@@ -76,23 +57,23 @@ func (s *Store) SyncStatuses(ctx context.Context, account string) (map[Resource]
 	return out, nil
 }
 
-func (s *Store) readSyncStatuses(ctx context.Context, key int64) (map[Resource]SyncStatus, error) {
+func (s *Store) readSyncStatuses(ctx context.Context, key int64) (map[domain.Resource]store.SyncStatus, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT resource, last_attempt_ms, last_success_ms, duration_ms,
 		added, changed, removed, skipped, last_error FROM sync_status WHERE account_id = ?`, key)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[Resource]SyncStatus{}
+	out := map[domain.Resource]store.SyncStatus{}
 	for rows.Next() {
-		var st SyncStatus
+		var st store.SyncStatus
 		var res string
 		var attempt, success, dur int64
 		if err := rows.Scan(&res, &attempt, &success, &dur, &st.Change.Added, &st.Change.Changed,
 			&st.Change.Removed, &st.Skipped, &st.LastError); err != nil {
 			return nil, err
 		}
-		st.Resource = Resource(res)
+		st.Resource = domain.Resource(res)
 		st.LastAttempt, st.LastSuccess = fromMS(attempt), fromMS(success)
 		st.Duration = time.Duration(dur) * time.Millisecond
 		out[st.Resource] = st
@@ -106,10 +87,10 @@ func (s *Store) readSyncStatuses(ctx context.Context, key int64) (map[Resource]S
 type statusCache struct {
 	mu        sync.Mutex
 	gen       uint64
-	byAccount map[int64]map[Resource]SyncStatus
+	byAccount map[int64]map[domain.Resource]store.SyncStatus
 }
 
-func (c *statusCache) get(key int64) (map[Resource]SyncStatus, bool) {
+func (c *statusCache) get(key int64) (map[domain.Resource]store.SyncStatus, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	m, ok := c.byAccount[key]
@@ -127,14 +108,14 @@ func (c *statusCache) generation() uint64 {
 
 // put keeps what was read under generation gen, unless a record was
 // written since.
-func (c *statusCache) put(key int64, gen uint64, m map[Resource]SyncStatus) {
+func (c *statusCache) put(key int64, gen uint64, m map[domain.Resource]store.SyncStatus) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gen != gen || key == noAccount {
 		return
 	}
 	if c.byAccount == nil {
-		c.byAccount = map[int64]map[Resource]SyncStatus{}
+		c.byAccount = map[int64]map[domain.Resource]store.SyncStatus{}
 	}
 	c.byAccount[key] = maps.Clone(m)
 }

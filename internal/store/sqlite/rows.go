@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -7,20 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"washboard/internal/domain"
 )
-
-// Change counts what a refresh did to the cache.
-type Change struct {
-	Added, Changed, Removed int
-}
-
-// Empty reports whether the refresh changed nothing.
-func (c Change) Empty() bool { return c.Added == 0 && c.Changed == 0 && c.Removed == 0 }
-
-// Plus adds two changes.
-func (c Change) Plus(o Change) Change {
-	return Change{c.Added + o.Added, c.Changed + o.Changed, c.Removed + o.Removed}
-}
 
 // table describes a cached table keyed by (account_id, key column).
 type table struct {
@@ -189,7 +177,7 @@ type tableWriter struct {
 	changed   *batch             // rows whose keys it holds
 	rewritten *batch             // rows this refresh added, written again
 	vals      []any              // the values of the row being queued
-	change    Change
+	change    domain.Change
 }
 
 // written is what a refresh did with a key.

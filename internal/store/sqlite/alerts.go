@@ -1,4 +1,4 @@
-package store
+package sqlite
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/store"
 )
 
 var alertsTable = &table{name: "alerts", key: "id", cols: []string{
@@ -44,28 +45,17 @@ func overdueSince(a domain.Alert, seen time.Time) any {
 	return at
 }
 
-// AlertWrite is one refresh of an account's alerts.
-type AlertWrite struct {
-	Upserts []domain.Alert // alerts as the service now lists them
-	Remove  []string       // alerts the service no longer has
-	// PruneBefore removes closed alerts created before it: the end of the
-	// history the cache keeps. The zero time prunes nothing.
-	PruneBefore time.Time
-	// SeenAt is when the service was read (see AlertRefresh.SeenAt).
-	SeenAt time.Time
-}
-
 // ApplyAlerts writes a refresh of alerts in one transaction and brings the
 // rollups up to date. Alerts whose content did not change are not written.
-func (s *Store) ApplyAlerts(ctx context.Context, account string, w AlertWrite) (Change, error) {
-	r, err := s.BeginAlerts(ctx, account)
+func (s *Store) ApplyAlerts(ctx context.Context, account string, w store.AlertWrite) (domain.Change, error) {
+	r, err := s.beginAlerts(ctx, account)
 	if err != nil {
-		return Change{}, err
+		return domain.Change{}, err
 	}
 	defer r.Rollback()
 	r.SeenAt(w.SeenAt)
 	if err := r.Write(ctx, w.Upserts); err != nil {
-		return Change{}, err
+		return domain.Change{}, err
 	}
 	return r.Commit(ctx, w.Remove, w.PruneBefore)
 }
@@ -89,7 +79,15 @@ type AlertRefresh struct {
 }
 
 // BeginAlerts starts a refresh of an account's alerts.
-func (s *Store) BeginAlerts(ctx context.Context, account string) (*AlertRefresh, error) {
+func (s *Store) BeginAlerts(ctx context.Context, account string) (store.AlertRefresh, error) {
+	r, err := s.beginAlerts(ctx, account)
+	if err != nil {
+		return nil, err // not a nil *AlertRefresh in a non-nil interface
+	}
+	return r, nil
+}
+
+func (s *Store) beginAlerts(ctx context.Context, account string) (*AlertRefresh, error) {
 	key, tx, err := s.beginRefresh(ctx, account)
 	if err != nil {
 		return nil, err
@@ -148,7 +146,7 @@ func (r *AlertRefresh) readRollupInputs(ctx context.Context) (err error) {
 // Commit writes the alerts still waiting, removes those the service no
 // longer has and the closed ones created before pruneBefore (unless it is
 // zero), brings the rollups up to date and commits.
-func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore time.Time) (Change, error) {
+func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore time.Time) (domain.Change, error) {
 	defer r.w.close()
 	c := &r.w.change
 	if err := r.w.flush(ctx); err != nil {
@@ -237,29 +235,9 @@ func alertHashes(ctx context.Context, tx *sql.Tx, account int64, ids []any) (map
 	return out, nil
 }
 
-// AlertFilter selects alerts of an account.
-type AlertFilter struct {
-	Account    string
-	BuildingID string
-	FloorID    string
-	RoomID     string
-	LocationID string
-	Status     domain.AlertStatus // "" for both
-	Type       domain.AlertType
-	Resolution domain.Resolution
-	// From and To bound the creation date, or the resolution date when
-	// Status is CLOSED: [From, To). Zero times leave that side open.
-	From, To time.Time
-	// OpenFrom and OpenTo select the alerts open at any moment of
-	// [OpenFrom, OpenTo): created before OpenTo, and open or resolved at
-	// or after OpenFrom. Zero times leave that side open.
-	OpenFrom, OpenTo time.Time
-	Limit            int // 0 for no limit
-}
-
 // FindAlerts returns the alerts matching the filter: overdue first, then
 // oldest first.
-func (s *Store) FindAlerts(ctx context.Context, f AlertFilter) ([]domain.Alert, error) {
+func (s *Store) FindAlerts(ctx context.Context, f store.AlertFilter) ([]domain.Alert, error) {
 	key, err := s.accountKey(ctx, f.Account, false)
 	if err != nil {
 		return nil, err
@@ -315,7 +293,7 @@ func scanAlert(scan func(...any) error) (domain.Alert, error) {
 }
 
 // CountAlerts counts the alerts matching the filter.
-func (s *Store) CountAlerts(ctx context.Context, f AlertFilter) (int, error) {
+func (s *Store) CountAlerts(ctx context.Context, f store.AlertFilter) (int, error) {
 	key, err := s.accountKey(ctx, f.Account, false)
 	if err != nil {
 		return 0, err
@@ -326,7 +304,7 @@ func (s *Store) CountAlerts(ctx context.Context, f AlertFilter) (int, error) {
 	return n, err
 }
 
-func alertQuery(key int64, f AlertFilter, cols string) (string, []any) {
+func alertQuery(key int64, f store.AlertFilter, cols string) (string, []any) {
 	where := []string{"a.account_id = ?"}
 	args := []any{key}
 	if f.BuildingID != "" || f.FloorID != "" || f.RoomID != "" {
@@ -389,19 +367,11 @@ func alertQuery(key int64, f AlertFilter, cols string) (string, []any) {
 	return "SELECT " + cols + " FROM " + from + " WHERE " + strings.Join(where, " AND "), args
 }
 
-// RefillTotal is what the open alerts of one floor ask staff to bring, of
-// one kind: a device type's refills, or "battery" sets.
-type RefillTotal struct {
-	Building, Floor string
-	Kind            string
-	Count           int
-}
-
 // RefillTotals adds up, per floor and kind, the refill counts of the open
 // consumable_out and battery_out alerts that match the filter (whose
 // Status is taken as open), by building and floor name. Alerts of
 // locations the layout does not list are left out.
-func (s *Store) RefillTotals(ctx context.Context, f AlertFilter) ([]RefillTotal, error) {
+func (s *Store) RefillTotals(ctx context.Context, f store.AlertFilter) ([]store.RefillTotal, error) {
 	key, err := s.accountKey(ctx, f.Account, false)
 	if err != nil {
 		return nil, err
@@ -420,9 +390,9 @@ func (s *Store) RefillTotals(ctx context.Context, f AlertFilter) ([]RefillTotal,
 		return nil, err
 	}
 	defer rows.Close()
-	var out []RefillTotal
+	var out []store.RefillTotal
 	for rows.Next() {
-		var t RefillTotal
+		var t store.RefillTotal
 		if err := rows.Scan(&t.Building, &t.Floor, &t.Kind, &t.Count); err != nil {
 			return nil, err
 		}

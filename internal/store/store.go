@@ -1,0 +1,288 @@
+// Package store is Washboard's cache of each account's layout, devices
+// and alerts, with the rest the dashboard keeps: sessions, wall screens,
+// webhook receivers, report settings and the records of the sync. It holds
+// the cache's types and the Store interface; each database engine
+// implements it in a package of its own (store/sqlite, the embedded
+// default; store/postgres, for several replicas), and store/storetest
+// holds the contract every implementation passes.
+//
+// Every refresh of a resource is one transaction: a reader sees a refresh
+// whole or not at all.
+package store
+
+import (
+	"context"
+	"time"
+
+	"washboard/internal/domain"
+)
+
+// Store is the cache.
+type Store interface {
+	Layouts
+	Devices
+	Alerts
+	Screens
+	Receivers
+	Sessions
+	Syncs
+	Reports
+	Keys
+	// Migrated reports whether every schema migration has been applied.
+	Migrated(ctx context.Context) (bool, error)
+	Close() error
+}
+
+// Layouts are the accounts' buildings, floors, rooms and locations.
+type Layouts interface {
+	// BeginLayout starts a refresh of an account's layout, written part by
+	// part as the pages of /metadata arrive.
+	BeginLayout(ctx context.Context, account string) (LayoutRefresh, error)
+	// ReplaceLayout writes a whole layout in one refresh.
+	ReplaceLayout(ctx context.Context, l domain.Layout) (domain.Change, error)
+	Account(ctx context.Context, id string) (domain.Account, error)
+	Layout(ctx context.Context, account string) (domain.Layout, error)
+	Buildings(ctx context.Context, account string) ([]domain.Building, error)
+	Floors(ctx context.Context, account, building string) ([]domain.Floor, error)
+	Rooms(ctx context.Context, account, floor string) ([]domain.Room, error)
+	Locations(ctx context.Context, account, room string) ([]domain.Location, error)
+	Building(ctx context.Context, account, id string) (domain.Building, error)
+	Floor(ctx context.Context, account, id string) (domain.Floor, error)
+	Room(ctx context.Context, account, id string) (domain.Room, error)
+	Location(ctx context.Context, account, id string) (domain.Location, error)
+	// LocationsIn lists the locations of a building, floor or room (the
+	// first non-empty), or of the whole account.
+	LocationsIn(ctx context.Context, account, building, floor, room string) ([]domain.Location, error)
+	SearchLocations(ctx context.Context, account, query string, limit int) ([]domain.Location, error)
+	Paths(ctx context.Context, account string, ids []string) (map[string]Path, error)
+	// Rollup reads the counts of one part of an account's layout; Rollups
+	// those of several parts of one scope (every part when no id is given).
+	Rollup(ctx context.Context, account string, scope domain.Scope, id string) (domain.Rollup, error)
+	Rollups(ctx context.Context, account string, scope domain.Scope, ids ...string) (map[string]domain.Rollup, error)
+}
+
+// LayoutRefresh is a refresh of an account's layout being written, in one
+// transaction until Commit or Rollback.
+type LayoutRefresh interface {
+	Write(ctx context.Context, part domain.Layout) error
+	Commit(ctx context.Context) (domain.Change, error)
+	// Rollback abandons the refresh; after Commit it does nothing.
+	Rollback()
+}
+
+// Devices are the state of every device.
+type Devices interface {
+	BeginDevices(ctx context.Context, account string) (DeviceRefresh, error)
+	ReplaceDevices(ctx context.Context, account string, devices []domain.Device) (domain.Change, error)
+	FindDevices(ctx context.Context, f DeviceFilter) ([]domain.Device, error)
+}
+
+// DeviceRefresh is a refresh of an account's devices being written.
+type DeviceRefresh interface {
+	Write(ctx context.Context, devices []domain.Device) error
+	Commit(ctx context.Context) (domain.Change, error)
+	Rollback()
+}
+
+// Alerts are the accounts' alerts, open and of the history kept.
+type Alerts interface {
+	BeginAlerts(ctx context.Context, account string) (AlertRefresh, error)
+	ApplyAlerts(ctx context.Context, account string, w AlertWrite) (domain.Change, error)
+	// ApplyAlertEvents writes what the service's events say of alerts, in
+	// one transaction: each in its later state of the cached one and the
+	// event's (domain.Later). seen is when the events arrived.
+	ApplyAlertEvents(ctx context.Context, account string, alerts []domain.Alert, seen time.Time) (domain.Change, error)
+	// AlertOfAnotherAccount reports whether an alert of this id is cached
+	// under another account.
+	AlertOfAnotherAccount(ctx context.Context, account, alertID string) (bool, error)
+	// FindAlerts returns the alerts matching the filter: overdue first,
+	// then oldest first.
+	FindAlerts(ctx context.Context, f AlertFilter) ([]domain.Alert, error)
+	CountAlerts(ctx context.Context, f AlertFilter) (int, error)
+	RefillTotals(ctx context.Context, f AlertFilter) ([]RefillTotal, error)
+}
+
+// AlertRefresh is a refresh of an account's alerts being written. An
+// alert written twice keeps the later version.
+type AlertRefresh interface {
+	// SeenAt says when the service was read, before the first Write.
+	SeenAt(t time.Time)
+	Write(ctx context.Context, alerts []domain.Alert) error
+	// Commit removes the alerts the service no longer has and the closed
+	// ones created before pruneBefore (unless zero), and commits.
+	Commit(ctx context.Context, remove []string, pruneBefore time.Time) (domain.Change, error)
+	Rollback()
+}
+
+// Screens are the wall screens, with the hash of their link's token and
+// their credentials, sealed by the caller.
+type Screens interface {
+	CreateScreen(ctx context.Context, sc domain.Screen, tokenHash, sealed []byte) error
+	UpdateScreen(ctx context.Context, sc domain.Screen) error
+	RelinkScreen(ctx context.Context, account, id string, tokenHash, sealed []byte) error
+	RevokeScreen(ctx context.Context, account, id string, at time.Time) error
+	TouchScreen(ctx context.Context, id string, at time.Time) error
+	Screens(ctx context.Context, account string) ([]domain.Screen, error)
+	Screen(ctx context.Context, account, id string) (domain.Screen, error)
+	// ScreenByToken finds the screen whose link token has the hash, with
+	// its sealed credentials, as just written.
+	ScreenByToken(ctx context.Context, tokenHash []byte) (domain.Screen, []byte, error)
+	CountActiveScreens(ctx context.Context, since time.Time) (int, error)
+	// ScreenCredentials returns the sealed credentials of an account's
+	// screens ("" for every account's), by screen id.
+	ScreenCredentials(ctx context.Context, account string) (map[string][]byte, error)
+	ResealScreenCredentials(ctx context.Context, byID map[string]Reseal) (int, error)
+}
+
+// Receivers are the addresses given out for the service's events.
+type Receivers interface {
+	CreateReceiver(ctx context.Context, r Receiver) error
+	Receivers(ctx context.Context, account string) ([]Receiver, error)
+	// Receiver finds a receiver by id, whatever its account, as just
+	// written.
+	Receiver(ctx context.Context, id string) (Receiver, error)
+	RotateReceiver(ctx context.Context, account, id string, secret []byte, at, previousUntil time.Time) error
+	RemoveReceiver(ctx context.Context, account, id string) error
+	RecordReceived(ctx context.Context, counts map[string]ReceiverCounts) error
+	ReceiverSecrets(ctx context.Context) (map[string][]byte, error)
+	ResealReceiverSecrets(ctx context.Context, byID map[string]Reseal) (int, error)
+}
+
+// Sessions are the signed-in sessions, sealed by the caller, by the hash
+// of their token.
+type Sessions interface {
+	// FindSession returns a session that has not expired, and when it
+	// expires.
+	FindSession(ctx context.Context, token string) (data []byte, expiry time.Time, found bool, err error)
+	CommitSession(ctx context.Context, token string, data []byte, expiry time.Time) error
+	DeleteSession(ctx context.Context, token string) error
+	// DeleteExpiredSessions removes the sessions past their expiry.
+	DeleteExpiredSessions(ctx context.Context) error
+	CountSessions(ctx context.Context) (int, error)
+	// ResealSessions passes the data of every unexpired session through
+	// reseal and writes back what it changed; it returns how many.
+	ResealSessions(ctx context.Context, reseal func([]byte) ([]byte, bool, error)) (int, error)
+}
+
+// Syncs are the records of the sync's refreshes.
+type Syncs interface {
+	RecordSync(ctx context.Context, account string, st SyncStatus) error
+	SyncStatuses(ctx context.Context, account string) (map[domain.Resource]SyncStatus, error)
+}
+
+// Reports are the accounts' shift report settings.
+type Reports interface {
+	ReportSettings(ctx context.Context, account string) (rs ReportSettings, ok bool, err error)
+	SaveReportSettings(ctx context.Context, account string, rs ReportSettings) error
+}
+
+// Keys is the check value of the secret key that sealed what the store
+// holds.
+type Keys interface {
+	KeyCheck(ctx context.Context) (string, error)
+	SetKeyCheck(ctx context.Context, value string) error
+}
+
+// AlertFilter selects alerts of an account.
+type AlertFilter struct {
+	Account    string
+	BuildingID string
+	FloorID    string
+	RoomID     string
+	LocationID string
+	Status     domain.AlertStatus // "" for both
+	Type       domain.AlertType
+	Resolution domain.Resolution
+	// From and To bound the creation date, or the resolution date when
+	// Status is CLOSED: [From, To). Zero times leave that side open.
+	From, To time.Time
+	// OpenFrom and OpenTo select the alerts open at any moment of
+	// [OpenFrom, OpenTo): created before OpenTo, and open or resolved at
+	// or after OpenFrom. Zero times leave that side open.
+	OpenFrom, OpenTo time.Time
+	Limit            int // 0 for no limit
+}
+
+// AlertWrite is one refresh of an account's alerts.
+type AlertWrite struct {
+	Upserts []domain.Alert // alerts as the service now lists them
+	Remove  []string       // alerts the service no longer has
+	// PruneBefore removes closed alerts created before it: the end of the
+	// history the cache keeps. The zero time prunes nothing.
+	PruneBefore time.Time
+	// SeenAt is when the service was read (see AlertRefresh.SeenAt).
+	SeenAt time.Time
+}
+
+// RefillTotal is what the open alerts of one floor ask staff to bring, of
+// one kind: a device type's refills, or "battery" sets.
+type RefillTotal struct {
+	Building, Floor string
+	Kind            string
+	Count           int
+}
+
+// DeviceFilter selects devices of an account.
+type DeviceFilter struct {
+	Account    string
+	BuildingID string
+	FloorID    string
+	RoomID     string
+	LocationID string
+}
+
+// Reseal is a sealed value sealed again: Old is what was read, New what
+// replaces it.
+type Reseal struct {
+	Old, New []byte
+}
+
+// Path is a device location with the room, floor and building it is in.
+type Path struct {
+	Location domain.Location
+	Room     domain.Room
+	Floor    domain.Floor
+	Building domain.Building
+}
+
+// ReportSettings are an account's shift report settings, as text: the web
+// layer parses and checks them before they are saved.
+type ReportSettings struct {
+	Shifts  string // "Early 06:00-14:00, Late 14:00-22:00, ..."
+	Zone    string // an IANA time zone name
+	Updated time.Time
+}
+
+// SyncStatus is the record of an account's refreshes of one resource.
+type SyncStatus struct {
+	Resource    domain.Resource
+	LastAttempt time.Time
+	LastSuccess time.Time // zero: never
+	Duration    time.Duration
+	Change      domain.Change
+	Skipped     int    // malformed records the service sent, skipped
+	LastError   string // "" when the last attempt succeeded
+}
+
+// Receiver is an address Washboard gave out for the service's events, as
+// the cache keeps it: its signing secrets sealed.
+type Receiver struct {
+	ID      string
+	Account string
+	// Secret is the signing secret, sealed; Previous the one it replaced,
+	// accepted until PreviousUntil.
+	Secret        []byte
+	Previous      []byte
+	PreviousUntil time.Time
+	Created       time.Time
+	Rotated       time.Time // zero: never rotated
+	LastEvent     time.Time // zero: none yet
+	Accepted      int64
+	Rejected      int64
+}
+
+// ReceiverCounts is what receivers took since they were last recorded.
+type ReceiverCounts struct {
+	Accepted, Rejected int64
+	LastEvent          time.Time // of the last accepted event; zero for none
+}
