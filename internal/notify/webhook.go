@@ -194,6 +194,7 @@ func (w *Webhook) failure(ctx context.Context, err error) *Error {
 		invalid x509.CertificateInvalidError
 		name    x509.HostnameError
 		netErr  net.Error
+		record  tls.RecordHeaderError
 	)
 	switch {
 	case errors.Is(err, ErrForbiddenTarget):
@@ -204,6 +205,8 @@ func (w *Webhook) failure(ctx context.Context, err error) *Error {
 		return permanent(0, err, "the host name "+w.url.Hostname()+" does not exist (DNS)")
 	case errors.As(err, &dnsErr):
 		return transient(0, err, "the host name "+w.url.Hostname()+" could not be resolved: "+dnsErr.Err)
+	case errors.As(err, &record), strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		return permanent(0, err, w.host+" does not speak HTTPS; check the webhook URL's scheme and port")
 	case errors.As(err, &certErr), errors.As(err, &unknown), errors.As(err, &invalid), errors.As(err, &name):
 		return permanent(0, err, w.host+"'s certificate is not valid: "+w.redact.Replace(err.Error()))
 	case errors.As(err, &netErr) && netErr.Timeout():

@@ -303,6 +303,17 @@ func TestWebhookUnreachableIsTransient(t *testing.T) {
 	}
 }
 
+// An https URL to a server that speaks plain HTTP is a permanent failure
+// that points at the scheme.
+func TestWebhookHTTPSToAPlainServerIsPermanent(t *testing.T) {
+	rcv := newReceiver(t, nil)
+	w, _ := newTestWebhook(t, WebhookConfig{URL: strings.Replace(rcv.URL, "http://", "https://", 1)})
+	e := asError(t, w.Send(context.Background(), productOut()))
+	if !e.Permanent || !strings.Contains(e.Error(), "does not speak HTTPS") {
+		t.Errorf("error %q (permanent %v)", e, e.Permanent)
+	}
+}
+
 // A message larger than a webhook may carry is refused before anything is
 // sent.
 func TestWebhookRefusesAnOversizedMessage(t *testing.T) {
