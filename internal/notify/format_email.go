@@ -128,9 +128,8 @@ func FormatEmail(n Notification) (EmailContent, error) {
 		}
 	default:
 		v.Heading, v.Lead, v.Label = n.Headline(), n.Where.Full(), "Open the location"
-		fs := facts(n.Item, n, true)
-		v.Items = []emailItem{{Facts: fs}}
-		writeFacts(&text, fs, "")
+		v.Items = []emailItem{{Facts: facts(n.Item, n, false)}} // the lead says where
+		writeFacts(&text, facts(n.Item, n, true), "")
 	}
 	if n.URL != "" {
 		fmt.Fprintf(&text, "\n%s:\n%s\n", v.Label, n.URL)
