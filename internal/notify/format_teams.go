@@ -83,7 +83,7 @@ func FormatTeamsBody(n Notification) ([]byte, error) {
 		}
 	default:
 		title.Text = n.Headline()
-		title.Color = "Attention"
+		title.Color = teamsColor(n.Kind)
 		card.Body = []cardElement{title}
 		if full := n.Where.Full(); full != "" {
 			card.Body = append(card.Body, cardElement{Type: "TextBlock", Text: full, Wrap: true, IsSubtle: true})
@@ -98,6 +98,18 @@ func FormatTeamsBody(n Notification) ([]byte, error) {
 	return marshal(teamsMessage{Type: "message", Attachments: []teamsAttachment{{
 		ContentType: "application/vnd.microsoft.card.adaptive", Content: card,
 	}}})
+}
+
+// teamsColor is the headline's colour, as the e-mail's accent: red for
+// what needs action, amber for what needs attention.
+func teamsColor(k Kind) string {
+	switch accent(k) {
+	case accentAction:
+		return "Attention"
+	case accentAttention:
+		return "Warning"
+	}
+	return ""
 }
 
 // teamsFacts are an item's since, bring, what to do and, when withAlert,
