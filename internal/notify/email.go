@@ -1,0 +1,473 @@
+package notify
+
+import (
+	"cmp"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/mail"
+	"net/textproto"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	gomail "github.com/wneessen/go-mail"
+
+	"washboard/internal/clock"
+)
+
+// TLSMode is how the connection to the mail server is encrypted.
+type TLSMode string
+
+// The TLS modes.
+const (
+	// StartTLS connects in plain text and upgrades with STARTTLS before
+	// anything else; a server that does not offer it is refused. The usual
+	// mode of a submission port (587).
+	StartTLS TLSMode = "starttls"
+	// ImplicitTLS speaks TLS from the first byte (smtps, port 465).
+	ImplicitTLS TLSMode = "tls"
+	// NoTLS does not encrypt: for a relay on the same machine or network
+	// that takes mail without a password. A password is refused with it.
+	NoTLS TLSMode = "none"
+)
+
+// SMTPSettings are the mail server and the addresses of an e-mail channel.
+// String and LogValue leave the password out.
+type SMTPSettings struct {
+	Host     string
+	Port     int     // 587 for StartTLS, 465 for ImplicitTLS, 25 for NoTLS when zero
+	TLS      TLSMode // StartTLS when empty
+	User     string  // signs in when not empty, with the mechanism the server offers
+	Password string
+	From     string   // "Washboard <alerts@example.com>" or an address alone
+	To       []string // the recipients, each as From
+	// Timeout bounds connecting and each exchange with the server;
+	// DefaultTimeout when zero.
+	Timeout time.Duration
+	// TLSConfig is the TLS configuration to verify the server with (its
+	// ServerName is set to Host); the system's roots when nil.
+	TLSConfig *tls.Config
+}
+
+// String names the server without the password: "smtp://alerts@mail.example.com:587 (STARTTLS)".
+func (s SMTPSettings) String() string {
+	scheme := "smtp"
+	if s.TLS == ImplicitTLS {
+		scheme = "smtps"
+	}
+	u := url.URL{Scheme: scheme, Host: net.JoinHostPort(s.Host, strconv.Itoa(s.port()))}
+	if s.User != "" {
+		u.User = url.User(s.User)
+	}
+	return fmt.Sprintf("%s (%s)", u.String(), s.tlsMode().label())
+}
+
+// GoString leaves the password out of %#v.
+func (s SMTPSettings) GoString() string { return "notify.SMTPSettings{" + s.String() + "}" }
+
+// LogValue leaves the password out of slog.
+func (s SMTPSettings) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+func (s SMTPSettings) tlsMode() TLSMode { return cmp.Or(s.TLS, StartTLS) }
+
+func (m TLSMode) label() string {
+	switch m {
+	case ImplicitTLS:
+		return "TLS"
+	case NoTLS:
+		return "unencrypted"
+	}
+	return "STARTTLS"
+}
+
+func (s SMTPSettings) port() int {
+	if s.Port != 0 {
+		return s.Port
+	}
+	switch s.tlsMode() {
+	case ImplicitTLS:
+		return 465
+	case NoTLS:
+		return 25
+	}
+	return 587
+}
+
+// ParseSMTPURL reads settings written as a URL:
+//
+//	smtp://user:password@mail.example.com:587?from=alerts@example.com&to=a@example.com,b@example.com
+//	smtps://user:password@mail.example.com?from=…&to=…
+//	smtp://127.0.0.1:25?starttls=0&from=…&to=…
+//
+// smtp uses STARTTLS (port 587 unless given) unless starttls=0, which
+// sends unencrypted (port 25); smtps speaks TLS from the start (port
+// 465). The user name and password are percent-decoded. The parameters
+// are from, to (comma-separated or repeated), starttls (1 or 0) and
+// timeout (a duration such as 10s). Errors name the part at fault and
+// never repeat the password.
+func ParseSMTPURL(s string) (SMTPSettings, error) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil {
+		var ue *url.Error
+		msg := "it is not a URL"
+		if errors.As(err, &ue) {
+			msg = ue.Err.Error()
+		}
+		return SMTPSettings{}, fmt.Errorf("the SMTP URL could not be read: %s", redactUserinfo(msg, s))
+	}
+	var set SMTPSettings
+	switch u.Scheme {
+	case "smtp":
+		set.TLS = StartTLS
+	case "smtps":
+		set.TLS = ImplicitTLS
+	case "":
+		return SMTPSettings{}, errors.New("the SMTP URL must begin with smtp:// or smtps://")
+	default:
+		return SMTPSettings{}, fmt.Errorf("the SMTP URL's scheme %q is not smtp or smtps", u.Scheme)
+	}
+	set.Host = u.Hostname()
+	if set.Host == "" {
+		return SMTPSettings{}, errors.New("the SMTP URL has no host")
+	}
+	if p := u.Port(); p != "" {
+		port, err := strconv.Atoi(p)
+		if err != nil || port < 1 || port > 65535 {
+			return SMTPSettings{}, fmt.Errorf("the SMTP URL's port %q is not a number from 1 to 65535", p)
+		}
+		set.Port = port
+	}
+	if u.User != nil {
+		set.User = u.User.Username()
+		set.Password, _ = u.User.Password()
+		if set.User == "" {
+			return SMTPSettings{}, errors.New("the SMTP URL has a password but no user name")
+		}
+	}
+	if u.Path != "" && u.Path != "/" {
+		return SMTPSettings{}, errors.New("the SMTP URL must have no path after the host")
+	}
+	q, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return SMTPSettings{}, errors.New("the SMTP URL's parameters (after ?) could not be read")
+	}
+	for name, values := range q {
+		last := values[len(values)-1]
+		switch name {
+		case "from":
+			set.From = last
+		case "to":
+			for _, v := range values {
+				for _, addr := range strings.Split(v, ",") {
+					if addr = strings.TrimSpace(addr); addr != "" {
+						set.To = append(set.To, addr)
+					}
+				}
+			}
+		case "starttls":
+			switch strings.ToLower(last) {
+			case "1", "true", "yes":
+				if set.TLS == ImplicitTLS {
+					return SMTPSettings{}, errors.New("the SMTP URL's starttls parameter does not apply to smtps, which speaks TLS from the start")
+				}
+			case "0", "false", "no":
+				if set.TLS == ImplicitTLS {
+					return SMTPSettings{}, errors.New("the SMTP URL's starttls parameter does not apply to smtps, which speaks TLS from the start")
+				}
+				set.TLS = NoTLS
+			default:
+				return SMTPSettings{}, fmt.Errorf("the SMTP URL's starttls=%q is not 1 or 0", last)
+			}
+		case "timeout":
+			d, err := time.ParseDuration(last)
+			if err != nil || d <= 0 {
+				return SMTPSettings{}, fmt.Errorf("the SMTP URL's timeout=%q is not a duration such as 10s", last)
+			}
+			set.Timeout = d
+		default:
+			return SMTPSettings{}, fmt.Errorf("the SMTP URL's parameter %q is not one of from, to, starttls, timeout", name)
+		}
+	}
+	if err := set.Validate(); err != nil {
+		return SMTPSettings{}, err
+	}
+	return set, nil
+}
+
+// redactUserinfo takes the user name and password of raw, a URL that
+// could not be parsed, out of msg.
+func redactUserinfo(msg, raw string) string {
+	rest := raw
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	if at := strings.LastIndexByte(rest, '@'); at > 0 {
+		userinfo := rest[:at]
+		msg = strings.ReplaceAll(msg, userinfo, "…")
+		if _, pass, ok := strings.Cut(userinfo, ":"); ok && pass != "" {
+			msg = strings.ReplaceAll(msg, pass, "…")
+		}
+	}
+	return msg
+}
+
+// Validate reports what makes the settings unusable, naming the setting.
+func (s SMTPSettings) Validate() error {
+	switch {
+	case s.Host == "":
+		return errors.New("the mail server's host is missing")
+	case net.ParseIP(s.Host) == nil && strings.ContainsAny(s.Host, "/:[] \t"):
+		return fmt.Errorf("the mail server's host %q is not a host name or address", s.Host)
+	case s.Port < 0 || s.Port > 65535:
+		return fmt.Errorf("the mail server's port %d is not from 1 to 65535", s.Port)
+	case s.TLS != "" && s.TLS != StartTLS && s.TLS != ImplicitTLS && s.TLS != NoTLS:
+		return fmt.Errorf("the TLS mode %q is not starttls, tls or none", s.TLS)
+	case s.tlsMode() == NoTLS && (s.User != "" || s.Password != ""):
+		return errors.New("the mail server's password would travel unencrypted: use STARTTLS (smtp://) or TLS (smtps://)")
+	case s.Password != "" && s.User == "":
+		return errors.New("the mail server's password is set without a user name")
+	case s.From == "":
+		return errors.New("the sender's address (from) is missing")
+	case len(s.To) == 0:
+		return errors.New("there is no recipient (to)")
+	}
+	if _, err := mail.ParseAddress(s.From); err != nil {
+		return fmt.Errorf("the sender's address (from) %q is not an e-mail address", s.From)
+	}
+	for _, to := range s.To {
+		if _, err := mail.ParseAddress(to); err != nil {
+			return fmt.Errorf("the recipient's address (to) %q is not an e-mail address", to)
+		}
+	}
+	return nil
+}
+
+// EmailConfig is an e-mail channel's settings.
+type EmailConfig struct {
+	SMTP  SMTPSettings
+	Clock clock.Clock // clock.Real when nil
+	// Link is the dashboard's address, the link of a test notification.
+	Link string
+}
+
+// Email sends notifications as e-mails through an SMTP server, one
+// connection per message, to every recipient of the settings or to none:
+// when the server refuses a recipient nothing is sent, so that trying
+// again sends no one a second copy.
+type Email struct {
+	set    SMTPSettings
+	from   mail.Address
+	to     []mail.Address
+	clock  clock.Clock
+	link   string
+	redact *strings.Replacer
+}
+
+// NewEmail checks the settings and returns the channel.
+func NewEmail(cfg EmailConfig) (*Email, error) {
+	if err := cfg.SMTP.Validate(); err != nil {
+		return nil, err
+	}
+	e := &Email{set: cfg.SMTP, clock: cmp.Or[clock.Clock](cfg.Clock, clock.Real{}), link: cfg.Link}
+	from, _ := mail.ParseAddress(cfg.SMTP.From)
+	e.from = *from
+	for _, to := range cfg.SMTP.To {
+		addr, _ := mail.ParseAddress(to)
+		e.to = append(e.to, *addr)
+	}
+	var pairs []string
+	if len(e.set.Password) >= 3 { // shorter would blank out letters everywhere; no server echoes it anyway
+		pairs = append(pairs, e.set.Password, "…")
+	}
+	e.redact = strings.NewReplacer(pairs...)
+	return e, nil
+}
+
+// Send makes one attempt to mail n to the recipients.
+func (e *Email) Send(ctx context.Context, n Notification) error {
+	return e.send(ctx, n)
+}
+
+// Test mails a test notification and says what happened.
+func (e *Email) Test(ctx context.Context) (string, error) {
+	if err := e.send(ctx, NewTest(e.clock.Now(), e.link)); err != nil {
+		return "The test was not delivered: " + err.Error() + ".", err
+	}
+	to := make([]string, len(e.to))
+	for i, a := range e.to {
+		to[i] = a.Address
+	}
+	how := e.set.tlsMode().label()
+	if e.set.User != "" {
+		how += ", signed in as " + e.set.User
+	}
+	return fmt.Sprintf("%s accepted the test e-mail for %s (%s).", e.server(), strings.Join(to, ", "), how), nil
+}
+
+func (e *Email) server() string { return net.JoinHostPort(e.set.Host, strconv.Itoa(e.set.port())) }
+
+// client makes the mail client. Its connections, but those of implicit
+// TLS, are dialled through conn, so that send can close one the client
+// gives up on after a failed STARTTLS or greeting without closing it.
+func (e *Email) client(conn *net.Conn) (*gomail.Client, error) {
+	tc := &tls.Config{MinVersion: tls.VersionTLS12}
+	if e.set.TLSConfig != nil {
+		tc = e.set.TLSConfig.Clone()
+	}
+	tc.ServerName = e.set.Host
+	opts := []gomail.Option{
+		gomail.WithPort(e.set.port()),
+		gomail.WithTimeout(cmp.Or(e.set.Timeout, DefaultTimeout)),
+		gomail.WithTLSConfig(tc),
+	}
+	switch e.set.tlsMode() {
+	case ImplicitTLS:
+		opts = append(opts, gomail.WithSSL())
+	case NoTLS:
+		opts = append(opts, gomail.WithTLSPolicy(gomail.NoTLS))
+	default:
+		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
+	}
+	if e.set.tlsMode() != ImplicitTLS {
+		// go-mail counts a connection it did not encrypt itself as
+		// unencrypted, which would keep PLAIN and LOGIN from being chosen
+		// over implicit TLS: that mode keeps go-mail's own dialer.
+		opts = append(opts, gomail.WithDialContextFunc(func(ctx context.Context, network, address string) (net.Conn, error) {
+			var d net.Dialer
+			c, err := d.DialContext(ctx, network, address)
+			*conn = c
+			return c, err
+		}))
+	}
+	if e.set.User != "" {
+		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover),
+			gomail.WithUsername(e.set.User), gomail.WithPassword(e.set.Password))
+	}
+	return gomail.NewClient(e.set.Host, opts...)
+}
+
+func (e *Email) send(ctx context.Context, n Notification) error {
+	if err := n.Validate(); err != nil {
+		return permanent(0, err, err.Error())
+	}
+	if n.At.IsZero() {
+		n.At = e.clock.Now()
+	}
+	msg, err := EmailMessage(n, e.from, e.to)
+	if err != nil {
+		return permanent(0, err, "the message could not be written: "+err.Error())
+	}
+	var conn net.Conn
+	c, err := e.client(&conn)
+	if err != nil {
+		return permanent(0, err, "the mail client could not be set up: "+e.redact.Replace(err.Error()))
+	}
+	sc, err := c.DialToSMTPClientWithContext(ctx)
+	if err != nil {
+		if conn != nil {
+			conn.Close()
+		}
+		return e.dialFailure(ctx, err)
+	}
+	defer c.CloseWithSMTPClient(sc)
+
+	if err := sc.Mail(e.from.Address); err != nil {
+		return e.refusal(ctx, err, "the sender "+e.from.Address)
+	}
+	for _, to := range e.to {
+		if err := sc.Rcpt(to.Address); err != nil {
+			_ = sc.Reset()
+			return e.refusal(ctx, err, "the recipient "+to.Address)
+		}
+	}
+	w, err := sc.Data()
+	if err != nil {
+		return e.refusal(ctx, err, "the message")
+	}
+	if _, err := msg.WriteTo(w); err != nil {
+		_ = w.Close()
+		return e.refusal(ctx, err, "the message")
+	}
+	if err := w.Close(); err != nil {
+		return e.refusal(ctx, err, "the message")
+	}
+	return nil
+}
+
+// dialFailure classifies an error of connecting, greeting, STARTTLS or
+// signing in.
+func (e *Email) dialFailure(ctx context.Context, err error) *Error {
+	var (
+		tpErr   *textproto.Error
+		dnsErr  *net.DNSError
+		certErr *tls.CertificateVerificationError
+		unknown x509.UnknownAuthorityError
+		invalid x509.CertificateInvalidError
+		name    x509.HostnameError
+		netErr  net.Error
+		opErr   *net.OpError
+		record  tls.RecordHeaderError
+	)
+	server, text := e.server(), e.redact.Replace(err.Error())
+	switch {
+	case ctx.Err() != nil:
+		return transient(0, ctx.Err(), "the attempt was cut off before the mail server "+server+" took the message: "+ctxReason(ctx))
+	case strings.HasPrefix(err.Error(), "SMTP AUTH failed") && errors.As(err, &tpErr):
+		if tpErr.Code >= 400 && tpErr.Code < 500 {
+			return transient(tpErr.Code, err, fmt.Sprintf("the mail server %s could not check the user name and password for now: %s", server, e.reply(tpErr)))
+		}
+		return permanent(tpErr.Code, err, fmt.Sprintf("the mail server %s refused the user name or password: %s", server, e.reply(tpErr)))
+	case strings.HasPrefix(err.Error(), "SMTP AUTH failed"), errors.Is(err, gomail.ErrNoSupportedAuthDiscovered),
+		strings.Contains(err.Error(), "does not support SMTP AUTH"):
+		return permanent(0, err, fmt.Sprintf("signing in to the mail server %s failed: %s", server, text))
+	case strings.Contains(err.Error(), "does not support STARTTLS"):
+		return permanent(0, err, fmt.Sprintf("the mail server %s does not offer STARTTLS, so the connection cannot be encrypted; use smtps:// if it speaks TLS from the start", server))
+	case errors.As(err, &tpErr):
+		return e.refusal(ctx, err, "the connection")
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
+		return permanent(0, err, "the mail server's host name "+e.set.Host+" does not exist (DNS)")
+	case errors.As(err, &record):
+		return permanent(0, err, fmt.Sprintf("the mail server %s does not speak TLS from the start; use smtp:// (STARTTLS) for it", server))
+	case errors.As(err, &certErr), errors.As(err, &unknown), errors.As(err, &invalid), errors.As(err, &name):
+		return permanent(0, err, fmt.Sprintf("the mail server %s's certificate is not valid: %s", server, text))
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return transient(0, err, fmt.Sprintf("the mail server %s did not answer within %s", server, cmp.Or(e.set.Timeout, DefaultTimeout)))
+	case errors.As(err, &opErr):
+		return transient(0, err, fmt.Sprintf("could not connect to the mail server %s: %s", server, causeText(err)))
+	}
+	return transient(0, err, fmt.Sprintf("the mail server %s: %s", server, text))
+}
+
+// refusal classifies an error of the mail transaction, about what: a
+// 4xx reply is transient, a 5xx permanent.
+func (e *Email) refusal(ctx context.Context, err error, what string) *Error {
+	var tpErr *textproto.Error
+	server := e.server()
+	switch {
+	case errors.As(err, &tpErr) && tpErr.Code >= 400 && tpErr.Code < 500:
+		return transient(tpErr.Code, err, fmt.Sprintf("the mail server %s turned %s away for now: %s", server, what, e.reply(tpErr)))
+	case errors.As(err, &tpErr):
+		return permanent(tpErr.Code, err, fmt.Sprintf("the mail server %s refused %s: %s", server, what, e.reply(tpErr)))
+	case ctx.Err() != nil:
+		return transient(0, ctx.Err(), "the attempt was cut off before the mail server "+server+" took the message: "+ctxReason(ctx))
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		return transient(0, err, fmt.Sprintf("the mail server %s stopped answering while taking %s", server, what))
+	}
+	return transient(0, err, fmt.Sprintf("sending %s to the mail server %s failed: %s", what, server, e.redact.Replace(causeText(err))))
+}
+
+// reply is a server's reply as one line: "535 5.7.8 Authentication failed".
+func (e *Email) reply(tpErr *textproto.Error) string {
+	return fmt.Sprintf("%d %s", tpErr.Code, e.redact.Replace(excerpt([]byte(tpErr.Msg), strings.NewReplacer())))
+}

@@ -1,0 +1,337 @@
+// Package notify turns a notification Washboard has decided to send into a
+// message on a channel, and sends it: a JSON, Slack or Microsoft Teams
+// webhook, or an e-mail over SMTP.
+//
+// A Notification says what happened (its Kind), where, since when, what to
+// bring and what to do, with a link to the location's page; a digest lists
+// several such items in one message. The formats (FormatJSON, FormatSlack,
+// FormatTeams, FormatEmail) are pure functions of it. The channels
+// (Webhook, Email) send one notification per call and classify what went
+// wrong as permanent or transient in an *Error, whose text is written for a
+// delivery log and never holds a secret, a password or a message body.
+//
+// What to notify, when, and how often to try again is decided elsewhere:
+// this package makes one attempt per Send.
+package notify
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+
+	"washboard/internal/domain"
+)
+
+// Kind is what a notification is about.
+type Kind string
+
+// The kinds of notification. Alert kinds carry the alert; the others are
+// about a device's state, which the service reports without an alert.
+const (
+	AlertOpened    Kind = "alert.opened"    // an alert was opened
+	AlertOverdue   Kind = "alert.overdue"   // an open alert became overdue
+	AlertUnclaimed Kind = "alert.unclaimed" // an open alert has had nobody take it on
+	ProductOut     Kind = "product.out"     // a compartment's product_out became true
+	BatteryLow     Kind = "battery.low"     // a device's battery_state became Low
+	DeviceOffline  Kind = "device.offline"  // a device went offline (device_off)
+	KindDigest     Kind = "digest"          // several items in one message
+	KindTest       Kind = "test"            // the "send a test" button
+)
+
+// Kinds are the kinds a rule can notify of, in the order a form lists them.
+var Kinds = []Kind{AlertOpened, AlertOverdue, AlertUnclaimed, ProductOut, BatteryLow, DeviceOffline}
+
+// Label is the kind in words.
+func (k Kind) Label() string {
+	switch k {
+	case AlertOpened:
+		return "Alert opened"
+	case AlertOverdue:
+		return "Alert overdue"
+	case AlertUnclaimed:
+		return "Alert unclaimed"
+	case ProductOut:
+		return "Product out"
+	case BatteryLow:
+		return "Battery low"
+	case DeviceOffline:
+		return "Offline"
+	case KindDigest:
+		return "Digest"
+	case KindTest:
+		return "Test notification"
+	}
+	return string(k)
+}
+
+// Notification is one message to send: a single item, a digest of
+// several (Kind KindDigest, Items), or a test.
+type Notification struct {
+	// ID is the idempotency key: the same for every attempt to send the
+	// same notification. It is the webhook-id of a webhook delivery and
+	// the local part of an e-mail's Message-ID.
+	ID string
+	// At is when Washboard decided to send it: the Date of an e-mail, the
+	// "at" of a JSON body. Send uses the time of sending when it is zero.
+	At time.Time
+	// Zone is the time zone times are written in for people; UTC when nil.
+	Zone *time.Location
+	// Item is what the notification is about. In a digest, Item.Kind is
+	// KindDigest and Item.URL the page that lists the items, if any.
+	Item
+	// Title names a digest: the rule that collected its items.
+	Title string
+	// Items are a digest's items, in the order to show them.
+	Items []Item
+}
+
+// Item is one thing a notification is about.
+type Item struct {
+	Kind Kind
+	// Alert is the alert the item is about; nil when there is none.
+	Alert *Alert
+	// Where is the location, and the room, floor and building it is in.
+	Where Where
+	// Since is when the condition began: when the alert was opened, when
+	// it became overdue, when the device was last seen. Zero when unknown.
+	Since time.Time
+	// Bring is what staff should carry there.
+	Bring Bring
+	// Action is what to do there. When empty, the formats use the spec's
+	// recommended action for the alert type (domain.AlertType.Action), or
+	// the action of the alert type that matches the kind.
+	Action string
+	// URL is the location's page, an absolute http or https URL.
+	URL string
+}
+
+// Alert is an alert as a notification carries it: the typed fields, and
+// the alert as GET /alerts rendered it.
+type Alert struct {
+	domain.Alert
+	// JSON is the alert's object as GET /alerts returned it, kept as the
+	// service wrote it. When empty, the JSON body writes the typed fields
+	// in the same shape.
+	JSON json.RawMessage
+}
+
+// Where is a device location and the parts of the layout it is in.
+type Where struct {
+	Building domain.Building
+	Floor    domain.Floor
+	Room     domain.Room
+	Location domain.Location
+}
+
+// Place is the location and its room, the smallest first: "Stall 2,
+// Men's Restroom 3.12".
+func (w Where) Place() string { return joinNames(w.Location.Name, w.Room.Name) }
+
+// Full is the whole path, the smallest first: "Stall 2, Men's Restroom
+// 3.12, Level 3, North Tower".
+func (w Where) Full() string {
+	return joinNames(w.Location.Name, w.Room.Name, w.Floor.Name, w.Building.Name)
+}
+
+// Bring is what staff should carry to the location.
+type Bring struct {
+	Refills     int               // refills of the product, one per compartment out
+	Refill      domain.DeviceType // the kind of refill: a tissue roll, a soap refill
+	BatterySets int               // sets of fully charged batteries
+}
+
+// BringFor is what an alert asks for: its refill_count is a number of
+// refills for consumable_out and of battery sets for battery_out, and
+// means nothing for other types.
+func BringFor(a domain.Alert, t domain.DeviceType) Bring {
+	switch a.Type {
+	case domain.AlertConsumableOut:
+		return Bring{Refills: a.RefillCount, Refill: t}
+	case domain.AlertBatteryOut:
+		return Bring{BatterySets: a.RefillCount}
+	}
+	return Bring{}
+}
+
+// IsZero reports whether there is nothing to bring.
+func (b Bring) IsZero() bool { return b.Refills <= 0 && b.BatterySets <= 0 }
+
+// String is what to bring in words: "2 tissue rolls and 1 battery set";
+// empty when there is nothing.
+func (b Bring) String() string {
+	var parts []string
+	if b.Refills > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", b.Refills, b.Refill.RefillNoun(b.Refills)))
+	}
+	if b.BatterySets == 1 {
+		parts = append(parts, "1 battery set")
+	} else if b.BatterySets > 1 {
+		parts = append(parts, fmt.Sprintf("%d battery sets", b.BatterySets))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// Headline is what happened in a few words: "Product out", "Jammed,
+// overdue", "Battery low".
+func (it Item) Headline() string {
+	label := it.Kind.Label()
+	if it.Alert != nil {
+		label = it.Alert.Type.Label()
+	}
+	switch it.Kind {
+	case AlertOverdue:
+		return label + ", overdue"
+	case AlertUnclaimed:
+		return label + ", unclaimed"
+	}
+	return label
+}
+
+// Summary is what and where: "Product out: Stall 2, Men's Restroom 3.12".
+func (it Item) Summary() string {
+	if place := it.Where.Place(); place != "" {
+		return it.Headline() + ": " + place
+	}
+	return it.Headline()
+}
+
+// Todo is the action to take: Action, or the recommended action of the
+// alert's type, or of the type the kind stands for.
+func (it Item) Todo() string {
+	switch {
+	case it.Action != "":
+		return it.Action
+	case it.Alert != nil:
+		return it.Alert.Type.Action()
+	}
+	switch it.Kind {
+	case ProductOut:
+		return domain.AlertConsumableOut.Action()
+	case BatteryLow:
+		return domain.AlertBatteryOut.Action()
+	case DeviceOffline:
+		return domain.AlertDeviceOff.Action()
+	}
+	return ""
+}
+
+// IsDigest reports whether the notification lists several items.
+func (n Notification) IsDigest() bool { return n.Kind == KindDigest }
+
+// Subject is the notification in one line: an e-mail's Subject, a chat
+// message's preview.
+func (n Notification) Subject() string {
+	switch n.Kind {
+	case KindDigest:
+		count := plural(len(n.Items), "notification", "notifications")
+		if n.Title != "" {
+			return n.Title + ": " + count
+		}
+		return count
+	case KindTest:
+		return "Test notification from Washboard"
+	}
+	return n.Summary()
+}
+
+// testText is the body of a test notification.
+const testText = "This is a test from Washboard. Notifications sent to this channel arrive here."
+
+// NewTest returns a test notification, with a fresh key, decided at now,
+// linking to the dashboard's page link (which may be empty).
+func NewTest(now time.Time, link string) Notification {
+	return Notification{ID: "test_" + rand.Text(), At: now, Item: Item{Kind: KindTest, URL: link}}
+}
+
+// NewDigest returns a digest of items under a title, with its key,
+// decided at now, linking to the page link (which may be empty).
+func NewDigest(id string, now time.Time, title, link string, items []Item) Notification {
+	return Notification{ID: id, At: now, Title: title, Items: items, Item: Item{Kind: KindDigest, URL: link}}
+}
+
+// ErrInvalid marks a notification that cannot be sent as it is: without a
+// key, or with a link that is not an absolute http or https URL. Sending
+// it again would fail the same way.
+var ErrInvalid = errors.New("notification not valid")
+
+// maxIDLen bounds an idempotency key, which travels in a header.
+const maxIDLen = 200
+
+// Validate reports what makes the notification impossible to send.
+func (n Notification) Validate() error {
+	switch {
+	case n.ID == "":
+		return fmt.Errorf("%w: it has no idempotency key", ErrInvalid)
+	case len(n.ID) > maxIDLen:
+		return fmt.Errorf("%w: its idempotency key is %d bytes, more than %d", ErrInvalid, len(n.ID), maxIDLen)
+	case strings.IndexFunc(n.ID, func(r rune) bool { return r > unicode.MaxASCII || !unicode.IsPrint(r) || r == ' ' }) >= 0:
+		return fmt.Errorf("%w: its idempotency key holds a space, a control or a non-ASCII character", ErrInvalid)
+	case n.Kind == "":
+		return fmt.Errorf("%w: it has no kind", ErrInvalid)
+	case n.Kind == KindDigest && len(n.Items) == 0:
+		return fmt.Errorf("%w: the digest lists no items", ErrInvalid)
+	}
+	if err := checkLink(n.URL); err != nil {
+		return err
+	}
+	for i, it := range n.Items {
+		if err := checkLink(it.URL); err != nil {
+			return fmt.Errorf("item %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+func checkLink(s string) error {
+	if s == "" {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%w: its link is not an absolute http or https URL", ErrInvalid)
+	}
+	return nil
+}
+
+// Channel is a destination that sends notifications: a webhook or an
+// e-mail address list.
+type Channel interface {
+	// Send makes one attempt to deliver n. Its error is an *Error that
+	// says in words what went wrong and whether trying again may help.
+	Send(ctx context.Context, n Notification) error
+	// Test sends a test notification and says in words what happened,
+	// whether it succeeded or not; the error is nil when it was delivered.
+	Test(ctx context.Context) (string, error)
+}
+
+// joinNames joins the names that are not empty with ", ".
+func joinNames(names ...string) string {
+	kept := names[:0:0]
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n != "" {
+			kept = append(kept, n)
+		}
+	}
+	return strings.Join(kept, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// humanTime writes t for people, in zone (UTC when nil).
+func humanTime(t time.Time, zone *time.Location) string {
+	if zone == nil {
+		zone = time.UTC
+	}
+	return t.In(zone).Format("2 Jan 2006 15:04 MST")
+}
