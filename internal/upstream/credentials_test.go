@@ -45,7 +45,7 @@ func TestCredentialsNeverPrint(t *testing.T) {
 func TestRedactorHidesClientSecretsAndTokens(t *testing.T) {
 	c := Credentials{APIKey: "key-5ecret", ClientID: "id 5ecret", ClientSecret: "p@ss 5ecret/+"}
 	text := "key key-5ecret, client id 5ecret (id+5ecret), secret p@ss 5ecret/+ (p%40ss+5ecret%2F%2B), Bearer tok-5ecret"
-	got := c.redactor("tok-5ecret").Replace(text)
+	got := c.Redactor("tok-5ecret").Replace(text)
 	if strings.Contains(got, "5ecret") {
 		t.Errorf("redacted text %q still shows a secret", got)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"washboard/internal/domain"
 )
 
 // Kind says what went wrong with a call, in terms a caller can act on.
@@ -60,7 +61,7 @@ var (
 	ErrTransient     = errors.New("upstream: transient failure")
 	ErrClientRevoked = errors.New("upstream: OAuth client refused by the token endpoint")
 	// ErrIncomplete is matched by the error of Credentials.Validate too.
-	ErrIncomplete = errors.New("upstream: incomplete credentials")
+	ErrIncomplete = domain.ErrIncompleteCredentials
 )
 
 var kindInfo = [...]struct {
@@ -181,7 +182,7 @@ func (e *Error) Transient() bool { return e.Kind.Transient() }
 // redact removes the credentials, and the access tokens given, from every
 // text of the error.
 func (e *Error) redact(cred Credentials, tokens ...string) {
-	r := cred.redactor(tokens...)
+	r := cred.Redactor(tokens...)
 	if r == nil {
 		return
 	}
