@@ -62,13 +62,47 @@
 // shortest interval to the longest, each widened by half, and Words says
 // "roughly". With neither there is no estimate, and Words says nothing.
 //
+// # How good, how cheap
+//
+// BenchmarkBacktest runs the simulator, 4,000 locations in two accounts
+// (one alerting at out, one at low), for 28 days, polled every five
+// minutes and recorded as above, then for seven days asks at 06:00, 14:00
+// and 22:00, fitting once a day at 06:00, when every dispenser not out
+// will report out; the run goes on three days more to see. Of 28,697
+// forecasts that were followed by a run-out within 72 hours (35,764 more
+// were overtaken by a refill before the dispenser ran out, and are not
+// scored), the estimate was off by 0.47 h on average (mae-h), against
+// 74.5 h for a straight line through the last two recorded levels
+// (naive-mae-h; mae/naive 0.006) and 35.0 h for one through the last 24
+// hours (day-mae-h; mae/day 0.012); 98 % of the run-outs fell inside the
+// stated range (coverage):
+//
+//	go test ./internal/forecast -run '^$' -bench Backtest -benchtime 1x
+//
+// It takes about 20 s; WASHBOARD_BACKTEST_LOCATIONS=10000 takes 85 s and
+// gives mae-h 0.48, coverage 0.98. The percentiles alone are drawn to
+// hold 90 %; without the widening by a percent of what is left they held
+// 85 % (1,000 locations), with it 98 %: the simulated fleet uses each week
+// exactly as the one before, so the readings' resolution is most of what
+// is uncertain there. Real washrooms vary more, and their own errors will
+// widen the range.
+//
+// BenchmarkForecastAll costs the work for one account of 10,000 locations
+// (9,756 dispensers, 28 days and about 940 rows each): estimating all of
+// them after a sync takes 21–26 ms (2.2–2.6 µs a dispenser, mostly
+// reading the latest rows from memory, without allocating), 4–5 % of an
+// unchanged sync's 0.5 s; fitting every model, once a day, takes 1.0–1.1 s:
+//
+//	go test ./internal/forecast -run '^$' -bench ForecastAll -benchtime 10x
+//
 // # What it does not know
 //
 // A device that falls silent before it runs out reports out only when it
-// is heard again. A projection keeps the zone's offset at fit time, so
-// across a change of daylight saving time it is an hour off until the
-// next fit, and the week's buckets learned before the change are an hour
-// off for up to four weeks. A refill before the device runs out, as where staff come at low,
+// is heard again: most of the run-outs outside the range are these. A
+// projection keeps the zone's offset at fit time, so across a change of
+// daylight saving time it is an hour off until the next fit, and the
+// week's buckets learned before the change are an hour off for up to four
+// weeks. A refill before the device runs out, as where staff come at low,
 // makes the estimate moot rather than wrong: it answers when the device
 // would run out if nobody came.
 package forecast
