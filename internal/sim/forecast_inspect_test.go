@@ -1,0 +1,55 @@
+package sim
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// A backtest that reads ProductReadings sees what a client polling
+// /devices sees: the same devices, levels, last_seen and device_off, as
+// the world moves on.
+func TestProductReadingsMatchDevices(t *testing.T) {
+	w, clock := newAPIWorld(t)
+	h := w.Handler()
+	var readings []ProductReading
+	offline, out := 0, 0
+	for step := 0; step < 30; step++ {
+		readings = w.ProductReadings(0, readings)
+		var want []ProductReading
+		for _, loc := range getDevices(t, h, "/devices?limit=1000", apiKeyA, apiAuthA) {
+			for _, s := range loc.DeviceState {
+				if len(s.Status.Product) == 0 {
+					continue
+				}
+				for i, level := range s.Status.Product {
+					if out := level == 0; out != s.Status.ProductOut[i] {
+						t.Fatalf("%s: product %d with product_out %v: a reading of 0 must mean out", s.DeviceMacID, level, s.Status.ProductOut[i])
+					}
+				}
+				seen, err := time.Parse(time.RFC3339, s.LastSeen)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(s.DeviceOff) == "true" {
+					offline++
+				}
+				if slices.Contains(s.Status.ProductOut, true) {
+					out++
+				}
+				want = append(want, ProductReading{
+					MAC: s.DeviceMacID, Levels: s.Status.Product, LastSeen: seen, Offline: string(s.DeviceOff) == "true",
+				})
+			}
+		}
+		if !slices.EqualFunc(readings, want, func(a, b ProductReading) bool {
+			return a.MAC == b.MAC && slices.Equal(a.Levels, b.Levels) && a.LastSeen.Equal(b.LastSeen) && a.Offline == b.Offline
+		}) {
+			t.Fatalf("at %s the readings differ from /devices:\n got %v\nwant %v", clock.Now(), readings, want)
+		}
+		clock.Add(5*time.Hour + 7*time.Minute)
+	}
+	if offline == 0 || out == 0 {
+		t.Errorf("the polls saw %d offline and %d out readings: the comparison needs both", offline, out)
+	}
+}
