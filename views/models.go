@@ -35,16 +35,7 @@ type Crumb struct {
 }
 
 // Freshness says how old the data on a page is.
-type Freshness struct {
-	AsOf      time.Time // the end of the last successful refresh; zero before the first
-	Stale     bool      // older than two sync intervals
-	Failed    bool      // the last refresh failed
-	Reason    string    // why, in words, when Stale or Failed
-	Rejected  bool      // the service rejected the credentials in use
-	Rejection string    // why: "revoked" (the OAuth client), "expired" (a fixed Authorization value), or "rejected"
-	FirstSync bool      // the first sync of the account is still running
-	Live      bool      // the service's events arrive: alerts are fresh within seconds
-}
+type Freshness = domain.Freshness
 
 // SyncProgress is the progress bar shown until an account's first sync is
 // done.

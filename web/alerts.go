@@ -9,8 +9,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
-	"washboard/internal/store"
 	"washboard/views"
 )
 
@@ -21,7 +21,7 @@ const alertsLimit = 500
 // alertQuery is the alerts page's filter, read from the URL so that a
 // filtered view can be bookmarked.
 type alertQuery struct {
-	store.AlertFilter
+	dashboard.AlertFilter
 	status   string // open, closed or all
 	from, to string // as given, yyyy-mm-dd
 }
@@ -30,24 +30,13 @@ var alertTypePattern = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
 
 func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, error) {
 	ctx := c.Request().Context()
-	q := alertQuery{AlertFilter: store.AlertFilter{Account: account}, status: "open"}
-	if id := c.QueryParam("building"); id != "" {
-		if _, err := s.store.Building(ctx, account, id); err != nil {
-			return q, errBadParam("building", "names no building of this account")
-		}
-		q.BuildingID = id
-	}
-	if id := c.QueryParam("floor"); id != "" {
-		if _, err := s.store.Floor(ctx, account, id); err != nil {
-			return q, errBadParam("floor", "names no floor of this account")
-		}
-		q.FloorID = id
-	}
-	if id := c.QueryParam("room"); id != "" {
-		if _, err := s.store.Room(ctx, account, id); err != nil {
-			return q, errBadParam("room", "names no room of this account")
-		}
-		q.RoomID = id
+	q := alertQuery{AlertFilter: dashboard.AlertFilter{Account: account}, status: "open"}
+	q.BuildingID, q.FloorID, q.RoomID = c.QueryParam("building"), c.QueryParam("floor"), c.QueryParam("room")
+	switch kind, err := s.dash.CheckScope(ctx, account, dashboard.Scope{Building: q.BuildingID, Floor: q.FloorID, Room: q.RoomID}); {
+	case err != nil:
+		return q, err
+	case kind != "":
+		return q, errBadParam(kind, "names no %s of this account", kind)
 	}
 	if t := c.QueryParam("type"); t != "" {
 		if !alertTypePattern.MatchString(t) {
@@ -155,27 +144,12 @@ func (s *Server) listAlerts(c echo.Context) error {
 
 // alerts builds the alerts page's live region for a filter.
 func (s *Server) alerts(ctx context.Context, q alertQuery, now time.Time) (views.Alerts, error) {
-	m := views.Alerts{Page: views.Page{Zone: s.cfg.Zone}}
-	total, err := s.store.CountAlerts(ctx, q.AlertFilter)
+	pg, err := s.dash.Alerts(ctx, q.AlertFilter, alertsLimit)
 	if err != nil {
-		return m, err
+		return views.Alerts{}, err
 	}
-	page := q.AlertFilter
-	page.Limit = alertsLimit
-	alerts, err := s.store.FindAlerts(ctx, page)
-	if err != nil {
-		return m, err
-	}
-	m.Total, m.Truncated = total, total > len(alerts)
-	if m.Rows, err = s.alertRowsAt(ctx, q.Account, alerts, now); err != nil {
-		return m, err
-	}
-	if m.Filter, err = s.alertFilterView(ctx, q); err != nil {
-		return m, err
-	}
-	if m.RefillTotals, err = s.refillTotals(ctx, q); err != nil {
-		return m, err
-	}
+	m := views.Alerts{Page: views.Page{Zone: s.cfg.Zone}, Total: pg.Total, Truncated: pg.Total > len(pg.Alerts.Alerts),
+		Rows: alertRows(pg.Alerts, now), Filter: alertFilterView(q, pg), RefillTotals: refillTotals(pg.Refills)}
 	m.CSVHref = "/alerts.csv"
 	if v := q.values(); len(v) > 0 {
 		m.CSVHref += "?" + v.Encode()
@@ -183,37 +157,19 @@ func (s *Server) alerts(ctx context.Context, q alertQuery, now time.Time) (views
 	return m, nil
 }
 
-func (s *Server) alertFilterView(ctx context.Context, q alertQuery) (views.AlertFilter, error) {
+func alertFilterView(q alertQuery, pg dashboard.AlertsPage) views.AlertFilter {
 	f := views.AlertFilter{From: q.from, To: q.to, Active: len(q.values()) > 0}
-	bs, err := s.store.Buildings(ctx, q.Account)
-	if err != nil {
-		return f, err
-	}
 	f.Buildings = []views.Option{{Value: "", Label: "All buildings", Selected: q.BuildingID == ""}}
-	for _, b := range bs {
+	for _, b := range pg.Buildings {
 		f.Buildings = append(f.Buildings, views.Option{Value: b.ID, Label: b.Name, Selected: b.ID == q.BuildingID})
 	}
 	f.Floors = []views.Option{{Value: "", Label: "All floors", Selected: q.FloorID == ""}}
-	if q.BuildingID != "" {
-		fs, _ := s.store.Floors(ctx, q.Account, q.BuildingID)
-		for _, fl := range fs {
-			f.Floors = append(f.Floors, views.Option{Value: fl.ID, Label: fl.Name, Selected: fl.ID == q.FloorID})
-		}
-	} else if q.FloorID != "" {
-		if fl, err := s.store.Floor(ctx, q.Account, q.FloorID); err == nil {
-			f.Floors = append(f.Floors, views.Option{Value: fl.ID, Label: fl.Name, Selected: true})
-		}
+	for _, fl := range pg.Floors {
+		f.Floors = append(f.Floors, views.Option{Value: fl.ID, Label: fl.Name, Selected: fl.ID == q.FloorID})
 	}
 	f.Rooms = []views.Option{{Value: "", Label: "All rooms", Selected: q.RoomID == ""}}
-	if q.FloorID != "" {
-		rs, _ := s.store.Rooms(ctx, q.Account, q.FloorID)
-		for _, r := range rs {
-			f.Rooms = append(f.Rooms, views.Option{Value: r.ID, Label: r.Name, Selected: r.ID == q.RoomID})
-		}
-	} else if q.RoomID != "" {
-		if r, err := s.store.Room(ctx, q.Account, q.RoomID); err == nil {
-			f.Rooms = append(f.Rooms, views.Option{Value: r.ID, Label: r.Name, Selected: true})
-		}
+	for _, r := range pg.Rooms {
+		f.Rooms = append(f.Rooms, views.Option{Value: r.ID, Label: r.Name, Selected: r.ID == q.RoomID})
 	}
 	f.Types = []views.Option{{Value: "", Label: "All types", Selected: q.Type == ""}}
 	known := false
@@ -231,46 +187,26 @@ func (s *Server) alertFilterView(ctx context.Context, q alertQuery) (views.Alert
 	for _, r := range domain.Resolutions {
 		f.Resolutions = append(f.Resolutions, views.Option{Value: strings.ToLower(string(r)), Label: r.Label(), Selected: r == q.Resolution})
 	}
-	return f, nil
+	return f
 }
 
-// refillTotals adds up, per floor, what the open consumable_out and
+// refillTotals says per floor what the open consumable_out and
 // battery_out alerts of the view ask staff to bring.
-func (s *Server) refillTotals(ctx context.Context, q alertQuery) ([]views.RefillTotal, error) {
-	if q.status == "closed" {
-		return nil, nil
-	}
-	totals, err := s.store.RefillTotals(ctx, q.AlertFilter)
-	if err != nil {
-		return nil, err
-	}
-	type floorKey struct{ building, floor string }
-	counts := map[floorKey]map[string]int{}
-	var order []floorKey
-	for _, t := range totals {
-		k := floorKey{t.Building, t.Floor}
-		if counts[k] == nil {
-			counts[k] = map[string]int{}
-			order = append(order, k)
-		}
-		counts[k][t.Kind] += t.Count
-	}
+func refillTotals(refills []dashboard.FloorRefill) []views.RefillTotal {
 	var out []views.RefillTotal
-	for _, k := range order {
-		t := views.RefillTotal{Building: k.building, Floor: k.floor}
-		for _, typ := range []domain.DeviceType{domain.Tissue, domain.Towel, domain.Soap, domain.Sanitizer} {
-			if n := counts[k][string(typ)]; n > 0 {
-				t.Items = append(t.Items, views.RefillItem{Count: n, Noun: typ.RefillNoun(n)})
+	for _, r := range refills {
+		t := views.RefillTotal{Building: r.Building, Floor: r.Floor}
+		for _, it := range r.Items {
+			noun := domain.DeviceType(it.Kind).RefillNoun(it.Count)
+			if it.Kind == dashboard.RefillBattery {
+				noun = "battery sets"
+				if it.Count == 1 {
+					noun = "battery set"
+				}
 			}
-		}
-		if n := counts[k]["battery"]; n > 0 {
-			noun := "battery sets"
-			if n == 1 {
-				noun = "battery set"
-			}
-			t.Items = append(t.Items, views.RefillItem{Count: n, Noun: noun})
+			t.Items = append(t.Items, views.RefillItem{Count: it.Count, Noun: noun})
 		}
 		out = append(out, t)
 	}
-	return out, nil
+	return out
 }

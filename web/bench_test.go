@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/receiver"
 	"washboard/internal/store"
@@ -142,7 +143,8 @@ func newBenchEnv(b *testing.B, buildings, floors int) *benchEnv {
 	go func() { events.Run(ctx); close(eventsDone) }()
 	b.Cleanup(func() { cancel(); engine.Wait(); <-eventsDone })
 	s, err := New(Config{Zone: time.UTC},
-		Deps{Store: st, Sync: engine, Upstream: client, Clock: clk, Keys: keys, Receiver: events})
+		Deps{Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: clk, Keys: keys}),
+			Sessions: st, Sync: engine, Clock: clk, Keys: keys, Receiver: events})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,8 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"washboard/internal/domain"
-	"washboard/internal/store"
+	"washboard/internal/dashboard"
 )
 
 // exportAlerts answers /alerts.csv: every alert of the alerts page's
@@ -22,29 +21,22 @@ func (s *Server) exportAlerts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	alerts, err := s.store.FindAlerts(ctx, q.AlertFilter)
-	if err != nil {
-		return err
-	}
-	ids := make([]string, len(alerts))
-	for i, a := range alerts {
-		ids[i] = a.LocationID
-	}
-	n, locs, err := s.namesFor(ctx, ss.Account, ids)
+	al, err := s.dash.AllAlerts(ctx, q.AlertFilter)
 	if err != nil {
 		return err
 	}
 	w := csvResponse(c, "alerts.csv")
 	w.Write([]string{"alert_id", "status", "type", "overdue", "created_at", "resolved_at", "resolution_type",
 		"refill_count", "building", "floor", "room", "location", "device_macids"})
-	for _, a := range alerts {
-		b, f, r := n.parts(locs[a.LocationID].RoomID)
+	for _, a := range al.Alerts {
+		loc := al.Locations[a.LocationID]
+		b, f, r := al.Places.Parts(loc.RoomID)
 		status := "open"
 		if !a.Open() {
 			status = "closed"
 		}
 		w.Write(cells(a.ID, status, string(a.Type), strconv.FormatBool(a.Overdue), isoTime(a.Created), isoTime(a.Resolved),
-			strings.ToLower(string(a.Resolution)), strconv.Itoa(a.RefillCount), b, f, r, locs[a.LocationID].Name,
+			strings.ToLower(string(a.Resolution)), strconv.Itoa(a.RefillCount), b, f, r, loc.Name,
 			strings.Join(a.MACs, ";")))
 	}
 	w.Flush()
@@ -57,50 +49,29 @@ func (s *Server) exportAlerts(c echo.Context) error {
 func (s *Server) exportDevices(c echo.Context) error {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
-	building, floor, room := c.QueryParam("building"), c.QueryParam("floor"), c.QueryParam("room")
-	for param, lookup := range map[string]func() error{
-		"building": func() error { _, err := s.store.Building(ctx, ss.Account, building); return err },
-		"floor":    func() error { _, err := s.store.Floor(ctx, ss.Account, floor); return err },
-		"room":     func() error { _, err := s.store.Room(ctx, ss.Account, room); return err },
-	} {
-		if c.QueryParam(param) != "" && lookup() != nil {
-			return errBadParam(param, "names no %s of this account", param)
-		}
+	scope := dashboard.Scope{Building: c.QueryParam("building"), Floor: c.QueryParam("floor"), Room: c.QueryParam("room")}
+	switch kind, err := s.dash.CheckScope(ctx, ss.Account, scope); {
+	case err != nil:
+		return err
+	case kind != "":
+		return errBadParam(kind, "names no %s of this account", kind)
 	}
 	filter, err := parseDeviceFilter(c)
 	if err != nil {
 		return err
 	}
-	locs, err := s.store.LocationsIn(ctx, ss.Account, building, floor, room)
+	cards, places, err := s.dash.Devices(ctx, ss.Account, scope, filter.DeviceFilter)
 	if err != nil {
 		return err
-	}
-	devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: ss.Account, BuildingID: building, FloorID: floor, RoomID: room})
-	if err != nil {
-		return err
-	}
-	open, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: ss.Account, BuildingID: building, FloorID: floor, RoomID: room, Status: domain.AlertOpen})
-	if err != nil {
-		return err
-	}
-	n, err := s.loadNames(ctx, ss.Account)
-	if err != nil {
-		return err
-	}
-	byLoc := map[string]domain.Location{}
-	for _, l := range locs {
-		byLoc[l.ID] = l
 	}
 	w := csvResponse(c, "devices.csv")
 	w.Write([]string{"location_id", "location", "device_type", "building", "floor", "room", "health", "product_levels",
 		"battery_level", "battery_state", "faults", "offline", "last_seen"})
-	for _, cd := range s.cards(locs, devices, open, n) {
-		if !filter.keeps(cd) {
-			continue
-		}
-		b, f, r := n.parts(byLoc[cd.LocationID].RoomID)
+	for _, cd := range cards {
+		l := cd.Location
+		b, f, r := places.Parts(l.RoomID)
 		if len(cd.Devices) == 0 {
-			w.Write(cells(cd.LocationID, cd.Name, string(cd.Type), b, f, r, cd.Health.String(), "", "", "", "", "", ""))
+			w.Write(cells(l.ID, l.Name, string(l.Type), b, f, r, cd.Health.String(), "", "", "", "", "", ""))
 			continue
 		}
 		for _, d := range cd.Devices {
@@ -116,7 +87,7 @@ func (s *Server) exportDevices(c echo.Context) error {
 			if d.Battery != nil {
 				battery = strconv.Itoa(*d.Battery)
 			}
-			w.Write(cells(cd.LocationID, cd.Name, string(cd.Type), b, f, r, cd.Health.String(), strings.Join(levels, ";"),
+			w.Write(cells(l.ID, l.Name, string(l.Type), b, f, r, cd.Health.String(), strings.Join(levels, ";"),
 				battery, string(d.BatteryState), strings.Join(faults, ";"), strconv.FormatBool(d.Offline), isoTime(d.LastSeen)))
 		}
 	}
@@ -148,14 +119,4 @@ func isoTime(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format("2006-01-02T15:04:05Z")
-}
-
-// parts returns the building, floor and room names of a room.
-func (n names) parts(roomID string) (building, floor, room string) {
-	r, ok := n.rooms[roomID]
-	if !ok {
-		return "", "", ""
-	}
-	f := n.floors[r.FloorID]
-	return n.buildings[f.BuildingID].Name, f.Name, r.Name
 }

@@ -6,9 +6,13 @@ import (
 	"testing"
 )
 
-// TestDependencyDirection keeps echo inside web/, and views free of
-// anything but the domain, the report model (plain data computed without
-// I/O), the assets' addresses and templ: cmd → web → views, web → internal/*.
+// TestDependencyDirection holds the layers' direction (the README's
+// "Architecture" draws it): cmd → web → dashboard, syncer, receiver →
+// store (interfaces) ← store/sqlite, store/postgres; everything → domain.
+// echo and templ stay in web and views; web reads the data only through
+// the dashboard, never the store or the service's client; the store knows
+// only the domain; views know only the domain, the report model and the
+// assets' addresses.
 func TestDependencyDirection(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not on PATH")
@@ -17,6 +21,7 @@ func TestDependencyDirection(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
+	inside := func(pkg, tree string) bool { return pkg == tree || strings.HasPrefix(pkg, tree+"/") }
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
 		pkg, imports := fields[0], fields[1:]
@@ -26,6 +31,13 @@ func TestDependencyDirection(t *testing.T) {
 				(strings.HasPrefix(imp, "github.com/labstack/echo") || strings.HasPrefix(imp, "github.com/a-h/templ") ||
 					imp == "washboard/web" || imp == "washboard/views"):
 				t.Errorf("%s imports %s: internal packages must not know the HTTP layer or the views", pkg, imp)
+			case pkg == "washboard/web" && (inside(imp, "washboard/internal/store") || inside(imp, "washboard/internal/upstream") || inside(imp, "washboard/internal/sim")):
+				t.Errorf("web imports %s: the web layer reads through the dashboard, not the store or the service's client", imp)
+			case inside(pkg, "washboard/internal/store") && strings.HasPrefix(imp, "washboard/") &&
+				!inside(imp, "washboard/internal/store") && imp != "washboard/internal/domain":
+				t.Errorf("%s imports %s: the store knows only the domain", pkg, imp)
+			case pkg == "washboard/internal/domain" && strings.HasPrefix(imp, "washboard/"):
+				t.Errorf("domain imports %s: the domain is the shared vocabulary and imports no other package of Washboard", imp)
 			case pkg == "washboard/views" && strings.HasPrefix(imp, "washboard/") && imp != "washboard/internal/domain" && imp != "washboard/internal/report" && imp != "washboard/static":
 				t.Errorf("views imports %s: views may import only the domain, the report model, the assets' addresses and templ", imp)
 			case pkg == "washboard/views" && strings.Contains(imp, ".") && !strings.HasPrefix(imp, "github.com/a-h/templ") && !strings.HasPrefix(imp, "washboard/"):

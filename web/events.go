@@ -99,7 +99,7 @@ func (s *Server) showProgress(c echo.Context) error {
 	}
 	p := s.sync.Progress(ss.Account)
 	m := views.SyncProgress{Page: s.page(c, "Loading", ""), Phase: p.Phase, Pages: p.Pages, Devices: p.Devices, Alerts: p.Alerts,
-		Failure: p.Failure, RetryEvery: s.cfg.Interval}
+		Failure: p.Failure, RetryEvery: s.sync.Config().Interval}
 	m.Live = false
 	if isHTMX(c) {
 		return render(c, http.StatusOK, views.ProgressFragment(m))

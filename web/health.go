@@ -28,7 +28,7 @@ func (s *Server) showReady(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
-	ok, err := s.store.Migrated(ctx)
+	ok, err := s.dash.Ready(ctx)
 	switch {
 	case err != nil:
 		s.logOf(c).Warn("readiness check failed", "error", err.Error())

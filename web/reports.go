@@ -14,39 +14,13 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/report"
-	"washboard/internal/store"
-	"washboard/internal/syncer"
 	"washboard/views"
 )
-
-// pastAlertsTimeout bounds reading a period the cache no longer covers
-// from the service.
-const pastAlertsTimeout = 30 * time.Second
-
-// devicesCurrentFor is how long after a period's end the devices' state
-// still stands for the state at its end: the pick list and the offline
-// table then use it.
-const devicesCurrentFor = time.Hour
 
 // reportSettings returns the account's shifts and their time zone, or the
 // defaults: three 8-hour shifts in the server's zone.
 func (s *Server) reportSettings(ctx context.Context, account string) (report.Shifts, *time.Location, error) {
-	rs, ok, err := s.store.ReportSettings(ctx, account)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !ok {
-		return report.DefaultShifts(), s.cfg.Zone, nil
-	}
-	shifts, err := report.ParseShifts(rs.Shifts)
-	if err != nil {
-		return nil, nil, fmt.Errorf("the saved shifts of account %s: %w", account, err)
-	}
-	zone, err := time.LoadLocation(rs.Zone)
-	if err != nil {
-		return nil, nil, fmt.Errorf("the saved time zone of account %s: %w", account, err)
-	}
-	return shifts, zone, nil
+	return s.dash.ReportSettings(ctx, account, s.cfg.Zone)
 }
 
 // reportQuery is a report's period and scope, read from the URL.
@@ -72,7 +46,7 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 	shiftName, buildingID := c.QueryParam("shift"), c.QueryParam("building")
 	last := shifts.LastEnded(now, zone)
 
-	buildings, err := s.store.Buildings(ctx, account)
+	buildings, err := s.dash.Buildings(ctx, account)
 	if err != nil {
 		return q, err
 	}
@@ -151,87 +125,6 @@ func shiftOptions(shifts report.Shifts, selected string) []views.Option {
 	return opts
 }
 
-// builtReport is a report with what the page says about where its data
-// came from.
-type builtReport struct {
-	report  report.Report
-	sources []string
-	gaps    []string
-}
-
-// buildReport gathers the alerts, places and devices of a report and
-// builds it. A period older than the cache holds is read from the
-// service; if that fails the report says so and shows what the cache has.
-func (s *Server) buildReport(ctx context.Context, ss session, q reportQuery, now time.Time) (builtReport, error) {
-	var out builtReport
-	p := q.period
-	var alerts []domain.Alert
-	fromService := false
-	if cov := s.sync.Coverage(); p.Start.Before(cov.From) {
-		rctx, cancel := context.WithTimeout(ctx, pastAlertsTimeout)
-		past, w, err := s.sync.PastAlerts(rctx, ss.Cred, p.Start, p.End)
-		cancel()
-		held := fmt.Sprintf("the cache holds the alerts created since %s", dateTimeIn(cov.From, p.Start.Location()))
-		if err != nil {
-			out.gaps = append(out.gaps, fmt.Sprintf("This period is older than the cache covers (%s), and reading it from the Device Monitoring Service failed: %s. Only the alerts the cache still holds are counted.",
-				held, syncer.Describe(err)))
-		} else {
-			alerts, fromService = past, true
-			out.sources = append(out.sources, fmt.Sprintf("This period is older than the cache covers (%s): its alerts were read from the Device Monitoring Service just now.", held))
-			out.gaps = append(out.gaps, fmt.Sprintf("Alerts created before %s, and alerts resolved after %s, were not read: the service is asked for at most %d days on either side of the period.",
-				dateTimeIn(w.CreatedFrom, p.Start.Location()), dateTimeIn(w.ResolvedTo, p.Start.Location()), int(s.sync.Config().Lookback/(24*time.Hour))))
-		}
-	}
-	if !fromService {
-		var err error
-		alerts, err = s.store.FindAlerts(ctx, store.AlertFilter{Account: ss.Account, BuildingID: q.building.ID, OpenFrom: p.Start, OpenTo: p.End})
-		if err != nil {
-			return out, err
-		}
-	}
-
-	devicesCurrent := now.Sub(p.End) <= devicesCurrentFor
-	var devices []domain.Device
-	if devicesCurrent {
-		var err error
-		if devices, err = s.store.FindDevices(ctx, store.DeviceFilter{Account: ss.Account, BuildingID: q.building.ID}); err != nil {
-			return out, err
-		}
-	}
-	ids := make([]string, 0, len(alerts)+len(devices))
-	for _, a := range alerts {
-		ids = append(ids, a.LocationID)
-	}
-	for _, d := range devices {
-		ids = append(ids, d.LocationID)
-	}
-	paths, err := s.store.Paths(ctx, ss.Account, ids)
-	if err != nil {
-		return out, err
-	}
-	places := make(map[string]report.Place, len(paths))
-	for id, pa := range paths {
-		places[id] = report.Place{LocationID: id, Location: pa.Location.Name, Room: pa.Room.Name,
-			FloorID: pa.Floor.ID, Floor: pa.Floor.Name, BuildingID: pa.Building.ID, Building: pa.Building.Name, Type: pa.Location.Type}
-	}
-	if fromService && q.building.ID != "" {
-		// The service was asked for the whole account.
-		kept := alerts[:0]
-		for _, a := range alerts {
-			if places[a.LocationID].BuildingID == q.building.ID {
-				kept = append(kept, a)
-			}
-		}
-		alerts = kept
-	}
-	out.report = report.Build(report.Input{Period: p, Alerts: alerts, Places: places, Devices: devices, DevicesCurrent: devicesCurrent})
-	return out, nil
-}
-
-func dateTimeIn(t time.Time, zone *time.Location) string {
-	return t.In(zone).Format("Mon 2 Jan 2006, 15:04 MST")
-}
-
 // showShiftReport answers /reports/shift.
 func (s *Server) showShiftReport(c echo.Context) error {
 	ctx := c.Request().Context()
@@ -252,26 +145,16 @@ func (s *Server) showShiftReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	built, err := s.buildReport(ctx, ss, q, now)
+	built, err := s.dash.Report(ctx, ss.Account, ss.Cred, q.building.ID, q.period, now)
 	if err != nil {
 		return err
 	}
-	m.Report = &built.report
-	m.Sources, m.Gaps = built.sources, built.gaps
+	m.Report = &built.Report
+	m.Sources, m.Gaps, m.AsOf = built.Sources, built.Gaps, built.AsOf
 	m.InProgress = q.period.End.After(now)
 	m.Scope = "Whole account"
 	if q.building.ID != "" {
 		m.Scope = q.building.Name
-	}
-	statuses, err := s.store.SyncStatuses(ctx, ss.Account)
-	if err != nil {
-		return err
-	}
-	if al := statuses[domain.ResourceAlerts]; !al.LastSuccess.IsZero() {
-		m.AsOf = al.LastSuccess.Add(al.Duration)
-	}
-	if m.AsOf.Before(q.period.End) && !m.AsOf.IsZero() && q.period.End.Before(now) {
-		m.Gaps = append(m.Gaps, fmt.Sprintf("The last successful sync was at %s, before the end of the period: what happened after it is not counted.", dateTimeIn(m.AsOf, zone)))
 	}
 	if prev, ok := shifts.Previous(q.period); ok && q.period.Shift != "" {
 		m.PrevHref = shiftHref(prev, q.building.ID)
@@ -350,11 +233,11 @@ func (s *Server) exportShiftReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	built, err := s.buildReport(ctx, ss, q, now)
+	built, err := s.dash.Report(ctx, ss.Account, ss.Cred, q.building.ID, q.period, now)
 	if err != nil {
 		return err
 	}
-	r := built.report
+	r := built.Report
 	w := csvResponse(c, "shift-report-"+table+".csv")
 	place := func(p report.Place) []string { return []string{p.Building, p.Floor, p.Room, p.Location, p.LocationID} }
 	placeHeader := []string{"building", "floor", "room", "location", "location_id"}
@@ -441,7 +324,7 @@ func (s *Server) saveReportSettings(c echo.Context) error {
 		m.Error = fmt.Sprintf("%q is not a time zone this server knows; choose one from the list.", clip(m.Zone))
 		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
 	}
-	if err := s.store.SaveReportSettings(ctx, ss.Account, store.ReportSettings{Shifts: shifts.String(), Zone: zone.String(), Updated: s.clock.Now()}); err != nil {
+	if err := s.dash.SaveReportSettings(ctx, ss.Account, shifts, zone); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/reports/settings?saved=1")

@@ -5,19 +5,16 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
-	"washboard/internal/store"
 	"washboard/internal/syncer"
-	"washboard/internal/upstream"
 	"washboard/views"
 )
 
@@ -35,8 +32,8 @@ const screenHold = 5 * time.Minute
 // and the history.
 func (s *Server) linkScreen(c echo.Context) error {
 	token := c.Param("token")
-	sc, _, err := s.store.ScreenByToken(c.Request().Context(), tokenHash(token))
-	if errors.Is(err, domain.ErrNotFound) || (err == nil && !sc.Revoked.IsZero()) {
+	sc, err := s.dash.ScreenOfLink(c.Request().Context(), token)
+	if errors.Is(err, domain.ErrNotFound) {
 		return &HTTPError{Code: http.StatusNotFound, Msg: "This screen link is not valid: it was replaced by a newer link, or the screen was unlinked."}
 	}
 	if err != nil {
@@ -61,7 +58,7 @@ func (s *Server) setScreenCookie(c echo.Context, id, token string) {
 // screenCtx is what a screen request knows of its screen.
 type screenCtx struct {
 	screen  domain.Screen
-	cred    upstream.Credentials
+	cred    domain.Credentials
 	stopped views.ScreenStop // why the screen shows no data, if it does not
 	// token is the link token of a cookie sealed with a key the server's
 	// keys replace: the cookie is sealed again with the current key.
@@ -108,26 +105,20 @@ func (s *Server) screenOf(c echo.Context) (screenCtx, error) {
 	if !ok {
 		return screenCtx{}, errNoScreen
 	}
-	sc, sealed, err := s.store.ScreenByToken(c.Request().Context(), tokenHash(string(token)))
-	if errors.Is(err, domain.ErrNotFound) {
-		return screenCtx{screen: domain.Screen{ID: string(id)}, stopped: views.StopUnlinked}, nil // linked anew: this browser is out
-	}
+	ls, err := s.dash.LinkedScreen(c.Request().Context(), string(id), string(token))
 	if err != nil {
 		return screenCtx{}, err
 	}
-	if sc.ID != string(id) || !sc.Revoked.IsZero() {
-		return screenCtx{screen: sc, stopped: views.StopUnlinked}, nil
-	}
-	cred, err := s.openCreds(sc.ID, sealed)
-	if errors.Is(err, keyring.ErrCannotOpen) {
-		return screenCtx{screen: sc, stopped: views.StopNeedsLink}, nil
-	}
-	if err != nil {
-		return screenCtx{}, fmt.Errorf("opening screen %s's credentials: %w", sc.ID, err)
-	}
-	out := screenCtx{screen: sc, cred: cred}
-	if stale {
-		out.renewToken = string(token)
+	out := screenCtx{screen: ls.Screen, cred: ls.Cred}
+	switch ls.State {
+	case dashboard.Unlinked:
+		out.stopped = views.StopUnlinked
+	case dashboard.NeedsLink:
+		out.stopped = views.StopNeedsLink
+	default:
+		if stale {
+			out.renewToken = string(token)
+		}
 	}
 	return out, nil
 }
@@ -137,10 +128,8 @@ func (s *Server) screenOf(c echo.Context) (screenCtx, error) {
 func (s *Server) checkIn(c echo.Context, sc screenCtx) {
 	now := s.clock.Now()
 	s.sync.Hold(screenHolder(sc.screen.ID), sc.screen.Account, sc.cred, now.Add(screenHold))
-	if now.Sub(sc.screen.LastSeen) >= time.Minute {
-		if err := s.store.TouchScreen(c.Request().Context(), sc.screen.ID, now); err != nil {
-			s.logOf(c).Warn("recording a screen's check-in", "screen", sc.screen.ID, "error", err.Error())
-		}
+	if err := s.dash.TouchScreen(c.Request().Context(), sc.screen, now); err != nil {
+		s.logOf(c).Warn("recording a screen's check-in", "screen", sc.screen.ID, "error", err.Error())
 	}
 }
 
@@ -178,180 +167,26 @@ func (s *Server) screenView(c echo.Context, sc screenCtx) (views.ScreenView, err
 		return m, nil
 	}
 	s.checkIn(c, sc)
-	account := sc.screen.Account
-	m.Freshness = s.freshness(ctx, session{Account: account, Cred: sc.cred})
-	var err error
-	if m.ScopeName, err = s.scopeName(c, account, sc.screen.Scope); err != nil {
-		return m, err
-	}
-	scope, scopeID := domain.ScopeAccount, account
-	var building, floor string
-	switch sc.screen.Scope.Kind {
-	case "building":
-		scope, scopeID, building = domain.ScopeBuilding, sc.screen.Scope.ID, sc.screen.Scope.ID
-	case "floor":
-		scope, scopeID, floor = domain.ScopeFloor, sc.screen.Scope.ID, sc.screen.Scope.ID
-	}
-	rollup, err := s.store.Rollup(ctx, account, scope, scopeID)
+	m.Freshness = s.freshness(ctx, session{Account: sc.screen.Account, Cred: sc.cred})
+	v, err := s.dash.ScreenView(ctx, sc.screen)
 	if err != nil {
 		return m, err
 	}
-	m.Counts, m.OpenAlerts, m.OverdueAlerts = rollup.Counts, rollup.OpenAlerts, rollup.OverdueAlerts
-
-	locs, err := s.store.LocationsIn(ctx, account, building, floor, "")
-	if err != nil {
-		return m, err
-	}
-	devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: account, BuildingID: building, FloorID: floor})
-	if err != nil {
-		return m, err
-	}
-	open, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, BuildingID: building, FloorID: floor, Status: domain.AlertOpen})
-	if err != nil {
-		return m, err
-	}
-	ids := make([]string, len(locs))
-	for i, l := range locs {
-		ids[i] = l.ID
-	}
-	n, _, err := s.namesFor(ctx, account, ids)
-	if err != nil {
-		return m, err
-	}
-	m.Groups, m.Attention = screenGroups(s.cards(locs, devices, open, n), sc.screen, n, locs)
+	m.ScopeName = v.ScopeName
+	m.Counts, m.OpenAlerts, m.OverdueAlerts = v.Rollup.Counts, v.Rollup.OpenAlerts, v.Rollup.OverdueAlerts
+	m.Groups, m.Attention = screenGroups(v.Action), screenGroups(v.Attention)
 	m.AllClear = len(m.Groups) == 0 && len(m.Attention) == 0
 	return m, nil
 }
 
-// screenItem ranks: what needs action comes first.
-const (
-	rankOverdue = iota
-	rankOut
-	rankFault
-	rankBattery
-	rankOffline
-	rankLow
-)
-
-type rankedItem struct {
-	views.ScreenItem
-	rank int
-}
-
-// screenGroups turns the cards the screen shows into items in words,
-// grouped by floor and room: what needs action (overdue, out, faults,
-// batteries out, offline), the most urgent rooms and items first; and
-// apart, what only needs attention (product or battery low), with each
-// room's counts for when there is no room to list it.
-func screenGroups(cards []views.DeviceCard, sc domain.Screen, n names, locs []domain.Location) (action, attention []views.ScreenGroup) {
-	roomOf := map[string]string{}
-	for _, l := range locs {
-		roomOf[l.ID] = l.RoomID
-	}
-	type group struct {
-		where string
-		items []rankedItem
-		best  int
-	}
-	actionBy, attentionBy := map[string]*group{}, map[string]*group{}
-	groupOf := func(groups map[string]*group, room string) *group {
-		g := groups[room]
-		if g == nil {
-			r := n.rooms[room]
-			f := n.floors[r.FloorID]
-			where := f.Name + " › " + r.Name
-			if sc.Scope.Kind == "account" {
-				where = n.buildings[f.BuildingID].Name + " › " + where
-			}
-			g = &group{where: where, best: rankLow + 1}
-			groups[room] = g
+func screenGroups(groups []dashboard.ScreenGroup) []views.ScreenGroup {
+	out := make([]views.ScreenGroup, 0, len(groups))
+	for _, g := range groups {
+		vg := views.ScreenGroup{Where: g.Where, Items: make([]views.ScreenItem, 0, len(g.Items))}
+		for _, it := range g.Items {
+			vg.Items = append(vg.Items, views.ScreenItem(it))
 		}
-		return g
-	}
-	for _, cd := range cards {
-		if !sc.Shows(cd.Health) && !(cd.Health == domain.HealthAction && sc.Shows(domain.HealthAction)) {
-			continue
-		}
-		for _, it := range cardItems(cd) {
-			g := groupOf(actionBy, roomOf[cd.LocationID])
-			if it.Severity == domain.HealthAttention {
-				g = groupOf(attentionBy, roomOf[cd.LocationID])
-			}
-			g.items = append(g.items, it)
-			g.best = min(g.best, it.rank)
-		}
-	}
-	sorted := func(groups map[string]*group) []views.ScreenGroup {
-		list := make([]*group, 0, len(groups))
-		for _, g := range groups {
-			sort.SliceStable(g.items, func(i, j int) bool { return g.items[i].rank < g.items[j].rank })
-			list = append(list, g)
-		}
-		sort.Slice(list, func(i, j int) bool {
-			if list[i].best != list[j].best {
-				return list[i].best < list[j].best
-			}
-			return list[i].where < list[j].where
-		})
-		out := make([]views.ScreenGroup, 0, len(list))
-		for _, g := range list {
-			vg := views.ScreenGroup{Where: g.where}
-			for _, it := range g.items {
-				vg.Items = append(vg.Items, it.ScreenItem)
-			}
-			out = append(out, vg)
-		}
-		return out
-	}
-	return sorted(actionBy), sorted(attentionBy)
-}
-
-// cardItems says in words what needs doing at one location.
-func cardItems(cd views.DeviceCard) []rankedItem {
-	var out []rankedItem
-	add := func(rank int, problem string, sev domain.Health, since time.Time, overdue bool) {
-		out = append(out, rankedItem{views.ScreenItem{Location: cd.Name, Problem: problem, Severity: sev, Since: since, Overdue: overdue}, rank})
-	}
-	overdueTypes := map[domain.AlertType]bool{}
-	for _, a := range cd.Alerts {
-		if a.Overdue {
-			overdueTypes[a.Type] = true
-			add(rankOverdue, "Overdue: "+a.Type.Label(), domain.HealthAction, a.Created, true)
-		}
-	}
-	for _, d := range cd.Devices {
-		if d.Offline {
-			add(rankOffline, "Offline", domain.HealthOffline, d.LastSeen, false)
-			continue
-		}
-		out, low := 0, 0
-		for _, comp := range d.Compartments {
-			if comp.Out {
-				out++
-			} else if comp.Low {
-				low++
-			}
-		}
-		if out > 0 && !overdueTypes[domain.AlertConsumableOut] {
-			add(rankOut, "Product out", domain.HealthAction, time.Time{}, false)
-		}
-		for _, f := range d.Faults {
-			add(rankFault, f.Label(), domain.HealthAction, time.Time{}, false)
-		}
-		switch d.BatteryState {
-		case domain.BatteryShutdown:
-			if !overdueTypes[domain.AlertBatteryOut] {
-				add(rankBattery, "Battery out", domain.HealthAction, time.Time{}, false)
-			}
-		case domain.BatteryLow:
-			add(rankBattery, "Battery low", domain.HealthAttention, time.Time{}, false)
-		}
-		if low > 0 && out == 0 {
-			add(rankLow, "Product low", domain.HealthAttention, time.Time{}, false)
-		}
-	}
-	if len(cd.Devices) == 0 {
-		add(rankOffline, "No device reporting", domain.HealthOffline, time.Time{}, false)
+		out = append(out, vg)
 	}
 	return out
 }

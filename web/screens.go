@@ -1,10 +1,6 @@
 package web
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -14,64 +10,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
-	"washboard/internal/keyring"
-	"washboard/internal/syncer"
-	"washboard/internal/upstream"
 	"washboard/views"
 )
 
-// Wall screens are managed at /screens by signed-in users. Each gets a
-// link with a random 256-bit token, of which only the hash is stored; the
-// credentials of the user who made it are stored sealed with the server's
-// key, so that the screen can keep its data fresh on its own.
-
-// newToken returns a screen link token and its hash.
-func newToken() (token string, hash []byte) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand does not fail on supported platforms
-	}
-	token = base64.RawURLEncoding.EncodeToString(b)
-	return token, tokenHash(token)
-}
-
-func tokenHash(token string) []byte {
-	h := sha256.Sum256([]byte("screen-link\x00" + token))
-	return h[:]
-}
-
-// sealedCreds is how a screen's credentials are kept, sealed.
-type sealedCreds struct {
-	APIKey        string `json:"k"`
-	Authorization string `json:"a,omitempty"`
-	ClientID      string `json:"c,omitempty"`
-	ClientSecret  string `json:"s,omitempty"`
-}
-
-// sealCreds seals a screen's credentials, bound to the screen: they do not
-// open as another screen's.
-func (s *Server) sealCreds(screenID string, c upstream.Credentials) ([]byte, error) {
-	plain, err := json.Marshal(sealedCreds{c.APIKey, c.Authorization, c.ClientID, c.ClientSecret})
-	if err != nil {
-		return nil, err
-	}
-	return s.keys.Seal(keyring.ScreenCredentials, plain, []byte(screenID)), nil
-}
-
-// openCreds opens a screen's credentials; keyring.ErrCannotOpen when this
-// server's keys cannot.
-func (s *Server) openCreds(screenID string, b []byte) (upstream.Credentials, error) {
-	plain, _, err := s.keys.Open(keyring.ScreenCredentials, b, []byte(screenID))
-	if err != nil {
-		return upstream.Credentials{}, err
-	}
-	var sc sealedCreds
-	if err := json.Unmarshal(plain, &sc); err != nil {
-		return upstream.Credentials{}, err
-	}
-	return upstream.Credentials{APIKey: sc.APIKey, Authorization: sc.Authorization, ClientID: sc.ClientID, ClientSecret: sc.ClientSecret}, nil
-}
+// Wall screens are managed at /screens by signed-in users; the dashboard
+// keeps their links' hashes and their sealed credentials.
 
 // listScreens shows the account's screens and the form for a new one.
 func (s *Server) listScreens(c echo.Context) error {
@@ -85,7 +30,7 @@ func (s *Server) listScreens(c echo.Context) error {
 // editScreen shows the form filled with a screen.
 func (s *Server) editScreen(c echo.Context) error {
 	ss := sessionOf(c)
-	sc, err := s.store.Screen(c.Request().Context(), ss.Account, c.Param("id"))
+	sc, err := s.dash.Screen(c.Request().Context(), ss.Account, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -106,14 +51,8 @@ func (s *Server) createScreen(c echo.Context) error {
 	if problem != "" {
 		return s.screenFormError(c, in, problem)
 	}
-	sc := in.screen(ss.Account)
-	sc.ID, sc.Created = randomHex(8), s.clock.Now()
-	sealed, err := s.sealCreds(sc.ID, ss.Cred)
+	sc, token, err := s.dash.CreateScreen(ctx, in.screen(ss.Account), ss.Cred)
 	if err != nil {
-		return err
-	}
-	token, hash := newToken()
-	if err := s.store.CreateScreen(ctx, sc, hash, sealed); err != nil {
 		return err
 	}
 	s.logOf(c).Info("screen created", "screen", sc.ID)
@@ -124,7 +63,7 @@ func (s *Server) createScreen(c echo.Context) error {
 func (s *Server) updateScreen(c echo.Context) error {
 	ss := sessionOf(c)
 	ctx := c.Request().Context()
-	if _, err := s.store.Screen(ctx, ss.Account, c.Param("id")); err != nil {
+	if _, err := s.dash.Screen(ctx, ss.Account, c.Param("id")); err != nil {
 		return err
 	}
 	in, problem := s.readScreenForm(c, ss.Account)
@@ -134,7 +73,7 @@ func (s *Server) updateScreen(c echo.Context) error {
 	}
 	sc := in.screen(ss.Account)
 	sc.ID = in.ID
-	if err := s.store.UpdateScreen(ctx, sc); err != nil {
+	if err := s.dash.UpdateScreen(ctx, sc); err != nil {
 		return err
 	}
 	return redirect(c, "/screens")
@@ -144,7 +83,7 @@ func (s *Server) updateScreen(c echo.Context) error {
 func (s *Server) revokeScreen(c echo.Context) error {
 	ss := sessionOf(c)
 	id := c.Param("id")
-	if err := s.store.RevokeScreen(c.Request().Context(), ss.Account, id, s.clock.Now()); err != nil {
+	if err := s.dash.RevokeScreen(c.Request().Context(), ss.Account, id); err != nil {
 		return err
 	}
 	s.sync.Release(screenHolder(id))
@@ -157,16 +96,8 @@ func (s *Server) revokeScreen(c echo.Context) error {
 func (s *Server) relinkScreen(c echo.Context) error {
 	ss := sessionOf(c)
 	ctx := c.Request().Context()
-	sc, err := s.store.Screen(ctx, ss.Account, c.Param("id"))
+	sc, token, err := s.dash.RelinkScreen(ctx, ss.Account, c.Param("id"), ss.Cred)
 	if err != nil {
-		return err
-	}
-	sealed, err := s.sealCreds(sc.ID, ss.Cred)
-	if err != nil {
-		return err
-	}
-	token, hash := newToken()
-	if err := s.store.RelinkScreen(ctx, ss.Account, sc.ID, hash, sealed); err != nil {
 		return err
 	}
 	s.sync.Release(screenHolder(sc.ID))
@@ -258,16 +189,15 @@ func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput
 	switch kind {
 	case "account":
 		in.scope = domain.ScreenScope{Kind: "account"}
-	case "building":
-		if _, err := s.store.Building(ctx, account, id); err != nil {
+	case "building", "floor":
+		sc := dashboard.Scope{Building: id}
+		if kind == "floor" {
+			sc = dashboard.Scope{Floor: id}
+		}
+		if missing, err := s.dash.CheckScope(ctx, account, sc); err != nil || missing != "" || id == "" {
 			return in, "Choose a building or floor of this account."
 		}
-		in.scope = domain.ScreenScope{Kind: "building", ID: id}
-	case "floor":
-		if _, err := s.store.Floor(ctx, account, id); err != nil {
-			return in, "Choose a building or floor of this account."
-		}
-		in.scope = domain.ScreenScope{Kind: "floor", ID: id}
+		in.scope = domain.ScreenScope{Kind: kind, ID: id}
 	default:
 		return in, "Choose what the screen shows: the whole account, a building or a floor."
 	}
@@ -298,27 +228,15 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 	ss := sessionOf(c)
 	m := views.Screens{Page: s.page(c, "Screens", "screens"), Error: problem, Now: s.clock.Now()}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Screens"}}
-	screens, err := s.store.Screens(ctx, ss.Account)
+	screens, err := s.dash.Screens(ctx, ss.Account)
 	if err != nil {
 		return m, err
 	}
-	sealed, err := s.store.ScreenCredentials(ctx, ss.Account)
-	if err != nil {
-		return m, err
-	}
-	for _, sc := range screens {
-		cred, openErr := s.openCreds(sc.ID, sealed[sc.ID])
-		var rejection string
-		if why, rejected := s.sync.Rejected(syncer.CredentialID(cred)); openErr == nil && rejected {
-			rejection = string(why)
-		}
-		scope, err := s.scopeName(c, ss.Account, sc.Scope)
-		if err != nil {
-			scope = "A place no longer in the account"
-		}
+	for _, row := range screens {
+		sc := row.Screen
 		m.Screens = append(m.Screens, views.ScreenRow{
-			ID: sc.ID, Name: sc.Name, Scope: scope, Settings: screenSettings(sc), Contact: sc.Contact,
-			Created: sc.Created, LastSeen: sc.LastSeen, Revoked: !sc.Revoked.IsZero(), NeedsLink: openErr != nil, Rejection: rejection,
+			ID: sc.ID, Name: sc.Name, Scope: row.ScopeName, Settings: screenSettings(sc), Contact: sc.Contact,
+			Created: sc.Created, LastSeen: sc.LastSeen, Revoked: !sc.Revoked.IsZero(), NeedsLink: row.NeedsLink, Rejection: row.Rejection,
 			EditHref: "/screens/" + sc.ID + "/edit", RevokeHref: "/screens/" + sc.ID + "/revoke", RelinkHref: "/screens/" + sc.ID + "/relink",
 		})
 	}
@@ -328,17 +246,14 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 		f.Action, f.Editing = "/screens/"+in.ID, true
 	}
 	f.Scopes = append(f.Scopes, views.Option{Value: "account", Label: "Whole account", Selected: in.Scope == "" || in.Scope == "account"})
-	buildings, err := s.store.Buildings(ctx, ss.Account)
+	places, err := s.dash.ScreenScopes(ctx, ss.Account)
 	if err != nil {
 		return m, err
 	}
-	for _, b := range buildings {
+	for _, bf := range places {
+		b := bf.Building
 		f.Scopes = append(f.Scopes, views.Option{Value: "building:" + b.ID, Label: b.Name, Selected: in.Scope == "building:"+b.ID})
-		floors, err := s.store.Floors(ctx, ss.Account, b.ID)
-		if err != nil {
-			return m, err
-		}
-		for _, fl := range floors {
+		for _, fl := range bf.Floors {
 			f.Scopes = append(f.Scopes, views.Option{Value: "floor:" + fl.ID, Label: b.Name + " › " + fl.Name, Selected: in.Scope == "floor:"+fl.ID})
 		}
 	}
@@ -363,25 +278,6 @@ func screenSettings(sc domain.Screen) string {
 		out += " · dims " + formatClock(sc.DimFrom) + "–" + formatClock(sc.DimTo)
 	}
 	return out
-}
-
-// scopeName says in words what a screen shows.
-func (s *Server) scopeName(c echo.Context, account string, scope domain.ScreenScope) (string, error) {
-	ctx := c.Request().Context()
-	switch scope.Kind {
-	case "building":
-		b, err := s.store.Building(ctx, account, scope.ID)
-		return b.Name, err
-	case "floor":
-		f, err := s.store.Floor(ctx, account, scope.ID)
-		if err != nil {
-			return "", err
-		}
-		b, err := s.store.Building(ctx, account, f.BuildingID)
-		return b.Name + " › " + f.Name, err
-	}
-	a, err := s.store.Account(ctx, account)
-	return a.Name, err
 }
 
 func screenHolder(id string) string { return "screen:" + id }

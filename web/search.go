@@ -5,8 +5,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"washboard/internal/domain"
-	"washboard/internal/store"
 	"washboard/views"
 )
 
@@ -27,35 +25,10 @@ func (s *Server) searchLocations(c echo.Context) error {
 	if q == "" {
 		return render(c, 200, views.SearchPage(m))
 	}
-	locs, err := s.store.SearchLocations(ctx, ss.Account, q, searchLimit+1)
+	cards, places, more, err := s.dash.Search(ctx, ss.Account, q, searchLimit)
 	if err != nil {
 		return err
 	}
-	if len(locs) > searchLimit {
-		locs, m.Truncated = locs[:searchLimit], true
-	}
-	ids := make([]string, len(locs))
-	for i, l := range locs {
-		ids[i] = l.ID
-	}
-	n, _, err := s.namesFor(ctx, ss.Account, ids)
-	if err != nil {
-		return err
-	}
-	var devices []domain.Device
-	var open []domain.Alert
-	for _, l := range locs {
-		ds, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: ss.Account, LocationID: l.ID})
-		if err != nil {
-			return err
-		}
-		devices = append(devices, ds...)
-		as, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: ss.Account, LocationID: l.ID, Status: domain.AlertOpen})
-		if err != nil {
-			return err
-		}
-		open = append(open, as...)
-	}
-	m.Results = s.cards(locs, devices, open, n)
+	m.Results, m.Truncated = s.cardViews(s.clock.Now(), cards, places), more
 	return render(c, 200, views.SearchPage(m))
 }

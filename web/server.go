@@ -16,12 +16,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/clock"
+	"washboard/internal/dashboard"
+	"washboard/internal/domain"
 	"washboard/internal/keyring"
 	"washboard/internal/metrics"
 	"washboard/internal/receiver"
-	"washboard/internal/store"
 	"washboard/internal/syncer"
-	"washboard/internal/upstream"
 	"washboard/internal/version"
 	"washboard/static"
 )
@@ -29,9 +29,6 @@ import (
 // Config configures the web application.
 type Config struct {
 	Sessions SessionConfig
-	// Interval is the sync interval: data older than two intervals is
-	// flagged as out of date.
-	Interval time.Duration
 	// Zone is the time zone times are shown in; the server's if nil.
 	Zone *time.Location
 	// TrustedProxies are the addresses of the reverse proxies in front of
@@ -41,7 +38,7 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// Demo, when set, offers these credentials on the sign-in page in one
 	// click. They never reach the browser.
-	Demo *upstream.Credentials
+	Demo *domain.Credentials
 	// SignInLimit is the failed sign-ins allowed per client address and
 	// per API key within a minute; 10 if zero.
 	SignInLimit int
@@ -62,9 +59,11 @@ type Config struct {
 
 // Deps are the services the web application uses.
 type Deps struct {
-	Store    store.Store
+	// Dashboard answers the pages from the cache.
+	Dashboard *dashboard.Service
+	// Sessions keeps the sessions' sealed data.
+	Sessions SessionStore
 	Sync     *syncer.Engine
-	Upstream *upstream.Client
 	Clock    clock.Clock
 	Log      *slog.Logger
 	Metrics  *metrics.Metrics // nil records nothing
@@ -78,9 +77,8 @@ type Deps struct {
 // Server is the web application.
 type Server struct {
 	cfg      Config
-	store    store.Store
+	dash     *dashboard.Service
 	sync     *syncer.Engine
-	upstream *upstream.Client
 	clock    clock.Clock
 	log      *slog.Logger
 	metrics  *metrics.Metrics
@@ -101,14 +99,14 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if deps.Keys == nil {
 		return nil, errors.New("web: no keys to seal sessions with")
 	}
+	if deps.Dashboard == nil || deps.Sessions == nil || deps.Sync == nil {
+		return nil, errors.New("web: the dashboard, the session store and the sync engine are all needed")
+	}
 	if cfg.Zone == nil {
 		cfg.Zone = time.Local
 	}
 	if cfg.ScreenHeartbeat <= 0 {
 		cfg.ScreenHeartbeat = 15 * time.Second
-	}
-	if cfg.Interval <= 0 {
-		cfg.Interval = syncer.MinInterval
 	}
 	if deps.Clock == nil {
 		deps.Clock = clock.Real{}
@@ -117,8 +115,8 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		deps.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{
-		cfg: cfg, store: deps.Store, sync: deps.Sync, upstream: deps.Upstream, clock: deps.Clock, log: deps.Log, metrics: deps.Metrics, closing: make(chan struct{}),
-		sessions: newSessionManager(deps.Store, cfg.Sessions, deps.Keys), keys: deps.Keys, receiver: deps.Receiver, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
+		cfg: cfg, dash: deps.Dashboard, sync: deps.Sync, clock: deps.Clock, log: deps.Log, metrics: deps.Metrics, closing: make(chan struct{}),
+		sessions: newSessionManager(deps.Sessions, cfg.Sessions, deps.Keys), keys: deps.Keys, receiver: deps.Receiver, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
 		pages: newPageCache(pageCacheBytes),
 	}
 	if s.version == "" {

@@ -14,9 +14,8 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/domain"
 	"washboard/internal/keyring"
-	"washboard/internal/store"
-	"washboard/internal/upstream"
 )
 
 // sessionCookie is the name of the session cookie.
@@ -54,7 +53,7 @@ type SessionConfig struct {
 
 // newSessionManager returns a session manager storing sessions, sealed
 // with the ring's session key, in the store.
-func newSessionManager(st store.Sessions, cfg SessionConfig, keys *keyring.Ring) *scs.SessionManager {
+func newSessionManager(st SessionStore, cfg SessionConfig, keys *keyring.Ring) *scs.SessionManager {
 	codec := newEncryptedCodec(keys)
 	sm := scs.New()
 	sm.Store = newSessionCache(st, sessionCacheSize)
@@ -202,7 +201,7 @@ func (s *Server) commitSession(c echo.Context) {
 type session struct {
 	Account     string
 	AccountName string
-	Cred        upstream.Credentials
+	Cred        domain.Credentials
 	Holder      string
 }
 
@@ -210,7 +209,7 @@ func (s *Server) currentSession(ctx context.Context) (session, bool) {
 	ss := session{
 		Account:     s.sessions.GetString(ctx, keyAccount),
 		AccountName: s.sessions.GetString(ctx, keyAccountName),
-		Cred: upstream.Credentials{
+		Cred: domain.Credentials{
 			APIKey:        s.sessions.GetString(ctx, keyAPIKey),
 			Authorization: s.sessions.GetString(ctx, keyAuth),
 			ClientID:      s.sessions.GetString(ctx, keyClientID),

@@ -4,8 +4,15 @@ import (
 	"context"
 	"sync"
 	"time"
-	"washboard/internal/store"
 )
+
+// SessionStore keeps sessions' sealed data by their token's hash; the
+// cache's store implements it once per engine.
+type SessionStore interface {
+	FindSession(ctx context.Context, token string) (data []byte, expiry time.Time, found bool, err error)
+	CommitSession(ctx context.Context, token string, data []byte, expiry time.Time) error
+	DeleteSession(ctx context.Context, token string) error
+}
 
 // sessionCacheSize is how many sessions the session cache and the codec
 // keep in memory; beyond it, any one is dropped and read again when used.
@@ -20,7 +27,7 @@ const sessionCacheSize = 4096
 // seen changes only through it unless the user moves between replicas
 // (see the README, "Running several replicas").
 type sessionCache struct {
-	store store.Sessions
+	store SessionStore
 	max   int
 	now   func() time.Time
 
@@ -36,7 +43,7 @@ type cachedSession struct {
 	expiry time.Time
 }
 
-func newSessionCache(st store.Sessions, max int) *sessionCache {
+func newSessionCache(st SessionStore, max int) *sessionCache {
 	return &sessionCache{store: st, max: max, now: time.Now, byID: map[string]cachedSession{}}
 }
 

@@ -13,8 +13,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/dashboard"
+	"washboard/internal/domain"
 	"washboard/internal/syncer"
-	"washboard/internal/upstream"
 	"washboard/views"
 )
 
@@ -51,7 +52,7 @@ func (s *Server) signInModel(c echo.Context) views.SignIn {
 // signIn checks the credentials with one small call to the service and,
 // if it accepts them, starts a session holding them.
 func (s *Server) signIn(c echo.Context) error {
-	cred := upstream.Credentials{
+	cred := domain.Credentials{
 		APIKey:        strings.TrimSpace(c.FormValue("api_key")),
 		Authorization: strings.TrimSpace(c.FormValue("authorization")),
 		ClientID:      strings.TrimSpace(c.FormValue("client_id")),
@@ -71,8 +72,8 @@ const maxCredential = 8 << 10
 // credentialsProblem says what makes credentials impossible to use, "" if
 // nothing does: a missing or extra field, or a value that cannot be sent
 // in a header or a form.
-func credentialsProblem(cred upstream.Credentials) string {
-	var ce *upstream.CredentialsError
+func credentialsProblem(cred domain.Credentials) string {
+	var ce *domain.CredentialsError
 	if err := cred.Validate(); errors.As(err, &ce) {
 		return ce.Problem
 	}
@@ -99,7 +100,7 @@ func (s *Server) signInDemo(c echo.Context) error {
 	return s.startSession(c, *s.cfg.Demo)
 }
 
-func (s *Server) startSession(c echo.Context, cred upstream.Credentials) error {
+func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	// Failed attempts count against the client's address and the API key
 	// tried; successful ones count against nothing.
 	limitKeys := []string{"addr:" + c.RealIP(), apiKeyLimitKey(cred.APIKey)}
@@ -114,35 +115,32 @@ func (s *Server) startSession(c echo.Context, cred upstream.Credentials) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 15*time.Second)
 	defer cancel()
-	page, err := s.upstream.Metadata(ctx, cred, upstream.MetadataQuery{Limit: 1})
+	account, err := s.dash.VerifyCredentials(ctx, cred)
 	if err != nil {
 		s.limiter.fail(limitKeys...)
 		m := s.signInModel(c)
 		status := http.StatusBadGateway
 		switch {
-		case errors.Is(err, upstream.ErrClientRevoked):
+		case errors.Is(err, dashboard.ErrRevoked):
 			status, m.Kind = http.StatusUnauthorized, "revoked"
 			m.Error = "The service's token endpoint refused the client ID and secret: the client was revoked, or they are wrong. Check them with your supplier."
-		case errors.Is(err, upstream.ErrRejected):
+		case errors.Is(err, dashboard.ErrAPIKey):
+			status, m.Kind = http.StatusUnauthorized, "rejected"
+			m.Error = "The Device Monitoring Service rejected the API key. Check it and try again."
+		case errors.Is(err, dashboard.ErrRejected):
 			status, m.Kind = http.StatusUnauthorized, "rejected"
 			m.Error = "The Device Monitoring Service rejected these credentials. Check the API key and the Authorization value."
 			if cred.OAuth() {
 				m.Error = "The Device Monitoring Service rejected these credentials. Check the API key, the client ID and the client secret."
 			}
-			if errors.Is(err, upstream.ErrForbidden) {
-				m.Error = "The Device Monitoring Service rejected the API key. Check it and try again."
-			}
+		case errors.Is(err, dashboard.ErrNoAccount):
+			m.Kind, m.Error = "unreachable", "The Device Monitoring Service answered without an account. Try again in a moment."
 		default:
 			m.Kind = "unreachable"
 			m.Error = "The Device Monitoring Service could not be reached, so the credentials could not be checked. Try again in a moment."
 			s.logOf(c).Warn("sign-in check failed", "error", err.Error())
 		}
 		return render(c, status, views.SignInPage(m))
-	}
-	if page.AccountID == "" {
-		m := s.signInModel(c)
-		m.Kind, m.Error = "unreachable", "The Device Monitoring Service answered without an account. Try again in a moment."
-		return render(c, http.StatusBadGateway, views.SignInPage(m))
 	}
 
 	rctx := c.Request().Context()
@@ -153,8 +151,8 @@ func (s *Server) startSession(c echo.Context, cred upstream.Credentials) error {
 	// was touched lately; its new token must be written all the same.
 	s.sessions.Remove(rctx, keyTouched)
 	holder := randomHex(16)
-	s.sessions.Put(rctx, keyAccount, page.AccountID)
-	s.sessions.Put(rctx, keyAccountName, page.AccountName)
+	s.sessions.Put(rctx, keyAccount, account.ID)
+	s.sessions.Put(rctx, keyAccountName, account.Name)
 	s.sessions.Put(rctx, keyAPIKey, cred.APIKey)
 	s.sessions.Put(rctx, keyAuth, cred.Authorization)
 	s.sessions.Put(rctx, keyClientID, cred.ClientID)
@@ -162,8 +160,8 @@ func (s *Server) startSession(c echo.Context, cred upstream.Credentials) error {
 	s.sessions.Put(rctx, keyHolder, holder)
 	s.renewAnonymousToken(c) // forms shown before sign-in stop working
 	s.sync.Accept(cred)
-	s.sync.Hold(holderID(holder), page.AccountID, cred, s.clock.Now().Add(s.sessions.IdleTimeout))
-	s.logOf(c).Info("signed in", "account", page.AccountID)
+	s.sync.Hold(holderID(holder), account.ID, cred, s.clock.Now().Add(s.sessions.IdleTimeout))
+	s.logOf(c).Info("signed in", "account", account.ID)
 	return redirect(c, safeNext(c.FormValue("next")))
 }
 

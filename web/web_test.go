@@ -25,6 +25,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"washboard/internal/clock"
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
 	"washboard/internal/metrics"
@@ -59,6 +60,7 @@ type app struct {
 	seen      *syncBuffer // every response body and header the tests received
 	cfg       Config
 	deps      Deps
+	client    *upstream.Client
 	// beforeUpstream, when set, sees every request to the simulator before
 	// it is served, and may hold it.
 	beforeUpstream atomic.Pointer[func(*http.Request)]
@@ -70,6 +72,7 @@ type app struct {
 func (a *app) restart(keys *keyring.Ring) {
 	a.t.Helper()
 	a.deps.Keys = keys
+	a.deps.Dashboard = dashboard.New(dashboard.Deps{Store: a.store, Sync: a.engine, Upstream: a.client, Clock: a.clock, Keys: keys})
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
 		a.t.Fatal(err)
@@ -166,8 +169,9 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	eventsDone := make(chan struct{})
 	go func() { a.events.Run(ctx); close(eventsDone) }()
 	t.Cleanup(func() { cancel(); <-eventsDone })
-	a.cfg, a.deps = cfg, Deps{Store: a.store, Sync: a.engine, Upstream: client, Clock: a.clock, Log: log, Metrics: m,
-		Keys: keys, Receiver: a.events}
+	a.client = client
+	a.cfg, a.deps = cfg, Deps{Dashboard: dashboard.New(dashboard.Deps{Store: a.store, Sync: a.engine, Upstream: client, Clock: a.clock, Keys: keys}),
+		Sessions: a.store, Sync: a.engine, Clock: a.clock, Log: log, Metrics: m, Keys: keys, Receiver: a.events}
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,7 +11,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"washboard/internal/domain"
 	"washboard/internal/sim"
+	"washboard/internal/store"
 	"washboard/internal/webhook"
 )
 
@@ -75,9 +78,14 @@ func TestBrowserEventsReachTheScreenAndTheAlertsPageWithinTwoSeconds(t *testing.
 		if !a.world.Empty(l.Devices[0].MAC) {
 			t.Fatalf("the simulator did not find %s", l.Devices[0].MAC)
 		}
-		must(t, chromedp.Do(screen, chromedp.Poll[chromedp.Void](
+		if err := chromedp.Do(screen, chromedp.Poll[chromedp.Void](
 			`(() => { const n = document.querySelector('.screen-count-alerts .screen-count-n'); return n && +n.textContent.replace(/,/g, '') > `+strconv.Itoa(before)+` })()`,
-			chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(10*time.Second))), "waiting for the screen")
+			chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			r, _ := a.store.Rollup(context.Background(), acc.ID, domain.ScopeAccount, acc.ID)
+			all, _ := a.store.CountAlerts(context.Background(), store.AlertFilter{Account: acc.ID, Status: domain.AlertOpen})
+			t.Fatalf("event %d (location %d): the screen shows %d open alerts, as before; the cache holds %d open at the location, %d in all, rollup %d: %v",
+				i, l.ID, openCount(), len(openAlertsAt(t, a, acc.ID, fmt.Sprint(l.ID))), all, r.OpenAlerts, err)
+		}
 		toScreen = append(toScreen, time.Since(began))
 		must(t, chromedp.Do(alerts, chromedp.Poll[chromedp.Void](
 			`!!document.querySelector('#live a[href="/locations/`+fmt.Sprint(l.ID)+`"]')`,

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/metrics"
 	"washboard/internal/receiver"
@@ -201,10 +202,12 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 
 	app, err := web.New(web.Config{
 		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime},
-		Interval: cfg.Interval, Zone: zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
+		Zone:     zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
 		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed,
-	}, web.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Log: log, Metrics: m, Keys: keys,
-		Receiver: events})
+	}, web.Deps{
+		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys}),
+		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,
+	})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,344 @@
+package dashboard
+
+import (
+	"context"
+	"errors"
+
+	"washboard/internal/domain"
+	"washboard/internal/store"
+)
+
+// Summary is a building or a floor as a card on the page above it: how
+// many floors or rooms it has, and its counts.
+type Summary struct {
+	ID, Name string
+	Parts    int // floors of a building, rooms of a floor
+	Rollup   domain.Rollup
+}
+
+// Overview is the front page: the account's counts, its buildings and its
+// most urgent open alerts.
+type Overview struct {
+	Rollup    domain.Rollup
+	Buildings []Summary
+	Alerts    Located
+}
+
+// Overview reads the front page of an account, with at most alertLimit
+// open alerts, the most urgent first.
+func (s *Service) Overview(ctx context.Context, account string, alertLimit int) (Overview, error) {
+	var m Overview
+	var err error
+	if m.Rollup, err = s.store.Rollup(ctx, account, domain.ScopeAccount, account); err != nil {
+		return m, err
+	}
+	buildings, err := s.store.Buildings(ctx, account)
+	if err != nil {
+		return m, err
+	}
+	rollups, err := s.store.Rollups(ctx, account, domain.ScopeBuilding)
+	if err != nil {
+		return m, err
+	}
+	floors, err := s.store.Floors(ctx, account, "")
+	if err != nil {
+		return m, err
+	}
+	floorsOf := map[string]int{}
+	for _, f := range floors {
+		floorsOf[f.BuildingID]++
+	}
+	for _, b := range buildings {
+		m.Buildings = append(m.Buildings, Summary{ID: b.ID, Name: b.Name, Parts: floorsOf[b.ID], Rollup: rollups[b.ID]})
+	}
+	open, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, Status: domain.AlertOpen, Limit: alertLimit})
+	if err != nil {
+		return m, err
+	}
+	m.Alerts, err = s.locate(ctx, account, open)
+	return m, err
+}
+
+// DeviceFilter keeps the cards of one device type, one health, or both;
+// the zero filter keeps every card.
+type DeviceFilter struct {
+	Type   domain.DeviceType // "" for any
+	Health *domain.Health    // nil for any
+}
+
+// Active reports whether the filter leaves cards out.
+func (f DeviceFilter) Active() bool { return f.Type != "" || f.Health != nil }
+
+// Keeps reports whether a card passes the filter.
+func (f DeviceFilter) Keeps(c Card) bool {
+	return (f.Type == "" || c.Location.Type == f.Type) && (f.Health == nil || c.Health == *f.Health)
+}
+
+// RoomCards are the cards of one room's locations.
+type RoomCards struct {
+	Room   domain.Room
+	Rollup domain.Rollup
+	Cards  []Card
+}
+
+// Place is a building, floor or room page. A building's page has its
+// floors as Parts; a floor's and a room's have their rooms' cards.
+type Place struct {
+	Building domain.Building
+	Floor    domain.Floor // zero on a building's page
+	Room     domain.Room  // zero but on a room's page
+	Rollup   domain.Rollup
+	Parts    []Summary
+	Rooms    []RoomCards
+	Places   Places
+}
+
+// Building reads a building's page: its counts and its floors.
+func (s *Service) Building(ctx context.Context, account, id string) (Place, error) {
+	b, err := s.store.Building(ctx, account, id)
+	if err != nil {
+		return Place{}, err
+	}
+	m := Place{Building: b}
+	if m.Rollup, err = s.store.Rollup(ctx, account, domain.ScopeBuilding, b.ID); err != nil {
+		return m, err
+	}
+	floors, err := s.store.Floors(ctx, account, b.ID)
+	if err != nil {
+		return m, err
+	}
+	floorIDs := make([]string, len(floors))
+	roomsOf := map[string]int{}
+	for i, f := range floors {
+		floorIDs[i] = f.ID
+		rooms, err := s.store.Rooms(ctx, account, f.ID)
+		if err != nil {
+			return m, err
+		}
+		roomsOf[f.ID] = len(rooms)
+	}
+	floorRollups, err := s.store.Rollups(ctx, account, domain.ScopeFloor, floorIDs...)
+	if err != nil {
+		return m, err
+	}
+	for _, f := range floors {
+		m.Parts = append(m.Parts, Summary{ID: f.ID, Name: f.Name, Parts: roomsOf[f.ID], Rollup: floorRollups[f.ID]})
+	}
+	return m, nil
+}
+
+// Floor reads a floor's page: its rooms' cards that pass the filter. With
+// an active filter, rooms with no card left are left out.
+func (s *Service) Floor(ctx context.Context, account, id string, filter DeviceFilter) (Place, error) {
+	f, err := s.store.Floor(ctx, account, id)
+	if err != nil {
+		return Place{}, err
+	}
+	b, err := s.store.Building(ctx, account, f.BuildingID)
+	if err != nil {
+		return Place{}, err
+	}
+	m := Place{Building: b, Floor: f}
+	if m.Rollup, err = s.store.Rollup(ctx, account, domain.ScopeFloor, f.ID); err != nil {
+		return m, err
+	}
+	rooms, err := s.store.Rooms(ctx, account, f.ID)
+	if err != nil {
+		return m, err
+	}
+	m.Places = placesIn(b, f, rooms)
+	if m.Rooms, err = s.roomCards(ctx, account, "", f.ID, "", rooms, filter); err != nil {
+		return m, err
+	}
+	roomIDs := make([]string, len(rooms))
+	for i, r := range rooms {
+		roomIDs[i] = r.ID
+	}
+	rollups, err := s.store.Rollups(ctx, account, domain.ScopeRoom, roomIDs...)
+	if err != nil {
+		return m, err
+	}
+	for i := range m.Rooms {
+		m.Rooms[i].Rollup = rollups[m.Rooms[i].Room.ID]
+	}
+	return m, nil
+}
+
+// Room reads a room's page: its cards that pass the filter.
+func (s *Service) Room(ctx context.Context, account, id string, filter DeviceFilter) (Place, error) {
+	r, err := s.store.Room(ctx, account, id)
+	if err != nil {
+		return Place{}, err
+	}
+	f, err := s.store.Floor(ctx, account, r.FloorID)
+	if err != nil {
+		return Place{}, err
+	}
+	b, err := s.store.Building(ctx, account, f.BuildingID)
+	if err != nil {
+		return Place{}, err
+	}
+	m := Place{Building: b, Floor: f, Room: r, Places: placesIn(b, f, []domain.Room{r})}
+	if m.Rollup, err = s.store.Rollup(ctx, account, domain.ScopeRoom, r.ID); err != nil {
+		return m, err
+	}
+	if m.Rooms, err = s.roomCards(ctx, account, "", "", r.ID, []domain.Room{r}, filter); err != nil {
+		return m, err
+	}
+	for i := range m.Rooms {
+		m.Rooms[i].Rollup = m.Rollup
+	}
+	return m, nil
+}
+
+// placesIn holds the places of one building, one floor and its rooms.
+func placesIn(b domain.Building, f domain.Floor, rooms []domain.Room) Places {
+	p := newPlaces()
+	p.Buildings[b.ID], p.Floors[f.ID] = b, f
+	for _, r := range rooms {
+		p.Rooms[r.ID] = r
+	}
+	return p
+}
+
+// roomCards builds the cards of a floor's or a room's locations that pass
+// the filter, grouped by room in the rooms' order.
+func (s *Service) roomCards(ctx context.Context, account, building, floor, room string, rooms []domain.Room, filter DeviceFilter) ([]RoomCards, error) {
+	cards, err := s.cardsIn(ctx, account, building, floor, room)
+	if err != nil {
+		return nil, err
+	}
+	byRoom := map[string][]Card{}
+	for _, c := range cards {
+		if filter.Keeps(c) {
+			byRoom[c.Location.RoomID] = append(byRoom[c.Location.RoomID], c)
+		}
+	}
+	var out []RoomCards
+	for _, r := range rooms {
+		if len(byRoom[r.ID]) == 0 && filter.Active() {
+			continue
+		}
+		out = append(out, RoomCards{Room: r, Cards: byRoom[r.ID]})
+	}
+	return out, nil
+}
+
+// cardsIn builds the cards of every location of an account, building,
+// floor or room (the ids not empty narrow it).
+func (s *Service) cardsIn(ctx context.Context, account, building, floor, room string) ([]Card, error) {
+	locs, err := s.store.LocationsIn(ctx, account, building, floor, room)
+	if err != nil {
+		return nil, err
+	}
+	devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: account, BuildingID: building, FloorID: floor, RoomID: room})
+	if err != nil {
+		return nil, err
+	}
+	open, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, BuildingID: building, FloorID: floor, RoomID: room, Status: domain.AlertOpen})
+	if err != nil {
+		return nil, err
+	}
+	return cardsOf(locs, devices, open), nil
+}
+
+// Location reads one location's card and the places it is in.
+func (s *Service) Location(ctx context.Context, account, id string) (Card, Places, error) {
+	l, err := s.store.Location(ctx, account, id)
+	if err != nil {
+		return Card{}, Places{}, err
+	}
+	c, err := s.cardOfLocation(ctx, account, l)
+	if err != nil {
+		return Card{}, Places{}, err
+	}
+	p, _, err := s.placesOf(ctx, account, []string{l.ID})
+	return c, p, err
+}
+
+func (s *Service) cardOfLocation(ctx context.Context, account string, l domain.Location) (Card, error) {
+	devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: account, LocationID: l.ID})
+	if err != nil {
+		return Card{}, err
+	}
+	open, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, LocationID: l.ID, Status: domain.AlertOpen})
+	if err != nil {
+		return Card{}, err
+	}
+	return cardOf(l, devices, open), nil
+}
+
+// Search finds at most limit locations by their name, their room's name or
+// a device's MAC address; more reports whether there were more.
+func (s *Service) Search(ctx context.Context, account, query string, limit int) (cards []Card, p Places, more bool, err error) {
+	locs, err := s.store.SearchLocations(ctx, account, query, limit+1)
+	if err != nil {
+		return nil, p, false, err
+	}
+	if len(locs) > limit {
+		locs, more = locs[:limit], true
+	}
+	ids := make([]string, len(locs))
+	for i, l := range locs {
+		ids[i] = l.ID
+	}
+	if p, _, err = s.placesOf(ctx, account, ids); err != nil {
+		return nil, p, false, err
+	}
+	cards = make([]Card, 0, len(locs))
+	for _, l := range locs {
+		c, err := s.cardOfLocation(ctx, account, l)
+		if err != nil {
+			return nil, p, false, err
+		}
+		cards = append(cards, c)
+	}
+	return cards, p, more, nil
+}
+
+// Scope narrows a view to a building, a floor or a room of an account;
+// the zero Scope is the whole account.
+type Scope struct {
+	Building, Floor, Room string
+}
+
+// CheckScope says which of the scope's places is not one of the account's:
+// "building", "floor" or "room", "" when all are.
+func (s *Service) CheckScope(ctx context.Context, account string, sc Scope) (string, error) {
+	for _, c := range []struct {
+		kind, id string
+		read     func(ctx context.Context, account, id string) error
+	}{
+		{"building", sc.Building, func(ctx context.Context, a, id string) error { _, err := s.store.Building(ctx, a, id); return err }},
+		{"floor", sc.Floor, func(ctx context.Context, a, id string) error { _, err := s.store.Floor(ctx, a, id); return err }},
+		{"room", sc.Room, func(ctx context.Context, a, id string) error { _, err := s.store.Room(ctx, a, id); return err }},
+	} {
+		if c.id == "" {
+			continue
+		}
+		switch err := c.read(ctx, account, c.id); {
+		case errors.Is(err, domain.ErrNotFound):
+			return c.kind, nil
+		case err != nil:
+			return "", err
+		}
+	}
+	return "", nil
+}
+
+// Devices reads the cards of a scope that pass the filter, for the
+// devices export, and every place of the account.
+func (s *Service) Devices(ctx context.Context, account string, sc Scope, filter DeviceFilter) ([]Card, Places, error) {
+	cards, err := s.cardsIn(ctx, account, sc.Building, sc.Floor, sc.Room)
+	if err != nil {
+		return nil, Places{}, err
+	}
+	kept := cards[:0]
+	for _, c := range cards {
+		if filter.Keeps(c) {
+			kept = append(kept, c)
+		}
+	}
+	p, err := s.allPlaces(ctx, account)
+	return kept, p, err
+}

@@ -1,0 +1,144 @@
+package dashboard
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"washboard/internal/domain"
+	"washboard/internal/report"
+	"washboard/internal/store"
+	"washboard/internal/syncer"
+)
+
+// pastAlertsTimeout bounds reading a period the cache no longer covers
+// from the service.
+const pastAlertsTimeout = 30 * time.Second
+
+// devicesCurrentFor is how long after a period's end the devices' state
+// still stands for the state at its end: the pick list and the offline
+// table then use it.
+const devicesCurrentFor = time.Hour
+
+// ReportSettings returns the account's shifts and their time zone, or the
+// defaults: three 8-hour shifts in zone.
+func (s *Service) ReportSettings(ctx context.Context, account string, zone *time.Location) (report.Shifts, *time.Location, error) {
+	rs, ok, err := s.store.ReportSettings(ctx, account)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return report.DefaultShifts(), zone, nil
+	}
+	shifts, err := report.ParseShifts(rs.Shifts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the saved shifts of account %s: %w", account, err)
+	}
+	saved, err := time.LoadLocation(rs.Zone)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the saved time zone of account %s: %w", account, err)
+	}
+	return shifts, saved, nil
+}
+
+// SaveReportSettings keeps the account's shifts and their time zone.
+func (s *Service) SaveReportSettings(ctx context.Context, account string, shifts report.Shifts, zone *time.Location) error {
+	return s.store.SaveReportSettings(ctx, account, store.ReportSettings{Shifts: shifts.String(), Zone: zone.String(), Updated: s.clock.Now()})
+}
+
+// Buildings lists the account's buildings.
+func (s *Service) Buildings(ctx context.Context, account string) ([]domain.Building, error) {
+	return s.store.Buildings(ctx, account)
+}
+
+// Report is a shift report with what the page says about where its data
+// came from and what it may miss.
+type Report struct {
+	report.Report
+	Sources []string
+	Gaps    []string
+	// AsOf is the end of the account's last successful alerts refresh;
+	// zero before the first.
+	AsOf time.Time
+}
+
+// Report builds the report of a period for the whole account, or one
+// building when building is not empty. Its alerts come from the cache; a
+// period older than the cache holds is read from the service with cred,
+// and if that fails the report says so and counts what the cache has.
+func (s *Service) Report(ctx context.Context, account string, cred domain.Credentials, building string, p report.Period, now time.Time) (Report, error) {
+	var out Report
+	var alerts []domain.Alert
+	zone := p.Start.Location()
+	fromService := false
+	if cov := s.sync.Coverage(); p.Start.Before(cov.From) {
+		rctx, cancel := context.WithTimeout(ctx, pastAlertsTimeout)
+		past, w, err := s.sync.PastAlerts(rctx, cred, p.Start, p.End)
+		cancel()
+		held := fmt.Sprintf("the cache holds the alerts created since %s", dateTimeIn(cov.From, zone))
+		if err != nil {
+			out.Gaps = append(out.Gaps, fmt.Sprintf("This period is older than the cache covers (%s), and reading it from the Device Monitoring Service failed: %s. Only the alerts the cache still holds are counted.",
+				held, syncer.Describe(err)))
+		} else {
+			alerts, fromService = past, true
+			out.Sources = append(out.Sources, fmt.Sprintf("This period is older than the cache covers (%s): its alerts were read from the Device Monitoring Service just now.", held))
+			out.Gaps = append(out.Gaps, fmt.Sprintf("Alerts created before %s, and alerts resolved after %s, were not read: the service is asked for at most %d days on either side of the period.",
+				dateTimeIn(w.CreatedFrom, zone), dateTimeIn(w.ResolvedTo, zone), int(s.sync.Config().Lookback/(24*time.Hour))))
+		}
+	}
+	if !fromService {
+		var err error
+		alerts, err = s.store.FindAlerts(ctx, store.AlertFilter{Account: account, BuildingID: building, OpenFrom: p.Start, OpenTo: p.End})
+		if err != nil {
+			return out, err
+		}
+	}
+
+	devicesCurrent := now.Sub(p.End) <= devicesCurrentFor
+	var devices []domain.Device
+	if devicesCurrent {
+		var err error
+		if devices, err = s.store.FindDevices(ctx, store.DeviceFilter{Account: account, BuildingID: building}); err != nil {
+			return out, err
+		}
+	}
+	ids := make([]string, 0, len(alerts)+len(devices))
+	for _, a := range alerts {
+		ids = append(ids, a.LocationID)
+	}
+	for _, d := range devices {
+		ids = append(ids, d.LocationID)
+	}
+	paths, err := s.store.Paths(ctx, account, ids)
+	if err != nil {
+		return out, err
+	}
+	places := make(map[string]report.Place, len(paths))
+	for id, pa := range paths {
+		places[id] = report.Place{LocationID: id, Location: pa.Location.Name, Room: pa.Room.Name,
+			FloorID: pa.Floor.ID, Floor: pa.Floor.Name, BuildingID: pa.Building.ID, Building: pa.Building.Name, Type: pa.Location.Type}
+	}
+	if fromService && building != "" {
+		// The service was asked for the whole account.
+		kept := alerts[:0]
+		for _, a := range alerts {
+			if places[a.LocationID].BuildingID == building {
+				kept = append(kept, a)
+			}
+		}
+		alerts = kept
+	}
+	out.Report = report.Build(report.Input{Period: p, Alerts: alerts, Places: places, Devices: devices, DevicesCurrent: devicesCurrent})
+
+	if out.AsOf, err = s.alertsAsOf(ctx, account); err != nil {
+		return out, err
+	}
+	if !out.AsOf.IsZero() && out.AsOf.Before(p.End) && p.End.Before(now) {
+		out.Gaps = append(out.Gaps, fmt.Sprintf("The last successful sync was at %s, before the end of the period: what happened after it is not counted.", dateTimeIn(out.AsOf, zone)))
+	}
+	return out, nil
+}
+
+func dateTimeIn(t time.Time, zone *time.Location) string {
+	return t.In(zone).Format("Mon 2 Jan 2006, 15:04 MST")
+}

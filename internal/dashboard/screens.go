@@ -1,0 +1,450 @@
+package dashboard
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"washboard/internal/domain"
+	"washboard/internal/keyring"
+	"washboard/internal/syncer"
+)
+
+// Wall screens are made by signed-in users. Each gets a link with a random
+// 256-bit token, of which only the hash is stored; the credentials of the
+// user who made it are stored sealed with the server's key, bound to the
+// screen, so that the screen can keep its data fresh on its own.
+
+// newToken returns a screen link token and its hash.
+func newToken() (token string, hash []byte) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	token = base64.RawURLEncoding.EncodeToString(b)
+	return token, tokenHash(token)
+}
+
+func tokenHash(token string) []byte {
+	h := sha256.Sum256([]byte("screen-link\x00" + token))
+	return h[:]
+}
+
+// sealedCreds is how a screen's credentials are kept, sealed.
+type sealedCreds struct {
+	APIKey        string `json:"k"`
+	Authorization string `json:"a,omitempty"`
+	ClientID      string `json:"c,omitempty"`
+	ClientSecret  string `json:"s,omitempty"`
+}
+
+func (s *Service) sealCreds(screenID string, c domain.Credentials) ([]byte, error) {
+	plain, err := json.Marshal(sealedCreds{c.APIKey, c.Authorization, c.ClientID, c.ClientSecret})
+	if err != nil {
+		return nil, err
+	}
+	return s.keys.Seal(keyring.ScreenCredentials, plain, []byte(screenID)), nil
+}
+
+// openCreds opens a screen's credentials; keyring.ErrCannotOpen when this
+// server's keys cannot.
+func (s *Service) openCreds(screenID string, b []byte) (domain.Credentials, error) {
+	plain, _, err := s.keys.Open(keyring.ScreenCredentials, b, []byte(screenID))
+	if err != nil {
+		return domain.Credentials{}, err
+	}
+	var sc sealedCreds
+	if err := json.Unmarshal(plain, &sc); err != nil {
+		return domain.Credentials{}, err
+	}
+	return domain.Credentials{APIKey: sc.APIKey, Authorization: sc.Authorization, ClientID: sc.ClientID, ClientSecret: sc.ClientSecret}, nil
+}
+
+// CreateScreen makes a screen showing the account's data with cred, and
+// returns it with its link token, which is never stored.
+func (s *Service) CreateScreen(ctx context.Context, sc domain.Screen, cred domain.Credentials) (domain.Screen, string, error) {
+	id := make([]byte, 8)
+	if _, err := rand.Read(id); err != nil {
+		panic(err) // crypto/rand does not fail on supported platforms
+	}
+	sc.ID, sc.Created = hex.EncodeToString(id), s.clock.Now()
+	sealed, err := s.sealCreds(sc.ID, cred)
+	if err != nil {
+		return sc, "", err
+	}
+	token, hash := newToken()
+	if err := s.store.CreateScreen(ctx, sc, hash, sealed); err != nil {
+		return sc, "", err
+	}
+	return sc, token, nil
+}
+
+// Screen reads one of the account's screens.
+func (s *Service) Screen(ctx context.Context, account, id string) (domain.Screen, error) {
+	return s.store.Screen(ctx, account, id)
+}
+
+// UpdateScreen renames, re-scopes or re-configures one of the account's
+// screens.
+func (s *Service) UpdateScreen(ctx context.Context, sc domain.Screen) error {
+	if _, err := s.store.Screen(ctx, sc.Account, sc.ID); err != nil {
+		return err
+	}
+	return s.store.UpdateScreen(ctx, sc)
+}
+
+// RevokeScreen unlinks a screen.
+func (s *Service) RevokeScreen(ctx context.Context, account, id string) error {
+	return s.store.RevokeScreen(ctx, account, id, s.clock.Now())
+}
+
+// RelinkScreen gives a screen a new link token and the credentials cred;
+// the old link, and the browser opened with it, stop working.
+func (s *Service) RelinkScreen(ctx context.Context, account, id string, cred domain.Credentials) (domain.Screen, string, error) {
+	sc, err := s.store.Screen(ctx, account, id)
+	if err != nil {
+		return sc, "", err
+	}
+	sealed, err := s.sealCreds(sc.ID, cred)
+	if err != nil {
+		return sc, "", err
+	}
+	token, hash := newToken()
+	if err := s.store.RelinkScreen(ctx, account, sc.ID, hash, sealed); err != nil {
+		return sc, "", err
+	}
+	return sc, token, nil
+}
+
+// ScreenOfLink returns the screen a link token opens; domain.ErrNotFound
+// when the token opens none (it was replaced, or the screen unlinked).
+func (s *Service) ScreenOfLink(ctx context.Context, token string) (domain.Screen, error) {
+	sc, _, err := s.store.ScreenByToken(ctx, tokenHash(token))
+	if err == nil && !sc.Revoked.IsZero() {
+		return sc, domain.ErrNotFound
+	}
+	return sc, err
+}
+
+// LinkState says whether a linked browser's screen shows data.
+type LinkState int
+
+const (
+	// Linked: the screen shows its data.
+	Linked LinkState = iota
+	// Unlinked: the screen was unlinked, or linked anew elsewhere.
+	Unlinked
+	// NeedsLink: the server's keys cannot open what it keeps for the
+	// screen (the key changed); only a new link brings it back.
+	NeedsLink
+)
+
+// LinkedScreen is a browser's screen, with the credentials it syncs with.
+type LinkedScreen struct {
+	Screen domain.Screen
+	Cred   domain.Credentials
+	State  LinkState
+}
+
+// LinkedScreen finds the screen a browser was linked to, from the screen
+// id and link token its cookie holds.
+func (s *Service) LinkedScreen(ctx context.Context, id, token string) (LinkedScreen, error) {
+	sc, sealed, err := s.store.ScreenByToken(ctx, tokenHash(token))
+	if errors.Is(err, domain.ErrNotFound) {
+		return LinkedScreen{Screen: domain.Screen{ID: id}, State: Unlinked}, nil // linked anew: this browser is out
+	}
+	if err != nil {
+		return LinkedScreen{}, err
+	}
+	if sc.ID != id || !sc.Revoked.IsZero() {
+		return LinkedScreen{Screen: sc, State: Unlinked}, nil
+	}
+	cred, err := s.openCreds(sc.ID, sealed)
+	if errors.Is(err, keyring.ErrCannotOpen) {
+		return LinkedScreen{Screen: sc, State: NeedsLink}, nil
+	}
+	if err != nil {
+		return LinkedScreen{}, fmt.Errorf("opening screen %s's credentials: %w", sc.ID, err)
+	}
+	return LinkedScreen{Screen: sc, Cred: cred}, nil
+}
+
+// TouchScreen records that a screen checked in at now, at most once a
+// minute.
+func (s *Service) TouchScreen(ctx context.Context, sc domain.Screen, now time.Time) error {
+	if now.Sub(sc.LastSeen) < time.Minute {
+		return nil
+	}
+	return s.store.TouchScreen(ctx, sc.ID, now)
+}
+
+// ScreenSummary is a screen as the Screens page lists it.
+type ScreenSummary struct {
+	Screen    domain.Screen
+	ScopeName string // what it shows, in words
+	NeedsLink bool   // the server's keys cannot open its credentials
+	Rejection string // why the service rejects its credentials; "" when it does not
+}
+
+// Screens lists the account's screens.
+func (s *Service) Screens(ctx context.Context, account string) ([]ScreenSummary, error) {
+	screens, err := s.store.Screens(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	sealed, err := s.store.ScreenCredentials(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ScreenSummary, 0, len(screens))
+	for _, sc := range screens {
+		row := ScreenSummary{Screen: sc}
+		cred, openErr := s.openCreds(sc.ID, sealed[sc.ID])
+		row.NeedsLink = openErr != nil
+		if why, rejected := s.sync.Rejected(syncer.CredentialID(cred)); openErr == nil && rejected {
+			row.Rejection = string(why)
+		}
+		if row.ScopeName, err = s.ScopeName(ctx, account, sc.Scope); err != nil {
+			row.ScopeName = "A place no longer in the account"
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// BuildingFloors is a building and its floors, the places a screen can
+// show.
+type BuildingFloors struct {
+	Building domain.Building
+	Floors   []domain.Floor
+}
+
+// ScreenScopes lists the buildings and floors a screen of the account can
+// show.
+func (s *Service) ScreenScopes(ctx context.Context, account string) ([]BuildingFloors, error) {
+	buildings, err := s.store.Buildings(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]BuildingFloors, 0, len(buildings))
+	for _, b := range buildings {
+		floors, err := s.store.Floors(ctx, account, b.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, BuildingFloors{Building: b, Floors: floors})
+	}
+	return out, nil
+}
+
+// ScopeName says in words what a screen shows: the account's name, a
+// building's, or a building's and a floor's.
+func (s *Service) ScopeName(ctx context.Context, account string, scope domain.ScreenScope) (string, error) {
+	switch scope.Kind {
+	case "building":
+		b, err := s.store.Building(ctx, account, scope.ID)
+		return b.Name, err
+	case "floor":
+		f, err := s.store.Floor(ctx, account, scope.ID)
+		if err != nil {
+			return "", err
+		}
+		b, err := s.store.Building(ctx, account, f.BuildingID)
+		return b.Name + " › " + f.Name, err
+	}
+	a, err := s.store.Account(ctx, account)
+	return a.Name, err
+}
+
+// ScreenView is what a wall screen shows: its place's counts, what needs
+// doing (most urgent first), and apart what only needs attention.
+type ScreenView struct {
+	ScopeName string
+	Rollup    domain.Rollup
+	Action    []ScreenGroup
+	Attention []ScreenGroup
+}
+
+// ScreenGroup is the items of one room.
+type ScreenGroup struct {
+	Where string // "Level 3 › Men's Restroom 3.12", with the building when the screen shows the account
+	Items []ScreenItem
+}
+
+// ScreenItem is one thing that needs doing at a location.
+type ScreenItem struct {
+	Location string
+	Problem  string // in words: "Overdue: Product out", "Jammed", "Battery low", "Offline"
+	Severity domain.Health
+	Since    time.Time // zero when unknown
+	Overdue  bool
+}
+
+// ScreenView reads what a screen shows.
+func (s *Service) ScreenView(ctx context.Context, sc domain.Screen) (ScreenView, error) {
+	var m ScreenView
+	account := sc.Account
+	var err error
+	if m.ScopeName, err = s.ScopeName(ctx, account, sc.Scope); err != nil {
+		return m, err
+	}
+	scope, scopeID := domain.ScopeAccount, account
+	var building, floor string
+	switch sc.Scope.Kind {
+	case "building":
+		scope, scopeID, building = domain.ScopeBuilding, sc.Scope.ID, sc.Scope.ID
+	case "floor":
+		scope, scopeID, floor = domain.ScopeFloor, sc.Scope.ID, sc.Scope.ID
+	}
+	if m.Rollup, err = s.store.Rollup(ctx, account, scope, scopeID); err != nil {
+		return m, err
+	}
+	cards, err := s.cardsIn(ctx, account, building, floor, "")
+	if err != nil {
+		return m, err
+	}
+	ids := make([]string, len(cards))
+	for i, c := range cards {
+		ids[i] = c.Location.ID
+	}
+	p, _, err := s.placesOf(ctx, account, ids)
+	if err != nil {
+		return m, err
+	}
+	m.Action, m.Attention = screenGroups(cards, sc, p)
+	return m, nil
+}
+
+// The ranks of a screen's items: what needs action comes first.
+const (
+	rankOverdue = iota
+	rankOut
+	rankFault
+	rankBattery
+	rankOffline
+	rankLow
+)
+
+type rankedItem struct {
+	ScreenItem
+	rank int
+}
+
+// screenGroups turns the cards the screen shows into items in words,
+// grouped by room: what needs action (overdue, out, faults, batteries out,
+// offline), the most urgent rooms and items first; and apart, what only
+// needs attention (product or battery low).
+func screenGroups(cards []Card, sc domain.Screen, p Places) (action, attention []ScreenGroup) {
+	type group struct {
+		where string
+		items []rankedItem
+		best  int
+	}
+	actionBy, attentionBy := map[string]*group{}, map[string]*group{}
+	groupOf := func(groups map[string]*group, room string) *group {
+		g := groups[room]
+		if g == nil {
+			b, f, r, _ := p.Path(room)
+			where := f.Name + " › " + r.Name
+			if sc.Scope.Kind == "account" {
+				where = b.Name + " › " + where
+			}
+			g = &group{where: where, best: rankLow + 1}
+			groups[room] = g
+		}
+		return g
+	}
+	for _, cd := range cards {
+		if !sc.Shows(cd.Health) && !(cd.Health == domain.HealthAction && sc.Shows(domain.HealthAction)) {
+			continue
+		}
+		for _, it := range cardItems(cd) {
+			g := groupOf(actionBy, cd.Location.RoomID)
+			if it.Severity == domain.HealthAttention {
+				g = groupOf(attentionBy, cd.Location.RoomID)
+			}
+			g.items = append(g.items, it)
+			g.best = min(g.best, it.rank)
+		}
+	}
+	sorted := func(groups map[string]*group) []ScreenGroup {
+		list := make([]*group, 0, len(groups))
+		for _, g := range groups {
+			sort.SliceStable(g.items, func(i, j int) bool { return g.items[i].rank < g.items[j].rank })
+			list = append(list, g)
+		}
+		sort.Slice(list, func(i, j int) bool {
+			if list[i].best != list[j].best {
+				return list[i].best < list[j].best
+			}
+			return list[i].where < list[j].where
+		})
+		out := make([]ScreenGroup, 0, len(list))
+		for _, g := range list {
+			sg := ScreenGroup{Where: g.where}
+			for _, it := range g.items {
+				sg.Items = append(sg.Items, it.ScreenItem)
+			}
+			out = append(out, sg)
+		}
+		return out
+	}
+	return sorted(actionBy), sorted(attentionBy)
+}
+
+// cardItems says in words what needs doing at one location.
+func cardItems(cd Card) []rankedItem {
+	var out []rankedItem
+	add := func(rank int, problem string, sev domain.Health, since time.Time, overdue bool) {
+		out = append(out, rankedItem{ScreenItem{Location: cd.Location.Name, Problem: problem, Severity: sev, Since: since, Overdue: overdue}, rank})
+	}
+	overdueTypes := map[domain.AlertType]bool{}
+	for _, a := range cd.Alerts {
+		if a.Overdue {
+			overdueTypes[a.Type] = true
+			add(rankOverdue, "Overdue: "+a.Type.Label(), domain.HealthAction, a.Created, true)
+		}
+	}
+	for _, d := range cd.Devices {
+		if d.Offline {
+			add(rankOffline, "Offline", domain.HealthOffline, d.LastSeen, false)
+			continue
+		}
+		out, low := 0, 0
+		for _, comp := range d.Compartments {
+			if comp.Out {
+				out++
+			} else if comp.Low {
+				low++
+			}
+		}
+		if out > 0 && !overdueTypes[domain.AlertConsumableOut] {
+			add(rankOut, "Product out", domain.HealthAction, time.Time{}, false)
+		}
+		for _, f := range d.Faults {
+			add(rankFault, f.Label(), domain.HealthAction, time.Time{}, false)
+		}
+		switch d.BatteryState {
+		case domain.BatteryShutdown:
+			if !overdueTypes[domain.AlertBatteryOut] {
+				add(rankBattery, "Battery out", domain.HealthAction, time.Time{}, false)
+			}
+		case domain.BatteryLow:
+			add(rankBattery, "Battery low", domain.HealthAttention, time.Time{}, false)
+		}
+		if low > 0 && out == 0 {
+			add(rankLow, "Product low", domain.HealthAttention, time.Time{}, false)
+		}
+	}
+	if len(cd.Devices) == 0 {
+		add(rankOffline, "No device reporting", domain.HealthOffline, time.Time{}, false)
+	}
+	return out
+}
