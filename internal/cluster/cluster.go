@@ -1,6 +1,7 @@
 // Package cluster lets several identical replicas of Washboard share one
 // PostgreSQL database: leases, so that exactly one replica polls each
-// account at a time.
+// account at a time, and notifications, so that a change written by one
+// replica reaches the event streams of every replica.
 //
 // # Leases
 //
@@ -45,12 +46,37 @@
 //	  AND (classid::bigint << 32 | objid::bigint) = <LockID(key)>
 //
 // A connection pooler in transaction mode between Washboard and the server
-// breaks session locks: Leases must reach PostgreSQL directly or through a
-// pooler in session mode.
+// breaks both session locks and LISTEN: Leases and Broadcaster must reach
+// PostgreSQL directly or through a pooler in session mode.
+//
+// # Notifications
+//
+// A Broadcaster publishes with pg_notify and listens on one connection of
+// its own, handing each notification to the local subscribers of its
+// channel. Every subscriber has a bounded buffer and the Broadcaster never
+// waits for one: a subscriber that falls behind misses notifications, and
+// is told so. The value Gap ("") in place of a payload means "you may have
+// missed notifications on this channel: read the state again". A
+// subscriber receives it
+//
+//   - first, once its channel is being listened to: whatever was published
+//     before may have been missed;
+//   - after the listening connection broke and was made again;
+//   - in place of the notifications dropped because its buffer was full.
+//
+// Gap is the last value in a full buffer, so that a subscriber that reads
+// it has read past every notification it missed.
+//
+// PostgreSQL delivers a notification published inside a transaction when
+// the transaction commits, and not at all if it rolls back: PublishTx in
+// the transaction that writes a change announces it exactly when it
+// becomes visible. Publish right after the commit is just as prompt; only
+// a process that dies between the two leaves the change unannounced (until
+// the next one).
 //
 // # Tests
 //
-// The tests of Leases need a PostgreSQL server: set
+// The tests of Leases and Broadcaster need a PostgreSQL server: set
 // WASHBOARD_TEST_POSTGRES to its URL, for example
 // postgres://postgres@/postgres?host=/tmp/pg&port=5432. Without it they are
 // skipped, unless WASHBOARD_POSTGRES_TESTS=required, when they fail.
@@ -77,10 +103,24 @@ type Lease = interface {
 	Release()
 }
 
+// Gap is the value a subscriber receives in place of a payload when it may
+// have missed notifications on its channel. Publish refuses it as a
+// payload.
+const Gap = ""
+
+// The limits PostgreSQL puts on NOTIFY: a channel is an identifier of at
+// most 63 bytes, and a payload must be shorter than 8000 bytes.
+const (
+	MaxChannel = 63
+	MaxPayload = 7999
+)
+
 // Sentinel errors, for errors.Is.
 var (
-	ErrClosed       = errors.New("cluster: closed")
-	ErrDisconnected = errors.New("cluster: not connected to PostgreSQL")
+	ErrPayloadTooLarge = errors.New("cluster: a notification's payload must be shorter than 8000 bytes")
+	ErrInvalid         = errors.New("cluster: invalid notification")
+	ErrClosed          = errors.New("cluster: closed")
+	ErrDisconnected    = errors.New("cluster: not connected to PostgreSQL")
 )
 
 // LockID is the advisory lock key of the lease named key: the first 8

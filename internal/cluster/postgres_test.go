@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"math"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -57,5 +59,47 @@ func terminate(t testing.TB, conn *pgx.Conn, pid uint32) {
 	var ok bool
 	if err := conn.QueryRow(context.Background(), "SELECT pg_terminate_backend($1)", int32(pid)).Scan(&ok); err != nil || !ok {
 		t.Fatalf("pg_terminate_backend(%d) = %v, %v", pid, ok, err)
+	}
+}
+
+// receive returns the next value of ch, failing the test if none comes
+// within d or ch is closed.
+func receive(t testing.TB, ch <-chan string, d time.Duration) string {
+	t.Helper()
+	select {
+	case v, ok := <-ch:
+		if !ok {
+			t.Fatal("the subscription ended")
+		}
+		return v
+	case <-time.After(d):
+		t.Fatalf("nothing received within %v", d)
+	}
+	return ""
+}
+
+// percentile is the nearest-rank q-quantile of sorted durations.
+func percentile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(math.Ceil(q*float64(len(sorted))-1e-9)) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
+}
+
+func TestPercentile(t *testing.T) {
+	d := make([]time.Duration, 100)
+	for i := range d {
+		d[i] = time.Duration(i+1) * time.Millisecond
+	}
+	slices.Reverse(d)
+	slices.Sort(d)
+	for _, c := range []struct {
+		q    float64
+		want time.Duration
+	}{{0.5, 50 * time.Millisecond}, {0.95, 95 * time.Millisecond}, {0.99, 99 * time.Millisecond}, {1, 100 * time.Millisecond}} {
+		if got := percentile(d, c.q); got != c.want {
+			t.Errorf("percentile(%v) = %v, want %v", c.q, got, c.want)
+		}
 	}
 }

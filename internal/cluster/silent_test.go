@@ -71,3 +71,30 @@ func TestLeasesLostWhenSilent(t *testing.T) {
 		<-time.After(10 * time.Millisecond)
 	}
 }
+
+// When the listening session stops answering, the check of the silent
+// connection notices; the Broadcaster connects again and tells its
+// subscribers that they may have missed notifications.
+func TestNotifyReconnectsWhenSilent(t *testing.T) {
+	url := postgresURL(t)
+	ctx := context.Background()
+	a := openBroadcaster(t, url, BroadcasterConfig{})
+	const interval, timeout = 100 * time.Millisecond, 300 * time.Millisecond
+	b := openBroadcaster(t, url, BroadcasterConfig{CheckInterval: interval, CheckTimeout: timeout})
+	channel := unique("wbtest_silent_")
+	ch, _ := subscribe(t, b, channel)
+
+	start := time.Now()
+	freeze(t, b.pid.Load())
+	if v := receive(t, ch, 5*time.Second); v != Gap {
+		t.Fatalf("after the session stopped answering, received %q, want Gap", v)
+	}
+	t.Logf("subscribers were told of a gap %v after the session stopped answering (checks after %v of silence, within %v)",
+		time.Since(start).Round(time.Millisecond), interval, timeout)
+	if err := a.Publish(ctx, channel, "after"); err != nil {
+		t.Fatal(err)
+	}
+	if v := receive(t, ch, time.Second); v != "after" {
+		t.Errorf("received %q, want after", v)
+	}
+}
