@@ -3,6 +3,11 @@
 // account at a time, and notifications, so that a change written by one
 // replica reaches the event streams of every replica.
 //
+// Each has two implementations with the same methods: Leases and
+// Broadcaster over PostgreSQL, for several replicas, and Local, in the
+// process, for a single process on SQLite. The caller declares the small
+// interfaces it needs and takes either, so that one code path serves both.
+//
 // # Leases
 //
 // A lease is a PostgreSQL session-level advisory lock, taken with

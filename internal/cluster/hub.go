@@ -17,6 +17,7 @@ const DefaultBuffer = 64
 // their channel's listening begins.
 type hub struct {
 	buffer int
+	local  bool // every channel counts as listened to: Local's hub
 
 	mu       sync.Mutex
 	subs     map[string]map[*subscriber]struct{} // by channel
@@ -71,7 +72,7 @@ func (h *hub) subscribe(channel string) (<-chan string, func()) {
 		h.wakeLocked()
 	}
 	h.subs[channel][s] = struct{}{}
-	if h.listened[channel] {
+	if h.local || h.listened[channel] {
 		s.send(Gap)
 	}
 	return s.ch, func() { h.unsubscribe(channel, s) }
@@ -165,7 +166,8 @@ func (h *hub) close() {
 }
 
 // checkNotification says why PostgreSQL would refuse a notification, or
-// why Gap cannot be sent as a payload.
+// why Gap cannot be sent as a payload. Local applies the same rules, so
+// that what one process publishes would work across replicas too.
 func checkNotification(channel, payload string) error {
 	if err := checkChannel(channel); err != nil {
 		return err
