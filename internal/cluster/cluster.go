@@ -32,10 +32,10 @@
 //     socket there are neither, and no host to lose.
 //
 // The other way round, Leases checks its connection every CheckInterval
-// (SELECT 1 within CheckTimeout). When the check or any statement fails,
-// Leases closes the connection, reports every lease lost at once (the
-// server has released, or will release, all of them with the session) and
-// connects again in the background. Between the moment the server ends the
+// (an empty statement, answered within CheckTimeout). When the check or
+// any statement fails, Leases closes the connection, reports every lease
+// lost at once (the server has released, or will release, all of them
+// with the session) and connects again in the background. Between the moment the server ends the
 // session (pg_terminate_backend, a restart) and the next check, another
 // replica may already hold a lease this one still takes for its own: the
 // holder should stop work on a lease as soon as Lost is closed, and the
