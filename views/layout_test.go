@@ -41,7 +41,7 @@ func TestLayout(t *testing.T) {
 			t.Errorf("script %s is not deferred", s.AttrOr("src", ""))
 		}
 	})
-	if got := strings.Join(scripts, " "); got != static.URL("vendor/htmx.min.js")+" "+static.URL("vendor/sse.js")+" "+static.URL("js/app.js") {
+	if got := strings.Join(scripts, " "); got != static.URL("vendor/htmx.min.js")+" "+static.URL("vendor/sse.js")+" "+static.URL("js/live.js")+" "+static.URL("js/app.js") {
 		t.Errorf("scripts = %s", got)
 	}
 	if doc.Find(`link[rel="stylesheet"]`).AttrOr("href", "") != static.URL("css/app.css") {

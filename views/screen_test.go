@@ -103,7 +103,7 @@ func TestScreenPageDocument(t *testing.T) {
 			t.Errorf("script %s is not deferred", s.AttrOr("src", ""))
 		}
 	})
-	if got := strings.Join(scripts, " "); got != static.URL("vendor/htmx.min.js")+" "+static.URL("vendor/sse.js")+" "+static.URL("js/screen.js") {
+	if got := strings.Join(scripts, " "); got != static.URL("vendor/htmx.min.js")+" "+static.URL("vendor/sse.js")+" "+static.URL("js/live.js")+" "+static.URL("js/screen.js") {
 		t.Errorf("scripts = %s", got)
 	}
 	for name, want := range map[string]string{
