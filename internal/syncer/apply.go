@@ -28,7 +28,9 @@ func (e *Engine) ApplyAlerts(ctx context.Context, account string, alerts []upstr
 	}
 	if !c.Empty() {
 		e.changed(account)
-		e.publish(Event{Account: account, Kind: EventChanged, Resource: domain.ResourceAlerts, Change: c, At: now})
+		e.announce(Event{Account: account, Kind: EventChanged, Resource: domain.ResourceAlerts, Change: c, At: now}, "", true)
+	} else {
+		e.announceLive(account, now)
 	}
 	return c, nil
 }

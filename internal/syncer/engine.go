@@ -37,6 +37,10 @@ type Config struct {
 	VanishedLookups  int           // cached open alerts looked up one by one per refresh; default 50
 	// Observe, if set, is told the outcome of every refresh (for metrics).
 	Observe func(res domain.Resource, d time.Duration, c domain.Change, err error)
+	// Cluster, when set, is shared with the deployment's other replicas:
+	// an account is synced by the replica holding its lease, and every
+	// event reaches every replica's subscribers. Nil for a single process.
+	Cluster Cluster
 }
 
 func (c Config) withDefaults() Config {
@@ -73,7 +77,11 @@ type Engine struct {
 	subs     map[string]map[chan Event]struct{}
 	gens     map[string]uint64    // by account: see Generation
 	eventsAt map[string]time.Time // by account: when the service's events last arrived
-	wg       sync.WaitGroup
+	// liveToldAt is, by account, when the other replicas were last told
+	// that the service's events arrive.
+	liveToldAt map[string]time.Time
+	wg         sync.WaitGroup
+	replica    string // tells this engine's announcements from the other replicas'
 }
 
 // holder is someone keeping an account's sync running with a credential,
@@ -90,15 +98,26 @@ func New(ctx context.Context, src Source, st store.Store, clk clock.Clock, cfg C
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{
+	e := &Engine{
 		src: src, store: st, clock: clk, cfg: cfg.withDefaults(), log: log, ctx: ctx,
-		holders:  map[string]*holder{},
-		loops:    map[string]*loop{},
-		rejected: map[string]Rejection{},
-		subs:     map[string]map[chan Event]struct{}{},
-		gens:     map[string]uint64{},
-		eventsAt: map[string]time.Time{},
+		holders:    map[string]*holder{},
+		loops:      map[string]*loop{},
+		rejected:   map[string]Rejection{},
+		subs:       map[string]map[chan Event]struct{}{},
+		gens:       map[string]uint64{},
+		eventsAt:   map[string]time.Time{},
+		replica:    newReplicaID(),
+		liveToldAt: map[string]time.Time{},
 	}
+	if e.cfg.Cluster != nil {
+		notes, stop := e.cfg.Cluster.Subscribe(changesChannel)
+		e.wg.Add(1)
+		go func() {
+			defer e.wg.Done()
+			e.hear(notes, stop)
+		}()
+	}
+	return e
 }
 
 // Config returns the engine's configuration with its defaults filled in.
@@ -299,7 +318,7 @@ func (e *Engine) reject(account, credID string, err error) {
 	e.rejected[credID] = r
 	e.mu.Unlock()
 	e.log.Warn("credential rejected", "account", account, "credential", credID, "reason", r.String())
-	e.publish(Event{Account: account, Kind: EventRejected, CredentialID: credID, Message: r.String(), At: e.clock.Now()})
+	e.announce(Event{Account: account, Kind: EventRejected, CredentialID: credID, Message: r.String(), At: e.clock.Now()}, r, false)
 }
 
 // Progress is how far an account's sync has come, for a progress bar on

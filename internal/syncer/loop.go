@@ -85,13 +85,83 @@ func (e *Engine) holdsAnyLocked(account string) bool {
 	return false
 }
 
-// run refreshes metadata at start and hourly, devices and alerts every
-// interval, until nobody holds a valid credential or ctx ends.
+// run keeps the account fresh until nobody holds a valid credential for
+// it or ctx ends. With a cluster, it syncs only while it holds the
+// account's lease, and waits for the lease while another replica holds it.
 func (l *loop) run(ctx context.Context) {
 	e := l.e
 	l.update(func(p *Progress) { p.Running = true })
 	defer l.update(func(p *Progress) { p.Running = false })
+	if e.cfg.Cluster == nil {
+		l.poll(ctx, false)
+		return
+	}
+	for {
+		lease, ok := l.lease(ctx)
+		if !ok {
+			return
+		}
+		held, cancel := context.WithCancel(ctx)
+		go func() {
+			select {
+			case <-lease.Lost():
+				e.log.Warn("lost the lease of an account's sync", "account", l.account)
+			case <-held.Done():
+			}
+			cancel()
+		}()
+		retired := l.poll(held, true)
+		cancel()
+		lease.Release()
+		if retired || ctx.Err() != nil {
+			return
+		}
+	}
+}
 
+// lease waits for the account's lease: false when ctx ends or nobody holds
+// a valid credential for the account any more.
+func (l *loop) lease(ctx context.Context) (interface {
+	Lost() <-chan struct{}
+	Release()
+}, bool) {
+	e := l.e
+	retry := e.cfg.Interval / leaseRetryShare
+	for {
+		lease, ok, err := e.cfg.Cluster.Acquire(ctx, "sync "+l.account)
+		if err == nil && ok {
+			return lease, true
+		}
+		if err != nil && ctx.Err() == nil {
+			e.log.Warn("taking the lease of an account's sync", "account", l.account, "error", err.Error())
+		}
+		l.update(func(p *Progress) { p.Phase = "" })
+		if e.retire(l) {
+			e.publish(Event{Account: l.account, Kind: EventStopped, Message: ErrNoCredential.Error(), At: e.clock.Now()})
+			return nil, false
+		}
+		select {
+		case <-ctx.Done():
+			return nil, false
+		case <-e.clock.After(retry):
+		case <-l.wakeup: // a holder left: checked above on the next turn
+		}
+	}
+}
+
+// poll refreshes metadata at start and hourly, devices and alerts every
+// interval, until nobody holds a valid credential (it reports true) or ctx
+// ends. When resume is set, it carries on the schedule the cache records
+// (another replica polled until now) rather than starting with a refresh
+// of everything.
+func (l *loop) poll(ctx context.Context, resume bool) (retired bool) {
+	e := l.e
+	// Zero times: due now. Alerts are polled less often while the
+	// service's events arrive (see Engine.alertsInterval); the wait is
+	// measured from the last poll at every wake, so that polling picks up
+	// again as soon as the events stop.
+	var nextMeta, nextPoll, lastAlerts time.Time
+	var alertsDelay time.Duration
 	if statuses, err := e.store.SyncStatuses(ctx, l.account); err == nil {
 		if st, ok := statuses[domain.ResourceAlerts]; ok && !st.LastSuccess.IsZero() {
 			l.closedAt = st.LastSuccess.Add(-st.Duration) // carry on where the last run left off
@@ -99,14 +169,18 @@ func (l *loop) run(ctx context.Context) {
 		l.update(func(p *Progress) {
 			p.FirstSyncDone = !statuses[domain.ResourceDevices].LastSuccess.IsZero() && !statuses[domain.ResourceAlerts].LastSuccess.IsZero()
 		})
+		if resume {
+			if st := statuses[domain.ResourceMetadata]; !st.LastSuccess.IsZero() {
+				nextMeta = st.LastSuccess.Add(e.cfg.MetadataInterval)
+			}
+			if st := statuses[domain.ResourceDevices]; !st.LastAttempt.IsZero() {
+				nextPoll = st.LastAttempt.Add(e.cfg.Interval)
+			}
+			if st := statuses[domain.ResourceAlerts]; !st.LastAttempt.IsZero() {
+				lastAlerts = st.LastAttempt
+			}
+		}
 	}
-
-	// Zero times: due now. Alerts are polled less often while the
-	// service's events arrive (see Engine.alertsInterval); the wait is
-	// measured from the last poll at every wake, so that polling picks up
-	// again as soon as the events stop.
-	var nextMeta, nextPoll, lastAlerts time.Time
-	var alertsDelay time.Duration
 	devicesOK, alertsOK := false, false
 	for {
 		now := e.clock.Now()
@@ -136,11 +210,11 @@ func (l *loop) run(ctx context.Context) {
 			nextPoll = now.Add(pollDelay)
 		}
 		if ctx.Err() != nil {
-			return
+			return false
 		}
 		if e.retire(l) {
 			e.publish(Event{Account: l.account, Kind: EventStopped, Message: ErrNoCredential.Error(), At: e.clock.Now()})
-			return
+			return true
 		}
 		next := nextPoll
 		if nextMeta.Before(next) {
@@ -148,12 +222,12 @@ func (l *loop) run(ctx context.Context) {
 		}
 		select {
 		case <-ctx.Done():
-			return
+			return false
 		case <-e.clock.After(next.Sub(e.clock.Now())):
 		case <-l.wakeup: // a holder left: check whether anyone is still holding
 			if e.retire(l) {
 				e.publish(Event{Account: l.account, Kind: EventStopped, Message: ErrNoCredential.Error(), At: e.clock.Now()})
-				return
+				return true
 			}
 		}
 	}
@@ -210,9 +284,9 @@ func (l *loop) refresh(ctx context.Context, res domain.Resource, fn refreshFunc)
 		}
 		switch {
 		case err != nil:
-			e.publish(Event{Account: l.account, Kind: EventFailed, Resource: res, Message: st.LastError, At: e.clock.Now()})
+			e.announce(Event{Account: l.account, Kind: EventFailed, Resource: res, Message: st.LastError, At: e.clock.Now()}, "", false)
 		case !change.Empty():
-			e.publish(Event{Account: l.account, Kind: EventChanged, Resource: res, Change: change, At: e.clock.Now()})
+			e.announce(Event{Account: l.account, Kind: EventChanged, Resource: res, Change: change, At: e.clock.Now()}, "", false)
 		}
 	}()
 	for {

@@ -37,6 +37,7 @@ type env struct {
 	account   string
 	cred      upstream.Credentials
 	cancel    context.CancelFunc
+	src       Source
 }
 
 func newEnv(t *testing.T, locations int, attempts int) *env {
@@ -80,6 +81,7 @@ func newEnvWith(t *testing.T, locations int, attempts int, wrap func(Source) Sou
 	if wrap != nil {
 		src = wrap(src)
 	}
+	e.src = src
 	e.engine = New(ctx, src, e.store, e.syncClock, Config{}, nil)
 	t.Cleanup(func() { cancel(); e.engine.Wait() })
 	e.account = e.world.Accounts()[0].ID
