@@ -1,12 +1,12 @@
-package sqlite
+package storetest
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/store"
 )
 
 // benchAccount builds an account of 10,000 locations in 2,500 rooms with
@@ -15,7 +15,7 @@ func benchAccount() (domain.Layout, []domain.Device, []domain.Alert) {
 	l := domain.Layout{Account: domain.Account{ID: "acc", Name: "Bench"}}
 	var devices []domain.Device
 	var alerts []domain.Alert
-	t0 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	start := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
 	for b := 0; b < 25; b++ {
 		bid := fmt.Sprintf("b%02d", b)
 		l.Buildings = append(l.Buildings, domain.Building{ID: bid, Name: "Building " + bid})
@@ -28,27 +28,27 @@ func benchAccount() (domain.Layout, []domain.Device, []domain.Alert) {
 				for k := 0; k < 4; k++ {
 					lid := fmt.Sprint(1_000_000 + len(l.Locations))
 					l.Locations = append(l.Locations, domain.Location{ID: lid, RoomID: rid, Name: "Sink", Type: domain.Soap})
-					d := device(fmt.Sprintf("%012X", len(devices)), lid, len(devices)%100)
-					devices = append(devices, d)
+					devices = append(devices, device(fmt.Sprintf("%012X", len(devices)), lid, len(devices)%100))
 				}
 			}
 		}
 	}
 	for i := 0; i < 50_000; i++ {
-		a := alert(fmt.Sprintf("%08x-alert", i*7919%50_000), l.Locations[i%len(l.Locations)].ID, t0.Add(time.Duration(i)*time.Minute), i%50 == 0, i%200 == 0)
+		a := alert(fmt.Sprintf("%08x-alert", i*7919%50_000), l.Locations[i%len(l.Locations)].ID, start.Add(time.Duration(i)*time.Minute), i%50 == 0, i%200 == 0)
 		alerts = append(alerts, a)
 	}
 	return l, devices, alerts
 }
 
-// BenchmarkFirstRefresh writes a whole account into an empty cache: one op
-// is the layout, the devices and the alerts.
-func BenchmarkFirstRefresh(b *testing.B) {
+// BenchFirstRefresh writes a whole account into an empty cache: one op is
+// the layout, the devices and the alerts, in pages of 500 as the sync
+// reads them. Opening and closing the store are not timed.
+func BenchFirstRefresh(b *testing.B, open func(b *testing.B) store.Store) {
 	l, devices, alerts := benchAccount()
-	ctx := context.Background()
+	ctx := b.Context()
 	for b.Loop() {
 		b.StopTimer()
-		s, _ := openTest(b)
+		s := open(b)
 		b.StartTimer()
 		if _, err := s.ReplaceLayout(ctx, l); err != nil {
 			b.Fatal(err)
@@ -69,7 +69,9 @@ func BenchmarkFirstRefresh(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		s.Close()
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
 		b.StartTimer()
 	}
 }
