@@ -67,7 +67,7 @@ func (s *Store) ApplyAlerts(ctx context.Context, account string, w store.AlertWr
 // Rollback. An alert written twice keeps the later version: an alert read
 // as open and then as closed is stored closed.
 type AlertRefresh struct {
-	tx      pgx.Tx
+	tx      *txn
 	w       *tableWriter
 	key     int64
 	account string
@@ -178,7 +178,7 @@ func (r *AlertRefresh) Rollback() {
 
 // alertHashes adds the hashes of the given alerts that the cache holds to
 // into, reading them in chunks.
-func alertHashes(ctx context.Context, tx pgx.Tx, account int64, ids []string, into map[string]int64) error {
+func alertHashes(ctx context.Context, tx *txn, account int64, ids []string, into map[string]int64) error {
 	for start := 0; start < len(ids); start += chunk {
 		rows, err := tx.Query(ctx, `SELECT id, hash FROM alerts WHERE account_id = $1 AND id = ANY($2)`, account, ids[start:min(start+chunk, len(ids))])
 		if err != nil {

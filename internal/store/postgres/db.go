@@ -222,18 +222,18 @@ func (s *Store) accountKey(ctx context.Context, id string, create bool) (int64, 
 // it adds to the cache if the cache does not know it yet, and locks the
 // account's row until the refresh ends: refreshes of one account, of any
 // replica, wait for each other. It returns the account's key and name.
-func (s *Store) beginRefresh(ctx context.Context, account string) (int64, string, pgx.Tx, error) {
+func (s *Store) beginRefresh(ctx context.Context, account string) (int64, string, *txn, error) {
 	key, err := s.accountKey(ctx, account, true)
 	if err != nil {
 		return 0, "", nil, err
 	}
-	tx, err := s.pool.Begin(ctx)
+	tx, err := beginTxn(ctx, s.pool.Begin)
 	if err != nil {
 		return 0, "", nil, err
 	}
 	var name string
 	if err := tx.QueryRow(ctx, `SELECT name FROM accounts WHERE key = $1 FOR UPDATE`, key).Scan(&name); err != nil {
-		tx.Rollback(context.WithoutCancel(ctx))
+		rollback(tx)
 		return 0, "", nil, err
 	}
 	return key, name, tx, nil

@@ -71,7 +71,7 @@ func (s *Store) ReplaceDevices(ctx context.Context, account string, devices []do
 // page, in one transaction that holds the account until Commit or
 // Rollback.
 type DeviceRefresh struct {
-	tx      pgx.Tx
+	tx      *txn
 	w       *tableWriter
 	key     int64
 	account string

@@ -41,7 +41,7 @@ func (s *Store) ReplaceLayout(ctx context.Context, l domain.Layout) (domain.Chan
 // page, in one transaction that holds the account until Commit or
 // Rollback.
 type LayoutRefresh struct {
-	tx      pgx.Tx
+	tx      *txn
 	key     int64
 	account string
 	now     func() time.Time
@@ -192,7 +192,7 @@ func (r *LayoutRefresh) Rollback() {
 // rollback ends a refresh's transaction if it is still open. It does not
 // wait on a context the caller may have cancelled: the connection goes
 // back to the pool either way.
-func rollback(tx pgx.Tx) {
+func rollback(tx *txn) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	tx.Rollback(ctx)

@@ -36,7 +36,7 @@ type place struct{ location, room, floor, building string }
 // scanning the fleet. A location's health is the worst of its devices',
 // or needs-action when one of its alerts is overdue, or offline when no
 // device has reported from it. It writes only what changed.
-func recomputeRollups(ctx context.Context, tx pgx.Tx, key int64, account string, in rollupInputs) error {
+func recomputeRollups(ctx context.Context, tx *txn, key int64, account string, in rollupInputs) error {
 	var err error
 	if in.places == nil {
 		if in.places, err = locationPlaces(ctx, tx, key); err != nil {
@@ -61,7 +61,7 @@ func recomputeRollups(ctx context.Context, tx pgx.Tx, key int64, account string,
 }
 
 // locationPlaces reads where each location of the account is.
-func locationPlaces(ctx context.Context, tx pgx.Tx, key int64) ([]place, error) {
+func locationPlaces(ctx context.Context, tx *txn, key int64) ([]place, error) {
 	rows, err := tx.Query(ctx, `SELECT id, room_id, floor_id, building_id FROM locations WHERE account_id = $1`, key)
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func locationPlaces(ctx context.Context, tx pgx.Tx, key int64) ([]place, error) 
 
 // locationDeviceHealths returns the worst health of the devices of each
 // location that has any.
-func locationDeviceHealths(ctx context.Context, tx pgx.Tx, key int64) (map[string]domain.Health, error) {
+func locationDeviceHealths(ctx context.Context, tx *txn, key int64) (map[string]domain.Health, error) {
 	rows, err := tx.Query(ctx, `SELECT location_id, max(health) FROM devices WHERE account_id = $1 GROUP BY location_id`, key)
 	if err != nil {
 		return nil, err
@@ -103,7 +103,7 @@ func worsen(healths map[string]domain.Health, location string, h domain.Health) 
 
 // locationAlertCounts counts the open and overdue alerts of each location
 // that has open alerts.
-func locationAlertCounts(ctx context.Context, tx pgx.Tx, key int64) (map[string]alertCount, error) {
+func locationAlertCounts(ctx context.Context, tx *txn, key int64) (map[string]alertCount, error) {
 	rows, err := tx.Query(ctx, `SELECT location_id, count(*), count(*) FILTER (WHERE overdue) FROM alerts
 		WHERE account_id = $1 AND status = 'OPEN' GROUP BY location_id`, key)
 	if err != nil {
@@ -160,7 +160,7 @@ func sumRollups(account string, places []place, deviceHealth map[string]domain.H
 }
 
 // cachedRollups reads the rollups the cache holds for the account.
-func cachedRollups(ctx context.Context, tx pgx.Tx, key int64) (map[scopeKey]domain.Rollup, error) {
+func cachedRollups(ctx context.Context, tx *txn, key int64) (map[scopeKey]domain.Rollup, error) {
 	rows, err := tx.Query(ctx, `SELECT scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts
 		FROM rollups WHERE account_id = $1`, key)
 	if err != nil {
@@ -208,7 +208,7 @@ func counts(r domain.Rollup) [6]int64 {
 
 // writeRollups writes the sums that differ from the cache's rollups, in
 // one statement, and removes the rollups of parts that are gone.
-func writeRollups(ctx context.Context, tx pgx.Tx, key int64, sums map[scopeKey]*domain.Rollup, existing map[scopeKey]domain.Rollup) error {
+func writeRollups(ctx context.Context, tx *txn, key int64, sums map[scopeKey]*domain.Rollup, existing map[scopeKey]domain.Rollup) error {
 	var changed []scopeKey
 	for k, r := range sums {
 		if old, ok := existing[k]; !ok || old != *r {
@@ -318,7 +318,7 @@ type locationState struct {
 
 // readLocationStates reads the states of some locations of an account,
 // within a transaction, with the rules of sumRollups.
-func readLocationStates(ctx context.Context, tx pgx.Tx, key int64, ids []string) (map[string]locationState, error) {
+func readLocationStates(ctx context.Context, tx *txn, key int64, ids []string) (map[string]locationState, error) {
 	out := make(map[string]locationState, len(ids))
 	for _, id := range ids {
 		out[id] = locationState{}
@@ -387,7 +387,7 @@ func readLocationStates(ctx context.Context, tx pgx.Tx, key int64, ids []string)
 // to date, from those locations' states before and after a change that
 // touched nothing else: each count moves by the difference. It costs a few
 // rows where recomputeRollups reads the whole account.
-func adjustRollups(ctx context.Context, tx pgx.Tx, key int64, account string, before, after map[string]locationState) error {
+func adjustRollups(ctx context.Context, tx *txn, key int64, account string, before, after map[string]locationState) error {
 	deltas := map[scopeKey]*rollupDelta{}
 	add := func(s locationState, sign int) {
 		keys := []scopeKey{{domain.ScopeAccount, account}}

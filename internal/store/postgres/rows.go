@@ -111,7 +111,7 @@ func (h fnvHash) uint64(v uint64) fnvHash {
 
 // existingHashes reads the key and content hash of every row of the
 // account in the table.
-func existingHashes(ctx context.Context, tx pgx.Tx, t *table, account int64) (map[string]int64, error) {
+func existingHashes(ctx context.Context, tx *txn, t *table, account int64) (map[string]int64, error) {
 	rows, err := tx.Query(ctx, fmt.Sprintf("SELECT %s, hash FROM %s WHERE account_id = $1", t.key, t.name), account)
 	if err != nil {
 		return nil, err
@@ -130,10 +130,10 @@ func existingHashes(ctx context.Context, tx pgx.Tx, t *table, account int64) (ma
 // refresh's transaction. A row whose content equals the cache's is not
 // written; a key written twice in one refresh keeps the later row. Rows
 // wait until flushRows of them do, or flush is called: new rows are then
-// copied into the table, changed rows into a temporary table that updates
-// the table in one statement.
+// copied into the table, in the background, changed rows into a temporary
+// table that updates the table in one statement.
 type tableWriter struct {
-	tx       pgx.Tx
+	tx       *txn
 	t        *table
 	account  int64
 	existing map[string]int64   // the cache's hashes of the keys the refresh may touch
@@ -174,7 +174,7 @@ func (p *pending) reset() {
 	p.rows, p.at = nil, nil
 }
 
-func newTableWriter(tx pgx.Tx, t *table, account int64, existing map[string]int64) *tableWriter {
+func newTableWriter(tx *txn, t *table, account int64, existing map[string]int64) *tableWriter {
 	if existing == nil {
 		existing = map[string]int64{}
 	}
@@ -222,8 +222,9 @@ func (w *tableWriter) write(ctx context.Context, rows []row) error {
 // flush writes the rows waiting.
 func (w *tableWriter) flush(ctx context.Context) error {
 	if len(w.added.rows) > 0 {
-		if _, err := w.tx.CopyFrom(ctx, pgx.Identifier{w.t.name}, w.t.columns(), pgx.CopyFromRows(w.added.rows)); err != nil {
-			return fmt.Errorf("writing %d rows of %s: %w", len(w.added.rows), w.t.name, err)
+		// Copied while the refresh reads and prepares what comes next.
+		if err := w.tx.copyInBackground(ctx, w.t.name, w.t.columns(), w.added.rows); err != nil {
+			return err
 		}
 		w.added.reset()
 	}
@@ -282,7 +283,7 @@ func (w *tableWriter) removeUnseen(ctx context.Context) error {
 
 // deleteKeys deletes an account's rows of the given keys, in chunks, and
 // returns how many it deleted.
-func deleteKeys(ctx context.Context, tx pgx.Tx, table, key string, account int64, keys []string) (int64, error) {
+func deleteKeys(ctx context.Context, tx *txn, table, key string, account int64, keys []string) (int64, error) {
 	var n int64
 	q := fmt.Sprintf("DELETE FROM %s WHERE account_id = $1 AND %s = ANY($2)", table, key)
 	for start := 0; start < len(keys); start += chunk {

@@ -178,7 +178,7 @@ func (s *Store) ApplyAlertEvents(ctx context.Context, account string, alerts []d
 }
 
 // alertsByID reads the given alerts of an account within a transaction.
-func alertsByID(ctx context.Context, tx pgx.Tx, account int64, ids []string) (map[string]domain.Alert, error) {
+func alertsByID(ctx context.Context, tx *txn, account int64, ids []string) (map[string]domain.Alert, error) {
 	out := make(map[string]domain.Alert, len(ids))
 	for start := 0; start < len(ids); start += chunk {
 		rows, err := tx.Query(ctx, `SELECT `+alertCols+` FROM alerts a WHERE a.account_id = $1 AND a.id = ANY($2)`,

@@ -45,33 +45,74 @@ func benchAccount() (domain.Layout, []domain.Device, []domain.Alert) {
 // reads them. Opening and closing the store are not timed.
 func BenchFirstRefresh(b *testing.B, open func(b *testing.B) store.Store) {
 	l, devices, alerts := benchAccount()
-	ctx := b.Context()
 	for b.Loop() {
 		b.StopTimer()
 		s := open(b)
 		b.StartTimer()
-		if _, err := s.ReplaceLayout(ctx, l); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := s.ReplaceDevices(ctx, "acc", devices); err != nil {
-			b.Fatal(err)
-		}
-		r, err := s.BeginAlerts(ctx, "acc")
-		if err != nil {
-			b.Fatal(err)
-		}
-		for i := 0; i < len(alerts); i += 500 {
-			if err := r.Write(ctx, alerts[i:min(i+500, len(alerts))]); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if _, err := r.Commit(ctx, nil, time.Time{}); err != nil {
-			b.Fatal(err)
-		}
+		firstRefresh(b, s, l, devices, alerts)
 		b.StopTimer()
 		if err := s.Close(); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
+	}
+}
+
+// Engine is a store engine a benchmark runs on: its name, and how to open
+// an empty store of it.
+type Engine struct {
+	Name string
+	Open func(b *testing.B) store.Store
+}
+
+// CompareFirstRefresh runs BenchFirstRefresh's workload on two engines in
+// turn, each op one refresh on each, so that a machine busy with other
+// work slows both alike. It reports each engine's time per refresh and the
+// ratio of the second's to the first's.
+func CompareFirstRefresh(b *testing.B, base, other Engine) {
+	l, devices, alerts := benchAccount()
+	var took [2]time.Duration
+	for b.Loop() {
+		for i, e := range []Engine{base, other} {
+			b.StopTimer()
+			s := e.Open(b)
+			b.StartTimer()
+			start := time.Now()
+			firstRefresh(b, s, l, devices, alerts)
+			took[i] += time.Since(start)
+			b.StopTimer()
+			if err := s.Close(); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(float64(took[0].Milliseconds())/n, base.Name+"-ms/op")
+	b.ReportMetric(float64(took[1].Milliseconds())/n, other.Name+"-ms/op")
+	b.ReportMetric(float64(took[1])/float64(took[0]), other.Name+"/"+base.Name)
+}
+
+// firstRefresh writes the layout, the devices and the alerts.
+func firstRefresh(b *testing.B, s store.Store, l domain.Layout, devices []domain.Device, alerts []domain.Alert) {
+	ctx := b.Context()
+	if _, err := s.ReplaceLayout(ctx, l); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.ReplaceDevices(ctx, "acc", devices); err != nil {
+		b.Fatal(err)
+	}
+	r, err := s.BeginAlerts(ctx, "acc")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < len(alerts); i += 500 {
+		if err := r.Write(ctx, alerts[i:min(i+500, len(alerts))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := r.Commit(ctx, nil, time.Time{}); err != nil {
+		b.Fatal(err)
 	}
 }

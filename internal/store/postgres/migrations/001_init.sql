@@ -1,19 +1,21 @@
 -- The cache on PostgreSQL: the tables of store/sqlite, in PostgreSQL's
 -- types. Every row belongs to an account; every query names its account,
--- by the account's integer key, which keeps indexes small. Times are
--- timestamptz; NULL is "never". Each cached row carries the hash of its
--- content, so that a refresh writes only what changed.
+-- by the account's integer key, which keeps indexes small. Identifiers
+-- compare byte by byte (COLLATE "C"), whatever the database's locale:
+-- cheaper in indexes, and no language's order means anything for them.
+-- Times are timestamptz; NULL is "never". Each cached row carries the
+-- hash of its content, so that a refresh writes only what changed.
 
 CREATE TABLE accounts (
     key     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    id      text NOT NULL UNIQUE, -- the service's account_id
+    id      text COLLATE "C" NOT NULL UNIQUE, -- the service's account_id
     name    text NOT NULL,        -- '' until the layout arrives
     updated timestamptz NOT NULL
 );
 
 CREATE TABLE buildings (
     account_id bigint NOT NULL,
-    id         text NOT NULL,
+    id         text COLLATE "C" NOT NULL,
     name       text NOT NULL,
     position   integer NOT NULL, -- order in the service's listing
     hash       bigint NOT NULL,
@@ -22,8 +24,8 @@ CREATE TABLE buildings (
 
 CREATE TABLE floors (
     account_id  bigint NOT NULL,
-    id          text NOT NULL,
-    building_id text NOT NULL,
+    id          text COLLATE "C" NOT NULL,
+    building_id text COLLATE "C" NOT NULL,
     name        text NOT NULL,
     position    integer NOT NULL,
     hash        bigint NOT NULL,
@@ -33,9 +35,9 @@ CREATE INDEX floors_building ON floors (account_id, building_id);
 
 CREATE TABLE rooms (
     account_id  bigint NOT NULL,
-    id          text NOT NULL,
-    floor_id    text NOT NULL,
-    building_id text NOT NULL,
+    id          text COLLATE "C" NOT NULL,
+    floor_id    text COLLATE "C" NOT NULL,
+    building_id text COLLATE "C" NOT NULL,
     name        text NOT NULL,
     position    integer NOT NULL,
     hash        bigint NOT NULL,
@@ -45,10 +47,10 @@ CREATE INDEX rooms_floor ON rooms (account_id, floor_id);
 
 CREATE TABLE locations (
     account_id  bigint NOT NULL,
-    id          text NOT NULL,
-    room_id     text NOT NULL,
-    floor_id    text NOT NULL,
-    building_id text NOT NULL,
+    id          text COLLATE "C" NOT NULL,
+    room_id     text COLLATE "C" NOT NULL,
+    floor_id    text COLLATE "C" NOT NULL,
+    building_id text COLLATE "C" NOT NULL,
     name        text NOT NULL,
     type        text NOT NULL,
     position    integer NOT NULL,
@@ -57,12 +59,11 @@ CREATE TABLE locations (
 );
 CREATE INDEX locations_room ON locations (account_id, room_id);
 CREATE INDEX locations_floor ON locations (account_id, floor_id);
-CREATE INDEX locations_building ON locations (account_id, building_id);
 
 CREATE TABLE devices (
     account_id    bigint NOT NULL,
-    mac           text NOT NULL,
-    location_id   text NOT NULL,
+    mac           text COLLATE "C" NOT NULL,
+    location_id   text COLLATE "C" NOT NULL,
     position      text NOT NULL,
     generation    text NOT NULL,
     compartments  jsonb NOT NULL,
@@ -79,11 +80,11 @@ CREATE INDEX devices_location ON devices (account_id, location_id);
 
 CREATE TABLE alerts (
     account_id    bigint NOT NULL,
-    id            text NOT NULL,
+    id            text COLLATE "C" NOT NULL,
     -- The order the cache first listed the alerts in, the service's: it
     -- orders alerts created at the same time.
     seq           bigint GENERATED ALWAYS AS IDENTITY,
-    location_id   text NOT NULL,
+    location_id   text COLLATE "C" NOT NULL,
     macs          text[] NOT NULL,
     status        text NOT NULL,
     type          text NOT NULL,
@@ -98,17 +99,22 @@ CREATE TABLE alerts (
     hash          bigint NOT NULL,
     PRIMARY KEY (account_id, id)
 );
-CREATE INDEX alerts_status ON alerts (account_id, status, overdue DESC, created); -- open alerts, overdue first, then oldest
-CREATE INDEX alerts_resolved ON alerts (account_id, resolved);
+-- Open alerts, overdue first, then oldest: the few that pages list.
+CREATE INDEX alerts_open ON alerts (account_id, overdue DESC, created) WHERE status = 'OPEN';
 CREATE INDEX alerts_open_location ON alerts (account_id, location_id) WHERE status = 'OPEN';
+-- The history by creation and by resolution. Alerts arrive about in the
+-- order they were created: both take their entries at their ends, which
+-- costs a refresh less than an index of every alert by status would.
+CREATE INDEX alerts_created ON alerts (account_id, created);
+CREATE INDEX alerts_resolved ON alerts (account_id, resolved);
 CREATE INDEX alerts_overdue_unseen ON alerts (account_id) WHERE overdue AND overdue_since IS NULL;
 
 -- Health counts and alert counts per account, building, floor and room,
 -- kept current by every refresh so that pages read them without scanning.
 CREATE TABLE rollups (
     account_id     bigint NOT NULL,
-    scope          text NOT NULL, -- account, building, floor, room
-    scope_id       text NOT NULL, -- the account's service id, or the building, floor or room id
+    scope          text COLLATE "C" NOT NULL, -- account, building, floor, room
+    scope_id       text COLLATE "C" NOT NULL, -- the account's service id, or the building, floor or room id
     ok             integer NOT NULL,
     attention      integer NOT NULL,
     action         integer NOT NULL,
@@ -120,7 +126,7 @@ CREATE TABLE rollups (
 
 CREATE TABLE sync_status (
     account_id   bigint NOT NULL,
-    resource     text NOT NULL, -- metadata, devices, alerts
+    resource     text COLLATE "C" NOT NULL, -- metadata, devices, alerts
     last_attempt timestamptz NOT NULL,
     last_success timestamptz, -- NULL: never
     duration_ms  bigint NOT NULL,
@@ -145,11 +151,11 @@ CREATE INDEX sessions_expiry_idx ON sessions (expiry);
 -- only the token's hash is kept. The credentials it syncs with are sealed
 -- by the web layer before they reach this table.
 CREATE TABLE screens (
-    id           text PRIMARY KEY,
+    id           text COLLATE "C" PRIMARY KEY,
     account_id   bigint NOT NULL,
     name         text NOT NULL,
     scope        text NOT NULL, -- account, building, floor
-    scope_id     text NOT NULL, -- '' for the account
+    scope_id     text COLLATE "C" NOT NULL, -- '' for the account
     healths      text NOT NULL, -- health classes shown, comma-separated
     page_seconds integer NOT NULL,
     dim_from     integer NOT NULL, -- minutes after midnight; -1 for no dimming
@@ -175,7 +181,7 @@ CREATE TABLE report_settings (
 -- Settings of the server itself, by name: the check value of the secret
 -- key that sealed what the database holds.
 CREATE TABLE settings (
-    name  text PRIMARY KEY,
+    name  text COLLATE "C" PRIMARY KEY,
     value text NOT NULL
 );
 
@@ -184,7 +190,7 @@ CREATE TABLE settings (
 -- this table; the previous one, after a rotation, is accepted until
 -- previous_until.
 CREATE TABLE webhook_receivers (
-    id              text PRIMARY KEY,
+    id              text COLLATE "C" PRIMARY KEY,
     account_id      bigint NOT NULL,
     secret          bytea NOT NULL,
     previous_secret bytea,
