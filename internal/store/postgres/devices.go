@@ -10,6 +10,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/store/rollup"
 )
 
 var devicesTable = &table{name: "devices", key: "mac", cols: []string{
@@ -125,7 +126,7 @@ func (r *DeviceRefresh) Write(ctx context.Context, devices []domain.Device) erro
 func (r *DeviceRefresh) healths() map[string]domain.Health {
 	out := map[string]domain.Health{}
 	for _, d := range r.listed {
-		worsen(out, d.location, d.health)
+		rollup.Worsen(out, d.location, d.health)
 	}
 	return out
 }
