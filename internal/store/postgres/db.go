@@ -200,15 +200,16 @@ func (s *Store) accountKey(ctx context.Context, id string, create bool) (int64, 
 		return k.(int64), nil
 	}
 	var k int64
-	var err error
-	if create {
-		// The no-op update returns the key of a row another replica made.
-		err = s.pool.QueryRow(ctx, `INSERT INTO accounts (id, name, updated) VALUES ($1, '', $2)
-			ON CONFLICT (id) DO UPDATE SET id = excluded.id RETURNING key`, id, s.Now()).Scan(&k)
-	} else {
-		err = s.pool.QueryRow(ctx, `SELECT key FROM accounts WHERE id = $1`, id).Scan(&k)
-		if errors.Is(err, pgx.ErrNoRows) {
+	err := s.pool.QueryRow(ctx, `SELECT key FROM accounts WHERE id = $1`, id).Scan(&k)
+	if errors.Is(err, pgx.ErrNoRows) {
+		if !create {
 			return noAccount, nil
+		}
+		err = s.pool.QueryRow(ctx, `INSERT INTO accounts (id, name, updated) VALUES ($1, '', $2)
+			ON CONFLICT (id) DO NOTHING RETURNING key`, id, s.Now()).Scan(&k)
+		if errors.Is(err, pgx.ErrNoRows) {
+			// Another replica made it meanwhile.
+			err = s.pool.QueryRow(ctx, `SELECT key FROM accounts WHERE id = $1`, id).Scan(&k)
 		}
 	}
 	if err != nil {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"washboard/internal/domain"
 	"washboard/internal/store"
 	"washboard/internal/store/sqlite"
 	"washboard/internal/store/storetest"
@@ -212,6 +215,84 @@ func TestMigrationWaitsForTheLock(t *testing.T) {
 	}
 	if err := <-opened; err != nil {
 		t.Fatalf("Open after the lock was released: %v", err)
+	}
+}
+
+// TestUnchangedRefreshWritesNothing: refreshes that change nothing leave
+// every row of the cache unwritten (its xmin, the transaction that wrote
+// it, stays); a change writes its own row and the counts it moves, no
+// other.
+func TestUnchangedRefreshWritesNothing(t *testing.T) {
+	s := openTest(t)
+	ctx := t.Context()
+	l := domain.Layout{
+		Account:   domain.Account{ID: "a", Name: "A"},
+		Buildings: []domain.Building{{ID: "b1", Name: "North"}},
+		Floors:    []domain.Floor{{ID: "f1", BuildingID: "b1", Name: "Level 1"}},
+		Rooms:     []domain.Room{{ID: "r1", FloorID: "f1", Name: "Restroom 1"}, {ID: "r2", FloorID: "f1", Name: "Restroom 2"}},
+		Locations: []domain.Location{{ID: "1", RoomID: "r1", Name: "Soap", Type: domain.Soap}, {ID: "2", RoomID: "r2", Name: "Towel", Type: domain.Towel}},
+	}
+	seen := time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC)
+	battery := 80
+	devices := []domain.Device{
+		{MAC: "0000000000A1", LocationID: "1", Compartments: []domain.Compartment{{Level: 80}}, Battery: &battery, LastSeen: seen},
+		{MAC: "0000000000A2", LocationID: "2", Compartments: []domain.Compartment{{Level: 80}}, LastSeen: seen},
+	}
+	alerts := []domain.Alert{
+		{ID: "x1", LocationID: "1", MACs: []string{"0000000000A1"}, Status: domain.AlertOpen, Type: domain.AlertJam, Created: seen, Overdue: true},
+		{ID: "x2", LocationID: "2", Status: domain.AlertClosed, Type: domain.AlertJam, Created: seen, Resolved: seen.Add(time.Hour), Resolution: domain.ResolvedByDevice},
+	}
+	refresh := func() {
+		t.Helper()
+		if _, err := s.ReplaceLayout(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts, SeenAt: seen}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	versions := func() map[string]string {
+		t.Helper()
+		out := map[string]string{}
+		for table, key := range map[string]string{
+			"accounts": "id", "buildings": "id", "floors": "id", "rooms": "id", "locations": "id",
+			"devices": "mac", "alerts": "id", "rollups": "scope || ' ' || scope_id",
+		} {
+			rows, err := s.pool.Query(ctx, `SELECT `+key+`, xmin::text FROM `+table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var k, xmin string
+			if _, err := pgx.ForEachRow(rows, []any{&k, &xmin}, func() error {
+				out[table+" "+k] = xmin
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return out
+	}
+	refresh()
+	before := versions()
+	refresh()
+	if after := versions(); !maps.Equal(after, before) {
+		t.Errorf("refreshes with no change rewrote rows: %v, before %v", after, before)
+	}
+	devices[1].Compartments[0] = domain.Compartment{Level: 10, Low: true} // needs attention
+	refresh()
+	var written []string
+	for k, xmin := range versions() {
+		if before[k] != xmin {
+			written = append(written, k)
+		}
+	}
+	slices.Sort(written)
+	want := []string{"devices 0000000000A2", "rollups account a", "rollups building b1", "rollups floor f1", "rollups room r2"}
+	if !slices.Equal(written, want) {
+		t.Errorf("a device's change wrote %v, want %v", written, want)
 	}
 }
 

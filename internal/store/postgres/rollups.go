@@ -131,16 +131,27 @@ func (c *rollupColumns) add(k rollup.Key, r domain.Rollup) {
 	c.overdueAl = append(c.overdueAl, int64(r.OverdueAlerts))
 }
 
-func (c *rollupColumns) args(key int64) []any {
-	return []any{key, c.scopes, c.ids, c.ok, c.attention, c.action, c.offline, c.openAlerts, c.overdueAl}
+// each calls f with the arguments of a statement about the account, $1,
+// and its parts' rollups, the other arguments, at most chunk parts at a
+// time.
+func (c *rollupColumns) each(key int64, f func(args ...any) error) error {
+	for start := 0; start < len(c.ids); start += chunk {
+		end := min(start+chunk, len(c.ids))
+		if err := f(key, c.scopes[start:end], c.ids[start:end], c.ok[start:end], c.attention[start:end], c.action[start:end],
+			c.offline[start:end], c.openAlerts[start:end], c.overdueAl[start:end]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // fromRollupColumns are the parts of rollupColumns as a table.
 const fromRollupColumns = `unnest($2::text[], $3::text[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[])
 	AS u(scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts)`
 
-// writeRollups writes the sums that differ from the cache's rollups, in
-// one statement, and removes the rollups of parts that are gone.
+// writeRollups writes the sums that differ from the cache's rollups, a
+// statement per chunk of them, and removes the rollups of parts that are
+// gone.
 func writeRollups(ctx context.Context, tx *txn, key int64, sums map[rollup.Key]*domain.Rollup, existing map[rollup.Key]domain.Rollup) error {
 	var changed []rollup.Key
 	for k, r := range sums {
@@ -153,14 +164,16 @@ func writeRollups(ctx context.Context, tx *txn, key int64, sums map[rollup.Key]*
 	for _, k := range changed {
 		cols.add(k, *sums[k])
 	}
-	if len(changed) > 0 {
-		if _, err := tx.Exec(ctx, `INSERT INTO rollups (account_id, scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts)
+	err := cols.each(key, func(args ...any) error {
+		_, err := tx.Exec(ctx, `INSERT INTO rollups (account_id, scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts)
 			SELECT $1, u.* FROM `+fromRollupColumns+`
 			ON CONFLICT (account_id, scope, scope_id) DO UPDATE SET ok = excluded.ok, attention = excluded.attention,
 				action = excluded.action, offline = excluded.offline, open_alerts = excluded.open_alerts, overdue_alerts = excluded.overdue_alerts`,
-			cols.args(key)...); err != nil {
-			return err
-		}
+			args...)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	var gone rollupColumns
 	for k := range existing {
@@ -307,16 +320,18 @@ func adjustRollups(ctx context.Context, tx *txn, key int64, account string, befo
 	}
 	// The parts counted already move by their deltas; the others start
 	// from them. The account's row is locked: nobody else writes these.
-	_, err := tx.Exec(ctx, `WITH d AS (SELECT * FROM `+fromRollupColumns+`),
-		moved AS (
-			UPDATE rollups r SET ok = r.ok + d.ok, attention = r.attention + d.attention, action = r.action + d.action,
-				offline = r.offline + d.offline, open_alerts = r.open_alerts + d.open_alerts, overdue_alerts = r.overdue_alerts + d.overdue_alerts
-			FROM d WHERE r.account_id = $1 AND r.scope = d.scope AND r.scope_id = d.scope_id
-			RETURNING r.scope, r.scope_id)
-		INSERT INTO rollups (account_id, scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts)
-		SELECT $1, d.scope, d.scope_id, greatest(d.ok, 0), greatest(d.attention, 0), greatest(d.action, 0), greatest(d.offline, 0),
-			greatest(d.open_alerts, 0), greatest(d.overdue_alerts, 0)
-		FROM d WHERE NOT EXISTS (SELECT 1 FROM moved m WHERE m.scope = d.scope AND m.scope_id = d.scope_id)`,
-		cols.args(key)...)
-	return err
+	return cols.each(key, func(args ...any) error {
+		_, err := tx.Exec(ctx, `WITH d AS (SELECT * FROM `+fromRollupColumns+`),
+			moved AS (
+				UPDATE rollups r SET ok = r.ok + d.ok, attention = r.attention + d.attention, action = r.action + d.action,
+					offline = r.offline + d.offline, open_alerts = r.open_alerts + d.open_alerts, overdue_alerts = r.overdue_alerts + d.overdue_alerts
+				FROM d WHERE r.account_id = $1 AND r.scope = d.scope AND r.scope_id = d.scope_id
+				RETURNING r.scope, r.scope_id)
+			INSERT INTO rollups (account_id, scope, scope_id, ok, attention, action, offline, open_alerts, overdue_alerts)
+			SELECT $1, d.scope, d.scope_id, greatest(d.ok, 0), greatest(d.attention, 0), greatest(d.action, 0), greatest(d.offline, 0),
+				greatest(d.open_alerts, 0), greatest(d.overdue_alerts, 0)
+			FROM d WHERE NOT EXISTS (SELECT 1 FROM moved m WHERE m.scope = d.scope AND m.scope_id = d.scope_id)`,
+			args...)
+		return err
+	})
 }

@@ -76,7 +76,7 @@ func (s *Store) RemoveReceiver(ctx context.Context, account, id string) error {
 	return oneRow(tag.RowsAffected(), err, "receiver", id)
 }
 
-// RecordReceived adds counts to receivers, by id, in one statement; a
+// RecordReceived adds counts to receivers, by id, in one transaction; a
 // receiver removed meanwhile is skipped.
 func (s *Store) RecordReceived(ctx context.Context, counts map[string]store.ReceiverCounts) error {
 	if len(counts) == 0 {
@@ -92,12 +92,19 @@ func (s *Store) RecordReceived(ctx context.Context, counts map[string]store.Rece
 		rejected = append(rejected, c.Rejected)
 		last = append(last, pgtype.Timestamptz{Time: c.LastEvent, Valid: !c.LastEvent.IsZero()})
 	}
-	// greatest ignores NULLs: "none yet" on either side leaves the other.
-	_, err := s.pool.Exec(ctx, `UPDATE webhook_receivers r SET accepted = r.accepted + c.accepted, rejected = r.rejected + c.rejected,
-			last_event = greatest(r.last_event, c.last_event)
-		FROM unnest($1::text[], $2::int8[], $3::int8[], $4::timestamptz[]) AS c(id, accepted, rejected, last_event)
-		WHERE r.id = c.id`, ids, accepted, rejected, last)
-	return err
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		for start := 0; start < len(ids); start += chunk {
+			end := min(start+chunk, len(ids))
+			// greatest ignores NULLs: "none yet" on either side leaves the other.
+			if _, err := tx.Exec(ctx, `UPDATE webhook_receivers r SET accepted = r.accepted + c.accepted, rejected = r.rejected + c.rejected,
+					last_event = greatest(r.last_event, c.last_event)
+				FROM unnest($1::text[], $2::int8[], $3::int8[], $4::timestamptz[]) AS c(id, accepted, rejected, last_event)
+				WHERE r.id = c.id`, ids[start:end], accepted[start:end], rejected[start:end], last[start:end]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // ReceiverSecrets returns every receiver's sealed signing secret, by id.
