@@ -159,3 +159,15 @@ func TestLaterKeepsTheLaterStateOfAnAlert(t *testing.T) {
 		}
 	}
 }
+
+func TestScreenDimming(t *testing.T) {
+	night := Screen{DimFrom: 22 * 60, DimTo: 6 * 60}
+	for m, want := range map[int]bool{23 * 60: true, 2 * 60: true, 6 * 60: false, 12 * 60: false, 22 * 60: true} {
+		if night.Dimmed(m) != want {
+			t.Errorf("22:00–06:00 at minute %d: dimmed %v", m, !want)
+		}
+	}
+	if (Screen{DimFrom: -1, DimTo: -1}).Dimmed(0) {
+		t.Error("a screen without dimming dims")
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/store/rollup"
 )
 
 var alertsTable = &table{name: "alerts", key: "id", cols: []string{
@@ -75,7 +76,7 @@ type AlertRefresh struct {
 	// touched, when set, holds the states of the only locations the
 	// refresh may change, as they were before it: Commit adjusts their
 	// parts' rollups instead of counting the whole account again.
-	touched map[string]locationState
+	touched map[string]rollup.State
 }
 
 // BeginAlerts starts a refresh of an account's alerts.

@@ -8,6 +8,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/store/rollup"
 )
 
 var devicesTable = &table{name: "devices", key: "mac", cols: []string{
@@ -73,7 +74,7 @@ type DeviceRefresh struct {
 	key     int64
 	account string
 	listed  map[string]placedHealth // each device listed, by MAC
-	places  []place                 // read once the refresh changes something
+	places  []rollup.Place          // read once the refresh changes something
 }
 
 // placedHealth is a device's location and health.
@@ -136,7 +137,7 @@ func (r *DeviceRefresh) readPlaces(ctx context.Context) (err error) {
 func (r *DeviceRefresh) healths() map[string]domain.Health {
 	out := map[string]domain.Health{}
 	for _, d := range r.listed {
-		worsen(out, d.location, d.health)
+		rollup.Worsen(out, d.location, d.health)
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/store/rollup"
 )
 
 var (
@@ -51,9 +52,9 @@ type LayoutRefresh struct {
 	parts  [4]*tableWriter
 	listed [4]int64
 
-	floorBuilding map[string]string // the building of each floor listed
-	roomFloor     map[string]string // the floor of each room listed
-	places        map[string]place  // each location listed, by id
+	floorBuilding map[string]string       // the building of each floor listed
+	roomFloor     map[string]string       // the floor of each room listed
+	places        map[string]rollup.Place // each location listed, by id
 }
 
 // BeginLayout starts a refresh of an account's layout.
@@ -72,7 +73,7 @@ func (s *Store) beginLayout(ctx context.Context, account string) (*LayoutRefresh
 	}
 	r := &LayoutRefresh{
 		tx: tx, key: key, account: account, now: s.Now,
-		floorBuilding: map[string]string{}, roomFloor: map[string]string{}, places: map[string]place{},
+		floorBuilding: map[string]string{}, roomFloor: map[string]string{}, places: map[string]rollup.Place{},
 	}
 	if err := r.begin(ctx); err != nil {
 		tx.Rollback()
@@ -125,11 +126,11 @@ func (r *LayoutRefresh) Write(ctx context.Context, l domain.Layout) error {
 		rows[2] = append(rows[2], row{key: room.ID, vals: []any{room.FloorID, r.floorBuilding[room.FloorID], room.Name, r.next(2)}})
 	}
 	for _, loc := range l.Locations {
-		p := place{location: loc.ID, room: loc.RoomID}
-		p.floor = r.roomFloor[p.room]
-		p.building = r.floorBuilding[p.floor]
-		r.places[p.location] = p
-		rows[3] = append(rows[3], row{key: loc.ID, vals: []any{p.room, p.floor, p.building, loc.Name, string(loc.Type), r.next(3)}})
+		p := rollup.Place{Location: loc.ID, Room: loc.RoomID}
+		p.Floor = r.roomFloor[p.Room]
+		p.Building = r.floorBuilding[p.Floor]
+		r.places[p.Location] = p
+		rows[3] = append(rows[3], row{key: loc.ID, vals: []any{p.Room, p.Floor, p.Building, loc.Name, string(loc.Type), r.next(3)}})
 	}
 	for i, w := range r.parts {
 		if err := w.write(ctx, rows[i]); err != nil {
@@ -186,8 +187,8 @@ func (r *LayoutRefresh) Commit(ctx context.Context) (domain.Change, error) {
 
 // listedPlaces returns where the locations listed are: once the refresh
 // commits, the locations the cache holds.
-func (r *LayoutRefresh) listedPlaces() []place {
-	out := make([]place, 0, len(r.places))
+func (r *LayoutRefresh) listedPlaces() []rollup.Place {
+	out := make([]rollup.Place, 0, len(r.places))
 	for _, p := range r.places {
 		out = append(out, p)
 	}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"washboard/internal/domain"
+	"washboard/internal/store/rowhash"
 )
 
 // table describes a cached table keyed by (account_id, key column).
@@ -83,61 +83,8 @@ type row struct {
 	onInsert []any
 }
 
-// hashRow hashes a row's content with 64-bit FNV-1a. Equal content gives
-// an equal hash.
-func hashRow(r row) int64 {
-	h := fnvHash(fnvOffset)
-	for _, v := range r.vals {
-		switch v := v.(type) {
-		case nil:
-			h = h.byte(0)
-		case string:
-			h = h.byte(1).string(v).byte(0)
-		case int64:
-			h = h.byte(2).uint64(uint64(v))
-		case int:
-			h = h.byte(2).uint64(uint64(v))
-		case bool:
-			h = h.byte(3)
-			if v {
-				h = h.byte(1)
-			} else {
-				h = h.byte(0)
-			}
-		case float64:
-			h = h.byte(4).uint64(math.Float64bits(v))
-		default:
-			panic(fmt.Sprintf("store: cannot hash %T", v))
-		}
-	}
-	return int64(h)
-}
-
-// fnvHash is a 64-bit FNV-1a hash being computed. It gives the sums of
-// hash/fnv's New64a without allocating.
-type fnvHash uint64
-
-const (
-	fnvOffset fnvHash = 14695981039346656037
-	fnvPrime  fnvHash = 1099511628211
-)
-
-func (h fnvHash) byte(b byte) fnvHash { return (h ^ fnvHash(b)) * fnvPrime }
-
-func (h fnvHash) string(s string) fnvHash {
-	for i := 0; i < len(s); i++ {
-		h = h.byte(s[i])
-	}
-	return h
-}
-
-// uint64 hashes v's bytes in little-endian order.
-func (h fnvHash) uint64(v uint64) fnvHash {
-	for i := 0; i < 8; i++ {
-		h = h.byte(byte(v >> (8 * i)))
-	}
-	return h
-}
+// hashRow hashes a row's content: equal content gives an equal hash.
+func hashRow(r row) int64 { return rowhash.Sum(r.vals) }
 
 // existingHashes reads the key and content hash of every row of the
 // account in the table, or of those matching an extra condition.

@@ -1,0 +1,241 @@
+// Package postgres is Washboard's cache on PostgreSQL, for several
+// replicas sharing one database: the store.Store of store/sqlite, on a
+// pgx connection pool.
+//
+// Each refresh of a resource is one transaction, so a reader sees a
+// refresh whole or not at all. A refresh locks its account's row first:
+// refreshes of one account, from any replica, follow one another, and
+// those of different accounts run side by side.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/alexedwards/scs/pgxstore"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"washboard/internal/store"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store is the cache.
+type Store struct {
+	pool     *pgxpool.Pool
+	sessions *pgxstore.PostgresStore // writes the sessions table, as scs knows it
+	Now      func() time.Time
+	keys     sync.Map // account id → its integer key
+	close    sync.Once
+}
+
+var _ store.Store = (*Store)(nil)
+
+// migrationLock is the first key of the advisory lock held while the
+// schema is migrated; the second is the hash of the schema's name, so that
+// databases with one schema per tenant or per test migrate side by side.
+const migrationLock = 0x7761_7368 // "wash"
+
+// Open connects to the database at url, a PostgreSQL URL or key=value
+// connection string, and applies the migrations it has not seen yet. The
+// pool holds at most pool_max_conns connections when the URL says so, and
+// otherwise twice as many as the processors Go uses, and no fewer than 8:
+// each refresh holds one for its length, pages and sessions take the rest.
+func Open(ctx context.Context, url string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = int32(max(8, 2*runtime.GOMAXPROCS(0)))
+	}
+	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
+		cfg.ConnConfig.RuntimeParams["application_name"] = "washboard"
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	if err := migrate(ctx, pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: migrating: %w", err)
+	}
+	return &Store{
+		pool: pool,
+		// No cleanup goroutine: serve removes expired sessions itself.
+		sessions: pgxstore.NewWithCleanupInterval(pool, 0),
+		Now:      time.Now,
+	}, nil
+}
+
+// Close closes the pool, once; it waits for the connections in use.
+func (s *Store) Close() error {
+	s.close.Do(s.pool.Close)
+	return nil
+}
+
+// migrate applies the embedded migrations in order, each in a transaction
+// that also records it, holding an advisory lock all along: of several
+// replicas that start together, one migrates and the others wait, then
+// find nothing left to do.
+func migrate(ctx context.Context, pool *pgxpool.Pool) (err error) {
+	names, err := migrationNames()
+	if err != nil {
+		return err
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	const lockKeys = `$1::int, hashtext(coalesce(current_schema(), ''))`
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(`+lockKeys+`)`, migrationLock); err != nil {
+		return fmt.Errorf("waiting for the migration lock: %w", err)
+	}
+	defer func() {
+		// The lock belongs to the connection: one that cannot say unlock
+		// is closed, which releases it.
+		if _, uerr := conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(`+lockKeys+`)`, migrationLock); uerr != nil {
+			conn.Conn().Close(context.WithoutCancel(ctx))
+			err = errors.Join(err, uerr)
+		}
+	}()
+	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())`); err != nil {
+		return err
+	}
+	for _, name := range names {
+		version, err := strconv.Atoi(strings.SplitN(path.Base(name), "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: name must start with its number", name)
+		}
+		if err := applyMigration(ctx, conn.Conn(), version, name); err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func migrationNames() ([]string, error) {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	sort.Strings(names)
+	return names, err
+}
+
+func applyMigration(ctx context.Context, conn *pgx.Conn, version int, name string) error {
+	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		var done bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)`, version).Scan(&done); err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		// Without arguments, Exec runs the file's statements as one
+		// simple query.
+		if _, err := tx.Exec(ctx, string(body)); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO schema_migrations (version) VALUES ($1)`, version)
+		return err
+	})
+}
+
+// Migrated reports whether every embedded migration has been applied.
+func (s *Store) Migrated(ctx context.Context) (bool, error) {
+	names, err := migrationNames()
+	if err != nil {
+		return false, err
+	}
+	var n int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
+		return false, err
+	}
+	return n == len(names), nil
+}
+
+// ts is a time as a timestamptz parameter: NULL for the zero time.
+func ts(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t
+}
+
+// fromTS is a timestamptz read, in UTC; NULL is the zero time.
+func fromTS(v pgtype.Timestamptz) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return v.Time.UTC()
+}
+
+// noAccount is the key used for an account the cache does not have: it
+// matches no row.
+const noAccount int64 = -1
+
+// accountKey returns the integer key that the account's rows carry. An
+// account the cache does not have gets noAccount, unless create is set, in
+// which case its row is made (with an empty name until its layout
+// arrives). Keys never change, so they are kept in memory once read.
+func (s *Store) accountKey(ctx context.Context, id string, create bool) (int64, error) {
+	if k, ok := s.keys.Load(id); ok {
+		return k.(int64), nil
+	}
+	var k int64
+	err := s.pool.QueryRow(ctx, `SELECT key FROM accounts WHERE id = $1`, id).Scan(&k)
+	if errors.Is(err, pgx.ErrNoRows) {
+		if !create {
+			return noAccount, nil
+		}
+		err = s.pool.QueryRow(ctx, `INSERT INTO accounts (id, name, updated) VALUES ($1, '', $2)
+			ON CONFLICT (id) DO NOTHING RETURNING key`, id, s.Now()).Scan(&k)
+		if errors.Is(err, pgx.ErrNoRows) {
+			// Another replica made it meanwhile.
+			err = s.pool.QueryRow(ctx, `SELECT key FROM accounts WHERE id = $1`, id).Scan(&k)
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	s.keys.Store(id, k)
+	return k, nil
+}
+
+// beginRefresh starts the transaction of a refresh of the account, which
+// it adds to the cache if the cache does not know it yet, and locks the
+// account's row until the refresh ends: refreshes of one account, of any
+// replica, wait for each other. It returns the account's key and name.
+func (s *Store) beginRefresh(ctx context.Context, account string) (int64, string, *txn, error) {
+	key, err := s.accountKey(ctx, account, true)
+	if err != nil {
+		return 0, "", nil, err
+	}
+	tx, err := beginTxn(ctx, s.pool.Begin)
+	if err != nil {
+		return 0, "", nil, err
+	}
+	var name string
+	if err := tx.QueryRow(ctx, `SELECT name FROM accounts WHERE key = $1 FOR UPDATE`, key).Scan(&name); err != nil {
+		rollback(tx)
+		return 0, "", nil, err
+	}
+	return key, name, tx, nil
+}

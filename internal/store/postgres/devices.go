@@ -1,0 +1,222 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"washboard/internal/domain"
+	"washboard/internal/store"
+	"washboard/internal/store/rollup"
+)
+
+var devicesTable = &table{name: "devices", key: "mac", cols: []string{
+	"location_id", "position", "generation", "compartments", "battery", "battery_state",
+	"faults", "offline", "last_seen", "health",
+}}
+
+// compartmentJSON and faultJSON are how compartments and faults are kept in
+// their JSON columns.
+type compartmentJSON struct {
+	Level int  `json:"l"`
+	Low   bool `json:"lo,omitempty"`
+	Out   bool `json:"o,omitempty"`
+}
+
+type faultJSON struct {
+	Kind string `json:"k"`
+	Key  string `json:"f"`
+}
+
+func deviceRow(d domain.Device) row {
+	comps := make([]compartmentJSON, len(d.Compartments))
+	for i, c := range d.Compartments {
+		comps[i] = compartmentJSON{c.Level, c.Low, c.Out}
+	}
+	faults := make([]faultJSON, len(d.Faults))
+	for i, f := range d.Faults {
+		faults[i] = faultJSON{string(f.Kind), f.Key}
+	}
+	cj, _ := json.Marshal(comps) // slices of plain structs always encode
+	fj, _ := json.Marshal(faults)
+	var battery any
+	if d.Battery != nil {
+		battery = int64(*d.Battery)
+	}
+	return row{key: d.MAC, vals: []any{
+		d.LocationID, d.Position, d.Generation, string(cj), battery, string(d.BatteryState),
+		string(fj), d.Offline, ts(d.LastSeen), int64(domain.Classify(d, false)),
+	}}
+}
+
+// ReplaceDevices writes an account's devices as the service now lists them,
+// in one transaction, and brings the health rollups up to date. Devices the
+// service no longer lists are removed; nothing is written when nothing
+// changed.
+func (s *Store) ReplaceDevices(ctx context.Context, account string, devices []domain.Device) (domain.Change, error) {
+	r, err := s.beginDevices(ctx, account)
+	if err != nil {
+		return domain.Change{}, err
+	}
+	defer r.Rollback()
+	if err := r.Write(ctx, devices); err != nil {
+		return domain.Change{}, err
+	}
+	return r.Commit(ctx)
+}
+
+// DeviceRefresh is a refresh of an account's devices being written page by
+// page, in one transaction that holds the account until Commit or
+// Rollback.
+type DeviceRefresh struct {
+	tx      *txn
+	w       *tableWriter
+	key     int64
+	account string
+	listed  map[string]placedHealth // each device listed, by MAC
+}
+
+// placedHealth is a device's location and health.
+type placedHealth struct {
+	location string
+	health   domain.Health
+}
+
+// BeginDevices starts a refresh of an account's devices.
+func (s *Store) BeginDevices(ctx context.Context, account string) (store.DeviceRefresh, error) {
+	r, err := s.beginDevices(ctx, account)
+	if err != nil {
+		return nil, err // not a nil *DeviceRefresh in a non-nil interface
+	}
+	return r, nil
+}
+
+func (s *Store) beginDevices(ctx context.Context, account string) (*DeviceRefresh, error) {
+	key, _, tx, err := s.beginRefresh(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	existing, err := existingHashes(ctx, tx, devicesTable, key)
+	if err != nil {
+		rollback(tx)
+		return nil, err
+	}
+	return &DeviceRefresh{
+		tx: tx, w: newTableWriter(tx, devicesTable, key, existing), key: key, account: account,
+		listed: map[string]placedHealth{},
+	}, nil
+}
+
+// Write writes a page of devices. They may wait for the next page or for
+// Commit, to be written together.
+func (r *DeviceRefresh) Write(ctx context.Context, devices []domain.Device) error {
+	rows := make([]row, len(devices))
+	for i, d := range devices {
+		rows[i] = deviceRow(d)
+		r.listed[d.MAC] = placedHealth{d.LocationID, domain.Classify(d, false)}
+	}
+	return r.w.write(ctx, rows)
+}
+
+// healths returns the worst health of the devices listed at each location:
+// once the refresh commits, the devices the cache holds.
+func (r *DeviceRefresh) healths() map[string]domain.Health {
+	out := map[string]domain.Health{}
+	for _, d := range r.listed {
+		rollup.Worsen(out, d.location, d.health)
+	}
+	return out
+}
+
+// Commit writes the devices still waiting, removes those the refresh did
+// not list, brings the rollups up to date and commits.
+func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
+	if err := r.w.flush(ctx); err != nil {
+		return r.w.change, err
+	}
+	if err := r.w.removeUnseen(ctx); err != nil {
+		return r.w.change, err
+	}
+	if !r.w.change.Empty() {
+		if err := recomputeRollups(ctx, r.tx, r.key, r.account, rollupInputs{healths: r.healths()}); err != nil {
+			return r.w.change, err
+		}
+	}
+	return r.w.change, r.tx.Commit(ctx)
+}
+
+// Rollback abandons the refresh; after Commit it does nothing.
+func (r *DeviceRefresh) Rollback() {
+	rollback(r.tx)
+}
+
+// FindDevices returns the devices matching the filter, by location in the
+// service's order; those of locations the layout does not list first.
+func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain.Device, error) {
+	key, err := s.accountKey(ctx, f.Account, false)
+	if err != nil {
+		return nil, err
+	}
+	const cols = `d.mac, d.location_id, d.position, d.generation, d.compartments, d.battery, d.battery_state,
+			d.faults, d.offline, d.last_seen`
+	var q string
+	args := []any{key}
+	switch {
+	case f.LocationID != "":
+		q = `SELECT ` + cols + ` FROM devices d WHERE d.account_id = $1 AND d.location_id = $2 ORDER BY d.position, d.mac`
+		args = append(args, f.LocationID)
+	case f.RoomID != "" || f.FloorID != "" || f.BuildingID != "":
+		col, val := "l.building_id", f.BuildingID
+		if f.RoomID != "" {
+			col, val = "l.room_id", f.RoomID
+		} else if f.FloorID != "" {
+			col, val = "l.floor_id", f.FloorID
+		}
+		q = `SELECT ` + cols + ` FROM locations l JOIN devices d ON d.account_id = l.account_id AND d.location_id = l.id
+			WHERE l.account_id = $1 AND ` + col + ` = $2 ORDER BY l.position, d.position, d.mac`
+		args = append(args, val)
+	default:
+		q = `SELECT ` + cols + ` FROM devices d LEFT JOIN locations l ON l.account_id = d.account_id AND l.id = d.location_id
+			WHERE d.account_id = $1 ORDER BY l.position NULLS FIRST, d.position, d.mac`
+	}
+	rows, err := s.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, scanDevice)
+}
+
+func scanDevice(row pgx.CollectableRow) (domain.Device, error) {
+	var d domain.Device
+	var comps, faults []byte
+	var state string
+	var battery pgtype.Int4
+	var seen pgtype.Timestamptz
+	if err := row.Scan(&d.MAC, &d.LocationID, &d.Position, &d.Generation, &comps, &battery, &state, &faults, &d.Offline, &seen); err != nil {
+		return d, err
+	}
+	var cj []compartmentJSON
+	var fj []faultJSON
+	if err := json.Unmarshal(comps, &cj); err != nil {
+		return d, fmt.Errorf("device %s compartments: %w", d.MAC, err)
+	}
+	if err := json.Unmarshal(faults, &fj); err != nil {
+		return d, fmt.Errorf("device %s faults: %w", d.MAC, err)
+	}
+	for _, c := range cj {
+		d.Compartments = append(d.Compartments, domain.Compartment{Level: c.Level, Low: c.Low, Out: c.Out})
+	}
+	for _, f := range fj {
+		d.Faults = append(d.Faults, domain.Fault{Kind: domain.FaultKind(f.Kind), Key: f.Key})
+	}
+	if battery.Valid {
+		b := int(battery.Int32)
+		d.Battery = &b
+	}
+	d.BatteryState = domain.BatteryState(state)
+	d.LastSeen = fromTS(seen)
+	return d, nil
+}

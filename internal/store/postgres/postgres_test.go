@@ -1,0 +1,391 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"washboard/internal/domain"
+	"washboard/internal/store"
+	"washboard/internal/store/sqlite"
+	"washboard/internal/store/storetest"
+)
+
+// serverURL is the URL of the PostgreSQL server the tests use, from
+// WASHBOARD_TEST_POSTGRES. Without one they skip, or fail when
+// WASHBOARD_POSTGRES_TESTS is "required".
+func serverURL(tb testing.TB) string {
+	tb.Helper()
+	u := os.Getenv("WASHBOARD_TEST_POSTGRES")
+	if u == "" {
+		msg := "set WASHBOARD_TEST_POSTGRES to a PostgreSQL URL, e.g. " +
+			"postgres://postgres@/postgres?host=/tmp/pgsock&port=5433; .ci/postgres starts one"
+		if os.Getenv("WASHBOARD_POSTGRES_TESTS") == "required" {
+			tb.Fatal(msg)
+		}
+		tb.Skip(msg)
+	}
+	return u
+}
+
+// newSchema makes a schema of the test's own on the test server, dropped
+// when the test ends or when drop is called, and returns its name and a
+// URL whose connections work in it: tests run side by side without seeing
+// each other's tables.
+func newSchema(tb testing.TB) (name, url string, drop func() error) {
+	tb.Helper()
+	server := serverURL(tb)
+	name = fmt.Sprintf("washboard_test_%016x", rand.Uint64())
+	exec := func(sql string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, server)
+		if err != nil {
+			return err
+		}
+		defer conn.Close(ctx)
+		_, err = conn.Exec(ctx, sql)
+		return err
+	}
+	if err := exec(`CREATE SCHEMA ` + name); err != nil {
+		tb.Fatal(err)
+	}
+	var once sync.Once
+	drop = func() error {
+		var err error
+		once.Do(func() { err = exec(`DROP SCHEMA ` + name + ` CASCADE`) })
+		return err
+	}
+	tb.Cleanup(func() {
+		if err := drop(); err != nil {
+			tb.Error(err)
+		}
+	})
+	return name, withSearchPath(tb, server, name), drop
+}
+
+// withSearchPath adds search_path to a connection string, a URL or a list
+// of key=value settings; pgx sends it when it connects.
+func withSearchPath(tb testing.TB, conn, schema string) string {
+	if !strings.HasPrefix(conn, "postgres://") && !strings.HasPrefix(conn, "postgresql://") {
+		return conn + " search_path=" + schema
+	}
+	u, err := url.Parse(conn)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// openTest opens a store in a schema of its own.
+func openTest(tb testing.TB) *Store {
+	tb.Helper()
+	_, u, _ := newSchema(tb)
+	s, err := Open(context.Background(), u)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestContract(t *testing.T) {
+	serverURL(t)
+	storetest.Run(t, func(t *testing.T) store.Store { return openTest(t) })
+}
+
+// TestMigrationsRunOnce: replicas that start together against a new
+// database all open it, and each migration is applied once.
+func TestMigrationsRunOnce(t *testing.T) {
+	_, u, _ := newSchema(t)
+	ctx := t.Context()
+	const replicas = 3
+	var wg sync.WaitGroup
+	errs := make([]error, replicas)
+	start := make(chan struct{})
+	for i := range replicas {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			s, err := Open(ctx, u)
+			if err == nil {
+				s.Close()
+			}
+			errs[i] = err
+		}()
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("replica %d: %v", i, err)
+		}
+	}
+	s, err := Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	names, _ := migrationNames()
+	var n, distinct int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*), count(DISTINCT applied) FROM schema_migrations`).Scan(&n, &distinct); err != nil {
+		t.Fatal(err)
+	}
+	if n != len(names) {
+		t.Errorf("%d migrations recorded, want %d", n, len(names))
+	}
+	if ok, err := s.Migrated(ctx); err != nil || !ok {
+		t.Errorf("Migrated = %v, %v", ok, err)
+	}
+}
+
+// TestMigrationWaitsForTheLock: a replica that finds another migrating
+// (holding the advisory lock) waits, creating nothing, until the other is
+// done.
+func TestMigrationWaitsForTheLock(t *testing.T) {
+	schema, u, _ := newSchema(t)
+	ctx := t.Context()
+	holder, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(context.Background())
+	var key2 int32
+	if err := holder.QueryRow(ctx, `SELECT hashtext(current_schema())`).Scan(&key2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := holder.Exec(ctx, `SELECT pg_advisory_lock($1::int, $2::int)`, migrationLock, key2); err != nil {
+		t.Fatal(err)
+	}
+
+	opened := make(chan error, 1)
+	go func() {
+		s, err := Open(ctx, u)
+		if err == nil {
+			s.Close()
+		}
+		opened <- err
+	}()
+	// Wait until Open asks for the lock.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := holder.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+			AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 2`, migrationLock, int64(uint32(key2))).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Open did not ask for the migration lock within 10 seconds")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case err := <-opened:
+		t.Fatalf("Open returned (%v) while another held the migration lock", err)
+	default:
+	}
+	var tables int
+	if err := holder.QueryRow(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_schema = $1`, schema).Scan(&tables); err != nil {
+		t.Fatal(err)
+	}
+	if tables != 0 {
+		t.Errorf("%d tables created while another held the migration lock", tables)
+	}
+	if _, err := holder.Exec(ctx, `SELECT pg_advisory_unlock($1::int, $2::int)`, migrationLock, key2); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-opened; err != nil {
+		t.Fatalf("Open after the lock was released: %v", err)
+	}
+}
+
+// TestUnchangedRefreshWritesNothing: refreshes that change nothing leave
+// every row of the cache unwritten (its xmin, the transaction that wrote
+// it, stays); a change writes its own row and the counts it moves, no
+// other.
+func TestUnchangedRefreshWritesNothing(t *testing.T) {
+	s := openTest(t)
+	ctx := t.Context()
+	l := domain.Layout{
+		Account:   domain.Account{ID: "a", Name: "A"},
+		Buildings: []domain.Building{{ID: "b1", Name: "North"}},
+		Floors:    []domain.Floor{{ID: "f1", BuildingID: "b1", Name: "Level 1"}},
+		Rooms:     []domain.Room{{ID: "r1", FloorID: "f1", Name: "Restroom 1"}, {ID: "r2", FloorID: "f1", Name: "Restroom 2"}},
+		Locations: []domain.Location{{ID: "1", RoomID: "r1", Name: "Soap", Type: domain.Soap}, {ID: "2", RoomID: "r2", Name: "Towel", Type: domain.Towel}},
+	}
+	seen := time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC)
+	battery := 80
+	devices := []domain.Device{
+		{MAC: "0000000000A1", LocationID: "1", Compartments: []domain.Compartment{{Level: 80}}, Battery: &battery, LastSeen: seen},
+		{MAC: "0000000000A2", LocationID: "2", Compartments: []domain.Compartment{{Level: 80}}, LastSeen: seen},
+	}
+	alerts := []domain.Alert{
+		{ID: "x1", LocationID: "1", MACs: []string{"0000000000A1"}, Status: domain.AlertOpen, Type: domain.AlertJam, Created: seen, Overdue: true},
+		{ID: "x2", LocationID: "2", Status: domain.AlertClosed, Type: domain.AlertJam, Created: seen, Resolved: seen.Add(time.Hour), Resolution: domain.ResolvedByDevice},
+	}
+	refresh := func() {
+		t.Helper()
+		if _, err := s.ReplaceLayout(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts, SeenAt: seen}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	versions := func() map[string]string {
+		t.Helper()
+		out := map[string]string{}
+		for table, key := range map[string]string{
+			"accounts": "id", "buildings": "id", "floors": "id", "rooms": "id", "locations": "id",
+			"devices": "mac", "alerts": "id", "rollups": "scope || ' ' || scope_id",
+		} {
+			rows, err := s.pool.Query(ctx, `SELECT `+key+`, xmin::text FROM `+table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var k, xmin string
+			if _, err := pgx.ForEachRow(rows, []any{&k, &xmin}, func() error {
+				out[table+" "+k] = xmin
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return out
+	}
+	refresh()
+	before := versions()
+	refresh()
+	if after := versions(); !maps.Equal(after, before) {
+		t.Errorf("refreshes with no change rewrote rows: %v, before %v", after, before)
+	}
+	devices[1].Compartments[0] = domain.Compartment{Level: 10, Low: true} // needs attention
+	refresh()
+	var written []string
+	for k, xmin := range versions() {
+		if before[k] != xmin {
+			written = append(written, k)
+		}
+	}
+	slices.Sort(written)
+	want := []string{"devices 0000000000A2", "rollups account a", "rollups building b1", "rollups floor f1", "rollups room r2"}
+	if !slices.Equal(written, want) {
+		t.Errorf("a device's change wrote %v, want %v", written, want)
+	}
+}
+
+// TestRefreshesOfOneAccountWait: a refresh holds its account until it
+// ends; another refresh of the account, as of another replica, waits for
+// it and then counts what it committed.
+func TestRefreshesOfOneAccountWait(t *testing.T) {
+	_, u, _ := newSchema(t)
+	ctx := t.Context()
+	a, err := Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	first, err := a.BeginAlerts(ctx, "acc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Rollback()
+	if err := first.Write(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.ApplyAlerts(ctx, "acc", store.AlertWrite{})
+		done <- err
+	}()
+	// The second refresh waits on the account's row lock.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := a.pool.QueryRow(ctx, `SELECT count(*) FROM pg_locks l JOIN pg_stat_activity p ON p.pid = l.pid
+			WHERE NOT l.granted AND p.application_name = 'washboard'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second refresh did not wait for the first")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("the second refresh ended (%v) while the first held the account", err)
+	default:
+	}
+	if _, err := first.Commit(ctx, nil, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkFirstRefresh runs the first sync of a large account on SQLite
+// and on PostgreSQL in turn and reports the time each took, and the ratio:
+//
+//	go test ./internal/store/postgres -run '^$' -bench FirstRefresh -benchtime 5x
+func BenchmarkFirstRefresh(b *testing.B) {
+	serverURL(b)
+	storetest.CompareFirstRefresh(b,
+		storetest.Engine{Name: "sqlite", Open: func(b *testing.B) store.Store {
+			s, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "washboard.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return s
+		}},
+		storetest.Engine{Name: "postgres", Open: func(b *testing.B) store.Store {
+			_, u, drop := newSchema(b)
+			s, err := Open(context.Background(), u)
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Gone once measured: the server does not vacuum it while
+			// the next op runs.
+			return droppedOnClose{s, drop}
+		}})
+}
+
+// droppedOnClose is a store whose schema Close drops.
+type droppedOnClose struct {
+	*Store
+	drop func() error
+}
+
+func (s droppedOnClose) Close() error {
+	return errors.Join(s.Store.Close(), s.drop())
+}
