@@ -118,6 +118,13 @@ func TestFuzzRoutes(t *testing.T) {
 		}
 	}
 	t.Logf("%d requests over %d routes", requests, len(s.echo.Routes()))
+	if t.Failed() {
+		for _, l := range strings.Split(a.logs.String(), "\n") {
+			if strings.Contains(l, "level=ERROR") {
+				t.Log(l)
+			}
+		}
+	}
 	if requests < 500 {
 		t.Errorf("only %d requests were sent", requests)
 	}

@@ -144,3 +144,47 @@ func addVary(h http.Header, names ...string) {
 	}
 	h.Set(echo.HeaderVary, strings.Join(have, ", "))
 }
+
+// cleanInput refuses a request whose path parameters, query or form
+// values hold a NUL byte or text that is not UTF-8: no name or id holds
+// them, and the database would refuse them. The sign-in form checks its
+// own, and says more about a credential pasted with something around it.
+func cleanInput(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if c.Path() == "/signin" {
+			return next(c)
+		}
+		names := c.ParamNames()
+		for i, v := range c.ParamValues() {
+			if !cleanText(v) && i < len(names) {
+				return errUncleanParam(names[i])
+			}
+		}
+		values := c.QueryParams()
+		r := c.Request()
+		if r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEApplicationForm) {
+			form, err := c.FormParams()
+			if err != nil {
+				return &HTTPError{Code: http.StatusBadRequest, Msg: "The form could not be read: " + clip(err.Error())}
+			}
+			values = form
+		}
+		for k, vs := range values {
+			if !cleanText(k) {
+				return &HTTPError{Code: http.StatusBadRequest, Msg: "A parameter's name holds a NUL byte or text that is not UTF-8."}
+			}
+			for _, v := range vs {
+				if !cleanText(v) {
+					return errUncleanParam(clip(k))
+				}
+			}
+		}
+		return next(c)
+	}
+}
+
+func cleanText(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
+
+func errUncleanParam(name string) error {
+	return errBadParam(name, "holds a character no name or id has: a NUL byte, or text that is not UTF-8")
+}

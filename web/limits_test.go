@@ -245,3 +245,37 @@ func TestAFirstSyncWhosePagingDoesNotEndSaysSoAndTriesAgain(t *testing.T) {
 		t.Error("the next refresh did not finish the first sync")
 	}
 }
+
+// TestNULBytesAndBrokenTextAreRefusedByName: a NUL byte or text that is
+// not UTF-8 in an id, a query or a form is answered 400 naming the
+// parameter, on either engine (PostgreSQL refuses such text outright).
+func TestNULBytesAndBrokenTextAreRefusedByName(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	for _, c := range []struct {
+		name, param string
+		do          func() response
+	}{
+		{"an id with a NUL byte", "id", func() response { return b.get("/buildings/b%00x") }},
+		{"an id that is not UTF-8", "id", func() response { return b.get("/locations/%FF%FE") }},
+		{"a search with a NUL byte", "q", func() response { return b.get("/search?q=soap%00") }},
+		{"a filter that is not UTF-8", "building", func() response { return b.get("/alerts.csv?building=%c3%28") }},
+		{"a form value with a NUL byte", "name", func() response {
+			token := csrfInput.FindStringSubmatch(b.get("/screens").body)[1]
+			return b.post("/screens", url.Values{"csrf_token": {token}, "name": {"Lobby\x00"}, "scope": {"account"}})
+		}},
+	} {
+		r := c.do()
+		if r.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: %d, want 400", c.name, r.StatusCode)
+			continue
+		}
+		if !strings.Contains(r.body, "The "+c.param+" parameter holds a character no name or id has") {
+			t.Errorf("%s: the answer does not name the parameter %q:\n%s", c.name, c.param, r.body)
+		}
+	}
+	if r := b.get("/"); r.StatusCode != http.StatusOK {
+		t.Errorf("the session did not survive: GET / = %d", r.StatusCode)
+	}
+}

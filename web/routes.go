@@ -15,7 +15,7 @@ func (s *Server) routes() *echo.Echo {
 	e.HTTPErrorHandler = s.handleError
 	e.IPExtractor = clientAddress(s.cfg.TrustedProxies)
 	e.Pre(s.requestID)
-	e.Use(s.compress, s.logRequests, s.recoverPanics, s.securityHeaders, limitBody(bodyLimit))
+	e.Use(s.compress, s.logRequests, s.recoverPanics, s.securityHeaders, limitBody(bodyLimit), cleanInput)
 
 	e.GET("/static/*", serveAssets(s.assets))
 	// Browsers ask for /favicon.ico where a page names no icon (the JSON

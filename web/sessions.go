@@ -49,6 +49,10 @@ const touchEvery = 5 * time.Minute
 type SessionConfig struct {
 	IdleTimeout time.Duration // default 12 h
 	Lifetime    time.Duration // default 7 days
+	// Shared says that other replicas read and write the same sessions:
+	// none is kept in memory, so that signing out on one replica signs out
+	// on all at once.
+	Shared bool
 }
 
 // newSessionManager returns a session manager storing sessions, sealed
@@ -56,7 +60,11 @@ type SessionConfig struct {
 func newSessionManager(st SessionStore, cfg SessionConfig, keys *keyring.Ring) *scs.SessionManager {
 	codec := newEncryptedCodec(keys)
 	sm := scs.New()
-	sm.Store = newSessionCache(st, sessionCacheSize)
+	size := sessionCacheSize
+	if cfg.Shared {
+		size = 0
+	}
+	sm.Store = newSessionCache(st, size)
 	sm.Codec = codec
 	sm.IdleTimeout = cmpOr(cfg.IdleTimeout, 12*time.Hour)
 	sm.Lifetime = cmpOr(cfg.Lifetime, 7*24*time.Hour)
@@ -146,6 +154,13 @@ func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 			token = ck.Value
 		}
 		ctx, err := s.sessions.Load(r.Context(), token)
+		var unread sessionStoreError
+		if errors.As(err, &unread) {
+			// The database does not answer: the session is not lost, and
+			// the user is not sent to sign in again.
+			s.log.Error("reading a session", "error", err.Error(), "request_id", requestID(c))
+			return &HTTPError{Code: http.StatusServiceUnavailable, Msg: "Washboard cannot reach its database just now. Try again in a moment."}
+		}
 		if err != nil {
 			// A session that cannot be read (another key, a damaged row)
 			// is treated as none.

@@ -14,6 +14,13 @@ type SessionStore interface {
 	DeleteSession(ctx context.Context, token string) error
 }
 
+// sessionStoreError is the store failing to read a session, as opposed to
+// a session that does not open.
+type sessionStoreError struct{ err error }
+
+func (e sessionStoreError) Error() string { return "reading the session: " + e.err.Error() }
+func (e sessionStoreError) Unwrap() error { return e.err }
+
 // sessionCacheSize is how many sessions the session cache and the codec
 // keep in memory; beyond it, any one is dropped and read again when used.
 const sessionCacheSize = 4096
@@ -21,11 +28,10 @@ const sessionCacheSize = 4096
 // sessionCache keeps the sealed sessions of the store in memory, by the
 // token's hash as scs hands it to its store, so that a page does not read
 // the store on every request. It is scs's store: every write goes through
-// it. With one server it is the store's only writer; several replicas each
-// keep their own and read what another wrote from the store, since a
-// session one of them has not seen is not in its memory, and one it has
-// seen changes only through it unless the user moves between replicas
-// (see the README, "Running several replicas").
+// it. With one server it is the store's only writer. Replicas sharing a
+// store keep nothing (a size of 0): a session another replica signed out
+// or renewed must end here at once, so every request reads the store (see
+// the README, "Running several replicas").
 type sessionCache struct {
 	store SessionStore
 	max   int
@@ -60,8 +66,11 @@ func (c *sessionCache) Find(token string) ([]byte, bool, error) {
 		return e.data, true, nil
 	}
 	data, expiry, found, err := c.store.FindSession(context.Background(), token)
-	if err != nil || !found {
-		return nil, false, err
+	if err != nil {
+		return nil, false, sessionStoreError{err}
+	}
+	if !found {
+		return nil, false, nil
 	}
 	c.mu.Lock()
 	if c.gen == gen {
@@ -99,6 +108,9 @@ func (c *sessionCache) Delete(token string) error {
 }
 
 func (c *sessionCache) keepLocked(token string, s cachedSession) {
+	if c.max <= 0 {
+		return // nothing kept: the store is shared with other replicas
+	}
 	if _, ok := c.byID[token]; !ok && len(c.byID) >= c.max {
 		for k := range c.byID { // any one: the map's order is random
 			delete(c.byID, k)

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -21,6 +22,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"washboard/internal/store/postgres"
+	"washboard/internal/store/postgres/pgtest"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the session table on PostgreSQL, for the tests to look at
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -53,6 +58,7 @@ type app struct {
 	upstream  *httptest.Server
 	srv       *httptest.Server
 	store     store.Store
+	shared    bool // the store is PostgreSQL's, as several replicas share it
 	sessionDB *sql.DB
 	engine    *syncer.Engine
 	events    *receiver.Service
@@ -150,20 +156,13 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "washboard.db")
-	if a.store, err = sqlite.Open(context.Background(), path); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.store.Close() })
-	if a.sessionDB, err = sql.Open("sqlite", path); err != nil { // the session table as it is, for the tests to look at
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.sessionDB.Close() })
+	a.openStore()
 	log := slog.New(slog.NewTextHandler(a.logs, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	a.engine = syncer.New(ctx, syncer.UpstreamSource{Client: client}, a.store, a.clock, syncer.Config{}, log)
 	t.Cleanup(func() { cancel(); a.engine.Wait() })
 	cfg.Zone = time.UTC
+	cfg.Sessions.Shared = a.shared
 	keys := testKeys(t, 7)
 	a.events = receiver.New(a.store, keys, a.engine, opts.receiver, log)
 	eventsDone := make(chan struct{})
@@ -186,6 +185,70 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	return a
 }
 
+// testEngine is the storage engine the handler and browser tests run on:
+// SQLite, or PostgreSQL with WASHBOARD_TEST_ENGINE=postgres (and a server
+// in WASHBOARD_TEST_POSTGRES; .ci/run runs this package on both).
+func testEngine(t testing.TB) string {
+	switch e := os.Getenv("WASHBOARD_TEST_ENGINE"); e {
+	case "", "sqlite":
+		return "sqlite"
+	case "postgres":
+		pgtest.ServerURL(t)
+		return e
+	default:
+		t.Fatalf("WASHBOARD_TEST_ENGINE must be sqlite or postgres, not %q", e)
+		return ""
+	}
+}
+
+// openStore opens the test's cache on the engine under test, and the
+// session table as it is, for the tests to look at.
+func (a *app) openStore() {
+	t := a.t
+	var err error
+	var sessions string
+	switch testEngine(t) {
+	case "postgres":
+		_, sessions, _ = pgtest.NewSchema(t)
+		if a.store, err = postgres.Open(context.Background(), sessions); err == nil {
+			a.sessionDB, err = sql.Open("pgx", sessions)
+		}
+		a.shared = true
+	default:
+		path := filepath.Join(t.TempDir(), "washboard.db")
+		if a.store, err = sqlite.Open(context.Background(), path); err == nil {
+			a.sessionDB, err = sql.Open("sqlite", path)
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.sessionDB.Close() })
+	t.Cleanup(func() { a.store.Close() })
+}
+
+// breakCache makes every read of the alerts fail, sessions aside.
+func (a *app) breakCache() {
+	if !a.shared {
+		a.store.Close() // sessions are in memory too: they survive
+		return
+	}
+	if _, err := a.sessionDB.Exec(`ALTER TABLE alerts RENAME TO alerts_broken`); err != nil {
+		a.t.Fatal(err)
+	}
+}
+
+// sessionsHolding counts the stored sessions whose data holds b as it is.
+func (a *app) sessionsHolding(b []byte) (int, error) {
+	q := `SELECT count(*) FROM sessions WHERE instr(data, ?) > 0`
+	if a.shared {
+		q = `SELECT count(*) FROM sessions WHERE position($1::bytea in data) > 0`
+	}
+	var n int
+	err := a.sessionDB.QueryRow(q, b).Scan(&n)
+	return n, err
+}
+
 // checkNoSecrets fails the test if a credential appears in anything the
 // tests received or the server logged, or in clear in the session table.
 func (a *app) checkNoSecrets() {
@@ -198,8 +261,7 @@ func (a *app) checkNoSecrets() {
 			if strings.Contains(a.logs.String(), secret) {
 				t.Error("a credential appears in the log")
 			}
-			var n int
-			if err := a.sessionDB.QueryRow(`SELECT count(*) FROM sessions WHERE instr(data, ?) > 0`, []byte(secret)).Scan(&n); err != nil {
+			if n, err := a.sessionsHolding([]byte(secret)); err != nil {
 				t.Error(err)
 			} else if n > 0 {
 				t.Error("a credential is stored in clear in the session table")
@@ -772,7 +834,7 @@ func TestServerErrorShowsAnIDTheLogCarries(t *testing.T) {
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
-	a.store.Close() // the cache fails under the next page
+	a.breakCache() // the cache fails under the next page
 	r := b.get("/alerts")
 	if r.StatusCode != http.StatusInternalServerError {
 		t.Fatalf("GET /alerts with a broken cache = %d, want 500", r.StatusCode)

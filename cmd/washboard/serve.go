@@ -11,14 +11,18 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/cluster"
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/metrics"
 	"washboard/internal/receiver"
+	"washboard/internal/store"
+	"washboard/internal/store/postgres"
 	"washboard/internal/store/sqlite"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
@@ -32,6 +36,7 @@ type serveConfig struct {
 	Upstream         string
 	TokenURL         string
 	Data             string
+	Database         string
 	Interval         time.Duration
 	MetadataInterval time.Duration
 	History          time.Duration
@@ -48,6 +53,7 @@ type serveConfig struct {
 func (c *serveConfig) flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Listen, "listen", ":8080", "address to serve the dashboard on")
 	fs.StringVar(&c.Data, "data", "./data", "directory for the database and the session key")
+	fs.StringVar(&c.Database, "database", "", "a PostgreSQL URL (postgres://…) to keep the cache in, shared by several replicas; SQLite in --data without it")
 	c.Interval, c.MetadataInterval = time.Minute, time.Hour
 	c.History, c.Lookback = 90*24*time.Hour, 30*24*time.Hour
 	c.IdleTimeout, c.Lifetime = 12*time.Hour, 7*24*time.Hour
@@ -79,6 +85,10 @@ func (c serveConfig) validate() error {
 		return usageError{"--shutdown-grace must be positive"}
 	case c.LogFormat != "auto" && c.LogFormat != "json" && c.LogFormat != "text":
 		return usageError{fmt.Sprintf("--log-format must be json, text or auto, not %q", c.LogFormat)}
+	case c.Database != "" && !strings.HasPrefix(c.Database, "postgres://") && !strings.HasPrefix(c.Database, "postgresql://"):
+		return usageError{"--database must be a PostgreSQL URL such as postgres://washboard@db/washboard (the URL is not repeated here: it may hold a password)"}
+	case c.Database != "" && os.Getenv("WASHBOARD_SECRET_KEY") == "":
+		return usageError{"with --database, WASHBOARD_SECRET_KEY is required: every replica must seal sessions and screens' credentials with the same key, and a key file in --data belongs to one machine"}
 	}
 	return nil
 }
@@ -135,15 +145,16 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err != nil {
 		return usageError{fmt.Sprintf("--tz %q: %v", cfg.TimeZone, err)}
 	}
-	if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
-		return fmt.Errorf("creating the data directory: %w", err)
-	}
-	dbPath := filepath.Join(cfg.Data, "washboard.db")
-	st, err := sqlite.Open(ctx, dbPath)
+	st, shared, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	defer func() {
+		if shared != nil {
+			shared.Close()
+		}
+	}()
 	keys, err := loadKeys(cfg.Data)
 	if err != nil {
 		return err
@@ -172,6 +183,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		Observe: func(res domain.Resource, d time.Duration, c domain.Change, err error) {
 			m.ObserveRefresh(string(res), d, c.Added, c.Changed, c.Removed, err)
 		},
+		Cluster: shared.cluster(),
 	}, log)
 	// Expired sessions are removed every half hour, until the sync stops.
 	go func() {
@@ -201,7 +213,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	defer stopEngine()
 
 	app, err := web.New(web.Config{
-		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime},
+		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime, Shared: shared != nil},
 		Zone:     zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
 		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed,
 	}, web.Deps{
@@ -298,4 +310,69 @@ func displayAddr(a net.Addr) string {
 		host = "localhost"
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// replicas is what a replica shares with the others on PostgreSQL: the
+// leases of the accounts' syncs and the notifications of their changes.
+type replicas struct {
+	leases *cluster.Leases
+	notes  *cluster.Broadcaster
+}
+
+func (r *replicas) Acquire(ctx context.Context, key string) (interface {
+	Lost() <-chan struct{}
+	Release()
+}, bool, error) {
+	return r.leases.Acquire(ctx, key)
+}
+
+func (r *replicas) Publish(ctx context.Context, channel, payload string) error {
+	return r.notes.Publish(ctx, channel, payload)
+}
+
+func (r *replicas) Subscribe(channel string) (<-chan string, func()) {
+	return r.notes.Subscribe(channel)
+}
+
+// cluster is the syncer's view of r: nil, an engine on its own, when r is.
+func (r *replicas) cluster() syncer.Cluster {
+	if r == nil {
+		return nil
+	}
+	return r
+}
+
+func (r *replicas) Close() {
+	r.notes.Close()
+	r.leases.Close()
+}
+
+// openStore opens the cache: on PostgreSQL with --database, shared with
+// other replicas (and then the leases and notifications they share too),
+// else SQLite in the data directory.
+func openStore(ctx context.Context, cfg serveConfig, log *slog.Logger) (store.Store, *replicas, error) {
+	if cfg.Database == "" {
+		if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
+			return nil, nil, fmt.Errorf("creating the data directory: %w", err)
+		}
+		st, err := sqlite.Open(ctx, filepath.Join(cfg.Data, "washboard.db"))
+		return st, nil, err
+	}
+	st, err := postgres.Open(ctx, cfg.Database)
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening the PostgreSQL database: %w", err)
+	}
+	leases, err := cluster.OpenLeases(ctx, cfg.Database, cluster.LeasesConfig{Log: log})
+	if err != nil {
+		st.Close()
+		return nil, nil, fmt.Errorf("connecting for the syncs' leases: %w", err)
+	}
+	notes, err := cluster.OpenBroadcaster(ctx, cfg.Database, cluster.BroadcasterConfig{Log: log})
+	if err != nil {
+		leases.Close()
+		st.Close()
+		return nil, nil, fmt.Errorf("connecting for the notifications between replicas: %w", err)
+	}
+	log.Info("cache on PostgreSQL, shared with any other replica")
+	return st, &replicas{leases: leases, notes: notes}, nil
 }

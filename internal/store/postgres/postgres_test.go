@@ -3,14 +3,9 @@ package postgres
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
-	"math/rand/v2"
-	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,78 +14,14 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/store/postgres/pgtest"
 	"washboard/internal/store/sqlite"
 	"washboard/internal/store/storetest"
 )
 
-// serverURL is the URL of the PostgreSQL server the tests use, from
-// WASHBOARD_TEST_POSTGRES. Without one they skip, or fail when
-// WASHBOARD_POSTGRES_TESTS is "required".
-func serverURL(tb testing.TB) string {
-	tb.Helper()
-	u := os.Getenv("WASHBOARD_TEST_POSTGRES")
-	if u == "" {
-		msg := "set WASHBOARD_TEST_POSTGRES to a PostgreSQL URL, e.g. " +
-			"postgres://postgres@/postgres?host=/tmp/pgsock&port=5433; .ci/postgres starts one"
-		if os.Getenv("WASHBOARD_POSTGRES_TESTS") == "required" {
-			tb.Fatal(msg)
-		}
-		tb.Skip(msg)
-	}
-	return u
-}
+func serverURL(tb testing.TB) string { return pgtest.ServerURL(tb) }
 
-// newSchema makes a schema of the test's own on the test server, dropped
-// when the test ends or when drop is called, and returns its name and a
-// URL whose connections work in it: tests run side by side without seeing
-// each other's tables.
-func newSchema(tb testing.TB) (name, url string, drop func() error) {
-	tb.Helper()
-	server := serverURL(tb)
-	name = fmt.Sprintf("washboard_test_%016x", rand.Uint64())
-	exec := func(sql string) error {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, server)
-		if err != nil {
-			return err
-		}
-		defer conn.Close(ctx)
-		_, err = conn.Exec(ctx, sql)
-		return err
-	}
-	if err := exec(`CREATE SCHEMA ` + name); err != nil {
-		tb.Fatal(err)
-	}
-	var once sync.Once
-	drop = func() error {
-		var err error
-		once.Do(func() { err = exec(`DROP SCHEMA ` + name + ` CASCADE`) })
-		return err
-	}
-	tb.Cleanup(func() {
-		if err := drop(); err != nil {
-			tb.Error(err)
-		}
-	})
-	return name, withSearchPath(tb, server, name), drop
-}
-
-// withSearchPath adds search_path to a connection string, a URL or a list
-// of key=value settings; pgx sends it when it connects.
-func withSearchPath(tb testing.TB, conn, schema string) string {
-	if !strings.HasPrefix(conn, "postgres://") && !strings.HasPrefix(conn, "postgresql://") {
-		return conn + " search_path=" + schema
-	}
-	u, err := url.Parse(conn)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+func newSchema(tb testing.TB) (name, url string, drop func() error) { return pgtest.NewSchema(tb) }
 
 // openTest opens a store in a schema of its own.
 func openTest(tb testing.TB) *Store {

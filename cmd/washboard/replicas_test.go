@@ -1,0 +1,254 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"math"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"washboard/internal/store/postgres/pgtest"
+)
+
+// replicaProc is one replica: the real binary, serving on PostgreSQL.
+type replicaProc struct {
+	cmd  *exec.Cmd
+	base string
+	logs *syncBuffer
+}
+
+// startReplica starts the binary as one replica of the dashboard on the
+// database at dbURL, with the simulator at upstream.
+func startReplica(t *testing.T, bin, dbURL, upstream string) *replicaProc {
+	t.Helper()
+	r := &replicaProc{logs: &syncBuffer{}}
+	r.cmd = exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--database", dbURL, "--upstream", upstream,
+		"--data", t.TempDir(), "--log-format", "json")
+	r.cmd.Env = append(os.Environ(), "WASHBOARD_SECRET_KEY=cmVwbGljYXMtc2hhcmUtdGhpcy1rZXktMzItYnl0ZXM=")
+	out, err := r.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.cmd.Stderr = r.logs
+	if err := r.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		r.cmd.Process.Kill()
+		r.cmd.Wait()
+		if t.Failed() {
+			t.Logf("the log of the replica at %s:\n%s", r.base, r.logs.String())
+		}
+	})
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		if m := regexp.MustCompile(`running on (http://\S+)`).FindStringSubmatch(lines.Text()); m != nil {
+			go io.Copy(io.Discard, out)
+			r.base = m[1]
+			return r
+		}
+	}
+	t.Fatalf("a replica printed no address; its log:\n%s", r.logs.String())
+	return nil
+}
+
+// upstreamRequests is what the replica's /metrics says it asked the
+// service.
+func (r *replicaProc) upstreamRequests(t *testing.T) int {
+	t.Helper()
+	resp, err := http.Get(r.base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	n := 0
+	for _, m := range regexp.MustCompile(`(?m)^washboard_upstream_requests_total\{[^}]*\} (\S+)$`).FindAllStringSubmatch(string(b), -1) {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		n += int(math.Round(v))
+	}
+	return n
+}
+
+// TestThreeReplicasShareOnePostgreSQL starts three replicas of the real
+// binary on one PostgreSQL, with the simulator upstream: a session made on
+// one is valid on the others; one replica alone polls the account; a
+// change it syncs reaches an event stream on another within a second; and
+// when it is killed with SIGKILL, another takes the sync over within two
+// intervals.
+func TestThreeReplicasShareOnePostgreSQL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs three replicas for about three minutes")
+	}
+	_, dbURL, _ := pgtest.NewSchema(t)
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "washboard")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the binary: %v\n%s", err, out)
+	}
+
+	up := newUpstreamSimOf(t, 60)
+	var devicesMu sync.Mutex
+	var devicesServed []time.Time // when each page of /devices was sent
+	var walkStarts []time.Time    // when the first page of each walk of /devices was sent
+	inner := up.srv.Config.Handler
+	up.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		inner.ServeHTTP(w, r)
+		if r.URL.Path == "/devices" {
+			devicesMu.Lock()
+			devicesServed = append(devicesServed, time.Now())
+			if off := r.URL.Query().Get("offset"); off == "" || off == "0" {
+				walkStarts = append(walkStarts, time.Now())
+			}
+			devicesMu.Unlock()
+		}
+	})
+	devicesWalks := func() []time.Time {
+		devicesMu.Lock()
+		defer devicesMu.Unlock()
+		return append([]time.Time(nil), walkStarts...)
+	}
+	lastPage := func() time.Time {
+		devicesMu.Lock()
+		defer devicesMu.Unlock()
+		return devicesServed[len(devicesServed)-1]
+	}
+
+	replicas := make([]*replicaProc, 3)
+	for i := range replicas {
+		replicas[i] = startReplica(t, bin, dbURL, up.srv.URL)
+	}
+	began := time.Now()
+	user := signIn(t, replicas[0].base, up.cred)
+	for i, r := range replicas[1:] {
+		if !strings.Contains(get(t, user, r.base+"/"), `id="buildings-heading"`) {
+			t.Fatalf("the session made on replica 1 is not valid on replica %d", i+2)
+		}
+	}
+
+	// Each replica now holds the account for the session; one polls it.
+	// The others hear of its changes: a stream on each, then a change.
+	type heard struct {
+		replica int
+		at      time.Time
+	}
+	arrivals := make(chan heard, 16)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	streams := &http.Client{Jar: user.Jar} // no timeout: streams stay open
+	for i, r := range replicas {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, r.base+"/events", nil)
+		resp, err := streams.Do(req)
+		if err != nil {
+			t.Fatalf("the event stream of replica %d: %v", i+1, err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("the event stream of replica %d: %d", i+1, resp.StatusCode)
+		}
+		go func() {
+			defer resp.Body.Close()
+			lines := bufio.NewScanner(resp.Body)
+			for lines.Scan() {
+				if lines.Text() == "event: devices" {
+					arrivals <- heard{i, time.Now()}
+				}
+			}
+		}()
+	}
+	mac := up.world.Accounts()[0].Rooms[0].Locations[0].Devices[0].MAC
+	if !up.world.Empty(mac) {
+		t.Fatalf("the simulator has no device %s", mac)
+	}
+
+	// Within an interval and a bit, the change is synced once and heard
+	// everywhere.
+	seen := map[int]time.Time{}
+	for deadline := time.After(90 * time.Second); len(seen) < len(replicas); {
+		select {
+		case h := <-arrivals:
+			if _, ok := seen[h.replica]; !ok {
+				seen[h.replica] = h.at
+			}
+		case <-deadline:
+			t.Fatalf("after 90 s, %d of the 3 replicas' streams heard of the change", len(seen))
+		}
+	}
+	walks := devicesWalks()
+	synced := lastPage()
+	for i, at := range seen {
+		if d := at.Sub(synced); d > time.Second {
+			t.Errorf("replica %d's stream heard of the change %s after the service answered the sync, want within 1 s", i+1, d.Round(time.Millisecond))
+		} else {
+			t.Logf("replica %d's stream heard of the change %s after the service answered the sync", i+1, d.Round(time.Millisecond))
+		}
+	}
+	if len(walks) != 2 {
+		t.Errorf("the account's devices were read %d times in %s; one replica polling reads them twice (at sign-in and an interval later)",
+			len(walks), time.Since(began).Round(time.Second))
+	}
+
+	// Which replica polls: the one whose requests to the service grow.
+	before := make([]int, len(replicas))
+	for i, r := range replicas {
+		before[i] = r.upstreamRequests(t)
+	}
+	for len(devicesWalks()) == len(walks) {
+		if time.Since(synced) > 90*time.Second {
+			t.Fatal("no poll within 90 s of the last")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	time.Sleep(time.Second) // the round's alerts
+	poller := -1
+	for i, r := range replicas {
+		if r.upstreamRequests(t) > before[i] {
+			if poller >= 0 {
+				t.Fatalf("replicas %d and %d both polled the account in one interval", poller+1, i+1)
+			}
+			poller = i
+		}
+	}
+	if poller < 0 {
+		t.Fatal("the service was polled, but by no replica's count")
+	}
+
+	// The poller dies without a word; another takes over within two
+	// intervals of its last poll.
+	last := devicesWalks()
+	lastPoll := last[len(last)-1]
+	for i, r := range replicas {
+		before[i] = r.upstreamRequests(t)
+	}
+	replicas[poller].cmd.Process.Signal(syscall.SIGKILL)
+	replicas[poller].cmd.Wait()
+	for len(devicesWalks()) == len(last) {
+		if time.Since(lastPoll) > 2*time.Minute {
+			t.Fatalf("no replica polled the account within two intervals of replica %d's death", poller+1)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	took := devicesWalks()[len(last)].Sub(lastPoll)
+	t.Logf("replica %d was killed; another polled %s after its last poll", poller+1, took.Round(time.Millisecond))
+	time.Sleep(time.Second)
+	polled := 0
+	for i, r := range replicas {
+		if i != poller && r.upstreamRequests(t) > before[i] {
+			polled++
+		}
+	}
+	if polled != 1 {
+		t.Errorf("%d surviving replicas polled the account after the takeover, want one", polled)
+	}
+}
