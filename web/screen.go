@@ -208,12 +208,21 @@ type screenBeat struct {
 	Now string `json:"now,omitempty"`
 }
 
+// screenRetry is how long a screen waits before reconnecting a stream
+// that ended; screen.js shows a lost connection 5 s after an error.
+const screenRetry = 2 * time.Second
+
 // streamScreenEvents sends a screen "changed" when its data changed, and a
 // heartbeat (every Config.ScreenHeartbeat) with the server's version and
 // the age of the data; it tells an unlinked screen so within one heartbeat.
 func (s *Server) streamScreenEvents(c echo.Context) error {
 	sc := c.Get(ctxScreen).(screenCtx)
 	st := startStream(c)
+	// Soon enough that a screen whose server restarts reconnects (to
+	// another replica, behind a load balancer) before it shows a banner.
+	if !st.retry(screenRetry) {
+		return nil
+	}
 	send := st.send
 	beat := func() (screenBeat, bool) {
 		hb := screenBeat{Version: s.version}

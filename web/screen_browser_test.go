@@ -4,10 +4,12 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -88,10 +90,11 @@ func TestBrowserScreen(t *testing.T) {
 	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.getElementById('screen-live').textContent.includes('Product out')`,
 		chromedp.WithPollingTimeout(2*time.Second))), "waiting for the screen to show the product out")
 
-	// The dashboard goes away: a banner says so within two heartbeats.
+	// The dashboard goes away: a banner says so once the reconnection's
+	// grace of 5 s is over.
 	srv.Close()
 	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`/Connection lost since/.test(document.getElementById('screen-banner').textContent)`,
-		chromedp.WithPollingTimeout(5*time.Second))), "waiting for the connection-lost banner")
+		chromedp.WithPollingTimeout(10*time.Second))), "waiting for the connection-lost banner")
 
 	// It comes back: the banner goes and data flows again, without a reload.
 	ln2, err := net.Listen("tcp", addr)
@@ -465,5 +468,96 @@ func TestBrowserScreenKeepsActionItemsOnEveryPage(t *testing.T) {
 	if s.Page != "" || s.Summarised || s.Attention == 0 || s.ActionShown != s.Action {
 		t.Errorf("a floor whose items all fit: page %q, summarised %v, %d attention items listed, %d of %d action items shown; want one page listing everything",
 			s.Page, s.Summarised, s.Attention, s.ActionShown, s.Action)
+	}
+}
+
+// TestBrowserScreenRollingRestart restarts the replica a wall screen is
+// connected to, behind a load balancer that sends new connections to
+// another: the screen reconnects to the other, never shows the
+// connection-lost banner, and goes on showing changes.
+func TestBrowserScreenRollingRestart(t *testing.T) {
+	a := newApp(t, Config{ScreenHeartbeat: time.Second})
+	ctx := newChrome(t, 1920, 1080)
+	acc := a.world.Accounts()[0]
+	floor := acc.Buildings[0].Floors[0]
+
+	// Two replicas on the same data, and a balancer in front of them that
+	// sends every new request to the one in service, counting the
+	// screen's event streams each replica opened.
+	second, err := New(a.cfg, a.deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replicas := []*Server{a.handler.Load(), second}
+	var inService atomic.Int32
+	var streams [2]atomic.Int32
+	balancer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := inService.Load()
+		if r.URL.Path == "/screen/events" {
+			streams[i].Add(1)
+		}
+		replicas[i].ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		second.CloseStreams()
+		balancer.CloseClientConnections() // the screen's stream stays open until its client goes
+		balancer.Close()
+	})
+
+	user := a.browser()
+	user.signIn(credA)
+	token := user.createScreen(screenForm("Staff room", "floor:"+floor.ID))
+	loadAfter(t, ctx, chromedp.Navigate(balancer.URL+"/s/"+token), "opening the screen's link")
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("screen-live"))), "waiting for the screen")
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`!!document.body['htmx-internal-data']?.sseEventSource && document.body['htmx-internal-data'].sseEventSource.readyState === 1`,
+		chromedp.WithPollingTimeout(5*time.Second))), "waiting for the screen's event stream")
+	// Every banner line the screen ever shows, from here on.
+	must(t, chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`window.__banners = [];
+		new MutationObserver(() => {
+			const t = document.getElementById('screen-banner').textContent.trim();
+			if (t) window.__banners.push(t);
+		}).observe(document.getElementById('screen-banner'), {childList: true, subtree: true, characterData: true});`)),
+		"watching the banner")
+
+	// The first replica is restarted: the balancer takes it out of service
+	// and it closes its streams as it shuts down.
+	inService.Store(1)
+	replicas[0].CloseStreams()
+	deadline := time.Now().Add(10 * time.Second)
+	for streams[1].Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if streams[1].Load() == 0 {
+		t.Fatal("the screen did not reconnect to the other replica within 10 s")
+	}
+	// A change after the restart reaches the screen through the other
+	// replica's stream.
+	var target string
+	for _, r := range floor.Rooms {
+		for _, l := range r.Locations {
+			if l.Type == "towel" && target == "" {
+				target = l.Name
+				a.world.Empty(l.Devices[0].MAC)
+			}
+		}
+	}
+	if target == "" {
+		t.Fatal("no towel dispenser on the floor")
+	}
+	a.clock.Advance(time.Minute)
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.getElementById('screen-live').textContent.includes('Product out')`,
+		chromedp.WithPollingTimeout(5*time.Second))), "waiting for the screen to show the product out")
+	// Past the grace a lost connection would have shown in.
+	time.Sleep(6 * time.Second)
+	banners, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.__banners`))
+	must(t, err, "reading the banners")
+	for _, b := range banners {
+		if strings.Contains(b, "Connection lost") {
+			t.Errorf("the screen showed %q while reconnecting to another replica", b)
+			break
+		}
+	}
+	if n := streams[1].Load(); n != 1 {
+		t.Errorf("the screen opened %d streams on the replica in service; want 1", n)
 	}
 }

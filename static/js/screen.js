@@ -19,8 +19,11 @@
 //   (e) connection health: the server sends a "heartbeat" event every 15 s,
 //       with data {"version", "asOf", "stale", "rejected", "stopped"}, and
 //       "changed" when the data changed (htmx refreshes #screen-live on it).
-//       Without a heartbeat for 35 s, or on a stream error, #screen-banner
-//       says "Connection lost since 14:02 — showing data as of 13:58". The
+//       Without a heartbeat for 35 s, or 5 s after a stream error without
+//       a heartbeat since, #screen-banner says "Connection lost since 14:02
+//       — showing data as of 13:58": a server that restarts (one replica
+//       of several going away in a rolling restart) closes the stream, and
+//       a reconnection to another that quick shows no banner at all. The
 //       SSE extension reconnects by itself; this script reconnects only a
 //       stream nobody else will (open but silent, stuck connecting, or
 //       closed for longer than the extension's longest retry), with
@@ -41,6 +44,7 @@
   "use strict";
 
   var HEARTBEAT_TIMEOUT = 35000; // two heartbeat periods and a little
+  var RECONNECT_GRACE = 5000; // a stream error shows after this long without a heartbeat
   var CONNECTING_LIMIT = 60000; // a stream connecting for longer is stuck
   var CLOSED_GRACE = 70000; // the SSE extension retries a closed stream within 64 s
   var BACKOFF_FIRST = 5000;
@@ -351,6 +355,7 @@
 
   var lastBeat = Date.now(); // the page itself is fresh from the server
   var lostSince = 0; // 0 while connected
+  var troubleSince = 0; // the first error since the last heartbeat, 0 without one
   var beatAsOf = ""; // asOf of the last heartbeat
   var source = null; // the EventSource our listeners are on
   var sourceGen = 0; // counts the sources seen
@@ -441,6 +446,12 @@
     renderBanner();
   }
 
+  // noteTrouble records an error of the stream or of a refresh; it becomes
+  // a lost connection if no heartbeat follows within RECONNECT_GRACE.
+  function noteTrouble(at) {
+    if (!troubleSince) troubleSince = at;
+  }
+
   // refresh asks htmx for #screen-live again, as a "changed" event does.
   function refresh() {
     var el = live();
@@ -478,6 +489,7 @@
     var reconnected = lostSince !== 0 || (beatGen !== 0 && beatGen !== sourceGen);
     beatGen = sourceGen;
     lostSince = 0;
+    troubleSince = 0;
     forceDelay = BACKOFF_FIRST;
     nextForceAt = 0;
     renderBanner();
@@ -513,6 +525,7 @@
       stateSince = now;
     }
     if (!lostSince && now - lastBeat > HEARTBEAT_TIMEOUT) markLost(lastBeat);
+    if (!lostSince && troubleSince && now - troubleSince >= RECONNECT_GRACE) markLost(troubleSince);
     if (!lostSince || now < nextForceAt) return;
     var stuck;
     if (!source) {
@@ -652,11 +665,11 @@
   });
   document.addEventListener("htmx:sseError", function () {
     adopt();
-    markLost(Date.now());
+    noteTrouble(Date.now());
   });
   // A refresh that could not reach the server says the same.
   document.addEventListener("htmx:sendError", function () {
-    markLost(Date.now());
+    noteTrouble(Date.now());
   });
   window.addEventListener("resize", function () {
     needsMeasure = true;
