@@ -23,5 +23,8 @@ VOLUME /data
 EXPOSE 8080
 ENTRYPOINT ["/washboard"]
 # Set WASHBOARD_UPSTREAM to the service's base URL; `demo` runs on a
-# simulated fleet instead.
+# simulated fleet instead. The cache is SQLite in /data; for several
+# replicas, set WASHBOARD_DATABASE to a PostgreSQL URL and
+# WASHBOARD_SECRET_KEY to the key they share (README, "Running several
+# replicas"), and /data holds nothing.
 CMD ["serve"]

@@ -18,10 +18,14 @@ import (
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/cluster"
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/keyring"
 	"washboard/internal/receiver"
 	"washboard/internal/store"
+	"washboard/internal/store/postgres"
+	"washboard/internal/store/postgres/pgtest"
 	"washboard/internal/store/sqlite"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
@@ -113,6 +117,10 @@ type benchEnv struct {
 	store   store.Store
 	engine  *syncer.Engine
 	events  *receiver.Service
+
+	dbURL    string // on PostgreSQL
+	upstream string
+	keys     *keyring.Ring
 }
 
 func newBenchEnv(b *testing.B, buildings, floors int) *benchEnv {
@@ -126,12 +134,7 @@ func newBenchEnv(b *testing.B, buildings, floors int) *benchEnv {
 		http.Error(w, `{"status":503}`, http.StatusServiceUnavailable)
 	}))
 	b.Cleanup(up.Close)
-	path := filepath.Join(b.TempDir(), "washboard.db")
-	st, err := sqlite.Open(context.Background(), path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
+	st, dbURL := benchStore(b)
 	floor := benchCache(b, st, account, buildings, floors)
 	client, _ := upstream.New(upstream.Config{BaseURL: up.URL, MaxAttempts: 1})
 	clk := clock.NewFake(start)
@@ -142,15 +145,78 @@ func newBenchEnv(b *testing.B, buildings, floors int) *benchEnv {
 	eventsDone := make(chan struct{})
 	go func() { events.Run(ctx); close(eventsDone) }()
 	b.Cleanup(func() { cancel(); engine.Wait(); <-eventsDone })
-	s, err := New(Config{Zone: time.UTC},
+	// On PostgreSQL, as replicas run: sessions shared with any other,
+	// kept while their writes are announced.
+	var notes SessionNotes
+	if dbURL != "" {
+		replicas, err := cluster.OpenReplicas(ctx, dbURL, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(replicas.Close)
+		notes = replicas
+	}
+	s, err := New(Config{Zone: time.UTC, Sessions: SessionConfig{Shared: dbURL != ""}},
 		Deps{Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: clk, Keys: keys}),
-			Sessions: st, Sync: engine, Clock: clk, Keys: keys, Receiver: events})
+			Sessions: st, Sync: engine, Clock: clk, Keys: keys, Receiver: events, SessionNotes: notes})
 	if err != nil {
 		b.Fatal(err)
 	}
 	srv := httptest.NewServer(s)
 	b.Cleanup(srv.Close)
-	return &benchEnv{srv: srv, floor: floor, clk: clk, account: account, store: st, engine: engine, events: events}
+	return &benchEnv{srv: srv, floor: floor, clk: clk, account: account, store: st, engine: engine, events: events,
+		dbURL: dbURL, upstream: up.URL, keys: keys}
+}
+
+// benchStore opens an empty cache on the engine under test (testEngine),
+// with the URL of its database on PostgreSQL.
+func benchStore(b *testing.B) (st store.Store, dbURL string) {
+	var err error
+	switch testEngine(b) {
+	case "postgres":
+		_, dbURL, _ = pgtest.NewSchema(b)
+		st, err = postgres.Open(context.Background(), dbURL)
+	default:
+		st, err = sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "washboard.db"))
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	return st, dbURL
+}
+
+// replica is one more replica of e's dashboard, on e's PostgreSQL
+// database, sharing leases and notifications with the others made so.
+func (e *benchEnv) replica(b *testing.B) (*httptest.Server, *syncer.Engine) {
+	b.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	st, err := postgres.Open(ctx, e.dbURL)
+	if err != nil {
+		b.Fatal(err)
+	}
+	others, err := cluster.OpenReplicas(ctx, e.dbURL, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	client, _ := upstream.New(upstream.Config{BaseURL: e.upstream, MaxAttempts: 1})
+	engine := syncer.New(ctx, syncer.UpstreamSource{Client: client}, st, e.clk, syncer.Config{Interval: 24 * time.Hour, Cluster: others}, nil)
+	s, err := New(Config{Zone: time.UTC, Sessions: SessionConfig{Shared: true}},
+		Deps{Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: e.clk, Keys: e.keys}),
+			Sessions: st, Sync: engine, Clock: e.clk, Keys: e.keys, SessionNotes: others})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	b.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+		cancel()
+		engine.Wait()
+		others.Close()
+		st.Close()
+	})
+	return srv, engine
 }
 
 // benchSession signs in and returns a client holding the session.

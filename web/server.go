@@ -72,6 +72,10 @@ type Deps struct {
 	Keys *keyring.Ring
 	// Receiver takes the service's events at /hooks/; nil answers them 404.
 	Receiver *receiver.Service
+	// SessionNotes, with SessionConfig.Shared, carries the announcements
+	// of sessions written between replicas, so that each may keep
+	// sessions in memory.
+	SessionNotes SessionNotes
 }
 
 // Server is the web application.
@@ -116,7 +120,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, dash: deps.Dashboard, sync: deps.Sync, clock: deps.Clock, log: deps.Log, metrics: deps.Metrics, closing: make(chan struct{}),
-		sessions: newSessionManager(deps.Sessions, cfg.Sessions, deps.Keys), keys: deps.Keys, receiver: deps.Receiver, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
+		sessions: newSessionManager(deps.Sessions, cfg.Sessions, deps.Keys, deps.SessionNotes), keys: deps.Keys, receiver: deps.Receiver, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
 		pages: newPageCache(pageCacheBytes),
 	}
 	if s.version == "" {

@@ -50,21 +50,25 @@ type SessionConfig struct {
 	IdleTimeout time.Duration // default 12 h
 	Lifetime    time.Duration // default 7 days
 	// Shared says that other replicas read and write the same sessions:
-	// none is kept in memory, so that signing out on one replica signs out
-	// on all at once.
+	// signing out on one replica signs out on all at once. With
+	// Deps.SessionNotes, replicas keep sessions in memory and announce
+	// their writes to each other; without, none is kept.
 	Shared bool
 }
 
 // newSessionManager returns a session manager storing sessions, sealed
 // with the ring's session key, in the store.
-func newSessionManager(st SessionStore, cfg SessionConfig, keys *keyring.Ring) *scs.SessionManager {
+func newSessionManager(st SessionStore, cfg SessionConfig, keys *keyring.Ring, notes SessionNotes) *scs.SessionManager {
 	codec := newEncryptedCodec(keys)
 	sm := scs.New()
-	size := sessionCacheSize
-	if cfg.Shared {
-		size = 0
+	switch {
+	case !cfg.Shared:
+		sm.Store = newSessionCache(st, sessionCacheSize)
+	case notes != nil:
+		sm.Store = newSharedSessionCache(st, sessionCacheSize, notes)
+	default:
+		sm.Store = newSessionCache(st, 0)
 	}
-	sm.Store = newSessionCache(st, size)
 	sm.Codec = codec
 	sm.IdleTimeout = cmpOr(cfg.IdleTimeout, 12*time.Hour)
 	sm.Lifetime = cmpOr(cfg.Lifetime, 7*24*time.Hour)

@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"crypto/rand"
+	"strings"
 	"sync"
 	"time"
 )
@@ -28,29 +30,104 @@ const sessionCacheSize = 4096
 // sessionCache keeps the sealed sessions of the store in memory, by the
 // token's hash as scs hands it to its store, so that a page does not read
 // the store on every request. It is scs's store: every write goes through
-// it. With one server it is the store's only writer. Replicas sharing a
-// store keep nothing (a size of 0): a session another replica signed out
-// or renewed must end here at once, so every request reads the store (see
-// the README, "Running several replicas").
+// it. With one server it is the store's only writer.
+//
+// Replicas sharing a store tell each other what they wrote (SessionNotes):
+// a session another replica signed out or renewed must end here at once.
+// Each write is announced with the token's hash, and every replica drops
+// what it kept of that session; a replica that may have missed
+// announcements (its listening connection broke) drops everything, and
+// keeps nothing until it listens. Even so, a kept session is read again
+// after sharedSessionKept, so that a replica cut off from the
+// announcements without knowing it yet serves a signed-out session for at
+// most that long. Without announcements, replicas sharing a store keep
+// nothing (a size of 0): every request reads the store.
 type sessionCache struct {
 	store SessionStore
 	max   int
 	now   func() time.Time
 
+	// With other replicas: the announcements, this cache's own name among
+	// them, and how long a session is kept (0 for as long as it lasts).
+	notes SessionNotes
+	self  string
+	keep  time.Duration
+
 	writing sync.Mutex // a write and its change to memory, one at a time, so both see writes in the same order
 
-	mu   sync.Mutex
-	gen  uint64 // moves with every write: a read that a write overtook is not kept
-	byID map[string]cachedSession
+	mu        sync.Mutex
+	gen       uint64 // moves with every write: a read that a write overtook is not kept
+	byID      map[string]cachedSession
+	listening bool // with notes: they are heard, and sessions may be kept
 }
 
 type cachedSession struct {
 	data   []byte
 	expiry time.Time
+	read   time.Time // with notes: when it was read or written
 }
+
+// SessionNotes carries the announcements of sessions written between
+// replicas sharing a session store: the cluster's Replicas implement it.
+// Subscribe's channel receives "" when announcements may have been missed,
+// first of all once they are listened to.
+type SessionNotes interface {
+	Publish(ctx context.Context, channel, payload string) error
+	Subscribe(channel string) (<-chan string, func())
+}
+
+// sessionsChannel is the channel of the sessions' announcements; a payload
+// is the writer's name, a space and the session's token hash.
+const sessionsChannel = "washboard_sessions"
+
+// sharedSessionKept is how long a replica keeps a session it read, at
+// most, when replicas share the store.
+const sharedSessionKept = 10 * time.Second
 
 func newSessionCache(st SessionStore, max int) *sessionCache {
 	return &sessionCache{store: st, max: max, now: time.Now, byID: map[string]cachedSession{}}
+}
+
+// newSharedSessionCache is a session cache among replicas: it keeps
+// sessions while it hears the others' announcements.
+func newSharedSessionCache(st SessionStore, max int, notes SessionNotes) *sessionCache {
+	c := newSessionCache(st, max)
+	c.notes, c.self, c.keep = notes, rand.Text(), sharedSessionKept
+	heard, _ := notes.Subscribe(sessionsChannel)
+	go c.hear(heard)
+	return c
+}
+
+// hear drops the sessions the other replicas wrote, until the
+// announcements end.
+func (c *sessionCache) hear(heard <-chan string) {
+	for note := range heard {
+		c.mu.Lock()
+		c.gen++
+		if note == "" {
+			clear(c.byID)
+			c.listening = true
+		} else if writer, token, ok := strings.Cut(note, " "); ok && writer != c.self {
+			delete(c.byID, token)
+		}
+		c.mu.Unlock()
+	}
+	c.mu.Lock()
+	clear(c.byID)
+	c.listening = false
+	c.mu.Unlock()
+}
+
+// announce tells the other replicas that the session was written.
+func (c *sessionCache) announce(token string) {
+	if c.notes == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	// A failure is bounded: the others read the session again within
+	// sharedSessionKept.
+	_ = c.notes.Publish(ctx, sessionsChannel, c.self+" "+token)
 }
 
 // Find returns a session's sealed data, if it exists and has not expired.
@@ -59,8 +136,9 @@ func (c *sessionCache) Find(token string) ([]byte, bool, error) {
 	e, ok := c.byID[token]
 	gen := c.gen
 	c.mu.Unlock()
-	if ok {
-		if !c.now().Before(e.expiry) {
+	now := c.now()
+	if ok && (c.keep == 0 || now.Sub(e.read) < c.keep) {
+		if !now.Before(e.expiry) {
 			return nil, false, nil
 		}
 		return e.data, true, nil
@@ -74,7 +152,7 @@ func (c *sessionCache) Find(token string) ([]byte, bool, error) {
 	}
 	c.mu.Lock()
 	if c.gen == gen {
-		c.keepLocked(token, cachedSession{data: data, expiry: expiry})
+		c.keepLocked(token, cachedSession{data: data, expiry: expiry, read: now})
 	}
 	c.mu.Unlock()
 	return data, true, nil
@@ -85,12 +163,15 @@ func (c *sessionCache) Commit(token string, b []byte, expiry time.Time) error {
 	c.writing.Lock()
 	defer c.writing.Unlock()
 	err := c.store.CommitSession(context.Background(), token, b, expiry)
+	if err == nil {
+		c.announce(token)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
 	delete(c.byID, token)
 	if err == nil {
-		c.keepLocked(token, cachedSession{data: b, expiry: expiry})
+		c.keepLocked(token, cachedSession{data: b, expiry: expiry, read: c.now()})
 	}
 	return err
 }
@@ -100,6 +181,9 @@ func (c *sessionCache) Delete(token string) error {
 	c.writing.Lock()
 	defer c.writing.Unlock()
 	err := c.store.DeleteSession(context.Background(), token)
+	if err == nil {
+		c.announce(token)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
@@ -108,8 +192,8 @@ func (c *sessionCache) Delete(token string) error {
 }
 
 func (c *sessionCache) keepLocked(token string, s cachedSession) {
-	if c.max <= 0 {
-		return // nothing kept: the store is shared with other replicas
+	if c.max <= 0 || (c.notes != nil && !c.listening) {
+		return // nothing kept: the store is shared, and the others' writes unheard
 	}
 	if _, ok := c.byID[token]; !ok && len(c.byID) >= c.max {
 		for k := range c.byID { // any one: the map's order is random

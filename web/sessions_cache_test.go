@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"washboard/internal/cluster"
 	"washboard/internal/store"
 	"washboard/internal/store/sqlite"
 )
@@ -216,5 +217,136 @@ func TestEndedSessionTokensAreRefusedAtOnce(t *testing.T) {
 		if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/signin") {
 			t.Errorf("%s gets %d (%q), want a redirect to sign in", name, r.StatusCode, r.Header.Get("Location"))
 		}
+	}
+}
+
+// countingSessions counts the reads of a session store.
+type countingSessions struct {
+	SessionStore
+	mu    sync.Mutex
+	finds int
+}
+
+func (c *countingSessions) FindSession(ctx context.Context, token string) ([]byte, time.Time, bool, error) {
+	c.mu.Lock()
+	c.finds++
+	c.mu.Unlock()
+	return c.SessionStore.FindSession(ctx, token)
+}
+
+func (c *countingSessions) reads() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.finds
+}
+
+// silentNotes are announcements never heard: no subscriber is told that
+// they are listened to.
+type silentNotes struct{}
+
+func (silentNotes) Publish(context.Context, string, string) error { return nil }
+func (silentNotes) Subscribe(string) (<-chan string, func())      { return make(chan string), func() {} }
+
+// TestSharedSessionCachesHearEachOther runs two replicas' session caches
+// on one store: each keeps the sessions it read while it hears the
+// other's writes, drops a session the other signed out or rewrote as soon
+// as it hears of it, reads a kept session again after sharedSessionKept,
+// and keeps nothing while it does not hear the others.
+func TestSharedSessionCachesHearEachOther(t *testing.T) {
+	st := &countingSessions{SessionStore: sessionTestStore(t)}
+	notes := cluster.NewLocal(0)
+	t.Cleanup(notes.Close)
+	one := newSharedSessionCache(st, 16, notes)
+	two := newSharedSessionCache(st, 16, notes)
+	now := time.Now()
+	two.now = func() time.Time { return now }
+	expiry := now.Add(time.Hour)
+	find := func(token string) string {
+		t.Helper()
+		b, found, err := two.Find(token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !found {
+			return "(none)"
+		}
+		return string(b)
+	}
+	// waitFor polls the second replica until it finds want, for a second.
+	waitFor := func(token, want string) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Second); ; time.Sleep(time.Millisecond) {
+			got := find(token)
+			if got == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the second replica finds %q for %s a second after the first wrote it; want %q", got, token, want)
+			}
+		}
+	}
+
+	if err := one.Commit("t1", []byte("signed in"), expiry); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("t1", "signed in")
+	// The first write's announcement may reach the second replica after
+	// its first read: then it reads once more, and keeps the session.
+	for deadline := time.Now().Add(time.Second); ; {
+		reads := st.reads()
+		find("t1")
+		if st.reads() == reads {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the second replica keeps reading the store for a session it read")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	reads := st.reads()
+	for range 5 {
+		if got := find("t1"); got != "signed in" {
+			t.Fatalf("the second replica finds %q", got)
+		}
+	}
+	if n := st.reads() - reads; n != 0 {
+		t.Errorf("five requests on the second replica read the store %d times; want the session kept", n)
+	}
+
+	if err := one.Commit("t1", []byte("touched"), expiry); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("t1", "touched")
+	if err := one.Delete("t1"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("t1", "(none)")
+
+	// A session kept longer than sharedSessionKept is read again: written
+	// behind the caches' backs, it shows then.
+	if err := two.Commit("t2", []byte("mine"), expiry); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CommitSession(context.Background(), "t2", []byte("changed unannounced"), expiry); err != nil {
+		t.Fatal(err)
+	}
+	if got := find("t2"); got != "mine" {
+		t.Fatalf("the replica that wrote t2 finds %q", got)
+	}
+	now = now.Add(sharedSessionKept)
+	if got := find("t2"); got != "changed unannounced" {
+		t.Errorf("after %s the replica finds %q; want the session read again", sharedSessionKept, got)
+	}
+
+	// A replica that does not hear the others keeps nothing.
+	deaf := newSharedSessionCache(st, 16, silentNotes{})
+	reads = st.reads()
+	for range 3 {
+		if _, found, err := deaf.Find("t2"); err != nil || !found {
+			t.Fatalf("a replica not hearing the others does not find t2: %v", err)
+		}
+	}
+	if n := st.reads() - reads; n != 3 {
+		t.Errorf("three requests on a replica not hearing the others read the store %d times; want 3", n)
 	}
 }

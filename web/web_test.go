@@ -71,6 +71,7 @@ type app struct {
 	// it is served, and may hold it.
 	beforeUpstream atomic.Pointer[func(*http.Request)]
 	handler        atomic.Pointer[Server] // what a.srv serves
+	dbURL          string                 // of the test's schema, on PostgreSQL
 }
 
 // restart replaces the dashboard with a new one over the same database
@@ -210,6 +211,7 @@ func (a *app) openStore() {
 	switch testEngine(t) {
 	case "postgres":
 		_, sessions, _ = pgtest.NewSchema(t)
+		a.dbURL = sessions
 		if a.store, err = postgres.Open(context.Background(), sessions); err == nil {
 			a.sessionDB, err = sql.Open("pgx", sessions)
 		}

@@ -177,13 +177,19 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return float64(n)
 	})
 
+	// nil interfaces, not nil pointers, on an engine of its own
+	var others syncer.Cluster
+	var sessionNotes web.SessionNotes
+	if shared != nil {
+		others, sessionNotes = shared, shared
+	}
 	syncCtx, stopSync := context.WithCancel(context.WithoutCancel(ctx))
 	engine := syncer.New(syncCtx, syncer.UpstreamSource{Client: client}, st, opts.clock, syncer.Config{
 		Interval: cfg.Interval, MetadataInterval: cfg.MetadataInterval, History: cfg.History, Lookback: cfg.Lookback,
 		Observe: func(res domain.Resource, d time.Duration, c domain.Change, err error) {
 			m.ObserveRefresh(string(res), d, c.Added, c.Changed, c.Removed, err)
 		},
-		Cluster: shared.cluster(),
+		Cluster: others,
 	}, log)
 	// Expired sessions are removed every half hour, until the sync stops.
 	go func() {
@@ -219,6 +225,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	}, web.Deps{
 		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys}),
 		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,
+		SessionNotes: sessionNotes,
 	})
 	if err != nil {
 		return err
@@ -312,45 +319,10 @@ func displayAddr(a net.Addr) string {
 	return net.JoinHostPort(host, port)
 }
 
-// replicas is what a replica shares with the others on PostgreSQL: the
-// leases of the accounts' syncs and the notifications of their changes.
-type replicas struct {
-	leases *cluster.Leases
-	notes  *cluster.Broadcaster
-}
-
-func (r *replicas) Acquire(ctx context.Context, key string) (interface {
-	Lost() <-chan struct{}
-	Release()
-}, bool, error) {
-	return r.leases.Acquire(ctx, key)
-}
-
-func (r *replicas) Publish(ctx context.Context, channel, payload string) error {
-	return r.notes.Publish(ctx, channel, payload)
-}
-
-func (r *replicas) Subscribe(channel string) (<-chan string, func()) {
-	return r.notes.Subscribe(channel)
-}
-
-// cluster is the syncer's view of r: nil, an engine on its own, when r is.
-func (r *replicas) cluster() syncer.Cluster {
-	if r == nil {
-		return nil
-	}
-	return r
-}
-
-func (r *replicas) Close() {
-	r.notes.Close()
-	r.leases.Close()
-}
-
 // openStore opens the cache: on PostgreSQL with --database, shared with
 // other replicas (and then the leases and notifications they share too),
 // else SQLite in the data directory.
-func openStore(ctx context.Context, cfg serveConfig, log *slog.Logger) (store.Store, *replicas, error) {
+func openStore(ctx context.Context, cfg serveConfig, log *slog.Logger) (store.Store, *cluster.Replicas, error) {
 	if cfg.Database == "" {
 		if err := os.MkdirAll(cfg.Data, 0o700); err != nil {
 			return nil, nil, fmt.Errorf("creating the data directory: %w", err)
@@ -362,17 +334,11 @@ func openStore(ctx context.Context, cfg serveConfig, log *slog.Logger) (store.St
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the PostgreSQL database: %w", err)
 	}
-	leases, err := cluster.OpenLeases(ctx, cfg.Database, cluster.LeasesConfig{Log: log})
+	reps, err := cluster.OpenReplicas(ctx, cfg.Database, log)
 	if err != nil {
 		st.Close()
-		return nil, nil, fmt.Errorf("connecting for the syncs' leases: %w", err)
-	}
-	notes, err := cluster.OpenBroadcaster(ctx, cfg.Database, cluster.BroadcasterConfig{Log: log})
-	if err != nil {
-		leases.Close()
-		st.Close()
-		return nil, nil, fmt.Errorf("connecting for the notifications between replicas: %w", err)
+		return nil, nil, err
 	}
 	log.Info("cache on PostgreSQL, shared with any other replica")
-	return st, &replicas{leases: leases, notes: notes}, nil
+	return st, reps, nil
 }

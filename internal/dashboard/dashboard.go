@@ -8,6 +8,7 @@ package dashboard
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
@@ -34,6 +35,9 @@ type Service struct {
 	upstream *upstream.Client
 	clock    clock.Clock
 	keys     *keyring.Ring
+
+	statusMu sync.Mutex
+	statuses map[string]keptStatuses // by account: see syncStatuses
 }
 
 // New returns the service.
@@ -41,7 +45,8 @@ func New(d Deps) *Service {
 	if d.Clock == nil {
 		d.Clock = clock.Real{}
 	}
-	return &Service{store: d.Store, sync: d.Sync, upstream: d.Upstream, clock: d.Clock, keys: d.Keys}
+	return &Service{store: d.Store, sync: d.Sync, upstream: d.Upstream, clock: d.Clock, keys: d.Keys,
+		statuses: map[string]keptStatuses{}}
 }
 
 // Ready reports whether the database answers and every migration is

@@ -14,7 +14,7 @@ import (
 // credentials cred rejected by the service.
 func (s *Service) Freshness(ctx context.Context, account string, cred domain.Credentials) domain.Freshness {
 	var f domain.Freshness
-	statuses, err := s.store.SyncStatuses(ctx, account)
+	statuses, err := s.syncStatuses(ctx, account)
 	if err != nil {
 		f.Failed, f.Reason = true, "the cache could not be read"
 		return f
@@ -52,7 +52,7 @@ func (s *Service) Freshness(ctx context.Context, account string, cred domain.Cre
 
 // FirstSyncDone reports whether the account's cache has been filled once.
 func (s *Service) FirstSyncDone(ctx context.Context, account string) (bool, error) {
-	statuses, err := s.store.SyncStatuses(ctx, account)
+	statuses, err := s.syncStatuses(ctx, account)
 	if err != nil {
 		return false, err
 	}
@@ -62,7 +62,7 @@ func (s *Service) FirstSyncDone(ctx context.Context, account string) (bool, erro
 // alertsAsOf is the end of the account's last successful alerts refresh;
 // zero before the first.
 func (s *Service) alertsAsOf(ctx context.Context, account string) (time.Time, error) {
-	statuses, err := s.store.SyncStatuses(ctx, account)
+	statuses, err := s.syncStatuses(ctx, account)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -71,3 +71,52 @@ func (s *Service) alertsAsOf(ctx context.Context, account string) (time.Time, er
 	}
 	return time.Time{}, nil
 }
+
+// statusesKept is how long the sync states read for an account answer
+// again, unless the sync engine knows they changed. Every page and
+// fragment asks for them: on PostgreSQL, that is a round trip to the
+// server a request, and the pages' own freshness moves by the second
+// anyway. The states another replica records without announcing them (a
+// refresh that changed nothing) show here at most this much later.
+const statusesKept = time.Second
+
+// keptStatuses are an account's sync states as read at a status version.
+type keptStatuses struct {
+	version  uint64
+	read     time.Time // by the machine's clock, not the dashboard's
+	statuses map[domain.Resource]store.SyncStatus
+}
+
+// syncStatuses reads the account's sync states, or the ones read within
+// statusesKept at the engine's current status version. The map returned
+// is shared: callers read it only.
+func (s *Service) syncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error) {
+	version := s.sync.StatusVersion(account)
+	s.statusMu.Lock()
+	kept, ok := s.statuses[account]
+	s.statusMu.Unlock()
+	if ok && kept.version == version && time.Since(kept.read) < statusesKept {
+		return kept.statuses, nil
+	}
+	read := time.Now()
+	statuses, err := s.store.SyncStatuses(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	s.statusMu.Lock()
+	defer s.statusMu.Unlock()
+	if len(s.statuses) >= maxKeptStatuses {
+		for a, k := range s.statuses {
+			if time.Since(k.read) >= statusesKept {
+				delete(s.statuses, a)
+			}
+		}
+	}
+	if len(s.statuses) < maxKeptStatuses {
+		s.statuses[account] = keptStatuses{version: version, read: read, statuses: statuses}
+	}
+	return statuses, nil
+}
+
+// maxKeptStatuses bounds the accounts whose states are kept at once.
+const maxKeptStatuses = 4096

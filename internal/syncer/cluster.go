@@ -149,6 +149,9 @@ func (e *Engine) hear(notes <-chan string, stop func()) {
 func (e *Engine) heard(a announcement) {
 	now := e.clock.Now()
 	e.mu.Lock()
+	if a.Kind != "" {
+		e.records[a.Account]++
+	}
 	if a.Live {
 		e.eventsAt[a.Account] = now
 	}
@@ -180,6 +183,7 @@ func (e *Engine) heardGap() {
 	now := e.clock.Now()
 	for _, account := range accounts {
 		e.changed(account)
+		e.recorded(account)
 		e.publish(Event{Account: account, Kind: EventChanged, At: now})
 	}
 }

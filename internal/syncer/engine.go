@@ -76,6 +76,7 @@ type Engine struct {
 	rejected map[string]Rejection // credential id → why
 	subs     map[string]map[chan Event]struct{}
 	gens     map[string]uint64    // by account: see Generation
+	records  map[string]uint64    // by account: see StatusVersion
 	eventsAt map[string]time.Time // by account: when the service's events last arrived
 	// liveToldAt is, by account, when the other replicas were last told
 	// that the service's events arrive.
@@ -105,6 +106,7 @@ func New(ctx context.Context, src Source, st store.Store, clk clock.Clock, cfg C
 		rejected:   map[string]Rejection{},
 		subs:       map[string]map[chan Event]struct{}{},
 		gens:       map[string]uint64{},
+		records:    map[string]uint64{},
 		eventsAt:   map[string]time.Time{},
 		replica:    newReplicaID(),
 		liveToldAt: map[string]time.Time{},

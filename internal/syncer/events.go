@@ -70,6 +70,24 @@ func (e *Engine) Generation(account string) uint64 {
 	return e.gens[account]
 }
 
+// StatusVersion counts the moments the account's sync states
+// (store.SyncStatus) may have changed as far as this engine knows: a
+// refresh it recorded, or another replica's announcement it heard. Another
+// replica's refresh that changed nothing is not announced: a reader that
+// keeps states must keep them briefly.
+func (e *Engine) StatusVersion(account string) uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.records[account]
+}
+
+// recorded moves the account's status version on.
+func (e *Engine) recorded(account string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.records[account]++
+}
+
 // changed moves the account's generation on: a refresh changed its cache.
 func (e *Engine) changed(account string) {
 	e.mu.Lock()

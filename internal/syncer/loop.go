@@ -282,6 +282,7 @@ func (l *loop) refresh(ctx context.Context, res domain.Resource, fn refreshFunc)
 		if rerr := e.store.RecordSync(context.WithoutCancel(ctx), l.account, st); rerr != nil {
 			e.log.Error("recording a refresh", "account", l.account, "resource", string(res), "error", rerr)
 		}
+		e.recorded(l.account)
 		switch {
 		case err != nil:
 			e.announce(Event{Account: l.account, Kind: EventFailed, Resource: res, Message: st.LastError, At: e.clock.Now()}, "", false)
