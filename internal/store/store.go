@@ -27,6 +27,7 @@ type Store interface {
 	Sessions
 	Syncs
 	Reports
+	Claims
 	Keys
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
@@ -176,6 +177,24 @@ type Reports interface {
 	SaveReportSettings(ctx context.Context, account string, rs ReportSettings) error
 }
 
+// Claims are who is on the accounts' open alerts (domain.Claim).
+type Claims interface {
+	// ClaimAlert records c (its AlertID, Name, Note and At) as the active
+	// claim of the account's alert, ending the one active before, if any,
+	// as handed over at c.At. ErrNotFound when the account has no open
+	// alert of that id.
+	ClaimAlert(ctx context.Context, account string, c domain.Claim) error
+	// ReleaseClaim ends the active claim of the account's alert, if any,
+	// as released at at.
+	ReleaseClaim(ctx context.Context, account, alertID string, at time.Time) error
+	// ActiveClaims returns the account's active claims by alert id.
+	ActiveClaims(ctx context.Context, account string) (map[string]domain.Claim, error)
+	// ClaimsDuring returns the account's claims active at any moment of
+	// [from, to), ended ones included, by the time they were made, at most
+	// limit of them.
+	ClaimsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.Claim, error)
+}
+
 // Keys is the check value of the secret key that sealed what the store
 // holds.
 type Keys interface {
@@ -186,6 +205,7 @@ type Keys interface {
 // AlertFilter selects alerts of an account.
 type AlertFilter struct {
 	Account    string
+	AlertID    string // one alert alone, when set
 	BuildingID string
 	FloorID    string
 	RoomID     string

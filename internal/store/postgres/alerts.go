@@ -72,8 +72,9 @@ type AlertRefresh struct {
 	w       *tableWriter
 	key     int64
 	account string
-	empty   bool      // the account had no alerts: nothing to compare with
-	seen    time.Time // when the service was read; zero leaves overdue_since alone
+	empty   bool             // the account had no alerts: nothing to compare with
+	seen    time.Time        // when the service was read; zero leaves overdue_since alone
+	now     func() time.Time // the store's clock, for claims a refresh without seen ends
 	// touched, when set, holds the states of the only locations the
 	// refresh may change, as they were before it: Commit adjusts their
 	// parts' rollups instead of counting the whole account again.
@@ -99,7 +100,7 @@ func (s *Store) beginAlerts(ctx context.Context, account string) (*AlertRefresh,
 		rollback(tx)
 		return nil, err
 	}
-	return &AlertRefresh{tx: tx, w: newTableWriter(tx, alertsTable, key, nil), key: key, account: account, empty: !has}, nil
+	return &AlertRefresh{tx: tx, w: newTableWriter(tx, alertsTable, key, nil), key: key, account: account, empty: !has, now: s.Now}, nil
 }
 
 // SeenAt says when the service was read, before the first Write. The
@@ -126,7 +127,8 @@ func (r *AlertRefresh) Write(ctx context.Context, alerts []domain.Alert) error {
 
 // Commit writes the alerts still waiting, removes those the service no
 // longer has and the closed ones created before pruneBefore (unless it is
-// zero), brings the rollups up to date and commits.
+// zero), brings the rollups up to date, ends the claims of the alerts no
+// longer open and commits.
 func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore time.Time) (domain.Change, error) {
 	c := &r.w.change
 	if err := r.w.flush(ctx); err != nil {
@@ -168,6 +170,9 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 		if err := recomputeRollups(ctx, r.tx, r.key, r.account, rollupInputs{}); err != nil {
 			return *c, err
 		}
+	}
+	if err := endClaimsOfClosedAlerts(ctx, r.tx, r.key, r.seen, r.now()); err != nil {
+		return *c, err
 	}
 	return *c, r.tx.Commit(ctx)
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -319,4 +320,78 @@ type droppedOnClose struct {
 
 func (s droppedOnClose) Close() error {
 	return errors.Join(s.Store.Close(), s.drop())
+}
+
+// TestClaimWaitsForTheRefreshClosingItsAlert: a claim of an alert that a
+// refresh under way has closed, as of another replica, waits for the
+// refresh and then finds no open alert to claim; no claim stays active on
+// a closed alert.
+func TestClaimWaitsForTheRefreshClosingItsAlert(t *testing.T) {
+	_, u, _ := newSchema(t)
+	ctx := t.Context()
+	a, err := Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	t0 := time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC)
+	x1 := domain.Alert{ID: "x1", LocationID: "1", Status: domain.AlertOpen, Type: domain.AlertJam, Created: t0}
+	if _, err := a.ApplyAlerts(ctx, "acc", store.AlertWrite{Upserts: []domain.Alert{x1}, SeenAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := a.BeginAlerts(ctx, "acc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Rollback()
+	r.SeenAt(t0.Add(time.Hour))
+	// Enough alerts that the refresh writes them, x1 closed, before it
+	// commits.
+	closed := x1
+	closed.Status, closed.Resolved, closed.Resolution = domain.AlertClosed, t0.Add(30*time.Minute), domain.ResolvedByUser
+	page := []domain.Alert{closed}
+	for i := range flushRows {
+		page = append(page, domain.Alert{ID: fmt.Sprint("y", i), LocationID: "1", Status: domain.AlertOpen, Type: domain.AlertJam, Created: t0})
+	}
+	if err := r.Write(ctx, page); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- b.ClaimAlert(ctx, "acc", domain.Claim{AlertID: "x1", Name: "Ana", At: t0.Add(40 * time.Minute)})
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := a.pool.QueryRow(ctx, `SELECT count(*) FROM pg_locks l JOIN pg_stat_activity p ON p.pid = l.pid
+			WHERE NOT l.granted AND p.application_name = 'washboard'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the claim did not wait for the refresh")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("the claim ended (%v) while the refresh held its alert", err)
+	default:
+	}
+	if _, err := r.Commit(ctx, nil, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("the claim after the refresh closed its alert: %v; want ErrNotFound", err)
+	}
+	if got, err := a.ActiveClaims(ctx, "acc"); err != nil || len(got) != 0 {
+		t.Errorf("active claims = %+v, %v; want none", got, err)
+	}
 }

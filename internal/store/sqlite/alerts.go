@@ -70,9 +70,10 @@ type AlertRefresh struct {
 	w       *tableWriter
 	key     int64
 	account string
-	empty   bool         // the account had no alerts: nothing to compare with
-	seen    time.Time    // when the service was read; zero leaves overdue_ms alone
-	rollups rollupInputs // read once the refresh changes something
+	empty   bool             // the account had no alerts: nothing to compare with
+	seen    time.Time        // when the service was read; zero leaves overdue_ms alone
+	now     func() time.Time // the store's clock, for claims a refresh without seen ends
+	rollups rollupInputs     // read once the refresh changes something
 	// touched, when set, holds the states of the only locations the
 	// refresh may change, as they were before it: Commit adjusts their
 	// parts' rollups instead of counting the whole account again.
@@ -98,7 +99,7 @@ func (s *Store) beginAlerts(ctx context.Context, account string) (*AlertRefresh,
 		tx.Rollback()
 		return nil, err
 	}
-	return &AlertRefresh{tx: tx, w: newTableWriter(tx, alertsTable, key, nil), key: key, account: account, empty: n == 0}, nil
+	return &AlertRefresh{tx: tx, w: newTableWriter(tx, alertsTable, key, nil), key: key, account: account, empty: n == 0, now: s.Now}, nil
 }
 
 // SeenAt says when the service was read, before the first Write. The
@@ -146,7 +147,8 @@ func (r *AlertRefresh) readRollupInputs(ctx context.Context) (err error) {
 
 // Commit writes the alerts still waiting, removes those the service no
 // longer has and the closed ones created before pruneBefore (unless it is
-// zero), brings the rollups up to date and commits.
+// zero), brings the rollups up to date, ends the claims of the alerts no
+// longer open and commits.
 func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore time.Time) (domain.Change, error) {
 	defer r.w.close()
 	c := &r.w.change
@@ -197,6 +199,9 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 		if err := recomputeRollups(ctx, r.tx, r.key, r.account, r.rollups); err != nil {
 			return *c, err
 		}
+	}
+	if err := endClaimsOfClosedAlerts(ctx, r.tx, r.key, r.seen, r.now()); err != nil {
+		return *c, err
 	}
 	return *c, r.tx.Commit()
 }
