@@ -13,8 +13,8 @@ func TestAlertsTableMarksOverdueAndPossiblyUnfixed(t *testing.T) {
 	if table.Find("caption").Length() != 1 {
 		t.Error("the table has no caption")
 	}
-	if n := table.Find(`thead th[scope="col"]`).Length(); n != 7 {
-		t.Errorf("%d column headers with scope=col, want 7", n)
+	if n := table.Find(`thead th[scope="col"]`).Length(); n != 8 {
+		t.Errorf("%d column headers with scope=col, want 8 (with who is on it)", n)
 	}
 	rows := table.Find("tbody tr")
 	if rows.Length() != 3 {

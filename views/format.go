@@ -514,3 +514,27 @@ func rejectionShort(rejection string) string {
 	}
 	return "the service refused them"
 }
+
+// claimAge is how long someone has been on an alert: "4 min", "1 h 20
+// min"; "just now" within the first minute.
+func claimAge(since, now time.Time) string {
+	if now.Sub(since) < time.Minute {
+		return "just now"
+	}
+	return duration(now.Sub(since))
+}
+
+// claimOutcome is how a claim ended, in words: "Resolved at 14:05",
+// "Handed over at 14:05", "Released at 14:05", or "Still on it".
+func claimOutcome(c domain.Claim, zone *time.Location) string {
+	at := " at " + shortDateTime(c.Ended, zone)
+	switch c.EndedBy {
+	case domain.ClaimClosed:
+		return "Alert closed" + at
+	case domain.ClaimHanded:
+		return "Handed over" + at
+	case domain.ClaimReleased:
+		return "Released" + at
+	}
+	return "Still on it"
+}

@@ -207,6 +207,33 @@ type AlertRow struct {
 	Where         string
 	MACs          []string
 	Now           time.Time // for "open for 3 h"
+	// Claim is who is on the open alert; nil when nobody is.
+	Claim *ClaimView
+	// ClaimHref is the claim page of an open alert; empty for a closed one.
+	ClaimHref string
+}
+
+// ClaimView is who is on an alert: "Maria — 4 min", and their note.
+type ClaimView struct {
+	Name, Note string
+	Since      time.Time
+}
+
+// Claim is the page where someone says they are on an open alert, hands
+// it over, or releases it.
+type Claim struct {
+	Page
+	Alert           AlertRow
+	Name, Note      string // the form's values
+	Problem         string // why the form was refused, in words
+	Action, Release string // where the forms post
+	Back            string // the page to return to
+}
+
+// ClaimGone says that the alert to claim is no longer open.
+type ClaimGone struct {
+	Page
+	Back string
 }
 
 // RefillTotal is what to carry to one floor: "Level 3: 12 tissue rolls, 2

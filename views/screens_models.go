@@ -100,6 +100,10 @@ type ScreenItem struct {
 	Severity domain.Health
 	Since    time.Time // zero when unknown
 	Overdue  bool
+	// ClaimedBy is who is on the location, since ClaimedAt; empty when
+	// nobody is.
+	ClaimedBy string
+	ClaimedAt time.Time
 }
 
 // ScreenStop says why a screen shows no more data. The zero value: it

@@ -134,6 +134,11 @@ func (s *Server) listAlerts(c echo.Context) error {
 			return nil, err
 		}
 		m.Self = self
+		for i := range m.Rows {
+			if m.Rows[i].ClaimHref != "" {
+				m.Rows[i].ClaimHref += "?back=" + url.QueryEscape(self)
+			}
+		}
 		live, err := renderLive(ctx, views.AlertsContent(m))
 		if err != nil {
 			return nil, err
@@ -149,7 +154,7 @@ func (s *Server) alerts(ctx context.Context, q alertQuery, now time.Time) (views
 		return views.Alerts{}, err
 	}
 	m := views.Alerts{Page: views.Page{Zone: s.cfg.Zone}, Total: pg.Total, Truncated: pg.Total > len(pg.Alerts.Alerts),
-		Rows: alertRows(pg.Alerts, now), Filter: alertFilterView(q, pg), RefillTotals: refillTotals(pg.Refills)}
+		Rows: withClaims(alertRows(pg.Alerts, now), pg.Claims), Filter: alertFilterView(q, pg), RefillTotals: refillTotals(pg.Refills)}
 	m.CSVHref = "/alerts.csv"
 	if v := q.values(); len(v) > 0 {
 		m.CSVHref += "?" + v.Encode()

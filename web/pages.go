@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"net/url"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -54,7 +55,12 @@ func (s *Server) cardView(now time.Time, cd dashboard.Card, p dashboard.Places) 
 		Where: p.Where(l.RoomID), Now: now, Zone: s.cfg.Zone, Health: cd.Health,
 	}
 	for _, a := range cd.Alerts {
-		c.Alerts = append(c.Alerts, alertRow(a, l, p, now))
+		row := alertRow(a, l, p, now)
+		row.ClaimHref = "/alerts/" + url.PathEscape(a.ID) + "/claim?back=" + url.QueryEscape("/locations/"+l.ID)
+		if claim, ok := cd.Claims[a.ID]; ok {
+			row.Claim = claimView(claim)
+		}
+		c.Alerts = append(c.Alerts, row)
 	}
 	for _, d := range cd.Devices {
 		c.Devices = append(c.Devices, views.DeviceView{
@@ -88,6 +94,25 @@ func alertRow(a domain.Alert, l domain.Location, p dashboard.Places, now time.Ti
 		r.LocationName = "Location " + a.LocationID
 	}
 	return r
+}
+
+// withClaims adds to the rows of open alerts who is on them, and where to
+// claim them.
+func withClaims(rows []views.AlertRow, claims map[string]domain.Claim) []views.AlertRow {
+	for i := range rows {
+		if !rows[i].Open {
+			continue
+		}
+		rows[i].ClaimHref = "/alerts/" + url.PathEscape(rows[i].ID) + "/claim"
+		if c, ok := claims[rows[i].ID]; ok {
+			rows[i].Claim = claimView(c)
+		}
+	}
+	return rows
+}
+
+func claimView(c domain.Claim) *views.ClaimView {
+	return &views.ClaimView{Name: c.Name, Note: c.Note, Since: c.At}
 }
 
 // placeCard is a building or floor card with its counts.

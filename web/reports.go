@@ -204,6 +204,7 @@ var reportTables = []struct{ name, label string }{
 	{"offline", "Devices offline"},
 	{"top", "Locations with the most alerts"},
 	{"picklist", "Pick list"},
+	{"handled", "Who handled what"},
 }
 
 // exportShiftReport answers /reports/shift.csv: one of the report's tables,
@@ -275,6 +276,17 @@ func (s *Server) exportShiftReport(c echo.Context) error {
 				types[i] = string(t)
 			}
 			w.Write(cells(append([]string{strconv.Itoa(l.Opened), strings.Join(types, ";")}, place(l.Place)...)...))
+		}
+	case "handled":
+		w.Write(append([]string{"name", "note", "alert_id", "type", "claimed_at", "time_to_claim_minutes", "ended_at", "ended_by",
+			"time_to_resolve_minutes"}, placeHeader...))
+		for _, h := range r.Handled {
+			ttr := ""
+			if h.Alert.TimeToResolve > 0 {
+				ttr = strconv.Itoa(int(h.Alert.TimeToResolve / time.Minute))
+			}
+			w.Write(cells(append([]string{h.Claim.Name, h.Claim.Note, h.Claim.AlertID, string(h.Alert.Alert.Type), isoTime(h.Claim.At),
+				strconv.Itoa(int(h.TimeToClaim / time.Minute)), isoTime(h.Claim.Ended), string(h.Claim.EndedBy), ttr}, place(h.Alert.Place)...)...))
 		}
 	case "picklist":
 		w.Write([]string{"building", "floor", "product", "refills", "battery_sets"})

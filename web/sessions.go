@@ -181,6 +181,10 @@ func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// sessionChanged makes the request write its session back: a value other
+// than the idle deadline changed.
+func (s *Server) sessionChanged(ctx context.Context) { s.sessions.Remove(ctx, keyTouched) }
+
 func (s *Server) commitSession(c echo.Context) {
 	ctx := c.Request().Context()
 	var token string

@@ -17,6 +17,8 @@ type AlertsPage struct {
 	Total   int
 	Alerts  Located
 	Refills []FloorRefill // nil for closed alerts
+	// Claims are who is on the open alerts, by alert id.
+	Claims map[string]domain.Claim
 	// Buildings are the account's; Floors those of the chosen building (or
 	// the chosen floor alone); Rooms those of the chosen floor (or the
 	// chosen room alone).
@@ -43,6 +45,9 @@ func (s *Service) Alerts(ctx context.Context, f AlertFilter, limit int) (AlertsP
 	}
 	if f.Status != domain.AlertClosed {
 		if m.Refills, err = s.refills(ctx, f); err != nil {
+			return m, err
+		}
+		if m.Claims, err = s.store.ActiveClaims(ctx, f.Account); err != nil {
 			return m, err
 		}
 	}

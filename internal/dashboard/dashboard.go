@@ -148,6 +148,8 @@ type Card struct {
 	Devices  []domain.Device
 	Alerts   []domain.Alert // open
 	Health   domain.Health
+	// Claims are who is on its open alerts, by alert id.
+	Claims map[string]domain.Claim
 }
 
 // cardsOf builds the cards of locations from their devices and open

@@ -239,7 +239,27 @@ func (s *Service) cardsIn(ctx context.Context, account, building, floor, room st
 	if err != nil {
 		return nil, err
 	}
-	return cardsOf(locs, devices, open), nil
+	cards := cardsOf(locs, devices, open)
+	return cards, s.addClaims(ctx, account, cards)
+}
+
+// addClaims gives each card who is on its open alerts.
+func (s *Service) addClaims(ctx context.Context, account string, cards []Card) error {
+	claims, err := s.store.ActiveClaims(ctx, account)
+	if err != nil || len(claims) == 0 {
+		return err
+	}
+	for i, cd := range cards {
+		for _, a := range cd.Alerts {
+			if c, ok := claims[a.ID]; ok {
+				if cards[i].Claims == nil {
+					cards[i].Claims = map[string]domain.Claim{}
+				}
+				cards[i].Claims[a.ID] = c
+			}
+		}
+	}
+	return nil
 }
 
 // Location reads one location's card and the places it is in.
@@ -265,7 +285,8 @@ func (s *Service) cardOfLocation(ctx context.Context, account string, l domain.L
 	if err != nil {
 		return Card{}, err
 	}
-	return cardOf(l, devices, open), nil
+	cards := []Card{cardOf(l, devices, open)}
+	return cards[0], s.addClaims(ctx, account, cards)
 }
 
 // Search finds at most limit locations by their name, their room's name or

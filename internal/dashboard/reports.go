@@ -20,6 +20,9 @@ const pastAlertsTimeout = 30 * time.Second
 // table then use it.
 const devicesCurrentFor = time.Hour
 
+// maxReportClaims is how many claims a report lists at most.
+const maxReportClaims = 1000
+
 // ReportSettings returns the account's shifts and their time zone, or the
 // defaults: three 8-hour shifts in zone.
 func (s *Service) ReportSettings(ctx context.Context, account string, zone *time.Location) (report.Shifts, *time.Location, error) {
@@ -128,7 +131,15 @@ func (s *Service) Report(ctx context.Context, account string, cred domain.Creden
 		}
 		alerts = kept
 	}
-	out.Report = report.Build(report.Input{Period: p, Alerts: alerts, Places: places, Devices: devices, DevicesCurrent: devicesCurrent})
+	claims, err := s.store.ClaimsDuring(ctx, account, p.Start, p.End, maxReportClaims+1)
+	if err != nil {
+		return out, err
+	}
+	if len(claims) > maxReportClaims {
+		claims = claims[:maxReportClaims]
+		out.Gaps = append(out.Gaps, fmt.Sprintf("More than %d claims were made during the period: the first %d are listed.", maxReportClaims, maxReportClaims))
+	}
+	out.Report = report.Build(report.Input{Period: p, Alerts: alerts, Places: places, Devices: devices, DevicesCurrent: devicesCurrent, Claims: claims})
 
 	if out.AsOf, err = s.alertsAsOf(ctx, account); err != nil {
 		return out, err

@@ -285,6 +285,10 @@ type ScreenItem struct {
 	Severity domain.Health
 	Since    time.Time // zero when unknown
 	Overdue  bool
+	// ClaimedBy is who is on the location (the first claim of its open
+	// alerts), since ClaimedAt; empty when nobody is.
+	ClaimedBy string
+	ClaimedAt time.Time
 }
 
 // ScreenView reads what a screen shows.
@@ -399,11 +403,19 @@ func screenGroups(cards []Card, sc domain.Screen, p Places) (action, attention [
 	return sorted(actionBy), sorted(attentionBy)
 }
 
-// cardItems says in words what needs doing at one location.
+// cardItems says in words what needs doing at one location, and who is
+// on it.
 func cardItems(cd Card) []rankedItem {
 	var out []rankedItem
+	var claim domain.Claim
+	for _, c := range cd.Claims {
+		if claim.Name == "" || c.At.Before(claim.At) {
+			claim = c
+		}
+	}
 	add := func(rank int, problem string, sev domain.Health, since time.Time, overdue bool) {
-		out = append(out, rankedItem{ScreenItem{Location: cd.Location.Name, Problem: problem, Severity: sev, Since: since, Overdue: overdue}, rank})
+		out = append(out, rankedItem{ScreenItem{Location: cd.Location.Name, Problem: problem, Severity: sev, Since: since, Overdue: overdue,
+			ClaimedBy: claim.Name, ClaimedAt: claim.At}, rank})
 	}
 	overdueTypes := map[domain.AlertType]bool{}
 	for _, a := range cd.Alerts {

@@ -49,6 +49,10 @@ type Input struct {
 	// DevicesCurrent says whether Devices reflects the state at the end of
 	// the period. Only then do the offline table and the pick list use it.
 	DevicesCurrent bool
+	// Claims are who was on the alerts during the period (see
+	// domain.Claim), ended claims included; claims of alerts not in
+	// Alerts are ignored.
+	Claims []domain.Claim
 }
 
 // Report is a shift handover report: plain data for a view to render.
@@ -77,6 +81,9 @@ type Report struct {
 	Hourly []Bucket
 	// PickList is what to carry on the next shift's round.
 	PickList PickList
+	// Handled says who was on which alert during the period, by the time
+	// they said so.
+	Handled []HandledRow
 }
 
 // Summary are the report's counts. OpenAtStart + OpenedDuring -
@@ -136,6 +143,7 @@ func Build(in Input) Report {
 		TopLocations:   topLocations(alerts, in),
 		Hourly:         hourly(alerts, p),
 		PickList:       pickList(alerts, in),
+		Handled:        handled(alerts, in),
 	}
 }
 

@@ -201,3 +201,34 @@ func topLocations(alerts []domain.Alert, in Input) []LocationCount {
 	})
 	return out[:min(len(out), TopLocationsLimit)]
 }
+
+// HandledRow is one claim on an alert during the period: who was on it,
+// how soon after the alert opened, and how it ended.
+type HandledRow struct {
+	Claim domain.Claim
+	Alert AlertRow
+	// TimeToClaim is how long after the alert opened the claim was made.
+	TimeToClaim time.Duration
+}
+
+// handled lists the claims made or held during the period on the
+// report's alerts, by the time they were made.
+func handled(alerts []domain.Alert, in Input) []HandledRow {
+	byID := make(map[string]domain.Alert, len(alerts))
+	for _, a := range alerts {
+		byID[a.ID] = a
+	}
+	var out []HandledRow
+	for _, c := range in.Claims {
+		a, ok := byID[c.AlertID]
+		during := c.At.Before(in.Period.End) && (c.Active() || c.Ended.After(in.Period.Start))
+		if !ok || !during {
+			continue
+		}
+		out = append(out, HandledRow{Claim: c, Alert: row(a, in), TimeToClaim: max(c.At.Sub(a.Created), 0)})
+	}
+	slices.SortFunc(out, func(a, b HandledRow) int {
+		return cmp.Or(a.Claim.At.Compare(b.Claim.At), strings.Compare(a.Claim.AlertID, b.Claim.AlertID))
+	})
+	return out
+}

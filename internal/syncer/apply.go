@@ -65,3 +65,13 @@ func (e *Engine) alertsInterval(account string) time.Duration {
 // EventsPollInterval is how often alerts are polled while the service's
 // events arrive: the spec's interval "when polling drives notifications".
 const EventsPollInterval = 5 * time.Minute
+
+// Changed announces a change Washboard itself made to what an account's
+// pages show of a resource (someone claimed an alert): it moves the
+// account's generation and tells the account's subscribers and the other
+// replicas, as a refresh that changed the resource does. The change must be
+// committed before.
+func (e *Engine) Changed(account string, res domain.Resource) {
+	e.changed(account)
+	e.announce(Event{Account: account, Kind: EventChanged, Resource: res, At: e.clock.Now()}, "", false)
+}

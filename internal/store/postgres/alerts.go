@@ -285,6 +285,9 @@ func alertQuery(key int64, f store.AlertFilter, cols string) *query {
 	if f.LocationID != "" {
 		where = append(where, "a.location_id = "+q.arg(f.LocationID))
 	}
+	if f.AlertID != "" {
+		where = append(where, "a.id = "+q.arg(f.AlertID))
+	}
 	switch f.Status {
 	case domain.AlertOpen:
 		where = append(where, "a.status = 'OPEN'") // a literal, so that the partial index of open alerts applies

@@ -342,6 +342,9 @@ func alertQuery(key int64, f store.AlertFilter, cols string) (string, []any) {
 	if f.LocationID != "" {
 		add("a.location_id = ?", f.LocationID)
 	}
+	if f.AlertID != "" {
+		add("a.id = ?", f.AlertID)
+	}
 	switch f.Status {
 	case domain.AlertOpen:
 		where = append(where, "a.status = 'OPEN'") // a literal, so that the partial index of open alerts applies

@@ -127,6 +127,7 @@ func testAlertFilters(t *testing.T, open func(*testing.T) store.Store) {
 			(f.FloorID == "" || listed && w[1] == f.FloorID) &&
 			(f.RoomID == "" || listed && w[2] == f.RoomID) &&
 			(f.LocationID == "" || a.LocationID == f.LocationID) &&
+			(f.AlertID == "" || a.ID == f.AlertID) &&
 			(f.Status == "" || a.Status == f.Status) &&
 			(f.Type == "" || a.Type == f.Type) &&
 			(f.Resolution == "" || a.Resolution == f.Resolution) &&
@@ -181,6 +182,9 @@ func testAlertFilters(t *testing.T, open func(*testing.T) store.Store) {
 		{LocationID: "a-3"},
 		{LocationID: "a-9"},
 		{LocationID: "a-9", Status: domain.AlertOpen},
+		{AlertID: "x05"},
+		{AlertID: "x05", Status: domain.AlertClosed},
+		{AlertID: "other"}, // another account's
 		{Type: domain.AlertJam},
 		{Resolution: domain.ResolvedByUser},
 		{Status: domain.AlertClosed, Resolution: domain.ResolvedByOffline, BuildingID: "a-b1"},

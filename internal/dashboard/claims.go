@@ -1,0 +1,106 @@
+package dashboard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"washboard/internal/domain"
+	"washboard/internal/store"
+)
+
+// ErrNoOpenAlert says that the account has no open alert of the id given:
+// it closed meanwhile, or never was.
+var ErrNoOpenAlert = errors.New("this alert is not open")
+
+// ClaimError is a claim's name or note that cannot be kept, in words.
+type ClaimError struct {
+	Field, Reason string
+}
+
+func (e ClaimError) Error() string { return e.Field + " " + e.Reason }
+
+// cleanClaimText trims s and checks it against the field's limit.
+func cleanClaimText(field, s string, required bool, limit int) (string, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case required && s == "":
+		return "", ClaimError{field, "is needed: say who is on it"}
+	case !utf8.ValidString(s):
+		return "", ClaimError{field, "is not valid text"}
+	case utf8.RuneCountInString(s) > limit:
+		return "", ClaimError{field, fmt.Sprintf("is longer than %d characters", limit)}
+	case strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t' }) >= 0:
+		return "", ClaimError{field, "holds control characters"}
+	}
+	return s, nil
+}
+
+// Claim records that name is on the account's open alert, with an
+// optional note, handing it over from whoever was on it. It announces
+// the change, so that pages and screens show it at once.
+func (s *Service) Claim(ctx context.Context, account, alertID, name, note string) (domain.Claim, error) {
+	var c domain.Claim
+	var err error
+	if c.Name, err = cleanClaimText("The name", name, true, domain.MaxClaimName); err != nil {
+		return c, err
+	}
+	if c.Note, err = cleanClaimText("The note", note, false, domain.MaxClaimNote); err != nil {
+		return c, err
+	}
+	c.AlertID, c.At = alertID, s.clock.Now()
+	switch err := s.store.ClaimAlert(ctx, account, c); {
+	case errors.Is(err, domain.ErrNotFound):
+		return c, ErrNoOpenAlert
+	case err != nil:
+		return c, err
+	}
+	s.sync.Changed(account, domain.ResourceAlerts)
+	return c, nil
+}
+
+// Release ends the claim on the account's alert, if there is one.
+func (s *Service) Release(ctx context.Context, account, alertID string) error {
+	if err := s.store.ReleaseClaim(ctx, account, alertID, s.clock.Now()); err != nil {
+		return err
+	}
+	s.sync.Changed(account, domain.ResourceAlerts)
+	return nil
+}
+
+// ClaimView is what the claim page shows of an open alert: the alert,
+// where it is, and who is on it.
+type ClaimView struct {
+	Alert    domain.Alert
+	Location domain.Location
+	Places   Places
+	Claim    domain.Claim // zero when nobody is on it
+}
+
+// ClaimOf reads an open alert of the account for the claim page.
+// ErrNoOpenAlert when it is not open.
+func (s *Service) ClaimOf(ctx context.Context, account, alertID string) (ClaimView, error) {
+	var v ClaimView
+	alerts, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, AlertID: alertID, Status: domain.AlertOpen, Limit: 1})
+	if err != nil {
+		return v, err
+	}
+	if len(alerts) == 0 {
+		return v, ErrNoOpenAlert
+	}
+	located, err := s.locate(ctx, account, alerts)
+	if err != nil {
+		return v, err
+	}
+	v.Alert, v.Places = alerts[0], located.Places
+	v.Location = located.Locations[v.Alert.LocationID]
+	claims, err := s.store.ActiveClaims(ctx, account)
+	if err != nil {
+		return v, err
+	}
+	v.Claim = claims[alertID]
+	return v, nil
+}

@@ -1,0 +1,81 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"washboard/internal/domain"
+	"washboard/internal/notify"
+)
+
+// Printing or logging a file, an account or a channel never shows a
+// webhook's secret or the path of its URL.
+func TestPrintingHidesSecrets(t *testing.T) {
+	f := exampleModel(t)
+	ops := f.Accounts[0].Channels[0]
+	var logged bytes.Buffer
+	text := slog.New(slog.NewTextHandler(&logged, nil))
+	text.Info("channel", "channel", ops, "webhook", ops.Webhook, "pointer", &ops)
+	jsonLog := slog.New(slog.NewJSONHandler(&logged, nil))
+	jsonLog.Info("channel", "channel", ops, "webhook", *ops.Webhook)
+
+	outputs := map[string]string{"slog": logged.String()}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		for name, v := range map[string]any{"file": f, "account": f.Accounts[0], "channel": ops, "*channel": &ops, "webhook": ops.Webhook, "channels": f.Accounts[0].Channels} {
+			outputs[verb+" of the "+name] = fmt.Sprintf(verb, v)
+		}
+	}
+	for what, out := range outputs {
+		for _, secret := range []string{testKey, testSecret, hookPath, "hushhush"} {
+			if strings.Contains(out, secret) {
+				t.Errorf("%s shows a secret:\n%s", what, out)
+			}
+		}
+	}
+	if !strings.Contains(outputs["%v of the channel"], "https://hooks.example.com/…") {
+		t.Errorf("%%v of the channel = %q; want it to name the webhook's host", outputs["%v of the channel"])
+	}
+}
+
+func TestChannelString(t *testing.T) {
+	tests := []struct {
+		channel Channel
+		want    string
+	}{
+		{Channel{Name: "ops", Webhook: &WebhookChannel{URL: hookURL, Format: notify.FormatSlack}}, "ops: slack webhook to https://hooks.example.com/…, unsigned"},
+		{Channel{Name: "ops", Webhook: &WebhookChannel{URL: "https://hooks.example.com"}}, "ops: json webhook to https://hooks.example.com, unsigned"},
+		{Channel{Name: "ops", Webhook: &WebhookChannel{URL: "https://hooks.example.com/"}}, "ops: json webhook to https://hooks.example.com, unsigned"},
+		{Channel{Name: "ops", Webhook: &WebhookChannel{URL: "https://hooks.example.com?token=abc"}}, "ops: json webhook to https://hooks.example.com/…, unsigned"},
+		{Channel{Name: "ops", Webhook: &WebhookChannel{URL: "https://u:p@hooks.example.com"}}, "ops: json webhook to https://hooks.example.com/…, unsigned"},
+		{Channel{Name: "ops", Webhook: &WebhookChannel{URL: "mailto:a@example.com"}}, "ops: json webhook to a URL that is not valid, unsigned"},
+		{Channel{Name: "desk", Email: &EmailChannel{To: []string{"a@example.com", "b@example.com"}}}, "desk: e-mail to a@example.com, b@example.com"},
+		{Channel{Name: "empty"}, "empty: no destination"},
+	}
+	for _, tt := range tests {
+		if got := tt.channel.String(); got != tt.want {
+			t.Errorf("String() = %q; want %q", got, tt.want)
+		}
+	}
+	signed := exampleModel(t).Accounts[0].Channels[0]
+	if got := signed.GoString(); got != "rules.Channel{ops: json webhook to https://hooks.example.com/…, signed}" {
+		t.Errorf("GoString() = %q", got)
+	}
+}
+
+func TestAccountMatching(t *testing.T) {
+	a := Account{Rules: []Rule{
+		{Name: "All opened", When: notify.AlertOpened},
+		{Name: "Jams", When: notify.AlertOpened, AlertTypes: []domain.AlertType{domain.AlertJam}},
+		{Name: "Overdue", When: notify.AlertOverdue},
+	}}
+	var names []string
+	for _, r := range a.Matching(Fact{Kind: notify.AlertOpened, AlertType: "consumable_out"}) {
+		names = append(names, r.Name)
+	}
+	if strings.Join(names, ",") != "All opened" {
+		t.Errorf("Matching an opened consumable_out alert = %v; want only All opened", names)
+	}
+}
