@@ -239,9 +239,17 @@ func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
 
+	// One open alert claimed, one not: the alerts page shows both kinds of
+	// "who is on it", and the claim page its form with a claim.
+	claimed := a.anOpenAlert()
+	if _, err := a.deps.Dashboard.Claim(context.Background(), acc.ID, claimed.ID, "Maria", "on my way with rolls"); err != nil {
+		t.Fatal(err)
+	}
 	room := acc.Rooms[0]
 	pages := []string{
 		"/",
+		"/alerts",
+		"/alerts/" + claimed.ID + "/claim?back=/alerts",
 		"/buildings/" + acc.Buildings[0].ID,
 		"/floors/" + room.Floor.ID + "?health=ok",
 		"/rooms/" + room.ID,
