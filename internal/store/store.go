@@ -265,7 +265,9 @@ type Fact struct {
 	// alert.overdue, the alert's overdue-since time (domain.Alert), which
 	// is when the write saw the service unless the cache knew it earlier;
 	// for the device kinds, the device's last-seen time, or when the write
-	// saw the service if the device has none.
+	// saw the service if the device has none. When the write saw the
+	// service is its SeenAt, if it says, or else the store's clock as it
+	// commits.
 	At time.Time
 }
 
