@@ -7,7 +7,8 @@
 // holds the contract every implementation passes.
 //
 // Every refresh of a resource is one transaction: a reader sees a refresh
-// whole or not at all.
+// whole or not at all. Every write of alerts or devices records, in its
+// transaction, the facts notifications may be about (Facts).
 package store
 
 import (
@@ -28,6 +29,7 @@ type Store interface {
 	Syncs
 	Reports
 	Claims
+	Facts
 	Keys
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
@@ -193,6 +195,80 @@ type Claims interface {
 	// [from, to), ended ones included, by the time they were made, at most
 	// limit of them.
 	ClaimsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.Claim, error)
+}
+
+// Facts are the notifications' outbox: what happened to the accounts'
+// alerts and devices, recorded by the transaction that wrote it, so that
+// a notification is decided from a change that committed, once, across a
+// crash. A reader reads them in order and prunes those it has decided.
+//
+// Every write of an account's alerts (AlertRefresh.Commit, ApplyAlerts,
+// ApplyAlertEvents) or devices (DeviceRefresh.Commit, ReplaceDevices)
+// records the facts of what it changed, compared with what the cache held:
+//
+//   - alert.opened: an open alert the cache did not hold, and
+//     alert.overdue too when it arrives overdue;
+//   - alert.overdue: an alert the cache held open and not overdue that is
+//     open and overdue now;
+//   - product.out: one of a device's compartments ran out (one fact per
+//     device and write, however many did);
+//   - battery.low: a device's battery state became Low or Shutdown from
+//     another state (Normal, unknown); Low to Shutdown records nothing;
+//   - device.offline: a device went offline.
+//
+// A device the cache did not hold records the facts of the state it
+// arrives in: it is out, low or offline, and was not known before. An
+// alert that arrives closed, a device or an alert removed, and a write of
+// what the cache holds already record nothing: a refresh repeated, or an
+// event replayed, adds no fact.
+//
+// An account's first refresh of its alerts, and its first of its devices,
+// is its baseline and records no facts: signing in to an account with
+// 2,000 open alerts does not notify 2,000 times. The service's events
+// (ApplyAlertEvents) record none before the alerts' baseline, and do not
+// make one: they bring a few alerts, not the account's list. A refresh
+// that rolls back records nothing and makes no baseline.
+type Facts interface {
+	// FactsAfter returns at most limit facts with Seq > after, by Seq;
+	// limit <= 0 means 1000. A reader that has read up to a Seq misses
+	// no fact committed after it: Seq increases in the order the facts'
+	// transactions commit, on every engine.
+	FactsAfter(ctx context.Context, after int64, limit int) ([]Fact, error)
+	// PruneFacts removes the facts with Seq <= through: those decided.
+	PruneFacts(ctx context.Context, through int64) error
+}
+
+// FactKind is what happened; the values are those of notify.Kind for the
+// same things.
+type FactKind string
+
+// The kinds of facts.
+const (
+	FactAlertOpened   FactKind = "alert.opened"   // an alert the cache did not hold arrived open
+	FactAlertOverdue  FactKind = "alert.overdue"  // an open alert became overdue
+	FactProductOut    FactKind = "product.out"    // a compartment's product ran out (Out became true)
+	FactBatteryLow    FactKind = "battery.low"    // a device's battery state became Low or Shutdown
+	FactDeviceOffline FactKind = "device.offline" // a device went offline (Offline became true)
+)
+
+// Fact is something that happened to an account's alerts or devices that
+// a notification may be about, recorded in the transaction that wrote it.
+type Fact struct {
+	Seq        int64 // increasing in the order facts were recorded, across accounts; set by the store
+	Account    string
+	Kind       FactKind
+	AlertID    string           // for the alert kinds
+	AlertType  domain.AlertType // for the alert kinds
+	MAC        string           // the device; for the alert kinds, the alert's first MAC, if any
+	LocationID string
+	// At is when it happened: for alert.opened, the alert's creation; for
+	// alert.overdue, the alert's overdue-since time (domain.Alert), which
+	// is when the write saw the service unless the cache knew it earlier;
+	// for the device kinds, the device's last-seen time, or when the write
+	// saw the service if the device has none. When the write saw the
+	// service is its SeenAt, if it says, or else the store's clock as it
+	// commits.
+	At time.Time
 }
 
 // Keys is the check value of the secret key that sealed what the store

@@ -11,6 +11,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/store/outbox"
 	"washboard/internal/store/rollup"
 )
 
@@ -79,6 +80,11 @@ type AlertRefresh struct {
 	// refresh may change, as they were before it: Commit adjusts their
 	// parts' rollups instead of counting the whole account again.
 	touched map[string]rollup.State
+	// changes are the alerts the refresh changes that may record facts;
+	// nil when the account's alerts have no baseline yet: this refresh
+	// makes it, unless it is of events, and records none.
+	changes *outbox.Changes[domain.Alert]
+	events  bool // the write is of the service's events (ApplyAlertEvents)
 }
 
 // BeginAlerts starts a refresh of an account's alerts.
@@ -91,16 +97,20 @@ func (s *Store) BeginAlerts(ctx context.Context, account string) (store.AlertRef
 }
 
 func (s *Store) beginAlerts(ctx context.Context, account string) (*AlertRefresh, error) {
-	key, _, tx, err := s.beginRefresh(ctx, account)
+	held, tx, err := s.beginRefresh(ctx, account)
 	if err != nil {
 		return nil, err
 	}
 	var has bool
-	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM alerts WHERE account_id = $1)`, key).Scan(&has); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM alerts WHERE account_id = $1)`, held.key).Scan(&has); err != nil {
 		rollback(tx)
 		return nil, err
 	}
-	return &AlertRefresh{tx: tx, w: newTableWriter(tx, alertsTable, key, nil), key: key, account: account, empty: !has, now: s.Now}, nil
+	r := &AlertRefresh{tx: tx, w: newTableWriter(tx, alertsTable, held.key, nil), key: held.key, account: account, empty: !has, now: s.Now}
+	if held.alertsBaseline {
+		r.changes = outbox.NewChanges[domain.Alert]()
+	}
+	return r, nil
 }
 
 // SeenAt says when the service was read, before the first Write. The
@@ -115,20 +125,75 @@ func (r *AlertRefresh) Write(ctx context.Context, alerts []domain.Alert) error {
 	var unknown []string
 	for i, a := range alerts {
 		rows[i] = alertRow(a, r.seen)
-		if _, ok := r.w.existing[a.ID]; !ok && !r.empty {
+		if r.empty {
+			continue
+		}
+		// Not those this refresh added: the cache held none of them, and
+		// read back they would pass for alerts it held.
+		_, cached := r.w.existing[a.ID]
+		if _, added := r.w.seen[a.ID]; !cached && !added {
 			unknown = append(unknown, a.ID)
 		}
 	}
 	if err := alertHashes(ctx, r.tx, r.key, unknown, r.w.existing); err != nil {
 		return err
 	}
-	return r.w.write(ctx, rows)
+	if err := r.readBefore(ctx, alerts, rows); err != nil {
+		return err
+	}
+	if err := r.w.write(ctx, rows); err != nil {
+		return err
+	}
+	r.noteChanges(alerts)
+	return nil
+}
+
+// readBefore reads what the cache holds of the alerts listed, each the row
+// of rows at its index, that may record facts and that the refresh is
+// about to change, before it writes them.
+func (r *AlertRefresh) readBefore(ctx context.Context, alerts []domain.Alert, rows []row) error {
+	if r.changes == nil {
+		return nil
+	}
+	var ids []string
+	for i, a := range alerts {
+		if outbox.AlertMayRecord(a) && !r.changes.Knows(a.ID) && r.w.differs(rows[i]) {
+			ids = append(ids, a.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	held, err := alertsByID(ctx, r.tx, r.key, ids)
+	if err != nil {
+		return err
+	}
+	for id, a := range held {
+		r.changes.Held(id, a)
+	}
+	return nil
+}
+
+// noteChanges records the refresh's last version of the alerts listed
+// that it changed and that may record facts.
+func (r *AlertRefresh) noteChanges(alerts []domain.Alert) {
+	if r.changes == nil || r.w.change.Empty() {
+		return
+	}
+	for _, a := range alerts {
+		if outbox.AlertMayRecord(a) && r.w.modified(a.ID) {
+			r.changes.Leaves(a.ID, a)
+		} else {
+			r.changes.Drop(a.ID)
+		}
+	}
 }
 
 // Commit writes the alerts still waiting, removes those the service no
 // longer has and the closed ones created before pruneBefore (unless it is
 // zero), brings the rollups up to date, ends the claims of the alerts no
-// longer open and commits.
+// longer open, records the facts of what it changed (or the baseline) and
+// commits.
 func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore time.Time) (domain.Change, error) {
 	c := &r.w.change
 	if err := r.w.flush(ctx); err != nil {
@@ -174,7 +239,35 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 	if err := endClaimsOfClosedAlerts(ctx, r.tx, r.key, r.seen, r.now()); err != nil {
 		return *c, err
 	}
+	if err := r.recordFacts(ctx, remove); err != nil {
+		return *c, err
+	}
 	return *c, r.tx.Commit(ctx)
+}
+
+// recordFacts records the facts of the alerts the refresh changed and did
+// not remove; or, when the account's alerts have no baseline yet, makes
+// it, unless the write is of events.
+func (r *AlertRefresh) recordFacts(ctx context.Context, removed []string) error {
+	now := r.now()
+	switch {
+	case r.changes == nil && r.events:
+		return nil
+	case r.changes == nil:
+		return setBaseline(ctx, r.tx, r.key, domain.ResourceAlerts, now)
+	}
+	for _, id := range removed {
+		r.changes.Drop(id)
+	}
+	seen := r.seen
+	if seen.IsZero() {
+		seen = now
+	}
+	var facts []store.Fact
+	for before, a := range r.changes.All() {
+		facts = append(facts, outbox.AlertFacts(r.account, before, a, seen)...)
+	}
+	return recordFacts(ctx, r.tx, r.key, facts)
 }
 
 // Rollback abandons the refresh; after Commit it does nothing.

@@ -45,9 +45,13 @@ type Store struct {
 var _ store.Store = (*Store)(nil)
 
 // migrationLock is the first key of the advisory lock held while the
-// schema is migrated; the second is the hash of the schema's name, so that
-// databases with one schema per tenant or per test migrate side by side.
+// schema is migrated (see lockKeys).
 const migrationLock = 0x7761_7368 // "wash"
+
+// lockKeys are the keys of an advisory lock of the schema: the first, $1,
+// says which lock; the second is the hash of the schema's name, so that
+// databases with one schema per tenant or per test lock apart.
+const lockKeys = `$1::int, hashtext(coalesce(current_schema(), ''))`
 
 // Open connects to the database at url, a PostgreSQL URL or key=value
 // connection string, and applies the migrations it has not seen yet. The
@@ -101,7 +105,6 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) (err error) {
 		return err
 	}
 	defer conn.Release()
-	const lockKeys = `$1::int, hashtext(coalesce(current_schema(), ''))`
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock(`+lockKeys+`)`, migrationLock); err != nil {
 		return fmt.Errorf("waiting for the migration lock: %w", err)
 	}
@@ -219,23 +222,33 @@ func (s *Store) accountKey(ctx context.Context, id string, create bool) (int64, 
 	return k, nil
 }
 
+// heldAccount is the row of the account a refresh holds, as it read it.
+type heldAccount struct {
+	key  int64
+	name string
+	// alertsBaseline and devicesBaseline say whether the account's alerts,
+	// and its devices, have their baseline (see store.Facts).
+	alertsBaseline, devicesBaseline bool
+}
+
 // beginRefresh starts the transaction of a refresh of the account, which
 // it adds to the cache if the cache does not know it yet, and locks the
 // account's row until the refresh ends: refreshes of one account, of any
-// replica, wait for each other. It returns the account's key and name.
-func (s *Store) beginRefresh(ctx context.Context, account string) (int64, string, *txn, error) {
-	key, err := s.accountKey(ctx, account, true)
-	if err != nil {
-		return 0, "", nil, err
+// replica, wait for each other. It returns the account's row.
+func (s *Store) beginRefresh(ctx context.Context, account string) (heldAccount, *txn, error) {
+	a := heldAccount{}
+	var err error
+	if a.key, err = s.accountKey(ctx, account, true); err != nil {
+		return a, nil, err
 	}
 	tx, err := beginTxn(ctx, s.pool.Begin)
 	if err != nil {
-		return 0, "", nil, err
+		return a, nil, err
 	}
-	var name string
-	if err := tx.QueryRow(ctx, `SELECT name FROM accounts WHERE key = $1 FOR UPDATE`, key).Scan(&name); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT name, alerts_baseline IS NOT NULL, devices_baseline IS NOT NULL FROM accounts WHERE key = $1 FOR UPDATE`,
+		a.key).Scan(&a.name, &a.alertsBaseline, &a.devicesBaseline); err != nil {
 		rollback(tx)
-		return 0, "", nil, err
+		return a, nil, err
 	}
-	return key, name, tx, nil
+	return a, tx, nil
 }

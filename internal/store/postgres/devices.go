@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/store/outbox"
 	"washboard/internal/store/rollup"
 )
 
@@ -77,6 +79,11 @@ type DeviceRefresh struct {
 	key     int64
 	account string
 	listed  map[string]placedHealth // each device listed, by MAC
+	now     func() time.Time        // the store's clock: when the refresh saw the service
+	// changes are the devices the refresh changes that may record facts;
+	// nil when the account's devices have no baseline yet: this refresh
+	// makes it, and records none.
+	changes *outbox.Changes[domain.Device]
 }
 
 // placedHealth is a device's location and health.
@@ -95,19 +102,23 @@ func (s *Store) BeginDevices(ctx context.Context, account string) (store.DeviceR
 }
 
 func (s *Store) beginDevices(ctx context.Context, account string) (*DeviceRefresh, error) {
-	key, _, tx, err := s.beginRefresh(ctx, account)
+	held, tx, err := s.beginRefresh(ctx, account)
 	if err != nil {
 		return nil, err
 	}
-	existing, err := existingHashes(ctx, tx, devicesTable, key)
+	existing, err := existingHashes(ctx, tx, devicesTable, held.key)
 	if err != nil {
 		rollback(tx)
 		return nil, err
 	}
-	return &DeviceRefresh{
-		tx: tx, w: newTableWriter(tx, devicesTable, key, existing), key: key, account: account,
-		listed: map[string]placedHealth{},
-	}, nil
+	r := &DeviceRefresh{
+		tx: tx, w: newTableWriter(tx, devicesTable, held.key, existing), key: held.key, account: account,
+		listed: map[string]placedHealth{}, now: s.Now,
+	}
+	if held.devicesBaseline {
+		r.changes = outbox.NewChanges[domain.Device]()
+	}
+	return r, nil
 }
 
 // Write writes a page of devices. They may wait for the next page or for
@@ -118,7 +129,55 @@ func (r *DeviceRefresh) Write(ctx context.Context, devices []domain.Device) erro
 		rows[i] = deviceRow(d)
 		r.listed[d.MAC] = placedHealth{d.LocationID, domain.Classify(d, false)}
 	}
-	return r.w.write(ctx, rows)
+	if err := r.readBefore(ctx, devices, rows); err != nil {
+		return err
+	}
+	if err := r.w.write(ctx, rows); err != nil {
+		return err
+	}
+	r.noteChanges(devices)
+	return nil
+}
+
+// readBefore reads what the cache holds of the devices listed, each the
+// row of rows at its index, that may record facts and that the refresh is
+// about to change, before it writes them.
+func (r *DeviceRefresh) readBefore(ctx context.Context, devices []domain.Device, rows []row) error {
+	if r.changes == nil {
+		return nil
+	}
+	var macs []string
+	for i, d := range devices {
+		if outbox.DeviceMayRecord(d) && !r.changes.Knows(d.MAC) && r.w.differs(rows[i]) {
+			macs = append(macs, d.MAC)
+		}
+	}
+	if len(macs) == 0 {
+		return nil
+	}
+	held, err := devicesByMAC(ctx, r.tx, r.key, macs)
+	if err != nil {
+		return err
+	}
+	for mac, d := range held {
+		r.changes.Held(mac, d)
+	}
+	return nil
+}
+
+// noteChanges records the refresh's last version of the devices listed
+// that it changed and that may record facts.
+func (r *DeviceRefresh) noteChanges(devices []domain.Device) {
+	if r.changes == nil || r.w.change.Empty() {
+		return
+	}
+	for _, d := range devices {
+		if outbox.DeviceMayRecord(d) && r.w.modified(d.MAC) {
+			r.changes.Leaves(d.MAC, d)
+		} else {
+			r.changes.Drop(d.MAC)
+		}
+	}
 }
 
 // healths returns the worst health of the devices listed at each location:
@@ -132,7 +191,8 @@ func (r *DeviceRefresh) healths() map[string]domain.Health {
 }
 
 // Commit writes the devices still waiting, removes those the refresh did
-// not list, brings the rollups up to date and commits.
+// not list, brings the rollups up to date, records the facts of what it
+// changed (or the baseline) and commits.
 func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
 	if err := r.w.flush(ctx); err != nil {
 		return r.w.change, err
@@ -145,7 +205,24 @@ func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
 			return r.w.change, err
 		}
 	}
+	if err := r.recordFacts(ctx); err != nil {
+		return r.w.change, err
+	}
 	return r.w.change, r.tx.Commit(ctx)
+}
+
+// recordFacts records the facts of the devices the refresh changed, or,
+// when the account's devices have no baseline yet, makes it.
+func (r *DeviceRefresh) recordFacts(ctx context.Context) error {
+	now := r.now()
+	if r.changes == nil {
+		return setBaseline(ctx, r.tx, r.key, domain.ResourceDevices, now)
+	}
+	var facts []store.Fact
+	for before, d := range r.changes.All() {
+		facts = append(facts, outbox.DeviceFacts(r.account, before, d, now)...)
+	}
+	return recordFacts(ctx, r.tx, r.key, facts)
 }
 
 // Rollback abandons the refresh; after Commit it does nothing.
@@ -160,13 +237,11 @@ func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain
 	if err != nil {
 		return nil, err
 	}
-	const cols = `d.mac, d.location_id, d.position, d.generation, d.compartments, d.battery, d.battery_state,
-			d.faults, d.offline, d.last_seen`
 	var q string
 	args := []any{key}
 	switch {
 	case f.LocationID != "":
-		q = `SELECT ` + cols + ` FROM devices d WHERE d.account_id = $1 AND d.location_id = $2 ORDER BY d.position, d.mac`
+		q = `SELECT ` + deviceCols + ` FROM devices d WHERE d.account_id = $1 AND d.location_id = $2 ORDER BY d.position, d.mac`
 		args = append(args, f.LocationID)
 	case f.RoomID != "" || f.FloorID != "" || f.BuildingID != "":
 		col, val := "l.building_id", f.BuildingID
@@ -175,11 +250,11 @@ func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain
 		} else if f.FloorID != "" {
 			col, val = "l.floor_id", f.FloorID
 		}
-		q = `SELECT ` + cols + ` FROM locations l JOIN devices d ON d.account_id = l.account_id AND d.location_id = l.id
+		q = `SELECT ` + deviceCols + ` FROM locations l JOIN devices d ON d.account_id = l.account_id AND d.location_id = l.id
 			WHERE l.account_id = $1 AND ` + col + ` = $2 ORDER BY l.position, d.position, d.mac`
 		args = append(args, val)
 	default:
-		q = `SELECT ` + cols + ` FROM devices d LEFT JOIN locations l ON l.account_id = d.account_id AND l.id = d.location_id
+		q = `SELECT ` + deviceCols + ` FROM devices d LEFT JOIN locations l ON l.account_id = d.account_id AND l.id = d.location_id
 			WHERE d.account_id = $1 ORDER BY l.position NULLS FIRST, d.position, d.mac`
 	}
 	rows, err := s.pool.Query(ctx, q, args...)
@@ -188,6 +263,10 @@ func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain
 	}
 	return pgx.CollectRows(rows, scanDevice)
 }
+
+// deviceCols are the columns scanDevice reads, of devices as d.
+const deviceCols = `d.mac, d.location_id, d.position, d.generation, d.compartments, d.battery, d.battery_state,
+	d.faults, d.offline, d.last_seen`
 
 func scanDevice(row pgx.CollectableRow) (domain.Device, error) {
 	var d domain.Device

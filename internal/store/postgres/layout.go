@@ -69,21 +69,21 @@ func (s *Store) BeginLayout(ctx context.Context, account string) (store.LayoutRe
 }
 
 func (s *Store) beginLayout(ctx context.Context, account string) (*LayoutRefresh, error) {
-	key, name, tx, err := s.beginRefresh(ctx, account)
+	held, tx, err := s.beginRefresh(ctx, account)
 	if err != nil {
 		return nil, err
 	}
 	r := &LayoutRefresh{
-		tx: tx, key: key, account: account, now: s.Now, name: name,
+		tx: tx, key: held.key, account: account, now: s.Now, name: held.name,
 		floorBuilding: map[string]string{}, roomFloor: map[string]string{}, places: map[string]rollup.Place{},
 	}
 	for i, t := range []*table{buildingsTable, floorsTable, roomsTable, locationsTable} {
-		existing, err := existingHashes(ctx, tx, t, key)
+		existing, err := existingHashes(ctx, tx, t, held.key)
 		if err != nil {
 			r.Rollback()
 			return nil, err
 		}
-		r.parts[i] = newTableWriter(tx, t, key, existing)
+		r.parts[i] = newTableWriter(tx, t, held.key, existing)
 	}
 	return r, nil
 }

@@ -395,3 +395,235 @@ func TestClaimWaitsForTheRefreshClosingItsAlert(t *testing.T) {
 		t.Errorf("active claims = %+v, %v; want none", got, err)
 	}
 }
+
+// TestFactsWaitForAWriteGivenAnEarlierSeq: a write that records facts
+// while another, given an earlier seq, has not committed waits for it,
+// so that a reader never sees the later seq first and reads past the
+// earlier one.
+func TestFactsWaitForAWriteGivenAnEarlierSeq(t *testing.T) {
+	_, u, _ := newSchema(t)
+	ctx := t.Context()
+	s, err := Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	t0 := time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC)
+	for _, account := range []string{"a", "b"} {
+		if _, err := s.ApplyAlerts(ctx, account, store.AlertWrite{SeenAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	aKey, err := s.accountKey(ctx, "a", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A write of account a, as of another replica, given its seq and not
+	// yet committed.
+	early, err := pgx.Connect(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer early.Close(context.Background())
+	tx, err := early.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(context.Background())
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(`+lockKeys+`)`, factsLock); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO facts (account_id, kind, alert_id, alert_type, mac, location_id, at)
+		VALUES ($1, 'alert.opened', 'x1', 'jam_fault', '', '1', $2)`, aKey, t0); err != nil {
+		t.Fatal(err)
+	}
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.ApplyAlerts(ctx, "b", store.AlertWrite{Upserts: []domain.Alert{
+			{ID: "y1", LocationID: "1", Status: domain.AlertOpen, Type: domain.AlertJam, Created: t0},
+		}, SeenAt: t0})
+		done <- err
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var waiting int
+		if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM pg_locks l JOIN pg_stat_activity p ON p.pid = l.pid
+			WHERE NOT l.granted AND l.locktype = 'advisory' AND p.application_name = 'washboard'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the write of b committed (%v) while a's, given an earlier seq, had not", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the write of b did not wait for a's")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got, err := s.FactsAfter(ctx, 0, 0); err != nil || len(got) != 0 {
+		t.Errorf("while a's write is under way, facts = %+v, %v; want none", got, err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.FactsAfter(ctx, 0, 0)
+	if err != nil || len(got) != 2 || got[0].Account != "a" || got[1].Account != "b" || got[0].Seq >= got[1].Seq {
+		t.Errorf("facts = %+v, %v; want a's, then b's", got, err)
+	}
+}
+
+// TestFactsReadWhileWritten: writers of several accounts, on replicas of
+// their own, record facts while a reader reads them as a notifier does,
+// from the last seq it read: it reads every fact recorded.
+func TestFactsReadWhileWritten(t *testing.T) {
+	_, u, _ := newSchema(t)
+	ctx := t.Context()
+	const writers, writes = 6, 40
+	t0 := time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC)
+	stores := make([]*Store, writers)
+	for i := range stores {
+		s, err := Open(ctx, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		stores[i] = s
+		if _, err := s.ApplyAlerts(ctx, fmt.Sprint("acc", i), store.AlertWrite{SeenAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for i, s := range stores {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var alerts []domain.Alert
+			for n := range writes {
+				alerts = append(alerts, domain.Alert{ID: fmt.Sprintf("x%d-%d", i, n), LocationID: "1", Status: domain.AlertOpen,
+					Type: domain.AlertJam, Created: t0.Add(time.Duration(n) * time.Minute)})
+				if _, err := s.ApplyAlerts(ctx, fmt.Sprint("acc", i), store.AlertWrite{Upserts: alerts, SeenAt: t0}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	written := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(written)
+	}()
+
+	reader := stores[0]
+	read := map[int64]bool{}
+	var after int64
+	for last := false; !last; {
+		select {
+		case <-written:
+			last = true // one more read, after the last write
+		default:
+		}
+		facts, err := reader.FactsAfter(ctx, after, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range facts {
+			read[f.Seq] = true
+			after = f.Seq
+		}
+	}
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	all, err := reader.FactsAfter(ctx, 0, 2*writers*writes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != writers*writes {
+		t.Fatalf("%d facts recorded, want %d", len(all), writers*writes)
+	}
+	var missed []int64
+	for _, f := range all {
+		if !read[f.Seq] {
+			missed = append(missed, f.Seq)
+		}
+	}
+	if len(missed) > 0 {
+		t.Errorf("the reader read past %d facts, seqs %v", len(missed), missed)
+	}
+}
+
+// TestFactsMigrationKeepsBaselines: an account refreshed before facts
+// were recorded has its baselines once the schema migrates: its next
+// refreshes record facts; an account never refreshed has none.
+func TestFactsMigrationKeepsBaselines(t *testing.T) {
+	_, u, _ := newSchema(t)
+	ctx := t.Context()
+	s, err := Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	t0 := time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC)
+	open := func(id string) domain.Alert {
+		return domain.Alert{ID: id, LocationID: "1", Status: domain.AlertOpen, Type: domain.AlertJam, Created: t0}
+	}
+	offline := domain.Device{MAC: "0000000000A1", LocationID: "1", Offline: true, LastSeen: t0}
+	// a has alerts and devices cached; b's alerts refreshed, none open;
+	// c's devices refreshed and failed.
+	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: []domain.Alert{open("x1")}, SeenAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReplaceDevices(ctx, "a", []domain.Device{{MAC: "0000000000A0", LocationID: "1", LastSeen: t0}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordSync(ctx, "b", store.SyncStatus{Resource: domain.ResourceAlerts, LastAttempt: t0, LastSuccess: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordSync(ctx, "c", store.SyncStatus{Resource: domain.ResourceDevices, LastAttempt: t0, LastError: "the service did not answer"}); err != nil {
+		t.Fatal(err)
+	}
+	// The schema as it was before migration 3.
+	if _, err := s.pool.Exec(ctx, `DROP TABLE facts;
+		ALTER TABLE accounts DROP COLUMN alerts_baseline, DROP COLUMN devices_baseline;
+		DELETE FROM schema_migrations WHERE version = 3`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+
+	for _, account := range []string{"a", "b", "c"} {
+		if _, err := s.ApplyAlerts(ctx, account, store.AlertWrite{Upserts: []domain.Alert{open("new-" + account)}, SeenAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ReplaceDevices(ctx, account, []domain.Device{offline}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	facts, err := s.FactsAfter(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range facts {
+		got = append(got, f.Account+" "+string(f.Kind))
+	}
+	if want := []string{"a alert.opened", "a device.offline", "b alert.opened"}; !slices.Equal(got, want) {
+		t.Errorf("after the migration, refreshes recorded %v; want %v", got, want)
+	}
+}

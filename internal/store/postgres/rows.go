@@ -158,6 +158,24 @@ func (w *tableWriter) write(ctx context.Context, rows []row) error {
 	return nil
 }
 
+// differs reports whether the cache holds the row's key with other
+// content: whether writing the row would change it.
+func (w *tableWriter) differs(r row) bool {
+	old, cached := w.existing[r.key]
+	return cached && old != hashRow(r)
+}
+
+// modified reports whether this refresh has written the key with content
+// the cache did not hold: added it, or changed it and not back.
+func (w *tableWriter) modified(key string) bool {
+	s, ok := w.seen[key]
+	if !ok {
+		return false
+	}
+	old, cached := w.existing[key]
+	return s.added || !cached || old != s.hash
+}
+
 // flush writes the rows waiting.
 func (w *tableWriter) flush(ctx context.Context) error {
 	if len(w.added.rows) > 0 {

@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/store/outbox"
 	"washboard/internal/store/rollup"
 )
 
@@ -75,6 +77,11 @@ type DeviceRefresh struct {
 	account string
 	listed  map[string]placedHealth // each device listed, by MAC
 	places  []rollup.Place          // read once the refresh changes something
+	now     func() time.Time        // the store's clock: when the refresh saw the service
+	// changes are the devices the refresh changes that may record facts;
+	// nil when the account's devices have no baseline yet: this refresh
+	// makes it, and records none.
+	changes *outbox.Changes[domain.Device]
 }
 
 // placedHealth is a device's location and health.
@@ -102,10 +109,17 @@ func (s *Store) beginDevices(ctx context.Context, account string) (*DeviceRefres
 		tx.Rollback()
 		return nil, err
 	}
-	return &DeviceRefresh{
+	r := &DeviceRefresh{
 		tx: tx, w: newTableWriter(tx, devicesTable, key, existing), key: key, account: account,
-		listed: map[string]placedHealth{},
-	}, nil
+		listed: map[string]placedHealth{}, now: s.Now,
+	}
+	if base, err := hasBaseline(ctx, tx, key, domain.ResourceDevices); err != nil {
+		tx.Rollback()
+		return nil, err
+	} else if base {
+		r.changes = outbox.NewChanges[domain.Device]()
+	}
+	return r, nil
 }
 
 // Write writes a page of devices. The last few may wait for the next page
@@ -116,10 +130,55 @@ func (r *DeviceRefresh) Write(ctx context.Context, devices []domain.Device) erro
 		rows[i] = deviceRow(d)
 		r.listed[d.MAC] = placedHealth{d.LocationID, domain.Classify(d, false)}
 	}
+	if err := r.readBefore(ctx, devices, rows); err != nil {
+		return err
+	}
 	if err := r.w.write(ctx, rows); err != nil {
 		return err
 	}
+	r.noteChanges(devices)
 	return r.readPlaces(ctx)
+}
+
+// readBefore reads what the cache holds of the devices listed, each the
+// row of rows at its index, that may record facts and that the refresh is
+// about to change, before it writes them.
+func (r *DeviceRefresh) readBefore(ctx context.Context, devices []domain.Device, rows []row) error {
+	if r.changes == nil {
+		return nil
+	}
+	var macs []any
+	for i, d := range devices {
+		if outbox.DeviceMayRecord(d) && !r.changes.Knows(d.MAC) && r.w.differs(rows[i]) {
+			macs = append(macs, d.MAC)
+		}
+	}
+	if len(macs) == 0 {
+		return nil
+	}
+	held, err := devicesByMAC(ctx, r.tx, r.key, macs)
+	if err != nil {
+		return err
+	}
+	for mac, d := range held {
+		r.changes.Held(mac, d)
+	}
+	return nil
+}
+
+// noteChanges records the refresh's last version of the devices listed
+// that it changed and that may record facts.
+func (r *DeviceRefresh) noteChanges(devices []domain.Device) {
+	if r.changes == nil || r.w.change.Empty() {
+		return
+	}
+	for _, d := range devices {
+		if outbox.DeviceMayRecord(d) && r.w.modified(d.MAC) {
+			r.changes.Leaves(d.MAC, d)
+		} else {
+			r.changes.Drop(d.MAC)
+		}
+	}
 }
 
 // readPlaces reads where the locations are once the refresh has changed
@@ -143,7 +202,8 @@ func (r *DeviceRefresh) healths() map[string]domain.Health {
 }
 
 // Commit writes the devices still waiting, removes those the refresh did
-// not list, brings the rollups up to date and commits.
+// not list, brings the rollups up to date, records the facts of what it
+// changed (or the baseline) and commits.
 func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
 	defer r.w.close()
 	if err := r.w.flush(ctx); err != nil {
@@ -157,7 +217,24 @@ func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
 			return r.w.change, err
 		}
 	}
+	if err := r.recordFacts(ctx); err != nil {
+		return r.w.change, err
+	}
 	return r.w.change, r.tx.Commit()
+}
+
+// recordFacts records the facts of the devices the refresh changed, or,
+// when the account's devices have no baseline yet, makes it.
+func (r *DeviceRefresh) recordFacts(ctx context.Context) error {
+	now := r.now()
+	if r.changes == nil {
+		return setBaseline(ctx, r.tx, r.key, domain.ResourceDevices, now)
+	}
+	var facts []store.Fact
+	for before, d := range r.changes.All() {
+		facts = append(facts, outbox.DeviceFacts(r.account, before, d, now)...)
+	}
+	return recordFacts(ctx, r.tx, r.key, facts)
 }
 
 // Rollback abandons the refresh; after Commit it does nothing.
@@ -173,13 +250,11 @@ func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain
 	if err != nil {
 		return nil, err
 	}
-	const cols = `d.mac, d.location_id, d.position, d.generation, d.compartments, d.battery, d.battery_state,
-			d.faults, d.offline, d.last_seen_ms`
 	var q string
 	args := []any{key}
 	switch {
 	case f.LocationID != "":
-		q = `SELECT ` + cols + ` FROM devices d WHERE d.account_id = ? AND d.location_id = ? ORDER BY d.position, d.mac`
+		q = `SELECT ` + deviceCols + ` FROM devices d WHERE d.account_id = ? AND d.location_id = ? ORDER BY d.position, d.mac`
 		args = append(args, f.LocationID)
 	case f.RoomID != "" || f.FloorID != "" || f.BuildingID != "":
 		// From the place's locations to their devices, so that a floor
@@ -192,11 +267,11 @@ func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain
 		}
 		// CROSS JOIN keeps locations as the outer loop; without statistics
 		// the planner would rather scan the account's devices.
-		q = `SELECT ` + cols + ` FROM locations l CROSS JOIN devices d INDEXED BY devices_location ON d.account_id = l.account_id AND d.location_id = l.id
+		q = `SELECT ` + deviceCols + ` FROM locations l CROSS JOIN devices d INDEXED BY devices_location ON d.account_id = l.account_id AND d.location_id = l.id
 			WHERE l.account_id = ? AND ` + col + ` = ? ORDER BY l.position, d.position, d.mac`
 		args = append(args, val)
 	default:
-		q = `SELECT ` + cols + ` FROM devices d LEFT JOIN locations l ON l.account_id = d.account_id AND l.id = d.location_id
+		q = `SELECT ` + deviceCols + ` FROM devices d LEFT JOIN locations l ON l.account_id = d.account_id AND l.id = d.location_id
 			WHERE d.account_id = ? ORDER BY l.position, d.position, d.mac`
 	}
 	rows, err := s.read.QueryContext(ctx, q, args...)
@@ -214,6 +289,10 @@ func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain
 	}
 	return out, rows.Err()
 }
+
+// deviceCols are the columns scanDevice reads, of devices as d.
+const deviceCols = `d.mac, d.location_id, d.position, d.generation, d.compartments, d.battery, d.battery_state,
+	d.faults, d.offline, d.last_seen_ms`
 
 func scanDevice(rows *sql.Rows) (domain.Device, error) {
 	var d domain.Device

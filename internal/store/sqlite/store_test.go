@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -243,4 +244,71 @@ func alert(id, loc string, created time.Time, open, overdue bool) domain.Alert {
 		a.Status, a.Resolved, a.Resolution = domain.AlertClosed, created.Add(time.Hour), domain.ResolvedByDevice
 	}
 	return a
+}
+
+// TestFactsMigrationKeepsBaselines: an account refreshed before facts
+// were recorded has its baselines once the cache migrates: its next
+// refreshes record facts; an account never refreshed has none.
+func TestFactsMigrationKeepsBaselines(t *testing.T) {
+	s, path := openTest(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
+	// a has alerts and devices cached; b's alerts refreshed, none open;
+	// c's devices refreshed and failed.
+	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: []domain.Alert{alert("x1", "1", t0, true, false)}, SeenAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReplaceDevices(ctx, "a", []domain.Device{device("0000000000A1", "1", 80)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []struct {
+		account string
+		status  store.SyncStatus
+	}{
+		{"b", store.SyncStatus{Resource: domain.ResourceAlerts, LastAttempt: t0, LastSuccess: t0}},
+		{"c", store.SyncStatus{Resource: domain.ResourceDevices, LastAttempt: t0, LastError: "the service did not answer"}},
+	} {
+		if err := s.RecordSync(ctx, st.account, st.status); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The cache as it was before migration 7.
+	for _, q := range []string{
+		`DROP TABLE facts`,
+		`ALTER TABLE accounts DROP COLUMN alerts_baseline_ms`,
+		`ALTER TABLE accounts DROP COLUMN devices_baseline_ms`,
+		`DELETE FROM schema_migrations WHERE version = 7`,
+	} {
+		if _, err := s.write.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+
+	for _, account := range []string{"a", "b", "c"} {
+		if _, err := s.ApplyAlerts(ctx, account, store.AlertWrite{Upserts: []domain.Alert{alert("new-"+account, "1", t0, true, false)}, SeenAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		offline := device("0000000000B1", "1", 80)
+		offline.Offline = true
+		if _, err := s.ReplaceDevices(ctx, account, []domain.Device{offline}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	facts, err := s.FactsAfter(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range facts {
+		got = append(got, f.Account+" "+string(f.Kind))
+	}
+	if want := []string{"a alert.opened", "a device.offline", "b alert.opened"}; !slices.Equal(got, want) {
+		t.Errorf("after the migration, refreshes recorded %v; want %v", got, want)
+	}
 }

@@ -132,6 +132,7 @@ func (s *Store) ApplyAlertEvents(ctx context.Context, account string, alerts []d
 	}
 	defer r.Rollback()
 	r.SeenAt(seen)
+	r.events = true
 	ids := make([]any, 0, len(alerts))
 	for _, a := range alerts {
 		ids = append(ids, a.ID)

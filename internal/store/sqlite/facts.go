@@ -1,0 +1,115 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"washboard/internal/domain"
+	"washboard/internal/store"
+	"washboard/internal/store/outbox"
+)
+
+// FactsAfter returns at most limit facts with a seq above after, by seq,
+// or outbox.Limit when limit <= 0. Seqs follow the order the one writer
+// connection commits in: a reader that has read up to a seq misses
+// nothing committed later.
+func (s *Store) FactsAfter(ctx context.Context, after int64, limit int) ([]store.Fact, error) {
+	if limit <= 0 {
+		limit = outbox.Limit
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT f.seq, a.id, f.kind, f.alert_id, f.alert_type, f.mac, f.location_id, f.at_ms
+		FROM facts f JOIN accounts a ON a.key = f.account_id
+		WHERE f.seq > ? ORDER BY f.seq LIMIT ?`, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.Fact
+	for rows.Next() {
+		var f store.Fact
+		var kind, typ string
+		var at int64
+		if err := rows.Scan(&f.Seq, &f.Account, &kind, &f.AlertID, &typ, &f.MAC, &f.LocationID, &at); err != nil {
+			return nil, err
+		}
+		f.Kind, f.AlertType, f.At = store.FactKind(kind), domain.AlertType(typ), fromMS(at)
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// PruneFacts removes the facts with a seq up to through.
+func (s *Store) PruneFacts(ctx context.Context, through int64) error {
+	_, err := s.write.ExecContext(ctx, `DELETE FROM facts WHERE seq <= ?`, through)
+	return err
+}
+
+// baselineCols are the columns of accounts that hold when the baseline of
+// each resource was made (see store.Facts).
+var baselineCols = map[domain.Resource]string{
+	domain.ResourceAlerts:  "alerts_baseline_ms",
+	domain.ResourceDevices: "devices_baseline_ms",
+}
+
+// hasBaseline reports whether a refresh of the account's resource has
+// committed before: whether the writes of it record facts.
+func hasBaseline(ctx context.Context, tx *sql.Tx, account int64, res domain.Resource) (bool, error) {
+	var at int64
+	err := tx.QueryRowContext(ctx, `SELECT `+baselineCols[res]+` FROM accounts WHERE key = ?`, account).Scan(&at)
+	return at != 0, err
+}
+
+// setBaseline records that the account's resource has its baseline, made
+// at at, in the transaction of the refresh that makes it. The column holds
+// 1 rather than 0 for a zero time: 0 says there is none.
+func setBaseline(ctx context.Context, tx *sql.Tx, account int64, res domain.Resource, at time.Time) error {
+	_, err := tx.ExecContext(ctx, `UPDATE accounts SET `+baselineCols[res]+` = ? WHERE key = ?`, max(ms(at), 1), account)
+	return err
+}
+
+// recordFacts records facts in the transaction of the write they are of,
+// in their order.
+func recordFacts(ctx context.Context, tx *sql.Tx, account int64, facts []store.Fact) error {
+	if len(facts) == 0 {
+		return nil
+	}
+	b := newBatch(tx, "facts", func(n int) string {
+		return `INSERT INTO facts (account_id, kind, alert_id, alert_type, mac, location_id, at_ms) VALUES ` + placeholders(7, n)
+	})
+	defer b.close()
+	for _, f := range facts {
+		if err := b.add(ctx, account, string(f.Kind), f.AlertID, string(f.AlertType), f.MAC, f.LocationID, ms(f.At)); err != nil {
+			return err
+		}
+	}
+	return b.flush(ctx)
+}
+
+// devicesByMAC reads the given devices of an account within a transaction.
+func devicesByMAC(ctx context.Context, tx *sql.Tx, account int64, macs []any) (map[string]domain.Device, error) {
+	out := make(map[string]domain.Device, len(macs))
+	const chunk = 500
+	for start := 0; start < len(macs); start += chunk {
+		part := macs[start:min(start+chunk, len(macs))]
+		rows, err := tx.QueryContext(ctx, `SELECT `+deviceCols+` FROM devices d WHERE d.account_id = ? AND d.mac IN (`+
+			strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`)`, append([]any{account}, part...)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			d, err := scanDevice(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[d.MAC] = d
+		}
+		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
