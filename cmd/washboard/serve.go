@@ -192,7 +192,9 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		Cluster: others,
 	}, log)
 	// Expired sessions are removed every half hour, until the sync stops.
+	// So are the facts of the notifications' outbox a sweep old.
 	go func() {
+		var factsSeen int64
 		for {
 			select {
 			case <-syncCtx.Done():
@@ -200,6 +202,9 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 			case <-time.After(30 * time.Minute):
 				if err := st.DeleteExpiredSessions(syncCtx); err != nil && syncCtx.Err() == nil {
 					log.Warn("removing expired sessions", "error", err.Error())
+				}
+				if err := pruneFacts(syncCtx, st, &factsSeen); err != nil && syncCtx.Err() == nil {
+					log.Warn("removing the outbox's old facts", "error", err.Error())
 				}
 			}
 		}
@@ -341,4 +346,23 @@ func openStore(ctx context.Context, cfg serveConfig, log *slog.Logger) (store.St
 	}
 	log.Info("cache on PostgreSQL, shared with any other replica")
 	return st, reps, nil
+}
+
+// pruneFacts removes the facts of the notifications' outbox that were
+// there at the previous sweep, through *seen, and sets *seen to the last
+// fact there now. Nothing decides notifications from the facts yet: this
+// keeps the outbox from growing without bound meanwhile.
+func pruneFacts(ctx context.Context, st store.Facts, seen *int64) error {
+	if *seen > 0 {
+		if err := st.PruneFacts(ctx, *seen); err != nil {
+			return err
+		}
+	}
+	for {
+		facts, err := st.FactsAfter(ctx, *seen, 1000)
+		if err != nil || len(facts) == 0 {
+			return err
+		}
+		*seen = facts[len(facts)-1].Seq
+	}
 }
