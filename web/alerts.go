@@ -129,15 +129,9 @@ func (s *Server) listAlerts(c echo.Context) error {
 		self += "?" + v.Encode()
 	}
 	return s.servePage(c, self, func(ctx context.Context, now time.Time) (*renderedPage, error) {
-		m, err := s.alerts(ctx, q, now)
+		m, err := s.alerts(ctx, q, self, now)
 		if err != nil {
 			return nil, err
-		}
-		m.Self = self
-		for i := range m.Rows {
-			if m.Rows[i].ClaimHref != "" {
-				m.Rows[i].ClaimHref += "?back=" + url.QueryEscape(self)
-			}
 		}
 		live, err := renderLive(ctx, views.AlertsContent(m))
 		if err != nil {
@@ -147,14 +141,15 @@ func (s *Server) listAlerts(c echo.Context) error {
 	})
 }
 
-// alerts builds the alerts page's live region for a filter.
-func (s *Server) alerts(ctx context.Context, q alertQuery, now time.Time) (views.Alerts, error) {
+// alerts builds the alerts page's live region for a filter; self is the
+// page's URL.
+func (s *Server) alerts(ctx context.Context, q alertQuery, self string, now time.Time) (views.Alerts, error) {
 	pg, err := s.dash.Alerts(ctx, q.AlertFilter, alertsLimit)
 	if err != nil {
 		return views.Alerts{}, err
 	}
-	m := views.Alerts{Page: views.Page{Zone: s.cfg.Zone}, Total: pg.Total, Truncated: pg.Total > len(pg.Alerts.Alerts),
-		Rows: withClaims(alertRows(pg.Alerts, now), pg.Claims), Filter: alertFilterView(q, pg), RefillTotals: refillTotals(pg.Refills)}
+	m := views.Alerts{Page: views.Page{Zone: s.cfg.Zone}, Total: pg.Total, Truncated: pg.Total > len(pg.Alerts.Alerts), Self: self,
+		Rows: withClaims(alertRows(pg.Alerts, now), pg.Claims, self), Filter: alertFilterView(q, pg), RefillTotals: refillTotals(pg.Refills)}
 	m.CSVHref = "/alerts.csv"
 	if v := q.values(); len(v) > 0 {
 		m.CSVHref += "?" + v.Encode()

@@ -55,13 +55,9 @@ func (s *Server) cardView(now time.Time, cd dashboard.Card, p dashboard.Places) 
 		Where: p.Where(l.RoomID), Now: now, Zone: s.cfg.Zone, Health: cd.Health,
 	}
 	for _, a := range cd.Alerts {
-		row := alertRow(a, l, p, now)
-		row.ClaimHref = "/alerts/" + url.PathEscape(a.ID) + "/claim?back=" + url.QueryEscape("/locations/"+l.ID)
-		if claim, ok := cd.Claims[a.ID]; ok {
-			row.Claim = claimView(claim)
-		}
-		c.Alerts = append(c.Alerts, row)
+		c.Alerts = append(c.Alerts, alertRow(a, l, p, now))
 	}
+	c.Alerts = withClaims(c.Alerts, cd.Claims, c.Href)
 	for _, d := range cd.Devices {
 		c.Devices = append(c.Devices, views.DeviceView{
 			MAC: d.MAC, Position: d.Position, Generation: d.Generation, Compartments: d.Compartments,
@@ -96,14 +92,14 @@ func alertRow(a domain.Alert, l domain.Location, p dashboard.Places, now time.Ti
 	return r
 }
 
-// withClaims adds to the rows of open alerts who is on them, and where to
-// claim them.
-func withClaims(rows []views.AlertRow, claims map[string]domain.Claim) []views.AlertRow {
+// withClaims adds to the rows of open alerts who is on them, and their
+// claim page, which leads back to the page at back.
+func withClaims(rows []views.AlertRow, claims map[string]domain.Claim, back string) []views.AlertRow {
 	for i := range rows {
 		if !rows[i].Open {
 			continue
 		}
-		rows[i].ClaimHref = "/alerts/" + url.PathEscape(rows[i].ID) + "/claim"
+		rows[i].ClaimHref = "/alerts/" + url.PathEscape(rows[i].ID) + "/claim?back=" + url.QueryEscape(back)
 		if c, ok := claims[rows[i].ID]; ok {
 			rows[i].Claim = claimView(c)
 		}

@@ -47,11 +47,10 @@ type sessionCache struct {
 	max   int
 	now   func() time.Time
 
-	// With other replicas: the announcements, this cache's own name among
-	// them, and how long a session is kept (0 for as long as it lasts).
+	// With other replicas: the announcements, and this cache's own name
+	// among them.
 	notes SessionNotes
 	self  string
-	keep  time.Duration
 
 	writing sync.Mutex // a write and its change to memory, one at a time, so both see writes in the same order
 
@@ -92,7 +91,7 @@ func newSessionCache(st SessionStore, max int) *sessionCache {
 // sessions while it hears the others' announcements.
 func newSharedSessionCache(st SessionStore, max int, notes SessionNotes) *sessionCache {
 	c := newSessionCache(st, max)
-	c.notes, c.self, c.keep = notes, rand.Text(), sharedSessionKept
+	c.notes, c.self = notes, rand.Text()
 	heard, _ := notes.Subscribe(sessionsChannel)
 	go c.hear(heard)
 	return c
@@ -137,7 +136,7 @@ func (c *sessionCache) Find(token string) ([]byte, bool, error) {
 	gen := c.gen
 	c.mu.Unlock()
 	now := c.now()
-	if ok && (c.keep == 0 || now.Sub(e.read) < c.keep) {
+	if ok && (c.notes == nil || now.Sub(e.read) < sharedSessionKept) {
 		if !now.Before(e.expiry) {
 			return nil, false, nil
 		}
