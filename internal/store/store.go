@@ -30,6 +30,7 @@ type Store interface {
 	Reports
 	Claims
 	Facts
+	Notifications
 	Keys
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
@@ -381,4 +382,175 @@ type Receiver struct {
 type ReceiverCounts struct {
 	Accepted, Rejected int64
 	LastEvent          time.Time // of the last accepted event; zero for none
+}
+
+// Notifications are what Washboard decided to notify from the outbox's
+// facts: the delivery queue and its log, and the channels and rules made
+// on the /notifications page.
+//
+// The decision worker reads facts after DecidedThrough, decides, and
+// records its decisions and the new DecidedThrough in one transaction
+// (Decide), which also removes the facts it decided: a crash before it
+// commits decides the same facts again, one after it does not, so a fact
+// is decided exactly once. The delivery worker takes the due notifications
+// and records each attempt (Decide with Updates only).
+type Notifications interface {
+	// NotificationSettings returns the account's channels and rules made
+	// on the page, sealed; nil when it has none.
+	NotificationSettings(ctx context.Context, account string) ([]byte, error)
+	// SaveNotificationSettings replaces the account's sealed settings.
+	SaveNotificationSettings(ctx context.Context, account string, sealed []byte, at time.Time) error
+	// AllNotificationSettings returns every account's sealed settings,
+	// by account.
+	AllNotificationSettings(ctx context.Context) (map[string][]byte, error)
+	// ResealNotificationSettings replaces accounts' sealed settings, by
+	// account, in one transaction, each only if it still holds Old; it
+	// returns how many it replaced.
+	ResealNotificationSettings(ctx context.Context, byAccount map[string]Reseal) (int, error)
+
+	// DecidedThrough returns the Seq of the last fact decided: 0 before
+	// the first decision.
+	DecidedThrough(ctx context.Context) (int64, error)
+	// Decide records d in one transaction: it adds d.New (leaving a
+	// notification whose ID is there already as it is), appends
+	// d.DigestItems to their digests, applies d.Updates, and, when
+	// d.Through is above DecidedThrough, sets DecidedThrough to it and
+	// removes the facts with Seq <= d.Through. Notes longer than NoteMax
+	// are cut (CutNote). An item for a digest, or an update of a
+	// notification, that the store does not hold fails the whole decision
+	// with domain.ErrNotFound, and nothing of it is recorded.
+	Decide(ctx context.Context, d Decision) error
+	// OpenDigest returns the ID of the digest of the account's rule to the
+	// channel that is still collecting items: pending and never attempted.
+	OpenDigest(ctx context.Context, account, rule, channel string) (id string, ok bool, err error)
+	// DueNotifications returns at most limit notifications, waiting or
+	// pending, whose Due is not after now, earliest Due first, with their
+	// items. limit <= 0 means NotificationsLimit, and no more than
+	// NotificationsMax are returned whatever limit says.
+	DueNotifications(ctx context.Context, now time.Time, limit int) ([]Notification, error)
+	// NextDue returns the earliest Due of the notifications waiting or
+	// pending; ok is false when there are none.
+	NextDue(ctx context.Context) (due time.Time, ok bool, err error)
+	// NotificationLog returns the latest notifications of the account's
+	// channel, newest Created first, at most limit (bounded as for
+	// DueNotifications), without their items but with ItemCount.
+	NotificationLog(ctx context.Context, account, channel string, limit int) ([]Notification, error)
+	// PruneNotifications removes the finished notifications (neither
+	// waiting nor pending) created before before, and their items; it
+	// returns how many it removed.
+	PruneNotifications(ctx context.Context, before time.Time) (int, error)
+}
+
+// How many notifications DueNotifications and NotificationLog return: as
+// many as NotificationsLimit when their caller sets no limit (limit <= 0),
+// and never more than NotificationsMax.
+const (
+	NotificationsLimit = 100
+	NotificationsMax   = 1000
+)
+
+// NoteMax is the most characters a notification's Note keeps: Decide cuts
+// a longer one (CutNote).
+const NoteMax = 500
+
+// CutNote returns note cut to its first NoteMax characters, on a
+// character boundary; a shorter note as it is.
+func CutNote(note string) string {
+	n := 0
+	for i := range note {
+		if n == NoteMax {
+			return note[:i]
+		}
+		n++
+	}
+	return note
+}
+
+// NotificationState is where a notification is between being decided and
+// being sent.
+type NotificationState string
+
+// The states of a notification. Waiting and pending ones are due at Due;
+// the others are finished.
+const (
+	// Waiting for its condition to hold until Due: an alert still
+	// unclaimed, a device still offline.
+	NotificationWaiting NotificationState = "waiting"
+	// Pending: to be sent, or tried again, at Due.
+	NotificationPending NotificationState = "pending"
+	// Sent: the channel accepted it.
+	NotificationSent NotificationState = "sent"
+	// Failed: given up on; Note says why.
+	NotificationFailed NotificationState = "failed"
+	// Dropped: decided during quiet hours that drop its kind.
+	NotificationDropped NotificationState = "dropped"
+	// Cancelled: its condition ended before Due (the alert was claimed
+	// or closed, the device came back); Note says how.
+	NotificationCancelled NotificationState = "cancelled"
+	// Digested: it went into a digest instead; Note names it.
+	NotificationDigested NotificationState = "digested"
+)
+
+// Finished reports whether nothing more happens to a notification in s.
+func (s NotificationState) Finished() bool {
+	return s != NotificationWaiting && s != NotificationPending
+}
+
+// Notification is one message decided for one channel of an account.
+type Notification struct {
+	// ID is the idempotency key, the same on every attempt
+	// (rules.NotificationID).
+	ID      string
+	Account string
+	Rule    string // the rule's name
+	Channel string // the channel's name
+	// Kind is a notify.Kind: what happened, or "digest".
+	Kind string
+	// Subject is what it is about: the alert's id for the alert kinds, the
+	// device's MAC for the device kinds; "" for a digest.
+	Subject string
+	State   NotificationState
+	Created time.Time
+	// Due is when to check the condition (waiting) or to send, or try
+	// again (pending); kept as it was once finished.
+	Due         time.Time
+	Attempts    int
+	LastAttempt time.Time // zero before the first
+	Sent        time.Time // zero until sent
+	// Note is the last attempt's error, or why it was dropped, cancelled
+	// or digested, in words for the delivery log; at most 500 characters.
+	Note string
+	// Items are what it is about, as the worker encoded them, in the
+	// order they were added: one, or a digest's several.
+	Items [][]byte
+	// ItemCount is len(Items), also where NotificationLog leaves them out.
+	ItemCount int
+}
+
+// DigestItem is an item added to an open digest.
+type DigestItem struct {
+	ID   string // the digest's
+	Item []byte
+}
+
+// NotificationUpdate is what became of a notification: its state, when it
+// is due, its attempts and its note. It replaces those fields.
+type NotificationUpdate struct {
+	ID          string
+	State       NotificationState
+	Due         time.Time
+	Attempts    int
+	LastAttempt time.Time
+	Sent        time.Time
+	Note        string
+}
+
+// Decision is what one transaction of Decide records.
+type Decision struct {
+	// Through is the Seq of the last fact decided; 0 leaves
+	// DecidedThrough as it is.
+	Through     int64
+	New         []Notification
+	DigestItems []DigestItem
+	Updates     []NotificationUpdate
 }

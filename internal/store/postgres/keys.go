@@ -69,14 +69,21 @@ func (s *Store) ResealScreenCredentials(ctx context.Context, byID map[string]sto
 // are still the old ones, in chunks of one statement each within one
 // transaction, and counts the rows it changed.
 func (s *Store) reseal(ctx context.Context, table, col string, byID map[string]store.Reseal) (int, error) {
+	return s.resealWith(ctx, fmt.Sprintf(`UPDATE %[1]s t SET %[2]s = r.new FROM unnest($1::text[], $2::bytea[], $3::bytea[]) AS r(id, old, new)
+		WHERE t.id = r.id AND t.%[2]s = r.old`, table, col), byID)
+}
+
+// resealWith runs q, which replaces sealed values given the arrays of their
+// ids ($1), old values ($2) and new values ($3), where they are still the
+// old ones, in chunks within one transaction, and counts the rows it
+// changed.
+func (s *Store) resealWith(ctx context.Context, q string, byID map[string]store.Reseal) (int, error) {
 	ids := make([]string, 0, len(byID))
 	olds := make([][]byte, 0, len(byID))
 	news := make([][]byte, 0, len(byID))
 	for id, r := range byID {
 		ids, olds, news = append(ids, id), append(olds, r.Old), append(news, r.New)
 	}
-	q := fmt.Sprintf(`UPDATE %[1]s t SET %[2]s = r.new FROM unnest($1::text[], $2::bytea[], $3::bytea[]) AS r(id, old, new)
-		WHERE t.id = r.id AND t.%[2]s = r.old`, table, col)
 	n := 0
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		for start := 0; start < len(ids); start += chunk {
