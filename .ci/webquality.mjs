@@ -477,6 +477,10 @@ async function main(work, server) {
   if (receiver.status !== 200) problems.push(`making a webhook receiver answered ${receiver.status}`);
   for (const m of receiver.body.matchAll(/value="(whsec_[^"]+)"/g)) secrets.add(m[1]);
   pages.push({ name: 'webhook receiver', path: 'POST /webhooks', body: receiver.body });
+  await expect('notifications', '/notifications');
+  const refused = await request(base, '/notifications/channels', user, { method: 'POST', form: [['csrf_token', csrf], ['name', ''], ['kind', 'email'], ['to', '']] });
+  if (refused.status !== 422) problems.push(`a notification channel without a name answered ${refused.status}, not 422`);
+  pages.push({ name: 'notifications, refused channel', path: 'POST /notifications/channels', body: refused.body });
 
   // A wall screen, created as the Screens page's form does.
   const created = await request(base, '/screens', user, {

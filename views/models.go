@@ -20,12 +20,17 @@ type Page struct {
 	Crumbs      []Crumb
 	Freshness   Freshness
 	Flash       string // a one-time message, such as "You have signed out."
+	// FlashFailed says the one-time message tells of a failure.
+	FlashFailed bool
 	Version     string
 	Zone        *time.Location // the zone times are shown in
 	Live        bool           // open the server-sent events stream for live updates
 	// Still pages (a shift report) do not change under the reader and load
 	// no htmx: nothing on them is fetched again.
 	Still bool
+	// NotificationsLink puts /notifications in the menu: the server sends
+	// notifications.
+	NotificationsLink bool
 }
 
 // Crumb is one step of the breadcrumbs. The last one has no link.

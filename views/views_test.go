@@ -202,6 +202,9 @@ func allPages() map[string]templ.Component {
 		"error":            ErrorView(ErrorPage{Page: samplePage("Error"), Status: 500, Heading: "Something went wrong", Message: "The cache could not be read.", ErrorID: "e-42"}),
 		"error-fragment":   ErrorFragment(ErrorPage{Status: 404, Message: "No such room."}),
 		"banner-stale":     FreshnessBanner(Freshness{AsOf: now, Stale: true, Reason: "the service answered 503"}, cet),
+		"notifications":    NotificationsPage(sampleNotifications()),
+		"channel-test":     ChannelTestResult(ChannelTest{Delivered: true, Message: "hooks.example.com accepted the test JSON message (200 OK)."}),
+		"channel-test-bad": ChannelTestResult(ChannelTest{Message: "The test was not delivered: hooks.example.com answered 500."}),
 	}
 }
 

@@ -80,6 +80,14 @@ func (s *Server) routes() *echo.Echo {
 		ready.POST("/webhooks/:id/rotate", s.rotateWebhook)
 		ready.POST("/webhooks/:id/remove", s.removeWebhook)
 	}
+	if s.notes != nil {
+		ready.GET("/notifications", s.listNotifications)
+		ready.POST("/notifications/channels", s.addChannel)
+		ready.POST("/notifications/channels/:name/test", s.testChannel)
+		ready.POST("/notifications/channels/:name/remove", s.removeChannel)
+		ready.POST("/notifications/rules", s.addRule)
+		ready.POST("/notifications/rules/:name/remove", s.removeRule)
+	}
 	ready.GET("/reports", func(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/reports/shift") })
 	ready.GET("/reports/shift", s.showShiftReport)
 	ready.GET("/reports/shift.csv", s.exportShiftReport)

@@ -76,6 +76,9 @@ type Deps struct {
 	// of sessions written between replicas, so that each may keep
 	// sessions in memory.
 	SessionNotes SessionNotes
+	// Notifications keeps the account's notification channels and rules
+	// and sends them; nil answers /notifications 404.
+	Notifications Notifications
 }
 
 // Server is the web application.
@@ -91,6 +94,7 @@ type Server struct {
 	sessions *scs.SessionManager
 	keys     *keyring.Ring
 	receiver *receiver.Service
+	notes    Notifications
 	limiter  *failureLimiter
 	echo     *echo.Echo
 	version  string
@@ -120,7 +124,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, dash: deps.Dashboard, sync: deps.Sync, clock: deps.Clock, log: deps.Log, metrics: deps.Metrics, closing: make(chan struct{}),
-		sessions: newSessionManager(deps.Sessions, cfg.Sessions, deps.Keys, deps.SessionNotes), keys: deps.Keys, receiver: deps.Receiver, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
+		sessions: newSessionManager(deps.Sessions, cfg.Sessions, deps.Keys, deps.SessionNotes), keys: deps.Keys, receiver: deps.Receiver, notes: deps.Notifications, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
 		pages: newPageCache(pageCacheBytes),
 	}
 	if s.version == "" {

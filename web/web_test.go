@@ -30,10 +30,12 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"washboard/internal/clock"
+	"washboard/internal/cluster"
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
 	"washboard/internal/metrics"
+	"washboard/internal/notifier"
 	"washboard/internal/receiver"
 	"washboard/internal/sim"
 	"washboard/internal/store"
@@ -62,6 +64,7 @@ type app struct {
 	sessionDB *sql.DB
 	engine    *syncer.Engine
 	events    *receiver.Service
+	notes     *notifier.Notifier // not running: a test calls its Pass
 	logs      *syncBuffer
 	seen      *syncBuffer // every response body and header the tests received
 	cfg       Config
@@ -170,8 +173,9 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	go func() { a.events.Run(ctx); close(eventsDone) }()
 	t.Cleanup(func() { cancel(); <-eventsDone })
 	a.client = client
+	a.notes = a.newNotifier(notifier.Config{}, keys)
 	a.cfg, a.deps = cfg, Deps{Dashboard: dashboard.New(dashboard.Deps{Store: a.store, Sync: a.engine, Upstream: client, Clock: a.clock, Keys: keys}),
-		Sessions: a.store, Sync: a.engine, Clock: a.clock, Log: log, Metrics: m, Keys: keys, Receiver: a.events}
+		Sessions: a.store, Sync: a.engine, Clock: a.clock, Log: log, Metrics: m, Keys: keys, Receiver: a.events, Notifications: a.notes}
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
 		t.Fatal(err)
@@ -184,6 +188,20 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	})
 	t.Cleanup(func() { a.checkNoSecrets() })
 	return a
+}
+
+// newNotifier is a notifier over the app's store and clock that may reach
+// webhooks on loopback, as --allow-private-webhooks lets it.
+func (a *app) newNotifier(cfg notifier.Config, keys *keyring.Ring) *notifier.Notifier {
+	a.t.Helper()
+	cfg.Guard.AllowPrivate = true
+	cfg.Link = cmp.Or(cfg.Link, "http://washboard.test")
+	n, err := notifier.New(cfg, notifier.Deps{Store: a.store, Leases: cluster.NewLocal(cluster.DefaultBuffer), Keys: keys, Clock: a.clock,
+		Log: slog.New(slog.NewTextHandler(a.logs, nil))})
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return n
 }
 
 // testEngine is the storage engine the handler and browser tests run on:

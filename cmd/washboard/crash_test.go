@@ -24,12 +24,7 @@ func TestCrashSafety(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and kills the binary twenty times")
 	}
-	bin := filepath.Join(t.TempDir(), "washboard")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the binary: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	up := newUpstreamSimOf(t, 600)
 	data := t.TempDir()
 	var logs syncBuffer
@@ -39,31 +34,7 @@ func TestCrashSafety(t *testing.T) {
 		}
 	}()
 	start := func() (*exec.Cmd, string) {
-		cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--data", data, "--upstream", up.srv.URL, "--log-format", "json")
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = &logs
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		buf := make([]byte, 4096)
-		var printed string
-		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); {
-			n, err := out.Read(buf)
-			printed += string(buf[:n])
-			if m := regexp.MustCompile(`running on (http://\S+)`).FindStringSubmatch(printed); m != nil {
-				return cmd, m[1]
-			}
-			if err != nil {
-				break
-			}
-		}
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("the binary printed no address: %q", printed)
-		return nil, ""
+		return startBinary(t, bin, &logs, "serve", "--listen", "127.0.0.1:0", "--data", data, "--upstream", up.srv.URL, "--log-format", "json")
 	}
 
 	cmd, base := start()
@@ -146,4 +117,47 @@ func checkDatabase(path string) error {
 		}
 	}
 	return rows.Err()
+}
+
+// buildBinary builds the washboard binary for a test, as CI builds it.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "washboard")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the binary: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startBinary runs the binary with args, its log going to logs, and
+// returns it with the address it prints once it listens.
+func startBinary(t *testing.T, bin string, logs *syncBuffer, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	var printed string
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); {
+		n, err := out.Read(buf)
+		printed += string(buf[:n])
+		if m := regexp.MustCompile(`running on (http://\S+)`).FindStringSubmatch(printed); m != nil {
+			return cmd, m[1]
+		}
+		if err != nil {
+			break
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	t.Fatalf("the binary printed no address: %q", printed)
+	return nil, ""
 }

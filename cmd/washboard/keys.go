@@ -57,7 +57,15 @@ func checkKeys(ctx context.Context, keys *keyring.Ring, st store.Store, log *slo
 		if err != nil {
 			return fmt.Errorf("sealing webhook secrets with the new key: %w", err)
 		}
-		log.Info("secret key rotated: sealed again with the new key", "sessions", sessions, "screens", screens, "webhook_receivers", receivers)
+		settings, err := st.AllNotificationSettings(ctx)
+		if err != nil {
+			return err
+		}
+		notifications, err := st.ResealNotificationSettings(ctx, resealed(keys, keyring.NotificationSettings, settings))
+		if err != nil {
+			return fmt.Errorf("sealing notification settings with the new key: %w", err)
+		}
+		log.Info("secret key rotated: sealed again with the new key", "sessions", sessions, "screens", screens, "webhook_receivers", receivers, "notification_settings", notifications)
 	}
 	recorded, err := st.KeyCheck(ctx)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -92,12 +91,7 @@ func TestThreeReplicasShareOnePostgreSQL(t *testing.T) {
 	}
 	_, dbURL, _ := pgtest.NewSchema(t)
 	t.Parallel()
-	bin := filepath.Join(t.TempDir(), "washboard")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the binary: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 
 	up := newUpstreamSimOf(t, 60)
 	var devicesMu sync.Mutex

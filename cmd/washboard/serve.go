@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -9,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +22,7 @@ import (
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/metrics"
+	"washboard/internal/notifier"
 	"washboard/internal/receiver"
 	"washboard/internal/store"
 	"washboard/internal/store/postgres"
@@ -48,6 +51,13 @@ type serveConfig struct {
 	MetricsListen    string
 	ShutdownGrace    time.Duration
 	LogFormat        string
+	PublicURL        string
+	// The notifications' settings.
+	Notifications        string
+	SMTPURL              string
+	MailFrom             string
+	AllowPrivateWebhooks bool
+	NotificationRate     int
 }
 
 func (c *serveConfig) flags(fs *flag.FlagSet) {
@@ -69,6 +79,12 @@ func (c *serveConfig) flags(fs *flag.FlagSet) {
 	c.ShutdownGrace = 15 * time.Second
 	fs.Var((*durationValue)(&c.ShutdownGrace), "shutdown-grace", "how long a shutdown waits for requests and the sync to finish")
 	fs.StringVar(&c.LogFormat, "log-format", "auto", "log format: json, text, or auto (text on a terminal, json otherwise)")
+	fs.StringVar(&c.PublicURL, "public-url", "", "the dashboard's address as people reach it, for the links in notifications (default: the address it listens on)")
+	fs.StringVar(&c.Notifications, "notifications", "", "a JSON file of notification channels and rules, shown read-only on /notifications")
+	fs.StringVar(&c.SMTPURL, "smtp-url", "", "the mail server e-mail notifications go through unless a channel names its own: smtp://user:password@host:587 (STARTTLS) or smtps://…")
+	fs.StringVar(&c.MailFrom, "mail-from", "", "the sender of e-mail notifications, such as \"Washboard <alerts@example.com>\"")
+	fs.IntVar(&c.NotificationRate, "notification-rate", notifier.DefaultRatePerMinute, "the most notifications each channel sends a minute")
+	fs.BoolVar(&c.AllowPrivateWebhooks, "allow-private-webhooks", false, "let outgoing webhooks reach loopback and private addresses (a receiver on this machine or network)")
 }
 
 func (c serveConfig) validate() error {
@@ -81,12 +97,16 @@ func (c serveConfig) validate() error {
 		return usageError{"--lookback and --history must be positive"}
 	case c.IdleTimeout <= 0 || c.Lifetime <= 0:
 		return usageError{"--idle-timeout and --session-lifetime must be positive"}
+	case c.NotificationRate < 1:
+		return usageError{fmt.Sprintf("--notification-rate must be at least 1 a minute, got %d", c.NotificationRate)}
 	case c.ShutdownGrace <= 0:
 		return usageError{"--shutdown-grace must be positive"}
 	case c.LogFormat != "auto" && c.LogFormat != "json" && c.LogFormat != "text":
 		return usageError{fmt.Sprintf("--log-format must be json, text or auto, not %q", c.LogFormat)}
 	case c.Database != "" && !strings.HasPrefix(c.Database, "postgres://") && !strings.HasPrefix(c.Database, "postgresql://"):
 		return usageError{"--database must be a PostgreSQL URL such as postgres://washboard@db/washboard (the URL is not repeated here: it may hold a password)"}
+	case c.PublicURL != "" && !strings.HasPrefix(c.PublicURL, "http://") && !strings.HasPrefix(c.PublicURL, "https://"):
+		return usageError{fmt.Sprintf("--public-url must be an http or https URL such as https://washboard.example.com, not %q", c.PublicURL)}
 	case c.Database != "" && os.Getenv("WASHBOARD_SECRET_KEY") == "":
 		return usageError{"with --database, WASHBOARD_SECRET_KEY is required: every replica must seal sessions and screens' credentials with the same key, and a key file in --data belongs to one machine"}
 	}
@@ -145,6 +165,10 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err != nil {
 		return usageError{fmt.Sprintf("--tz %q: %v", cfg.TimeZone, err)}
 	}
+	notes, err := notifierConfig(cfg)
+	if err != nil {
+		return err
+	}
 	st, shared, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -177,6 +201,28 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return float64(n)
 	})
 
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return err
+	}
+	url := "http://" + displayAddr(ln.Addr())
+	// Notifications are decided and delivered by one replica at a time.
+	var leases notifier.Leases = cluster.NewLocal(cluster.DefaultBuffer)
+	if shared != nil {
+		leases = shared
+	}
+	notes.Link = cmp.Or(cfg.PublicURL, url)
+	notes.Guard.Own = []string{ln.Addr().String()}
+	if own := hostPort(notes.Link); own != "" {
+		notes.Guard.Own = append(notes.Guard.Own, own)
+	}
+	notes.Zone = zone
+	notifications, err := notifier.New(notes, notifier.Deps{Store: st, Leases: leases, Keys: keys, Clock: opts.clock, Log: log})
+	if err != nil {
+		ln.Close()
+		return usageError{"--notifications: " + err.Error()}
+	}
+
 	// nil interfaces, not nil pointers, on an engine of its own
 	var others syncer.Cluster
 	var sessionNotes web.SessionNotes
@@ -190,11 +236,11 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 			m.ObserveRefresh(string(res), d, c.Added, c.Changed, c.Removed, err)
 		},
 		Cluster: others,
+		// A change to the cache may be something to notify of.
+		Changed: func(string) { notifications.Wake() },
 	}, log)
 	// Expired sessions are removed every half hour, until the sync stops.
-	// So are the facts of the notifications' outbox a sweep old.
 	go func() {
-		var factsSeen int64
 		for {
 			select {
 			case <-syncCtx.Done():
@@ -202,9 +248,6 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 			case <-time.After(30 * time.Minute):
 				if err := st.DeleteExpiredSessions(syncCtx); err != nil && syncCtx.Err() == nil {
 					log.Warn("removing expired sessions", "error", err.Error())
-				}
-				if err := pruneFacts(syncCtx, st, &factsSeen); err != nil && syncCtx.Err() == nil {
-					log.Warn("removing the outbox's old facts", "error", err.Error())
 				}
 			}
 		}
@@ -217,10 +260,12 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	m.Gauge("washboard_events_queued", "Events of the service received and waiting to be applied.", func() float64 {
 		return float64(events.Queued())
 	})
-	// Stops the sync and the receiver's worker and waits for them;
-	// shutdownGracefully calls it within the grace period, and the deferred
-	// call covers the early returns.
-	stopEngine := sync.OnceFunc(func() { stopSync(); engine.Wait(); <-eventsDone })
+	notifyDone := make(chan struct{})
+	go func() { notifications.Run(syncCtx); close(notifyDone) }()
+	// Stops the sync, the receiver's worker and the notifications and
+	// waits for them; shutdownGracefully calls it within the grace period,
+	// and the deferred call covers the early returns.
+	stopEngine := sync.OnceFunc(func() { stopSync(); engine.Wait(); <-eventsDone; <-notifyDone })
 	defer stopEngine()
 
 	app, err := web.New(web.Config{
@@ -230,16 +275,13 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	}, web.Deps{
 		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys}),
 		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,
-		SessionNotes: sessionNotes,
+		SessionNotes: sessionNotes, Notifications: notifications,
 	})
 	if err != nil {
+		ln.Close()
 		return err
 	}
 
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		return err
-	}
 	servers := []served{{web.NewHTTPServer(app, slog.NewLogLogger(log.Handler(), slog.LevelWarn)), ln}}
 	// Event streams end when shutdown begins, so that browsers and screens
 	// reconnect (to the next server) instead of holding the shutdown up;
@@ -255,7 +297,6 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		mux.Handle("GET /metrics", m.Handler())
 		servers = append(servers, served{&http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, mln})
 	}
-	url := "http://" + displayAddr(ln.Addr())
 	fmt.Fprintf(stdout, "Washboard is running on %s\n", url)
 	if opts.ready != nil {
 		if err := opts.ready(ctx, url, events); err != nil {
@@ -348,21 +389,19 @@ func openStore(ctx context.Context, cfg serveConfig, log *slog.Logger) (store.St
 	return st, reps, nil
 }
 
-// pruneFacts removes the facts of the notifications' outbox that were
-// there at the previous sweep, through *seen, and sets *seen to the last
-// fact there now. Nothing decides notifications from the facts yet: this
-// keeps the outbox from growing without bound meanwhile.
-func pruneFacts(ctx context.Context, st store.Facts, seen *int64) error {
-	if *seen > 0 {
-		if err := st.PruneFacts(ctx, *seen); err != nil {
-			return err
-		}
+// hostPort is the host and port of an http or https URL, its scheme's
+// port when it names none.
+func hostPort(raw string) string {
+	u, err := neturl.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
 	}
-	for {
-		facts, err := st.FactsAfter(ctx, *seen, 1000)
-		if err != nil || len(facts) == 0 {
-			return err
-		}
-		*seen = facts[len(facts)-1].Seq
+	if u.Port() != "" {
+		return u.Host
 	}
+	port := "80"
+	if u.Scheme == "https" {
+		port = "443"
+	}
+	return net.JoinHostPort(u.Hostname(), port)
 }

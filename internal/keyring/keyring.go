@@ -37,13 +37,16 @@ const (
 	ScreenCookies     Purpose = "screen-cookies"
 	ScreenCredentials Purpose = "screen-credentials"
 	WebhookSecrets    Purpose = "webhook-secrets"
-	FormTokens        Purpose = "form-tokens"
-	check             Purpose = "key-check"
+	// NotificationSettings seals the channels and rules made on the
+	// /notifications page: webhook secrets and mail passwords among them.
+	NotificationSettings Purpose = "notification-settings"
+	FormTokens           Purpose = "form-tokens"
+	check                Purpose = "key-check"
 )
 
 // sealedPurposes are the purposes whose values are sealed (the others are
 // MACs).
-var sealedPurposes = []Purpose{Sessions, ScreenCookies, ScreenCredentials, WebhookSecrets}
+var sealedPurposes = []Purpose{Sessions, ScreenCookies, ScreenCredentials, WebhookSecrets, NotificationSettings}
 
 // ErrCannotOpen is returned for a sealed value that no key of the ring
 // opens: it was sealed with another key, for another purpose or other

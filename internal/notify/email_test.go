@@ -3,177 +3,29 @@ package notify
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"fmt"
-	"io"
-	"log"
 	"log/slog"
-	"math/big"
 	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
-	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
 	"washboard/internal/clock"
+	"washboard/internal/notify/mailtest"
 )
 
-// mailServer is a real SMTP server in the test: go-smtp with STARTTLS (a
-// certificate made for the test) and AUTH PLAIN, which keeps what it is
-// sent.
-type mailServer struct {
-	addr   string
-	host   string
-	port   int
-	roots  *x509.CertPool // trusts the server's certificate
-	user   string
-	pass   string
-	refuse map[string]*smtp.SMTPError // by recipient
-
-	mu    sync.Mutex
-	mails []receivedMail
-}
-
-type receivedMail struct {
-	from string
-	to   []string
-	data []byte
-	tls  bool
-}
-
-type serverOptions struct {
-	noTLS    bool // offer no STARTTLS
-	implicit bool // speak TLS from the first byte
-}
-
-func newMailServer(t *testing.T, o serverOptions) *mailServer {
-	t.Helper()
-	cert, roots := selfSigned(t)
-	ms := &mailServer{user: "washboard", pass: "correct horse battery", refuse: map[string]*smtp.SMTPError{}, roots: roots}
-	s := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &mailSession{ms: ms, conn: c}, nil }))
-	s.Domain = "localhost"
-	s.ReadTimeout, s.WriteTimeout = 10*time.Second, 10*time.Second
-	s.ErrorLog = log.New(io.Discard, "", 0) // a client that gives up mid-TLS is expected here
-	if !o.noTLS {
-		s.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}}
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.implicit {
-		ln = tls.NewListener(ln, s.TLSConfig)
-	}
-	go s.Serve(ln)
-	t.Cleanup(func() { s.Close() })
-	ms.addr = ln.Addr().String()
-	ms.host = "127.0.0.1"
-	ms.port = ln.Addr().(*net.TCPAddr).Port
-	return ms
-}
-
-func (ms *mailServer) received() []receivedMail {
-	ms.mu.Lock()
-	defer ms.mu.Unlock()
-	return append([]receivedMail(nil), ms.mails...)
-}
-
-// settings are a channel's settings for the server, in mode.
-func (ms *mailServer) settings(mode TLSMode) SMTPSettings {
+// settingsOf are a channel's settings for the server ms, in mode.
+func settingsOf(ms *mailtest.Server, mode TLSMode) SMTPSettings {
 	return SMTPSettings{
-		Host: ms.host, Port: ms.port, TLS: mode, User: ms.user, Password: ms.pass,
+		Host: ms.Host, Port: ms.Port, TLS: mode, User: ms.User, Password: ms.Pass,
 		From: "Washboard <alerts@washboard.example.com>", To: []string{"facilities@example.com", "Night Shift <night@example.com>"},
-		Timeout: 5 * time.Second, TLSConfig: &tls.Config{RootCAs: ms.roots},
+		Timeout: 5 * time.Second, TLSConfig: &tls.Config{RootCAs: ms.Roots},
 	}
-}
-
-type mailSession struct {
-	ms     *mailServer
-	conn   *smtp.Conn
-	authed bool
-	from   string
-	to     []string
-}
-
-func (s *mailSession) AuthMechanisms() []string { return []string{sasl.Plain} }
-
-func (s *mailSession) Auth(string) (sasl.Server, error) {
-	return sasl.NewPlainServer(func(_, user, pass string) error {
-		if user != s.ms.user || pass != s.ms.pass {
-			return smtp.ErrAuthFailed
-		}
-		s.authed = true
-		return nil
-	}), nil
-}
-
-func (s *mailSession) Mail(from string, _ *smtp.MailOptions) error {
-	if !s.authed {
-		return smtp.ErrAuthRequired
-	}
-	s.from = from
-	return nil
-}
-
-func (s *mailSession) Rcpt(to string, _ *smtp.RcptOptions) error {
-	if err := s.ms.refuse[to]; err != nil {
-		return err
-	}
-	s.to = append(s.to, to)
-	return nil
-}
-
-func (s *mailSession) Data(r io.Reader) error {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	_, isTLS := s.conn.TLSConnectionState()
-	s.ms.mu.Lock()
-	s.ms.mails = append(s.ms.mails, receivedMail{s.from, s.to, data, isTLS})
-	s.ms.mu.Unlock()
-	return nil
-}
-
-func (s *mailSession) Reset()        { s.from, s.to = "", nil }
-func (s *mailSession) Logout() error { return nil }
-
-// selfSigned makes a certificate for 127.0.0.1 and localhost, and a pool
-// that trusts it.
-func selfSigned(t *testing.T) (tls.Certificate, *x509.CertPool) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test mail server"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true, IsCA: true,
-		DNSNames: []string{"localhost"}, IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leaf, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots := x509.NewCertPool()
-	roots.AddCert(leaf)
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, roots
 }
 
 func newTestEmail(t *testing.T, set SMTPSettings) *Email {
@@ -189,20 +41,20 @@ func newTestEmail(t *testing.T, set SMTPSettings) *Email {
 // message for both recipients, encrypted, with the headers and parts a
 // mail client shows, and HTML that loads nothing.
 func TestEmailIsDeliveredOverSTARTTLSWithSignIn(t *testing.T) {
-	ms := newMailServer(t, serverOptions{})
-	e := newTestEmail(t, ms.settings(StartTLS))
+	ms := mailtest.Start(t, mailtest.Options{})
+	e := newTestEmail(t, settingsOf(ms, StartTLS))
 	if err := e.Send(context.Background(), productOut()); err != nil {
 		t.Fatal(err)
 	}
-	mails := ms.received()
+	mails := ms.Received()
 	if len(mails) != 1 {
 		t.Fatalf("the server received %d messages, want 1", len(mails))
 	}
 	m := mails[0]
-	if !m.tls || m.from != "alerts@washboard.example.com" || strings.Join(m.to, ",") != "facilities@example.com,night@example.com" {
-		t.Errorf("envelope from %q to %v, TLS %v", m.from, m.to, m.tls)
+	if !m.TLS || m.From != "alerts@washboard.example.com" || strings.Join(m.To, ",") != "facilities@example.com,night@example.com" {
+		t.Errorf("envelope from %q to %v, TLS %v", m.From, m.To, m.TLS)
 	}
-	parts := readEmail(t, m.data)
+	parts := readEmail(t, m.Data)
 	for name, want := range map[string]string{
 		"Message-Id": "<ntf_01JDQ7Z3K4M5N6P7Q8R9S0T1V2@washboard.example.com>",
 		"Subject":    "Product out: Stall 2, Men's Restroom 3.12",
@@ -229,36 +81,36 @@ func TestEmailIsDeliveredOverSTARTTLSWithSignIn(t *testing.T) {
 	}
 	// The received bytes are those EmailMessage writes.
 	want, _ := emailBytes(productOut())
-	if !bytes.Equal(bytes.ReplaceAll(m.data, []byte("\r\n"), []byte("\n")), bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n"))) {
+	if !bytes.Equal(bytes.ReplaceAll(m.Data, []byte("\r\n"), []byte("\n")), bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n"))) {
 		t.Errorf("the server received other bytes than EmailMessage writes")
 	}
 }
 
 // With implicit TLS (smtps) the message arrives encrypted too.
 func TestEmailIsDeliveredOverImplicitTLS(t *testing.T) {
-	ms := newMailServer(t, serverOptions{implicit: true})
-	e := newTestEmail(t, ms.settings(ImplicitTLS))
+	ms := mailtest.Start(t, mailtest.Options{Implicit: true})
+	e := newTestEmail(t, settingsOf(ms, ImplicitTLS))
 	if err := e.Send(context.Background(), digest()); err != nil {
 		t.Fatal(err)
 	}
-	if mails := ms.received(); len(mails) != 1 || !mails[0].tls {
-		t.Errorf("received %d messages (TLS %v)", len(mails), len(mails) == 1 && mails[0].tls)
+	if mails := ms.Received(); len(mails) != 1 || !mails[0].TLS {
+		t.Errorf("received %d messages (TLS %v)", len(mails), len(mails) == 1 && mails[0].TLS)
 	}
 }
 
 // A wrong password is a permanent failure that says so, with the
 // server's reply, and does not repeat the password.
 func TestEmailWrongPasswordIsPermanent(t *testing.T) {
-	ms := newMailServer(t, serverOptions{})
-	set := ms.settings(StartTLS)
+	ms := mailtest.Start(t, mailtest.Options{})
+	set := settingsOf(ms, StartTLS)
 	set.Password = "Tr0ub4dor&3"
 	e := asError(t, newTestEmail(t, set).Send(context.Background(), productOut()))
-	want := "the mail server " + ms.addr + " refused the user name or password: 535 5.7.8 Authentication failed"
+	want := "the mail server " + ms.Addr + " refused the user name or password: 535 5.7.8 Authentication failed"
 	if !e.Permanent || e.Code != 535 || e.Error() != want {
 		t.Errorf("error %q (permanent %v, code %d), want permanent %q", e, e.Permanent, e.Code, want)
 	}
-	if strings.Contains(e.Error(), "Tr0ub4dor") || len(ms.received()) != 0 {
-		t.Errorf("error %q; %d messages received", e, len(ms.received()))
+	if strings.Contains(e.Error(), "Tr0ub4dor") || len(ms.Received()) != 0 {
+		t.Errorf("error %q; %d messages received", e, len(ms.Received()))
 	}
 }
 
@@ -277,13 +129,13 @@ func TestEmailRefusedRecipient(t *testing.T) {
 		{&smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Mailbox busy, try later"}, false,
 			"turned the recipient night@example.com away for now: 451 4.3.0 Mailbox busy, try later"},
 	} {
-		ms := newMailServer(t, serverOptions{})
-		ms.refuse["night@example.com"] = c.reply
-		e := asError(t, newTestEmail(t, ms.settings(StartTLS)).Send(context.Background(), productOut()))
+		ms := mailtest.Start(t, mailtest.Options{})
+		ms.Refuse["night@example.com"] = c.reply
+		e := asError(t, newTestEmail(t, settingsOf(ms, StartTLS)).Send(context.Background(), productOut()))
 		if e.Permanent != c.permanent || e.Code != c.reply.Code || !strings.HasSuffix(e.Error(), c.words) {
 			t.Errorf("error %q (permanent %v, code %d), want permanent %v and %q", e, e.Permanent, e.Code, c.permanent, c.words)
 		}
-		if n := len(ms.received()); n != 0 {
+		if n := len(ms.Received()); n != 0 {
 			t.Errorf("%d messages received; want none when a recipient is refused", n)
 		}
 	}
@@ -331,8 +183,8 @@ func TestEmailUnreachableServerIsTransient(t *testing.T) {
 // A server that offers no STARTTLS is refused before the password is
 // sent: the connection would not be encrypted.
 func TestEmailWithoutSTARTTLSIsRefused(t *testing.T) {
-	ms := newMailServer(t, serverOptions{noTLS: true})
-	e := asError(t, newTestEmail(t, ms.settings(StartTLS)).Send(context.Background(), productOut()))
+	ms := mailtest.Start(t, mailtest.Options{NoTLS: true})
+	e := asError(t, newTestEmail(t, settingsOf(ms, StartTLS)).Send(context.Background(), productOut()))
 	if !e.Permanent || !strings.Contains(e.Error(), "does not offer STARTTLS") {
 		t.Errorf("error %q (permanent %v)", e, e.Permanent)
 	}
@@ -341,8 +193,8 @@ func TestEmailWithoutSTARTTLSIsRefused(t *testing.T) {
 // Implicit TLS to a server that starts in plain text is a permanent
 // failure that says which mode to use.
 func TestEmailImplicitTLSToAPlainServerIsPermanent(t *testing.T) {
-	ms := newMailServer(t, serverOptions{})
-	e := asError(t, newTestEmail(t, ms.settings(ImplicitTLS)).Send(context.Background(), productOut()))
+	ms := mailtest.Start(t, mailtest.Options{})
+	e := asError(t, newTestEmail(t, settingsOf(ms, ImplicitTLS)).Send(context.Background(), productOut()))
 	if !e.Permanent || !strings.Contains(e.Error(), "does not speak TLS from the start; use smtp:// (STARTTLS)") {
 		t.Errorf("error %q (permanent %v)", e, e.Permanent)
 	}
@@ -351,31 +203,31 @@ func TestEmailImplicitTLSToAPlainServerIsPermanent(t *testing.T) {
 // A certificate the channel does not trust is a permanent failure that
 // says so.
 func TestEmailUntrustedCertificateIsPermanent(t *testing.T) {
-	ms := newMailServer(t, serverOptions{})
-	set := ms.settings(StartTLS)
+	ms := mailtest.Start(t, mailtest.Options{})
+	set := settingsOf(ms, StartTLS)
 	set.TLSConfig = nil // the system's roots, which do not know the test's certificate
 	e := asError(t, newTestEmail(t, set).Send(context.Background(), productOut()))
-	if !e.Permanent || !strings.Contains(e.Error(), "certificate is not valid") || len(ms.received()) != 0 {
+	if !e.Permanent || !strings.Contains(e.Error(), "certificate is not valid") || len(ms.Received()) != 0 {
 		t.Errorf("error %q (permanent %v)", e, e.Permanent)
 	}
 }
 
 // "Send a test" says in words what happened, either way.
 func TestEmailTestSaysWhatHappened(t *testing.T) {
-	ms := newMailServer(t, serverOptions{})
-	said, err := newTestEmail(t, ms.settings(StartTLS)).Test(context.Background())
-	want := ms.addr + " accepted the test e-mail for facilities@example.com, night@example.com (STARTTLS, signed in as washboard)."
+	ms := mailtest.Start(t, mailtest.Options{})
+	said, err := newTestEmail(t, settingsOf(ms, StartTLS)).Test(context.Background())
+	want := ms.Addr + " accepted the test e-mail for facilities@example.com, night@example.com (STARTTLS, signed in as washboard)."
 	if err != nil || said != want {
 		t.Errorf("Test() = %q, %v; want %q", said, err, want)
 	}
-	if mails := ms.received(); len(mails) != 1 || !bytes.Contains(mails[0].data, []byte("Subject: Test notification from Washboard")) {
+	if mails := ms.Received(); len(mails) != 1 || !bytes.Contains(mails[0].Data, []byte("Subject: Test notification from Washboard")) {
 		t.Errorf("the test message did not arrive")
 	}
 
-	set := ms.settings(StartTLS)
+	set := settingsOf(ms, StartTLS)
 	set.Password = "wrong password"
 	said, err = newTestEmail(t, set).Test(context.Background())
-	if err == nil || !strings.HasPrefix(said, "The test was not delivered: the mail server "+ms.addr+" refused the user name or password") {
+	if err == nil || !strings.HasPrefix(said, "The test was not delivered: the mail server "+ms.Addr+" refused the user name or password") {
 		t.Errorf("Test() = %q, %v", said, err)
 	}
 }

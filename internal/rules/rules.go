@@ -146,6 +146,11 @@ type Channel struct {
 // with a name ("Facilities <facilities@example.com>").
 type EmailChannel struct {
 	To []string
+	// SMTP is the mail server of a channel made on the /notifications
+	// page, its To left empty; nil for the server and sender of
+	// --smtp-url and --mail-from. The file has no way to set it: a
+	// password does not belong in version control.
+	SMTP *notify.SMTPSettings
 }
 
 // WebhookChannel posts to an http or https URL, in a format, signed with

@@ -37,6 +37,10 @@ type Config struct {
 	VanishedLookups  int           // cached open alerts looked up one by one per refresh; default 50
 	// Observe, if set, is told the outcome of every refresh (for metrics).
 	Observe func(res domain.Resource, d time.Duration, c domain.Change, err error)
+	// Changed, if set, is told of every write that changed an account's
+	// cache, once it committed: a refresh, the service's events, or a
+	// change another replica announced. It must not block.
+	Changed func(account string)
 	// Cluster, when set, is shared with the deployment's other replicas:
 	// an account is synced by the replica holding its lease, and every
 	// event reaches every replica's subscribers. Nil for a single process.

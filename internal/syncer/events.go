@@ -91,6 +91,9 @@ func (e *Engine) recorded(account string) {
 // changed moves the account's generation on: a refresh changed its cache.
 func (e *Engine) changed(account string) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	e.gens[account]++
+	e.mu.Unlock()
+	if e.cfg.Changed != nil {
+		e.cfg.Changed(account)
+	}
 }

@@ -38,6 +38,7 @@ type env struct {
 	cred      upstream.Credentials
 	cancel    context.CancelFunc
 	src       Source
+	changed   atomic.Int64 // calls of Config.Changed
 }
 
 func newEnv(t *testing.T, locations int, attempts int) *env {
@@ -82,7 +83,7 @@ func newEnvWith(t *testing.T, locations int, attempts int, wrap func(Source) Sou
 		src = wrap(src)
 	}
 	e.src = src
-	e.engine = New(ctx, src, e.store, e.syncClock, Config{}, nil)
+	e.engine = New(ctx, src, e.store, e.syncClock, Config{Changed: func(string) { e.changed.Add(1) }}, nil)
 	t.Cleanup(func() { cancel(); e.engine.Wait() })
 	e.account = e.world.Accounts()[0].ID
 	e.cred = upstream.Credentials{APIKey: "key-1", Authorization: "auth-1"}
@@ -341,6 +342,9 @@ func TestGenerationCountsChanges(t *testing.T) {
 	}
 	if g := e.engine.Generation(e.account); g != first+uint64(changes) {
 		t.Errorf("after %d changes the generation is %d, want %d", changes, g, first+uint64(changes))
+	}
+	if told := e.changed.Load(); told != int64(first)+int64(changes) {
+		t.Errorf("Config.Changed was told of %d changes, want %d", told, int64(first)+int64(changes))
 	}
 }
 

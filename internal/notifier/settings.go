@@ -1,0 +1,291 @@
+package notifier
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"washboard/internal/keyring"
+	"washboard/internal/notify"
+	"washboard/internal/rules"
+	"washboard/internal/webhook"
+)
+
+// Settings are an account's channels and rules, as the /notifications
+// page shows them.
+type Settings struct {
+	// Page holds those made on the page, which it may change.
+	Page rules.Account
+	// File holds those of the --notifications file, read-only; empty
+	// when the file has none for the account.
+	File rules.Account
+	// DefaultMail is the sender of --smtp-url and --mail-from, when they
+	// were given: e-mail channels may then leave the mail server out.
+	DefaultMail string
+	// Unreadable, when set, says why the page's channels and rules could
+	// not be read (Page is empty then): saving new ones replaces them.
+	Unreadable string
+}
+
+// Settings returns the account's channels and rules.
+func (n *Notifier) Settings(ctx context.Context, account string) (Settings, error) {
+	sealed, err := n.st.NotificationSettings(ctx, account)
+	if err != nil {
+		return Settings{}, err
+	}
+	s := Settings{Page: rules.Account{AccountID: account}}
+	if sealed != nil {
+		if s.Page, err = n.open(account, sealed); err != nil {
+			s.Page = rules.Account{AccountID: account}
+			s.Unreadable = "The channels and rules made on this page cannot be read (" + err.Error() + "); nothing is sent by them. Add them again: saving replaces them."
+		}
+	}
+	s.File, _ = n.cfg.File.Account(account)
+	s.File.AccountID = account
+	if n.cfg.SMTP != nil {
+		s.DefaultMail = n.cfg.SMTP.From
+	}
+	return s, nil
+}
+
+// SettingsError is a change to the page's settings that cannot be saved,
+// in words that say what to change.
+type SettingsError struct{ Msg string }
+
+func (e *SettingsError) Error() string { return e.Msg }
+
+// SaveSettings replaces the channels and rules made on the page for the
+// account with a. It refuses, with a *SettingsError, what could not be
+// sent: a rule naming a channel that neither the page nor the file has,
+// a name the file uses already, an e-mail channel without a mail server.
+func (n *Notifier) SaveSettings(ctx context.Context, account string, a rules.Account) error {
+	a.AccountID = account
+	if err := n.check(account, a); err != nil {
+		return err
+	}
+	plain, err := json.Marshal(toSaved(a))
+	if err != nil {
+		return err
+	}
+	sealed := n.keys.Seal(keyring.NotificationSettings, plain, []byte(account))
+	if err := n.st.SaveNotificationSettings(ctx, account, sealed, n.clk.Now()); err != nil {
+		return err
+	}
+	n.Wake()
+	return nil
+}
+
+// check refuses page settings that could not be sent.
+func (n *Notifier) check(account string, page rules.Account) error {
+	file, _ := n.cfg.File.Account(account)
+	for _, c := range page.Channels {
+		if _, ok := file.Channel(c.Name); ok {
+			return &SettingsError{fmt.Sprintf("The notifications file has a channel named %q already; give this one another name.", c.Name)}
+		}
+		if c.Email == nil {
+			continue
+		}
+		if c.Email.SMTP == nil && n.cfg.SMTP == nil {
+			return &SettingsError{fmt.Sprintf("Channel %q sends e-mail: give it a mail server (Washboard was started without --smtp-url).", c.Name)}
+		}
+		if s := c.Email.SMTP; s != nil {
+			test := *s
+			test.To = c.Email.To
+			if err := test.Validate(); err != nil {
+				return &SettingsError{fmt.Sprintf("Channel %q: %v.", c.Name, err)}
+			}
+		}
+	}
+	for _, r := range page.Rules {
+		for _, fr := range file.Rules {
+			if fr.Name == r.Name {
+				return &SettingsError{fmt.Sprintf("The notifications file has a rule named %q already; give this one another name.", r.Name)}
+			}
+		}
+	}
+	merged := merge(file, page)
+	if err := merged.Validate(); err != nil {
+		var re *rules.Error
+		if errors.As(err, &re) {
+			return &SettingsError{re.Error()}
+		}
+		return &SettingsError{err.Error()}
+	}
+	return nil
+}
+
+// merge returns the account's channels and rules of the file and of the
+// page together.
+func merge(file, page rules.Account) rules.Account {
+	a := rules.Account{AccountID: page.AccountID}
+	a.Channels = append(append(a.Channels, file.Channels...), page.Channels...)
+	a.Rules = append(append(a.Rules, file.Rules...), page.Rules...)
+	return a
+}
+
+// TestChannel sends a test notification to the account's channel and says
+// in words what happened; the error is nil when it was delivered.
+func (n *Notifier) TestChannel(ctx context.Context, account, name string) (string, error) {
+	accounts, err := n.accounts(ctx)
+	if err != nil {
+		return "", err
+	}
+	ch, err := n.channel(accounts[account], name)
+	if err != nil {
+		return err.Error(), err
+	}
+	return ch.Test(ctx)
+}
+
+// Delivery is a notification as its channel's delivery log shows it.
+type Delivery struct {
+	Rule  string
+	Kind  notify.Kind // notify.KindDigest for a digest
+	Items int         // a digest's items; 1 otherwise
+	// State is what became of it: waiting, pending, sent, failed, dropped,
+	// cancelled or digested (store.NotificationState).
+	State       string
+	Created     time.Time
+	Due         time.Time // when a waiting one is looked at, a pending one sent or tried again
+	Attempts    int
+	LastAttempt time.Time
+	Sent        time.Time
+	Note        string // the last attempt's error, or why it was held, dropped, cancelled or digested
+}
+
+// Log returns the latest notifications of the account's channel, newest
+// first, at most limit.
+func (n *Notifier) Log(ctx context.Context, account, channel string, limit int) ([]Delivery, error) {
+	log, err := n.st.NotificationLog(ctx, account, channel, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Delivery, len(log))
+	for i, no := range log {
+		out[i] = Delivery{
+			Rule: no.Rule, Kind: notify.Kind(no.Kind), Items: no.ItemCount, State: string(no.State),
+			Created: no.Created, Due: no.Due, Attempts: no.Attempts, LastAttempt: no.LastAttempt, Sent: no.Sent, Note: no.Note,
+		}
+	}
+	return out, nil
+}
+
+// accounts returns every account's channels and rules, the file's and the
+// page's, by account.
+func (n *Notifier) accounts(ctx context.Context) (map[string]rules.Account, error) {
+	sealed, err := n.st.AllNotificationSettings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]rules.Account{}
+	for _, a := range n.cfg.File.Accounts {
+		out[a.AccountID] = a
+	}
+	for account, s := range sealed {
+		page, err := n.open(account, s)
+		if err != nil {
+			n.log.Warn("notifications: the page's settings of an account cannot be read", "account", account, "error", err.Error())
+			continue
+		}
+		file := out[account]
+		file.AccountID = account
+		out[account] = merge(file, page)
+	}
+	return out, nil
+}
+
+func (n *Notifier) open(account string, sealed []byte) (rules.Account, error) {
+	plain, _, err := n.keys.Open(keyring.NotificationSettings, sealed, []byte(account))
+	if err != nil {
+		return rules.Account{}, err
+	}
+	var s saved
+	if err := json.Unmarshal(plain, &s); err != nil {
+		return rules.Account{}, fmt.Errorf("the saved notification settings do not read: %w", err)
+	}
+	return s.account(account)
+}
+
+// saved is how the page's settings are kept, sealed.
+type saved struct {
+	Channels []savedChannel `json:"channels"`
+	Rules    []rules.Rule   `json:"rules"`
+}
+
+type savedChannel struct {
+	Name    string        `json:"name"`
+	Email   *savedEmail   `json:"email,omitempty"`
+	Webhook *savedWebhook `json:"webhook,omitempty"`
+}
+
+type savedEmail struct {
+	To   []string   `json:"to"`
+	SMTP *savedSMTP `json:"smtp,omitempty"`
+}
+
+type savedSMTP struct {
+	Host     string `json:"host"`
+	Port     int    `json:"port"`
+	TLS      string `json:"tls"`
+	User     string `json:"user"`
+	Password string `json:"password"`
+	From     string `json:"from"`
+}
+
+type savedWebhook struct {
+	URL    string `json:"url"`
+	Format string `json:"format"`
+	Secret string `json:"secret,omitempty"`
+}
+
+func toSaved(a rules.Account) saved {
+	s := saved{Rules: a.Rules, Channels: []savedChannel{}}
+	for _, c := range a.Channels {
+		sc := savedChannel{Name: c.Name}
+		if e := c.Email; e != nil {
+			sc.Email = &savedEmail{To: e.To}
+			if m := e.SMTP; m != nil {
+				sc.Email.SMTP = &savedSMTP{Host: m.Host, Port: m.Port, TLS: string(m.TLS), User: m.User, Password: m.Password, From: m.From}
+			}
+		}
+		if w := c.Webhook; w != nil {
+			sc.Webhook = &savedWebhook{URL: w.URL, Format: string(w.Format)}
+			if !w.Secret.IsZero() {
+				sc.Webhook.Secret = w.Secret.Text()
+			}
+		}
+		s.Channels = append(s.Channels, sc)
+	}
+	return s
+}
+
+func (s saved) account(id string) (rules.Account, error) {
+	a := rules.Account{AccountID: id, Rules: s.Rules}
+	for _, sc := range s.Channels {
+		c := rules.Channel{Name: sc.Name}
+		if e := sc.Email; e != nil {
+			c.Email = &rules.EmailChannel{To: e.To}
+			if m := e.SMTP; m != nil {
+				c.Email.SMTP = &notify.SMTPSettings{Host: m.Host, Port: m.Port, TLS: notify.TLSMode(m.TLS), User: m.User, Password: m.Password, From: m.From}
+			}
+		}
+		if w := sc.Webhook; w != nil {
+			c.Webhook = &rules.WebhookChannel{URL: w.URL, Format: notify.Format(w.Format)}
+			if w.Secret != "" {
+				sec, err := webhook.ParseSecret(w.Secret)
+				if err != nil {
+					return rules.Account{}, fmt.Errorf("channel %q: %w", sc.Name, err)
+				}
+				c.Webhook.Secret = sec
+			}
+		}
+		a.Channels = append(a.Channels, c)
+	}
+	if strings.TrimSpace(id) == "" {
+		return rules.Account{}, errors.New("no account")
+	}
+	return a, nil
+}

@@ -1,0 +1,657 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/dashboard"
+	"washboard/internal/domain"
+	"washboard/internal/notifier"
+	"washboard/internal/notify"
+	"washboard/internal/rules"
+	"washboard/internal/webhook"
+	"washboard/views"
+)
+
+// The /notifications page: where the account's notifications go
+// (channels) and what they are about (rules). The notifier keeps and
+// checks those made on the page; the handlers read the forms into the
+// rules' types and show what the rules and the notifier say of them.
+// Those of the --notifications file are shown, never changed.
+
+// Notifications keeps the account's channels and rules, tests a channel,
+// and keeps the delivery log: the notifier.
+type Notifications interface {
+	Settings(ctx context.Context, account string) (notifier.Settings, error)
+	// SaveSettings replaces the channels and rules made on the page; a
+	// *notifier.SettingsError says what to change.
+	SaveSettings(ctx context.Context, account string, a rules.Account) error
+	// TestChannel sends the channel a test notification and says in
+	// words what happened; the error is nil when it was delivered.
+	TestChannel(ctx context.Context, account, name string) (string, error)
+	// Log returns the channel's latest notifications, newest first.
+	Log(ctx context.Context, account, channel string, limit int) ([]notifier.Delivery, error)
+}
+
+// logLength is how many notifications each channel's log shows.
+const logLength = 20
+
+// keyNotificationsFlash is the session's value of the message the page
+// shows once, after a form was sent without htmx.
+const keyNotificationsFlash = "notifications_flash"
+
+// keyNotificationsFlashFailed says the message tells of a failure.
+const keyNotificationsFlashFailed = "notifications_flash_failed"
+
+// listNotifications shows the channels and rules, the forms to add them,
+// and each channel's delivery log.
+func (s *Server) listNotifications(c echo.Context) error {
+	return s.showNotifications(c, http.StatusOK, notificationsState{})
+}
+
+// addChannel adds a channel made with the form. A signing secret
+// Washboard made is shown once, now.
+func (s *Server) addChannel(c echo.Context) error {
+	in, ch, err := readChannel(c)
+	if err == nil {
+		err = s.changeSettings(c, func(a *rules.Account) error {
+			a.Channels = append(a.Channels, ch)
+			return nil
+		})
+	}
+	if r := (*refusal)(nil); errors.As(err, &r) {
+		return s.showNotifications(c, http.StatusUnprocessableEntity, notificationsState{channel: in, channelProblem: r})
+	}
+	if err != nil {
+		return err
+	}
+	s.logOf(c).Info("notification channel added", "channel", ch.Name)
+	if ch.Webhook != nil && in.generate {
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return s.showNotifications(c, http.StatusOK, notificationsState{
+			secret: &views.NewChannelSecret{Channel: ch.Name, Secret: ch.Webhook.Secret.Text()}})
+	}
+	return s.flashNotifications(c, fmt.Sprintf("The channel %q was added.", ch.Name))
+}
+
+// removeChannel removes a channel made on the page, unless a rule still
+// sends to it.
+func (s *Server) removeChannel(c echo.Context) error {
+	name, err := nameParam(c)
+	if err != nil {
+		return err
+	}
+	err = s.changeSettings(c, func(a *rules.Account) error {
+		i := slices.IndexFunc(a.Channels, func(ch rules.Channel) bool { return ch.Name == name })
+		if i < 0 {
+			return errNotFound("There is no channel of that name made on this page.")
+		}
+		var users []string
+		for _, r := range a.Rules {
+			if slices.Contains(r.Channels, name) {
+				users = append(users, strconv.Quote(r.Name))
+			}
+		}
+		switch len(users) {
+		case 0:
+		case 1:
+			return &refusal{msg: fmt.Sprintf("The channel %q is still used by the rule %s: remove the rule first, then the channel.", name, users[0])}
+		default:
+			return &refusal{msg: fmt.Sprintf("The channel %q is still used by the rules %s: remove those rules first, then the channel.", name, joinWords(users))}
+		}
+		a.Channels = slices.Delete(a.Channels, i, i+1)
+		return nil
+	})
+	if r := (*refusal)(nil); errors.As(err, &r) {
+		return s.showNotifications(c, http.StatusUnprocessableEntity, notificationsState{removal: r.msg})
+	}
+	if err != nil {
+		return err
+	}
+	s.logOf(c).Info("notification channel removed", "channel", name)
+	return s.flashNotifications(c, fmt.Sprintf("The channel %q was removed.", name))
+}
+
+// testChannel sends a channel a test notification and says what became
+// of it: in place for htmx, on the page once otherwise. A channel that
+// fails answers 200 too: the failure is the channel's, said in words.
+func (s *Server) testChannel(c echo.Context) error {
+	name, err := nameParam(c)
+	if err != nil {
+		return err
+	}
+	msg, err := s.notes.TestChannel(c.Request().Context(), sessionOf(c).Account, name)
+	if msg == "" && err != nil {
+		return err
+	}
+	s.logOf(c).Info("notification channel tested", "channel", name, "delivered", err == nil)
+	result := views.ChannelTest{Delivered: err == nil, Message: msg}
+	if isHTMX(c) {
+		return render(c, http.StatusOK, views.ChannelTestResult(result))
+	}
+	if err != nil {
+		return s.flashNotificationsFailure(c, fmt.Sprintf("Test to %q: %s", name, msg))
+	}
+	return s.flashNotifications(c, fmt.Sprintf("Test to %q: %s", name, msg))
+}
+
+// addRule adds a rule made with the form.
+func (s *Server) addRule(c echo.Context) error {
+	in, r, err := s.readRule(c)
+	if err == nil {
+		err = s.changeSettings(c, func(a *rules.Account) error {
+			a.Rules = append(a.Rules, r)
+			return nil
+		})
+	}
+	if p := (*refusal)(nil); errors.As(err, &p) {
+		return s.showNotifications(c, http.StatusUnprocessableEntity, notificationsState{rule: in, ruleProblem: p})
+	}
+	if err != nil {
+		return err
+	}
+	s.logOf(c).Info("notification rule added", "rule", r.Name)
+	return s.flashNotifications(c, fmt.Sprintf("The rule %q was added.", r.Name))
+}
+
+// removeRule removes a rule made on the page.
+func (s *Server) removeRule(c echo.Context) error {
+	name, err := nameParam(c)
+	if err != nil {
+		return err
+	}
+	err = s.changeSettings(c, func(a *rules.Account) error {
+		i := slices.IndexFunc(a.Rules, func(r rules.Rule) bool { return r.Name == name })
+		if i < 0 {
+			return errNotFound("There is no rule of that name made on this page.")
+		}
+		a.Rules = slices.Delete(a.Rules, i, i+1)
+		return nil
+	})
+	if r := (*refusal)(nil); errors.As(err, &r) {
+		return s.showNotifications(c, http.StatusUnprocessableEntity, notificationsState{removal: r.msg})
+	}
+	if err != nil {
+		return err
+	}
+	s.logOf(c).Info("notification rule removed", "rule", name)
+	return s.flashNotifications(c, fmt.Sprintf("The rule %q was removed.", name))
+}
+
+// refusal is a change to the notification settings that is not made:
+// the form's field at fault ("" for the form as a whole) and what to
+// change, in words.
+type refusal struct{ field, msg string }
+
+func (r *refusal) Error() string { return r.msg }
+
+// changeSettings changes the account's channels and rules made on the page
+// and saves them. What the notifier refuses comes back as a *refusal.
+func (s *Server) changeSettings(c echo.Context, change func(*rules.Account) error) error {
+	ctx := c.Request().Context()
+	account := sessionOf(c).Account
+	set, err := s.notes.Settings(ctx, account)
+	if err != nil {
+		return err
+	}
+	if err := change(&set.Page); err != nil {
+		return err
+	}
+	err = s.notes.SaveSettings(ctx, account, set.Page)
+	if se := (*notifier.SettingsError)(nil); errors.As(err, &se) {
+		return &refusal{msg: se.Msg}
+	}
+	return err
+}
+
+// flashNotifications goes back to the page, which shows msg once.
+func (s *Server) flashNotifications(c echo.Context, msg string) error {
+	return s.flash(c, msg, false)
+}
+
+// flashNotificationsFailure goes back to the page, which shows msg once,
+// as a failure.
+func (s *Server) flashNotificationsFailure(c echo.Context, msg string) error {
+	return s.flash(c, msg, true)
+}
+
+func (s *Server) flash(c echo.Context, msg string, failed bool) error {
+	ctx := c.Request().Context()
+	s.sessions.Put(ctx, keyNotificationsFlash, msg)
+	s.sessions.Put(ctx, keyNotificationsFlashFailed, failed)
+	s.sessionChanged(ctx)
+	return redirect(c, "/notifications")
+}
+
+// nameParam is the channel's or the rule's name in the path. Echo gives a
+// path parameter as the request wrote it when the path holds escapes a
+// plain path would not (a "/" written %2F), decoded otherwise.
+func nameParam(c echo.Context) (string, error) {
+	name := c.Param("name")
+	if c.Request().URL.RawPath == "" {
+		return name, nil
+	}
+	name, err := url.PathUnescape(name)
+	if err != nil {
+		return "", errNotFound("There is no channel or rule of that name.")
+	}
+	return name, nil
+}
+
+// nameHref is the address of a channel's or a rule's action.
+func nameHref(list, name, action string) string {
+	return "/notifications/" + list + "/" + url.PathEscape(name) + "/" + action
+}
+
+// channelInput is what the channel form holds, as typed, but for the
+// password, the webhook's address and its secret, never shown again.
+type channelInput struct {
+	name, kind, to, host, port, tls, user, from, format string
+	generate                                            bool
+}
+
+// readChannel reads the channel form into a channel and checks it.
+func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
+	in := channelInput{
+		name: strings.TrimSpace(c.FormValue("name")), kind: c.FormValue("kind"), to: c.FormValue("to"),
+		host: strings.TrimSpace(c.FormValue("smtp_host")), port: strings.TrimSpace(c.FormValue("smtp_port")), tls: c.FormValue("smtp_tls"),
+		user: strings.TrimSpace(c.FormValue("smtp_user")), from: strings.TrimSpace(c.FormValue("smtp_from")),
+		format: c.FormValue("format"), generate: c.FormValue("generate_secret") != "",
+	}
+	ch := rules.Channel{Name: in.name}
+	switch in.kind {
+	case "email":
+		ch.Email = &rules.EmailChannel{To: splitAddresses(in.to)}
+		password := c.FormValue("smtp_password")
+		if in.host != "" || in.port != "" || in.user != "" || password != "" || in.from != "" {
+			port := 0
+			if in.port != "" {
+				n, err := strconv.Atoi(in.port)
+				if err != nil || n < 1 || n > 65535 {
+					return in, ch, &refusal{"smtp_port", "Port: write a whole number from 1 to 65535, or leave it empty."}
+				}
+				port = n
+			}
+			ch.Email.SMTP = &notify.SMTPSettings{Host: in.host, Port: port, TLS: notify.TLSMode(in.tls), User: in.user, Password: password, From: in.from}
+		}
+	case "webhook":
+		ch.Webhook = &rules.WebhookChannel{URL: strings.TrimSpace(c.FormValue("url")), Format: notify.Format(in.format)}
+		switch pasted := strings.TrimSpace(c.FormValue("secret")); {
+		case pasted != "" && in.generate:
+			return in, ch, &refusal{"secret", "Signing secret: paste one, or tick the box for Washboard to make one, not both."}
+		case pasted != "":
+			secret, err := webhook.ParseSecret(pasted)
+			if err != nil {
+				return in, ch, &refusal{"secret", "Signing secret: the " + err.Error() + "."}
+			}
+			ch.Webhook.Secret = secret
+		case in.generate:
+			ch.Webhook.Secret = webhook.NewSecret()
+		}
+	default:
+		return in, ch, &refusal{"kind", "Sends by: choose e-mail or webhook."}
+	}
+	var re *rules.Error
+	if err := ch.Validate(); errors.As(err, &re) {
+		field, label := "", ""
+		switch f := re.Field; {
+		case f == "name":
+			field, label = "name", "Name"
+		case strings.HasPrefix(f, "email.to"):
+			field, label = "to", "Recipients"
+		case f == "webhook.url":
+			field, label = "url", "Address"
+		case f == "webhook.format":
+			field, label = "format", "Format"
+		}
+		return in, ch, &refusal{field, labelled(label, re.Msg)}
+	}
+	return in, ch, nil
+}
+
+// splitAddresses reads the recipients typed one a line or separated by
+// commas.
+func splitAddresses(s string) []string {
+	var out []string
+	for _, a := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' || r == '\r' || r == ';' }) {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// ruleInput is what the rule form holds, as typed.
+type ruleInput struct {
+	name, when, where, after, quietFrom, quietTo, during, digest string
+	alertTypes, channels                                         []string
+}
+
+// readRule reads the rule form into a rule and checks it.
+func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
+	form, err := c.FormParams()
+	if err != nil {
+		return ruleInput{}, rules.Rule{}, err
+	}
+	in := ruleInput{
+		name: strings.TrimSpace(form.Get("name")), when: form.Get("when"), where: form.Get("where"),
+		after: strings.TrimSpace(form.Get("after_minutes")), digest: strings.TrimSpace(form.Get("digest_minutes")),
+		quietFrom: form.Get("quiet_from"), quietTo: form.Get("quiet_to"), during: form.Get("quiet_during"),
+		alertTypes: form["alert_type"], channels: form["channel"],
+	}
+	r := rules.Rule{Name: in.name, When: notify.Kind(in.when), Channels: in.channels}
+	for _, v := range in.alertTypes {
+		t := domain.AlertType(v)
+		if !t.Known() {
+			return in, r, &refusal{"alert_type", fmt.Sprintf("Alert types: %q is not an alert type; tick those the form lists.", clip(v))}
+		}
+		r.AlertTypes = append(r.AlertTypes, t)
+	}
+	if in.where != "" {
+		places, err := s.dash.ScreenScopes(c.Request().Context(), sessionOf(c).Account)
+		if err != nil {
+			return in, r, err
+		}
+		if r.BuildingID, r.FloorID = findPlace(places, in.where); r.BuildingID == "" {
+			return in, r, &refusal{"where", "Where: choose the whole account, or one of the buildings or floors the list shows."}
+		}
+	}
+	if r.AfterMinutes, err = minutes(in.after); err != nil {
+		return in, r, &refusal{"after_minutes", "After minutes: write a whole number of minutes, such as 30, or leave it empty."}
+	}
+	if r.DigestMinutes, err = minutes(in.digest); err != nil {
+		return in, r, &refusal{"digest_minutes", "Digest minutes: write a whole number of minutes, such as 30, or leave it empty."}
+	}
+	switch {
+	case in.quietFrom == "" && in.quietTo == "":
+	case in.quietFrom == "" || in.quietTo == "":
+		return in, r, &refusal{"quiet", "Quiet hours: give both a start and an end, such as 22:00 until 06:00, or neither."}
+	default:
+		from, errFrom := rules.ParseTimeOfDay(in.quietFrom)
+		to, errTo := rules.ParseTimeOfDay(in.quietTo)
+		if errFrom != nil || errTo != nil {
+			return in, r, &refusal{"quiet", "Quiet hours: write each time as HH:MM, from 00:00 to 23:59, such as 22:00."}
+		}
+		r.QuietHours = &rules.QuietHours{From: from, To: to, During: rules.QuietAction(in.during)}
+	}
+	var re *rules.Error
+	if err := r.Validate(); errors.As(err, &re) {
+		field, label := "", ""
+		switch f := re.Field; {
+		case f == "name":
+			field, label = "name", "Name"
+		case f == "when":
+			field, label = "when", "When"
+		case strings.HasPrefix(f, "alert_types"):
+			field, label = "alert_type", "Alert types"
+		case f == "building_id" || f == "floor_id":
+			field, label = "where", "Where"
+		case f == "after_minutes":
+			field, label = "after_minutes", "After minutes"
+		case strings.HasPrefix(f, "quiet_hours"):
+			field, label = "quiet", "Quiet hours"
+		case f == "digest_minutes":
+			field, label = "digest_minutes", "Digest minutes"
+		case strings.HasPrefix(f, "channels"):
+			field, label = "channel", "Channels"
+		}
+		return in, r, &refusal{field, labelled(label, re.Msg)}
+	}
+	return in, r, nil
+}
+
+// minutes reads a number of minutes; empty is 0.
+func minutes(s string) (int, error) {
+	if s == "" {
+		return 0, nil
+	}
+	return strconv.Atoi(s)
+}
+
+// findPlace finds the building and floor a "building:{id}" or
+// "floor:{id}" of the rule form names among the account's places; both
+// are empty when it names none of them.
+func findPlace(places []dashboard.BuildingFloors, where string) (building, floor string) {
+	kind, id, _ := strings.Cut(where, ":")
+	for _, p := range places {
+		if kind == "building" && p.Building.ID == id {
+			return id, ""
+		}
+		for _, f := range p.Floors {
+			if kind == "floor" && f.ID == id {
+				return p.Building.ID, id
+			}
+		}
+	}
+	return "", ""
+}
+
+// labelled is a problem of the rules after the label of the form's field
+// it is about.
+func labelled(label, msg string) string {
+	msg = strings.TrimSuffix(msg, ".") + "."
+	if label == "" {
+		return strings.ToUpper(msg[:1]) + msg[1:]
+	}
+	return label + ": " + msg
+}
+
+// notificationsState is what the page shows besides the settings: the
+// forms as they were sent and what was wrong with them, a secret to show
+// once, a removal refused.
+type notificationsState struct {
+	channel        channelInput
+	channelProblem *refusal
+	rule           ruleInput
+	ruleProblem    *refusal
+	removal        string
+	secret         *views.NewChannelSecret
+}
+
+// showNotifications renders the page with the status.
+func (s *Server) showNotifications(c echo.Context, status int, st notificationsState) error {
+	m, err := s.notificationsModel(c, st)
+	if err != nil {
+		return err
+	}
+	return render(c, status, views.NotificationsPage(m))
+}
+
+func (s *Server) notificationsModel(c echo.Context, st notificationsState) (views.Notifications, error) {
+	ctx := c.Request().Context()
+	account := sessionOf(c).Account
+	m := views.Notifications{Page: s.page(c, "Notifications", "notifications"), Now: s.clock.Now(), NewSecret: st.secret, Problem: st.removal}
+	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Notifications"}}
+	if msg := s.sessions.PopString(ctx, keyNotificationsFlash); msg != "" {
+		s.sessionChanged(ctx)
+		m.Flash, m.FlashFailed = msg, s.sessions.PopBool(ctx, keyNotificationsFlashFailed)
+	}
+	set, err := s.notes.Settings(ctx, account)
+	if err != nil {
+		return m, err
+	}
+	places, err := s.dash.ScreenScopes(ctx, account)
+	if err != nil {
+		return m, err
+	}
+	m.DefaultMail, m.AccountID, m.Unreadable = set.DefaultMail, account, set.Unreadable
+	for i, ch := range set.Page.Channels {
+		m.Channels = append(m.Channels, channelRow(fmt.Sprint("channel-", i+1), ch, true))
+	}
+	for i, ch := range set.File.Channels {
+		m.FileChannels = append(m.FileChannels, channelRow(fmt.Sprint("file-channel-", i+1), ch, false))
+	}
+	for _, r := range set.Page.Rules {
+		m.Rules = append(m.Rules, ruleRow(r, places, true))
+	}
+	for _, r := range set.File.Rules {
+		m.FileRules = append(m.FileRules, ruleRow(r, places, false))
+	}
+	for i, ch := range slices.Concat(set.Page.Channels, set.File.Channels) {
+		log, err := s.notes.Log(ctx, account, ch.Name, logLength)
+		if err != nil {
+			return m, err
+		}
+		l := views.ChannelLog{ID: fmt.Sprint("log-", i+1), Channel: ch.Name, FromFile: i >= len(set.Page.Channels)}
+		for _, n := range log {
+			l.Rows = append(l.Rows, logRow(n))
+		}
+		m.Logs = append(m.Logs, l)
+	}
+	m.ChannelForm = channelForm(st.channel, st.channelProblem)
+	m.RuleForm = ruleForm(st.rule, st.ruleProblem, places, set)
+	return m, nil
+}
+
+// channelRow is a channel in words, without its secrets.
+func channelRow(id string, ch rules.Channel, page bool) views.ChannelRow {
+	what := strings.TrimPrefix(ch.String(), ch.Name+": ")
+	if e := ch.Email; e != nil {
+		if e.SMTP != nil {
+			what += ", through " + e.SMTP.String()
+		} else {
+			what += ", through the server's mail server"
+		}
+	}
+	r := views.ChannelRow{ID: id, Name: ch.Name, What: what, TestHref: nameHref("channels", ch.Name, "test")}
+	if page {
+		r.RemoveHref = nameHref("channels", ch.Name, "remove")
+	}
+	return r
+}
+
+// ruleRow is a rule in words, its places by name.
+func ruleRow(r rules.Rule, places []dashboard.BuildingFloors, page bool) views.RuleRow {
+	row := views.RuleRow{Name: r.Name, When: r.When.Label(), Where: placeName(places, r.BuildingID, r.FloorID), Channels: strings.Join(r.Channels, ", ")}
+	var types []string
+	for _, t := range r.AlertTypes {
+		types = append(types, t.Label())
+	}
+	row.AlertTypes = strings.Join(types, ", ")
+	if len(types) == 0 && slices.Contains([]notify.Kind{notify.AlertOpened, notify.AlertOverdue, notify.AlertUnclaimed}, r.When) {
+		row.AlertTypes = "All types"
+	}
+	if r.AfterMinutes > 0 {
+		row.After = fmt.Sprintf("%d min", r.AfterMinutes)
+	}
+	if q := r.QuietHours; q != nil {
+		row.Quiet = rules.FormatTimeOfDay(q.From) + "–" + rules.FormatTimeOfDay(q.To) + ", held until they end"
+		if q.During == rules.QuietDrop {
+			row.Quiet = rules.FormatTimeOfDay(q.From) + "–" + rules.FormatTimeOfDay(q.To) + `, "Battery low" and "Offline" dropped, the rest held`
+		}
+	}
+	if r.DigestMinutes > 0 {
+		row.Digest = fmt.Sprintf("one message %d min after the first item", r.DigestMinutes)
+	}
+	if page {
+		row.RemoveHref = nameHref("rules", r.Name, "remove")
+	}
+	return row
+}
+
+// placeName names a rule's building and floor: "Whole account", "North
+// Tower", "North Tower › Level 3"; an id the layout no longer has is
+// shown as it is.
+func placeName(places []dashboard.BuildingFloors, building, floor string) string {
+	if building == "" {
+		return "Whole account"
+	}
+	for _, p := range places {
+		if p.Building.ID != building {
+			continue
+		}
+		if floor == "" {
+			return p.Building.Name
+		}
+		for _, f := range p.Floors {
+			if f.ID == floor {
+				return p.Building.Name + " › " + f.Name
+			}
+		}
+		return p.Building.Name + " › floor " + floor + " (no longer in the layout)"
+	}
+	if floor != "" {
+		return "building " + building + " › floor " + floor + " (no longer in the layout)"
+	}
+	return "building " + building + " (no longer in the layout)"
+}
+
+// logRow is a notification of the delivery log.
+func logRow(n notifier.Delivery) views.LogRow {
+	r := views.LogRow{Created: n.Created, What: n.Kind.Label(), Rule: n.Rule, State: n.State, Due: n.Due, Sent: n.Sent,
+		Attempts: n.Attempts, Note: n.Note, Digest: n.Kind == notify.KindDigest}
+	if r.Digest {
+		r.What = "Digest of " + plural(n.Items, "item")
+	}
+	return r
+}
+
+// channelForm is the channel form as it was sent, and what is wrong with
+// it; the defaults when nothing was sent.
+func channelForm(in channelInput, problem *refusal) views.ChannelForm {
+	f := views.ChannelForm{Name: in.name, Kind: in.kind, To: in.to, Host: in.host, Port: in.port, User: in.user, From: in.from, Generate: in.generate}
+	for _, t := range []struct {
+		mode  notify.TLSMode
+		label string
+	}{
+		{notify.StartTLS, "STARTTLS (port 587)"},
+		{notify.ImplicitTLS, "TLS from the start (port 465)"},
+		{notify.NoTLS, "None (port 25, no password)"},
+	} {
+		f.TLSModes = append(f.TLSModes, views.Option{Value: string(t.mode), Label: t.label, Selected: in.tls == string(t.mode)})
+	}
+	for _, format := range notify.Formats {
+		f.Formats = append(f.Formats, views.Option{Value: string(format), Label: format.Label(), Selected: in.format == string(format)})
+	}
+	if problem != nil {
+		f.Problem, f.Field = problem.msg, problem.field
+	}
+	return f
+}
+
+// ruleForm is the rule form as it was sent, and what is wrong with it,
+// offering the account's places and every channel, the file's too.
+func ruleForm(in ruleInput, problem *refusal, places []dashboard.BuildingFloors, set notifier.Settings) views.RuleForm {
+	f := views.RuleForm{Name: in.name, After: in.after, QuietFrom: in.quietFrom, QuietTo: in.quietTo, QuietDrop: in.during == string(rules.QuietDrop), Digest: in.digest}
+	for _, k := range notify.Kinds {
+		f.Kinds = append(f.Kinds, views.Option{Value: string(k), Label: k.Label(), Selected: in.when == string(k)})
+	}
+	for _, t := range domain.AlertTypes {
+		f.AlertTypes = append(f.AlertTypes, views.Option{Value: string(t), Label: t.Label(), Selected: slices.Contains(in.alertTypes, string(t))})
+	}
+	f.Places = append(f.Places, views.Option{Value: "", Label: "Whole account", Selected: in.where == ""})
+	for _, p := range places {
+		b := p.Building
+		f.Places = append(f.Places, views.Option{Value: "building:" + b.ID, Label: b.Name, Selected: in.where == "building:"+b.ID})
+		for _, fl := range p.Floors {
+			f.Places = append(f.Places, views.Option{Value: "floor:" + fl.ID, Label: b.Name + " › " + fl.Name, Selected: in.where == "floor:"+fl.ID})
+		}
+	}
+	for _, ch := range set.Page.Channels {
+		f.Channels = append(f.Channels, views.Option{Value: ch.Name, Label: ch.Name, Selected: slices.Contains(in.channels, ch.Name)})
+	}
+	for _, ch := range set.File.Channels {
+		f.Channels = append(f.Channels, views.Option{Value: ch.Name, Label: ch.Name + " (from the file)", Selected: slices.Contains(in.channels, ch.Name)})
+	}
+	if problem != nil {
+		f.Problem, f.Field = problem.msg, problem.field
+	}
+	return f
+}
+
+// joinWords joins words as a sentence lists them: "a", "a and b",
+// "a, b and c".
+func joinWords(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
