@@ -90,7 +90,15 @@ func runNotifier(t *testing.T, a *app, account string) (*hookCatcher, *mailtest.
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { n.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
+	// Each change to the account's cache wakes the notifier, as serve's
+	// engine does through syncer.Config.Changed.
+	changes, stop := a.engine.Subscribe(account)
+	go func() {
+		for range changes {
+			n.Wake()
+		}
+	}()
+	t.Cleanup(func() { stop(); cancel(); <-done })
 	return hooks, mails
 }
 

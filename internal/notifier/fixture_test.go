@@ -33,7 +33,7 @@ var start = time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
 // fixture is a notifier over a real SQLite store with an account "acme"
 // of two locations, a webhook receiver and a mail server.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	ctx   context.Context
 	st    store.Store
 	clk   *clock.Fake
@@ -48,14 +48,20 @@ const account = "acme"
 
 // newFixture starts a fixture whose notifications file is file, with
 // {{hooks}} standing for the webhook receiver's URL.
-func newFixture(t *testing.T, file string, change ...func(*notifier.Config)) *fixture {
+func newFixture(t testing.TB, file string, change ...func(*notifier.Config)) *fixture {
 	t.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "washboard.db"))
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "washboard.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return newFixtureOn(t, st, file, change...)
+}
+
+// newFixtureOn is newFixture on the store st.
+func newFixtureOn(t testing.TB, st store.Store, file string, change ...func(*notifier.Config)) *fixture {
+	t.Helper()
+	ctx := context.Background()
 	keys, err := keyring.New([]byte(strings.Repeat("k", keyring.KeySize)))
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +195,7 @@ type delivery struct {
 	body   map[string]any
 }
 
-func newReceiver(t *testing.T) *receiver {
+func newReceiver(t testing.TB) *receiver {
 	r := &receiver{answer: func(int) int { return http.StatusNoContent }}
 	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
@@ -247,7 +253,7 @@ func oneWebhook(rulesJSON string) string {
 }
 
 // tlog writes a notifier's log into the test's.
-type tlog struct{ t *testing.T }
+type tlog struct{ t testing.TB }
 
 func (l tlog) Write(p []byte) (int, error) {
 	l.t.Helper()

@@ -493,3 +493,25 @@ func TestUnreadablePageSettingsAreReportedAndReplaced(t *testing.T) {
 		t.Errorf("after saving again: %+v", s)
 	}
 }
+
+// A receiver that does not answer in time is tried again later, and the
+// log says it timed out.
+func TestAReceiverThatTimesOutIsTriedAgain(t *testing.T) {
+	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`), func(c *notifier.Config) { c.Timeout = 100 * time.Millisecond })
+	f.hooks.answering(func(n int) int {
+		if n == 1 {
+			time.Sleep(400 * time.Millisecond)
+		}
+		return http.StatusNoContent
+	})
+	f.open("a1", "l1", domain.AlertJam)
+	f.pass()
+	log := f.log("ops")
+	if log[0].State != store.NotificationPending || !strings.Contains(log[0].Note, "attempt 1 failed") || !strings.Contains(log[0].Note, "100ms") {
+		t.Fatalf("after a timeout: %s: %q", log[0].State, log[0].Note)
+	}
+	f.advance(30 * time.Second)
+	if log := f.log("ops"); log[0].State != store.NotificationSent || log[0].Attempts != 2 {
+		t.Errorf("the retry: %s after %d attempts", log[0].State, log[0].Attempts)
+	}
+}
