@@ -155,6 +155,10 @@ type DeviceView struct {
 	Offline      bool
 	LastSeen     time.Time
 	Health       domain.Health
+	// RunsOut says when it will run out, in words ("Runs out in about
+	// 3 h, between 2 and 5 h"); empty without an estimate, or when it is
+	// out already.
+	RunsOut string
 }
 
 // LocationPage is one device location on its own page.

@@ -66,12 +66,12 @@ func (s *Server) exportDevices(c echo.Context) error {
 	}
 	w := csvResponse(c, "devices.csv")
 	w.Write([]string{"location_id", "location", "device_type", "building", "floor", "room", "health", "product_levels",
-		"battery_level", "battery_state", "faults", "offline", "last_seen"})
+		"battery_level", "battery_state", "faults", "offline", "last_seen", "runs_out_at", "runs_out_earliest", "runs_out_latest"})
 	for _, cd := range cards {
 		l := cd.Location
 		b, f, r := places.Parts(l.RoomID)
 		if len(cd.Devices) == 0 {
-			w.Write(cells(l.ID, l.Name, string(l.Type), b, f, r, cd.Health.String(), "", "", "", "", "", ""))
+			w.Write(cells(l.ID, l.Name, string(l.Type), b, f, r, cd.Health.String(), "", "", "", "", "", "", "", "", ""))
 			continue
 		}
 		for _, d := range cd.Devices {
@@ -87,8 +87,12 @@ func (s *Server) exportDevices(c echo.Context) error {
 			if d.Battery != nil {
 				battery = strconv.Itoa(*d.Battery)
 			}
+			// When it runs out: the best estimate and the range, all empty
+			// without an estimate; a device out has when it went out in all three.
+			e := cd.RunsOut[d.MAC]
 			w.Write(cells(l.ID, l.Name, string(l.Type), b, f, r, cd.Health.String(), strings.Join(levels, ";"),
-				battery, string(d.BatteryState), strings.Join(faults, ";"), strconv.FormatBool(d.Offline), isoTime(d.LastSeen)))
+				battery, string(d.BatteryState), strings.Join(faults, ";"), strconv.FormatBool(d.Offline), isoTime(d.LastSeen),
+				isoTime(e.At), isoTime(e.Earliest), isoTime(e.Latest)))
 		}
 	}
 	w.Flush()

@@ -3,12 +3,14 @@ package web
 import (
 	"context"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/forecast"
 	"washboard/views"
 )
 
@@ -62,7 +64,7 @@ func (s *Server) cardView(now time.Time, cd dashboard.Card, p dashboard.Places) 
 		c.Devices = append(c.Devices, views.DeviceView{
 			MAC: d.MAC, Position: d.Position, Generation: d.Generation, Compartments: d.Compartments,
 			Battery: d.Battery, BatteryState: d.BatteryState, Faults: d.Faults, Offline: d.Offline,
-			LastSeen: d.LastSeen, Health: domain.Classify(d, false),
+			LastSeen: d.LastSeen, Health: domain.Classify(d, false), RunsOut: runsOut(cd.RunsOut, d.MAC, now),
 		})
 	}
 	return c
@@ -114,4 +116,21 @@ func claimView(c domain.Claim) *views.ClaimView {
 // placeCard is a building or floor card with its counts.
 func placeCard(sum dashboard.Summary, href, detail string) views.PlaceCard {
 	return views.PlaceCard{ID: sum.ID, Name: sum.Name, Href: href, Detail: detail, Rollup: sum.Rollup}
+}
+
+// runsOut says when the device will run out, as its card shows it: empty
+// without an estimate and for a device out already.
+func runsOut(estimates map[string]forecast.Estimate, mac string, now time.Time) string {
+	e, ok := estimates[mac]
+	if !ok || e.Basis == forecast.ReportedOut {
+		return ""
+	}
+	words := e.Words(now)
+	if words == "" {
+		return ""
+	}
+	if strings.HasPrefix(words, "any time") {
+		return "Runs out " + words
+	}
+	return "Runs out in " + words
 }

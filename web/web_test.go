@@ -665,13 +665,13 @@ func TestCSVExports(t *testing.T) {
 	}
 	r = b.get("/devices.csv")
 	lines = strings.Split(strings.TrimSpace(r.body), "\n")
-	if lines[0] != "location_id,location,device_type,building,floor,room,health,product_levels,battery_level,battery_state,faults,offline,last_seen" {
+	if lines[0] != "location_id,location,device_type,building,floor,room,health,product_levels,battery_level,battery_state,faults,offline,last_seen,runs_out_at,runs_out_earliest,runs_out_latest" {
 		t.Errorf("devices.csv header = %q", lines[0])
 	}
 	if len(lines)-1 < 120 {
 		t.Errorf("devices.csv has %d rows for 120 locations", len(lines)-1)
 	}
-	if !regexp.MustCompile(`,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\r?$`).MatchString(lines[1]) {
+	if !regexp.MustCompile(`,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ(,[^,]*){3}\r?$`).MatchString(lines[1]) {
 		t.Errorf("last_seen is not ISO 8601 UTC: %q", lines[1])
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
+	"washboard/internal/forecast"
 	"washboard/internal/keyring"
 	"washboard/internal/store"
 	"washboard/internal/syncer"
@@ -26,6 +27,16 @@ type Deps struct {
 	Clock    clock.Clock
 	// Keys seal the credentials screens keep.
 	Keys *keyring.Ring
+	// Forecasts, when set, says when dispensers will run out.
+	Forecasts Forecasts
+}
+
+// Forecasts keeps the estimates of when each dispenser of an account will
+// next report a compartment out (internal/runout).
+type Forecasts interface {
+	// Estimates returns the account's estimates by MAC, of the devices
+	// that have one; the caller only reads the map.
+	Estimates(account string) map[string]forecast.Estimate
 }
 
 // Service answers the pages from the cache.
@@ -35,6 +46,7 @@ type Service struct {
 	upstream *upstream.Client
 	clock    clock.Clock
 	keys     *keyring.Ring
+	forecast Forecasts
 
 	statusMu sync.Mutex
 	statuses map[string]keptStatuses // by account: see syncStatuses
@@ -45,7 +57,7 @@ func New(d Deps) *Service {
 	if d.Clock == nil {
 		d.Clock = clock.Real{}
 	}
-	return &Service{store: d.Store, sync: d.Sync, upstream: d.Upstream, clock: d.Clock, keys: d.Keys,
+	return &Service{store: d.Store, sync: d.Sync, upstream: d.Upstream, clock: d.Clock, keys: d.Keys, forecast: d.Forecasts,
 		statuses: map[string]keptStatuses{}}
 }
 
@@ -150,6 +162,9 @@ type Card struct {
 	Health   domain.Health
 	// Claims are who is on its open alerts, by alert id.
 	Claims map[string]domain.Claim
+	// RunsOut holds when its dispensers will next report a compartment
+	// out, by MAC, for those with an estimate.
+	RunsOut map[string]forecast.Estimate
 }
 
 // cardsOf builds the cards of locations from their devices and open

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"washboard/internal/domain"
+	"washboard/internal/forecast"
 	"washboard/internal/store"
 )
 
@@ -240,7 +241,29 @@ func (s *Service) cardsIn(ctx context.Context, account, building, floor, room st
 		return nil, err
 	}
 	cards := cardsOf(locs, devices, open)
+	s.addForecasts(account, cards)
 	return cards, s.addClaims(ctx, account, cards)
+}
+
+// addForecasts gives each card when its dispensers will run out.
+func (s *Service) addForecasts(account string, cards []Card) {
+	if s.forecast == nil {
+		return
+	}
+	estimates := s.forecast.Estimates(account)
+	if len(estimates) == 0 {
+		return
+	}
+	for i, cd := range cards {
+		for _, d := range cd.Devices {
+			if e, ok := estimates[d.MAC]; ok {
+				if cards[i].RunsOut == nil {
+					cards[i].RunsOut = map[string]forecast.Estimate{}
+				}
+				cards[i].RunsOut[d.MAC] = e
+			}
+		}
+	}
 }
 
 // addClaims gives each card who is on its open alerts.
@@ -286,6 +309,7 @@ func (s *Service) cardOfLocation(ctx context.Context, account string, l domain.L
 		return Card{}, err
 	}
 	cards := []Card{cardOf(l, devices, open)}
+	s.addForecasts(account, cards)
 	return cards[0], s.addClaims(ctx, account, cards)
 }
 
