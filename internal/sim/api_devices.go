@@ -68,19 +68,9 @@ func (a *Account) stateOf(d *Device, now time.Time) deviceStateJSON {
 		s.Status.ProductOut[i] = l <= eps
 		s.Status.ProductLow[i] = l <= productLowAt+eps
 	}
-	battery := 100.0
-	for _, b := range r.batteries {
-		battery = math.Min(battery, b)
-	}
-	s.Status.BatteryLevel = strconv.Itoa(int(math.Ceil(battery - eps)))
-	switch {
-	case battery <= batteryShutdownAt+eps:
-		s.Status.BatteryState = BatteryShutdown
-	case battery <= batteryLowAt+eps:
-		s.Status.BatteryState = BatteryLow
-	default:
-		s.Status.BatteryState = BatteryNormal
-	}
+	battery, state := r.battery()
+	s.Status.BatteryLevel = strconv.Itoa(battery)
+	s.Status.BatteryState = state
 	keys := gen2Keys
 	if d.Generation == Gen1 {
 		keys = gen1Keys
@@ -93,6 +83,23 @@ func (a *Account) stateOf(d *Device, now time.Time) deviceStateJSON {
 		s.Faults[k.name] = vals
 	}
 	return s
+}
+
+// battery is what the interface reports of a reading's batteries: the
+// level of the lowest set, in whole percent, and its state.
+func (r *reading) battery() (int, string) {
+	battery := 100.0
+	for _, b := range r.batteries {
+		battery = math.Min(battery, b)
+	}
+	switch {
+	case battery <= batteryShutdownAt+eps:
+		return int(math.Ceil(battery - eps)), BatteryShutdown
+	case battery <= batteryLowAt+eps:
+		return int(math.Ceil(battery - eps)), BatteryLow
+	default:
+		return int(math.Ceil(battery - eps)), BatteryNormal
+	}
 }
 
 func (a *Account) deviceJSON(l *Location, now time.Time) deviceJSON {

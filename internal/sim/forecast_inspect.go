@@ -6,13 +6,16 @@ import (
 )
 
 // ProductReading is the part of a device's /devices state that a forecast
-// of its product reads, without building the whole answer: backtests poll
-// thousands of devices thousands of times.
+// of its product, or a history of its readings, reads, without building
+// the whole answer: backtests poll thousands of devices thousands of
+// times.
 type ProductReading struct {
-	MAC      string
-	Levels   []int     // status.product: percent per compartment; 0 is product_out
-	LastSeen time.Time // last_seen, to the second
-	Offline  bool      // device_off
+	MAC          string
+	Levels       []int     // status.product: percent per compartment; 0 is product_out
+	Battery      int       // status.battery_level, percent
+	BatteryState string    // status.battery_state, as the service spells it
+	LastSeen     time.Time // last_seen, to the second
+	Offline      bool      // device_off
 }
 
 // ProductReadings moves account k's world forward to the clock's now, as a
@@ -39,8 +42,10 @@ func (w *World) ProductReadings(k int, into []ProductReading) []ProductReading {
 			for _, v := range r.levels {
 				levels = append(levels, int(math.Ceil(v-eps))) // as stateOf reports it
 			}
+			battery, state := r.battery()
 			out = append(out, ProductReading{
-				MAC: d.MAC, Levels: levels, LastSeen: r.at.UTC().Truncate(time.Second), Offline: d.offline,
+				MAC: d.MAC, Levels: levels, Battery: battery, BatteryState: state,
+				LastSeen: r.at.UTC().Truncate(time.Second), Offline: d.offline,
 			})
 		}
 	}

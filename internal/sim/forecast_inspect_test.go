@@ -1,14 +1,16 @@
 package sim
 
 import (
+	"encoding/json"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 )
 
 // A backtest that reads ProductReadings sees what a client polling
-// /devices sees: the same devices, levels, last_seen and device_off, as
-// the world moves on.
+// /devices sees: the same devices, levels, battery, last_seen and
+// device_off, as the world moves on.
 func TestProductReadingsMatchDevices(t *testing.T) {
 	w, clock := newAPIWorld(t)
 	h := w.Handler()
@@ -37,13 +39,23 @@ func TestProductReadingsMatchDevices(t *testing.T) {
 				if slices.Contains(s.Status.ProductOut, true) {
 					out++
 				}
+				var level string
+				if err := json.Unmarshal(s.Status.BatteryLevel, &level); err != nil {
+					t.Fatal(err)
+				}
+				battery, err := strconv.Atoi(level)
+				if err != nil {
+					t.Fatal(err)
+				}
 				want = append(want, ProductReading{
-					MAC: s.DeviceMacID, Levels: s.Status.Product, LastSeen: seen, Offline: string(s.DeviceOff) == "true",
+					MAC: s.DeviceMacID, Levels: s.Status.Product, Battery: battery, BatteryState: s.Status.BatteryState,
+					LastSeen: seen, Offline: string(s.DeviceOff) == "true",
 				})
 			}
 		}
 		if !slices.EqualFunc(readings, want, func(a, b ProductReading) bool {
-			return a.MAC == b.MAC && slices.Equal(a.Levels, b.Levels) && a.LastSeen.Equal(b.LastSeen) && a.Offline == b.Offline
+			return a.MAC == b.MAC && slices.Equal(a.Levels, b.Levels) && a.Battery == b.Battery && a.BatteryState == b.BatteryState &&
+				a.LastSeen.Equal(b.LastSeen) && a.Offline == b.Offline
 		}) {
 			t.Fatalf("at %s the readings differ from /devices:\n got %v\nwant %v", clock.Now(), readings, want)
 		}

@@ -8,7 +8,8 @@
 //
 // Every refresh of a resource is one transaction: a reader sees a refresh
 // whole or not at all. Every write of alerts or devices records, in its
-// transaction, the facts notifications may be about (Facts).
+// transaction, the facts notifications may be about (Facts), and every
+// write of devices the readings of their history (History).
 package store
 
 import (
@@ -30,6 +31,7 @@ type Store interface {
 	Reports
 	Claims
 	Facts
+	History
 	Notifications
 	Keys
 	// Migrated reports whether every schema migration has been applied.
@@ -83,6 +85,11 @@ type Devices interface {
 
 // DeviceRefresh is a refresh of an account's devices being written.
 type DeviceRefresh interface {
+	// SeenAt says when the service was read, before Commit: the time of
+	// the readings the refresh records (History), and of the facts of a
+	// device without a last-seen time. Without it, the store's clock as
+	// it commits.
+	SeenAt(t time.Time)
 	Write(ctx context.Context, devices []domain.Device) error
 	Commit(ctx context.Context) (domain.Change, error)
 	Rollback()
@@ -270,6 +277,50 @@ type Fact struct {
 	// service is its SeenAt, if it says, or else the store's clock as it
 	// commits.
 	At time.Time
+}
+
+// History is each device's readings over time: its levels, battery and
+// whether it is online, a reading whenever a write changes them.
+//
+// Every write of an account's devices (DeviceRefresh.Commit,
+// ReplaceDevices) records, in its transaction, a reading of each device
+// it lists whose levels, battery percent, battery state or offline state
+// differ from what the cache held, and of each device the cache did not
+// hold: an account's first refresh records every device. A write of what
+// the cache holds, whatever the devices' last-seen times, records
+// nothing; a device removed records nothing; a refresh that rolls back
+// records nothing. A device written twice in one refresh is compared in
+// its last version.
+//
+// A reading's At is when the write saw the service: its SeenAt, or the
+// store's clock as it commits. Times are kept to the second.
+type History interface {
+	// DeviceHistory returns the readings of the account's devices of the
+	// given MACs (those the cache holds when macs is empty) taken at or
+	// after from, and the last one taken before from, which tells the
+	// state at from: each device's in time order, by MAC. A device
+	// without readings is left out. A device's readings may share their
+	// Levels: change none.
+	DeviceHistory(ctx context.Context, account string, macs []string, from time.Time) (map[string][]Reading, error)
+	// PruneHistory removes the readings of the UTC days before the day of
+	// before, except each device's last day of readings before it, so
+	// that DeviceHistory from before still tells every device's state at
+	// before. What it keeps of that day, and of the day of before, may be
+	// older than before.
+	PruneHistory(ctx context.Context, before time.Time) error
+	// KeepHistory says whether the writes that begin from now on record
+	// readings; they do until told otherwise.
+	KeepHistory(on bool)
+}
+
+// Reading is a device's state as a write of devices saw it (History).
+type Reading struct {
+	At           time.Time // when the write saw the service, to the second
+	Levels       []int     // each compartment's level, in percent, in the order /devices lists them
+	Battery      int       // percent; -1 when not reported
+	BatteryState domain.BatteryState
+	Offline      bool
+	LastSeen     time.Time // the device's last-seen time, to the second; zero when it has none
 }
 
 // Keys is the check value of the secret key that sealed what the store

@@ -24,6 +24,7 @@ import (
 var (
 	benchOnce  sync.Once
 	benchWorld *sim.World
+	benchClock *sim.ManualClock // the world's
 	benchSrv   *httptest.Server
 )
 
@@ -32,8 +33,9 @@ const benchAlerts = 50_000
 func benchSetup(b *testing.B) (*sim.World, UpstreamSource) {
 	b.Helper()
 	benchOnce.Do(func() {
+		benchClock = sim.NewManualClock(start)
 		benchWorld = sim.New(sim.Config{
-			Seed: 5, Locations: 10_000, History: 19 * 24 * time.Hour, Clock: sim.NewManualClock(start), Zone: time.UTC,
+			Seed: 5, Locations: 10_000, History: 19 * 24 * time.Hour, Clock: benchClock, Zone: time.UTC,
 			Credentials: []sim.Credentials{{APIKey: "key-1", Authorization: "auth-1"}},
 		})
 		benchSrv = httptest.NewServer(benchWorld.Handler())
@@ -181,6 +183,71 @@ func BenchmarkUnchangedSync(b *testing.B) {
 		b.Fatalf("rounds without upstream change wrote %d rows", written)
 	}
 	b.ReportMetric(float64(written), "rows-written")
+}
+
+// BenchmarkHistoryCost measures what keeping the devices' history adds to
+// an ordinary sync round of the benchmark account: the world, and the
+// sync's clock, move on five minutes before each round, and the rounds
+// keep the history and do not in turn, on one cache. One op is a round of
+// each, in alternating order. It reports each one's time, the ratio of
+// the first's to the second's (on/off), and the readings a round keeping
+// the history recorded, which vary with the simulated time of day: the
+// world goes on from one count to the next.
+//
+//	go test ./internal/syncer -run '^$' -bench HistoryCost -benchtime 30x -count 3
+func BenchmarkHistoryCost(b *testing.B) {
+	w, src := benchSetup(b)
+	l, st := benchLoop(b, src, w.Accounts()[0].ID)
+	defer st.Close()
+	fake := l.e.clock.(*clock.Fake)
+	fake.Set(benchClock.Now())
+	l.e.holders["bench"].until = benchClock.Now().AddDate(1, 0, 0)
+	l.round(b)
+	first := countReadings(b, st, l.account)
+	var took [2]time.Duration
+	var changed [2]int
+	turn := 0
+	for b.Loop() {
+		order := []int{0, 1}
+		if turn%2 == 1 {
+			order = []int{1, 0}
+		}
+		turn++
+		for _, i := range order {
+			benchClock.Add(5 * time.Minute)
+			fake.Set(benchClock.Now())
+			st.KeepHistory(i == 0)
+			t0 := time.Now()
+			c := l.round(b)
+			took[i] += time.Since(t0)
+			changed[i] += c.Changed
+		}
+	}
+	st.KeepHistory(true)
+	n := float64(b.N)
+	recorded := float64(countReadings(b, st, l.account) - first)
+	if changed[0] == 0 || changed[1] == 0 || recorded == 0 {
+		b.Fatalf("rounds changed %d and %d rows and recorded %.0f readings: they must change and record some", changed[0], changed[1], recorded)
+	}
+	b.ReportMetric(0, "ns/op")
+	b.ReportMetric(float64(took[0].Milliseconds())/n, "on-ms")
+	b.ReportMetric(float64(took[1].Milliseconds())/n, "off-ms")
+	b.ReportMetric(float64(took[0])/float64(took[1]), "on/off")
+	b.ReportMetric(float64(changed[0]+changed[1])/(2*n), "changed/round")
+	b.ReportMetric(recorded/n, "readings/on-round")
+}
+
+// countReadings counts the readings of an account's history.
+func countReadings(b *testing.B, st store.Store, account string) int {
+	h, err := st.DeviceHistory(context.Background(), account, nil, time.Time{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	for _, rs := range h {
+		n += len(rs)
+	}
+	return n
 }
 
 var _ = fmt.Sprint

@@ -413,10 +413,13 @@ func (l *loop) refreshDevices(ctx context.Context, cred upstream.Credentials) (d
 	l.update(func(p *Progress) { p.Devices = 0 })
 	// The transaction begins with the first page, so that a service that
 	// does not answer holds no write lock while the client retries.
+	now := l.e.clock.Now()
 	var r store.DeviceRefresh
 	begin := func() (err error) {
 		if r == nil {
-			r, err = l.e.store.BeginDevices(ctx, l.account)
+			if r, err = l.e.store.BeginDevices(ctx, l.account); err == nil {
+				r.SeenAt(now)
+			}
 		}
 		return err
 	}

@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/alexedwards/scs/pgxstore"
@@ -39,7 +40,10 @@ type Store struct {
 	sessions *pgxstore.PostgresStore // writes the sessions table, as scs knows it
 	Now      func() time.Time
 	keys     sync.Map // account id → its integer key
-	close    sync.Once
+	// noHistory says that writes of devices record no readings
+	// (KeepHistory).
+	noHistory atomic.Bool
+	close     sync.Once
 }
 
 var _ store.Store = (*Store)(nil)

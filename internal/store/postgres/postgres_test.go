@@ -627,3 +627,54 @@ func TestFactsMigrationKeepsBaselines(t *testing.T) {
 		t.Errorf("after the migration, refreshes recorded %v; want %v", got, want)
 	}
 }
+
+// TestHistoryStartsWithTheMigration: devices cached before the history
+// was kept each get a reading at the next write, which rewrites them once
+// (their rows hold the reading's sum); the write after it records
+// nothing.
+func TestHistoryStartsWithTheMigration(t *testing.T) {
+	_, u, _ := newSchema(t)
+	ctx := t.Context()
+	s, err := Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	t0 := time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC)
+	devices := []domain.Device{
+		{MAC: "0000000000A1", LocationID: "1", Compartments: []domain.Compartment{{Level: 80}}, LastSeen: t0},
+		{MAC: "0000000000A2", LocationID: "2", Offline: true, LastSeen: t0},
+	}
+	if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
+		t.Fatal(err)
+	}
+	// The schema as it was before migration 5.
+	if _, err := s.pool.Exec(ctx, `DROP TABLE device_history;
+		ALTER TABLE devices DROP COLUMN reading;
+		DELETE FROM schema_migrations WHERE version = 5`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+
+	for i, want := range []struct {
+		changed, readings int
+	}{{2, 2}, {0, 2}} {
+		c, err := s.ReplaceDevices(ctx, "a", devices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := s.DeviceHistory(ctx, "a", nil, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Changed != want.changed || len(h["0000000000A1"])+len(h["0000000000A2"]) != want.readings {
+			t.Errorf("write %d after the migration changed %d devices, the history holds %v; want %d changed, %d readings",
+				i+1, c.Changed, h, want.changed, want.readings)
+		}
+	}
+}

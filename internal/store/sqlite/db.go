@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"washboard/internal/store"
 
@@ -36,6 +37,9 @@ type Store struct {
 	sessions *sql.DB // sessions, on a pool of their own: a sign-in does not queue behind a refresh
 	Now      func() time.Time
 	keys     sync.Map // account id → its integer key
+	// noHistory says that writes of devices record no readings
+	// (KeepHistory).
+	noHistory atomic.Bool
 
 	statuses statusCache
 }

@@ -10,12 +10,13 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/store"
 	"washboard/internal/store/outbox"
+	"washboard/internal/store/readings"
 	"washboard/internal/store/rollup"
 )
 
 var devicesTable = &table{name: "devices", key: "mac", cols: []string{
 	"location_id", "position", "generation", "compartments", "battery", "battery_state",
-	"faults", "offline", "last_seen_ms", "health",
+	"faults", "offline", "last_seen_ms", "health", "reading",
 }}
 
 // compartmentJSON and faultJSON are how compartments and faults are kept in
@@ -31,7 +32,8 @@ type faultJSON struct {
 	Key  string `json:"f"`
 }
 
-func deviceRow(d domain.Device) row {
+// deviceRow is a device's row; sum is its readings.Sum.
+func deviceRow(d domain.Device, sum int64) row {
 	comps := make([]compartmentJSON, len(d.Compartments))
 	for i, c := range d.Compartments {
 		comps[i] = compartmentJSON{c.Level, c.Low, c.Out}
@@ -48,7 +50,7 @@ func deviceRow(d domain.Device) row {
 	}
 	return row{key: d.MAC, vals: []any{
 		d.LocationID, d.Position, d.Generation, string(cj), battery, string(d.BatteryState),
-		string(fj), boolInt(d.Offline), ms(d.LastSeen), int64(domain.Classify(d, false)),
+		string(fj), boolInt(d.Offline), ms(d.LastSeen), int64(domain.Classify(d, false)), sum,
 	}}
 }
 
@@ -77,11 +79,15 @@ type DeviceRefresh struct {
 	account string
 	listed  map[string]placedHealth // each device listed, by MAC
 	places  []rollup.Place          // read once the refresh changes something
-	now     func() time.Time        // the store's clock: when the refresh saw the service
+	now     func() time.Time        // the store's clock: when the refresh saw the service, unless seen says
+	seen    time.Time               // when the refresh saw the service, if its caller says
 	// changes are the devices the refresh changes that may record facts;
 	// nil when the account's devices have no baseline yet: this refresh
 	// makes it, and records none.
 	changes *outbox.Changes[domain.Device]
+	// readings are the devices the refresh records readings of; nil when
+	// the store keeps no history.
+	readings *readings.Changes
 }
 
 // placedHealth is a device's location and health.
@@ -104,7 +110,7 @@ func (s *Store) beginDevices(ctx context.Context, account string) (*DeviceRefres
 	if err != nil {
 		return nil, err
 	}
-	existing, err := existingHashes(ctx, tx, devicesTable, key, "")
+	existing, sums, err := existingDevices(ctx, tx, key)
 	if err != nil {
 		tx.Rollback()
 		return nil, err
@@ -112,6 +118,9 @@ func (s *Store) beginDevices(ctx context.Context, account string) (*DeviceRefres
 	r := &DeviceRefresh{
 		tx: tx, w: newTableWriter(tx, devicesTable, key, existing), key: key, account: account,
 		listed: map[string]placedHealth{}, now: s.Now,
+	}
+	if !s.noHistory.Load() {
+		r.readings = readings.NewChanges(sums)
 	}
 	if base, err := hasBaseline(ctx, tx, key, domain.ResourceDevices); err != nil {
 		tx.Rollback()
@@ -122,13 +131,40 @@ func (s *Store) beginDevices(ctx context.Context, account string) (*DeviceRefres
 	return r, nil
 }
 
+// existingDevices reads the content hash and the reading's sum of every
+// device of the account, by MAC.
+func existingDevices(ctx context.Context, tx *sql.Tx, account int64) (hashes, sums map[string]int64, err error) {
+	rows, err := tx.QueryContext(ctx, `SELECT mac, hash, reading FROM devices WHERE account_id = ?`, account)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	hashes, sums = map[string]int64{}, map[string]int64{}
+	for rows.Next() {
+		var mac string
+		var h, sum int64
+		if err := rows.Scan(&mac, &h, &sum); err != nil {
+			return nil, nil, err
+		}
+		hashes[mac], sums[mac] = h, sum
+	}
+	return hashes, sums, rows.Err()
+}
+
+// SeenAt says when the refresh saw the service.
+func (r *DeviceRefresh) SeenAt(t time.Time) { r.seen = t }
+
 // Write writes a page of devices. The last few may wait for the next page
 // or for Commit, to be written in a full batch.
 func (r *DeviceRefresh) Write(ctx context.Context, devices []domain.Device) error {
 	rows := make([]row, len(devices))
 	for i, d := range devices {
-		rows[i] = deviceRow(d)
+		sum := readings.Sum(d)
+		rows[i] = deviceRow(d, sum)
 		r.listed[d.MAC] = placedHealth{d.LocationID, domain.Classify(d, false)}
+		if r.readings != nil {
+			r.readings.Listed(d, sum)
+		}
 	}
 	if err := r.readBefore(ctx, devices, rows); err != nil {
 		return err
@@ -203,7 +239,7 @@ func (r *DeviceRefresh) healths() map[string]domain.Health {
 
 // Commit writes the devices still waiting, removes those the refresh did
 // not list, brings the rollups up to date, records the facts of what it
-// changed (or the baseline) and commits.
+// changed (or the baseline) and the readings, and commits.
 func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
 	defer r.w.close()
 	if err := r.w.flush(ctx); err != nil {
@@ -217,16 +253,25 @@ func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
 			return r.w.change, err
 		}
 	}
-	if err := r.recordFacts(ctx); err != nil {
+	now := r.seen
+	if now.IsZero() {
+		now = r.now()
+	}
+	if err := r.recordFacts(ctx, now); err != nil {
 		return r.w.change, err
+	}
+	if r.readings != nil {
+		if err := recordReadings(ctx, r.tx, r.key, r.readings, now); err != nil {
+			return r.w.change, err
+		}
 	}
 	return r.w.change, r.tx.Commit()
 }
 
 // recordFacts records the facts of the devices the refresh changed, or,
-// when the account's devices have no baseline yet, makes it.
-func (r *DeviceRefresh) recordFacts(ctx context.Context) error {
-	now := r.now()
+// when the account's devices have no baseline yet, makes it. now is when
+// the refresh saw the service.
+func (r *DeviceRefresh) recordFacts(ctx context.Context, now time.Time) error {
 	if r.changes == nil {
 		return setBaseline(ctx, r.tx, r.key, domain.ResourceDevices, now)
 	}

@@ -312,3 +312,49 @@ func TestFactsMigrationKeepsBaselines(t *testing.T) {
 		t.Errorf("after the migration, refreshes recorded %v; want %v", got, want)
 	}
 }
+
+// TestHistoryStartsWithTheMigration: devices cached before the history
+// was kept each get a reading at the next write, which rewrites them once
+// (their rows hold the reading's sum); the write after it records
+// nothing.
+func TestHistoryStartsWithTheMigration(t *testing.T) {
+	s, path := openTest(t)
+	ctx := context.Background()
+	devices := []domain.Device{device("0000000000A1", "1", 80), device("0000000000A2", "2", 0)}
+	if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
+		t.Fatal(err)
+	}
+	// The cache as it was before migration 9.
+	for _, q := range []string{
+		`DROP TABLE device_history`,
+		`ALTER TABLE devices DROP COLUMN reading`,
+		`DELETE FROM schema_migrations WHERE version = 9`,
+	} {
+		if _, err := s.write.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	s.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+
+	for i, want := range []struct {
+		changed, readings int
+	}{{2, 2}, {0, 2}} {
+		c, err := s.ReplaceDevices(ctx, "a", devices)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := s.DeviceHistory(ctx, "a", nil, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Changed != want.changed || len(h["0000000000A1"])+len(h["0000000000A2"]) != want.readings {
+			t.Errorf("write %d after the migration changed %d devices, the history holds %v; want %d changed, %d readings",
+				i+1, c.Changed, h, want.changed, want.readings)
+		}
+	}
+}

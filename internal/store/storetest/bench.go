@@ -116,3 +116,82 @@ func firstRefresh(b *testing.B, s store.Store, l domain.Layout, devices []domain
 		b.Fatal(err)
 	}
 }
+
+// HistoryFleet is a simulated fleet that BenchHistoryStorage polls.
+type HistoryFleet struct {
+	Locations int           // its device locations
+	Every     time.Duration // how far each poll moves it on
+	// Poll moves the fleet on by Every and returns the time then and its
+	// devices as /devices lists them, appended to into[:0].
+	Poll func(into []domain.Device) (time.Time, []domain.Device)
+}
+
+// BenchHistoryStorage polls a fleet for the given days, writing each poll
+// as a refresh of devices that saw the service at the poll's time, and
+// reports what the history takes: size says how many bytes of the store
+// it takes. It reports, extrapolated linearly to 10,000 locations and 90
+// days, the megabytes (millions of bytes) the history takes (MB-10k-90d),
+// and, of the run itself, the bytes per device and day, the readings per
+// device and day, the bytes per reading, the time a poll's refresh took,
+// and the time reading the whole history back took. The locations, days
+// and poll interval it ran with are reported as metrics too. One op is
+// the whole run: run it with -benchtime 1x.
+func BenchHistoryStorage(b *testing.B, open func(b *testing.B) store.Store, size func(store.Store) int64, fleet func() HistoryFleet, days int) {
+	ctx := b.Context()
+	for b.Loop() {
+		b.StopTimer()
+		s, f := open(b), fleet()
+		s.KeepHistory(true)
+		b.StartTimer()
+		var devices []domain.Device
+		var at, first time.Time
+		var writing time.Duration
+		polls := int(time.Duration(days) * 24 * time.Hour / f.Every)
+		for range polls {
+			at, devices = f.Poll(devices)
+			if first.IsZero() {
+				first = at
+			}
+			start := time.Now()
+			r, err := s.BeginDevices(ctx, "acc")
+			if err != nil {
+				b.Fatal(err)
+			}
+			r.SeenAt(at)
+			if err := r.Write(ctx, devices); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := r.Commit(ctx); err != nil {
+				b.Fatal(err)
+			}
+			writing += time.Since(start)
+		}
+		b.StopTimer()
+		bytes := float64(size(s))
+		start := time.Now()
+		h, err := s.DeviceHistory(ctx, "acc", nil, first)
+		if err != nil {
+			b.Fatal(err)
+		}
+		reading := time.Since(start)
+		readings := 0
+		for _, rs := range h {
+			readings += len(rs)
+		}
+		deviceDays := float64(len(devices) * days)
+		b.ReportMetric(0, "ns/op")
+		b.ReportMetric(bytes*(10_000/float64(f.Locations))*(90/float64(days))/1e6, "MB-10k-90d")
+		b.ReportMetric(bytes/deviceDays, "B/device-day")
+		b.ReportMetric(float64(readings)/deviceDays, "readings/device-day")
+		b.ReportMetric(bytes/float64(readings), "B/reading")
+		b.ReportMetric(float64(writing.Microseconds())/1000/float64(polls), "ms/poll")
+		b.ReportMetric(float64(reading.Milliseconds()), "read-all-ms")
+		b.ReportMetric(float64(f.Locations), "locations")
+		b.ReportMetric(float64(days), "days")
+		b.ReportMetric(f.Every.Seconds(), "poll-s")
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}
