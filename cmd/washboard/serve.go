@@ -24,6 +24,7 @@ import (
 	"washboard/internal/metrics"
 	"washboard/internal/notifier"
 	"washboard/internal/receiver"
+	"washboard/internal/runout"
 	"washboard/internal/store"
 	"washboard/internal/store/postgres"
 	"washboard/internal/store/sqlite"
@@ -43,6 +44,7 @@ type serveConfig struct {
 	Interval         time.Duration
 	MetadataInterval time.Duration
 	History          time.Duration
+	DeviceHistory    time.Duration
 	Lookback         time.Duration
 	IdleTimeout      time.Duration
 	Lifetime         time.Duration
@@ -70,6 +72,8 @@ func (c *serveConfig) flags(fs *flag.FlagSet) {
 	fs.Var((*durationValue)(&c.Interval), "interval", "how often devices and alerts are refreshed (at least 1m, the spec's limit)")
 	fs.Var((*durationValue)(&c.MetadataInterval), "metadata-interval", "how often the layout is refreshed (at least 1h)")
 	fs.Var((*durationValue)(&c.History), "history", "how long closed alerts are kept")
+	c.DeviceHistory = 90 * 24 * time.Hour
+	fs.Var((*durationValue)(&c.DeviceHistory), "device-history", "how long each device's levels, battery and online state are kept, for charts and forecasts (0: not kept)")
 	fs.Var((*durationValue)(&c.Lookback), "lookback", "how far back open alerts are re-read by creation date")
 	fs.Var((*durationValue)(&c.IdleTimeout), "idle-timeout", "a session ends after this long without a request")
 	fs.Var((*durationValue)(&c.Lifetime), "session-lifetime", "a session ends this long after sign-in, whatever happens")
@@ -95,6 +99,8 @@ func (c serveConfig) validate() error {
 		return usageError{fmt.Sprintf("--metadata-interval must be at least %s, got %s", syncer.MinMetadataInterval, c.MetadataInterval)}
 	case c.Lookback <= 0 || c.History <= 0:
 		return usageError{"--lookback and --history must be positive"}
+	case c.DeviceHistory < 0:
+		return usageError{"--device-history must be 0 (not kept) or positive"}
 	case c.IdleTimeout <= 0 || c.Lifetime <= 0:
 		return usageError{"--idle-timeout and --session-lifetime must be positive"}
 	case c.NotificationRate < 1:
@@ -223,6 +229,10 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return usageError{"--notifications: " + err.Error()}
 	}
 
+	// When dispensers run out, estimated after each change to an account.
+	st.KeepHistory(cfg.DeviceHistory > 0)
+	forecasts := runout.New(st, opts.clock, zone, log)
+
 	// nil interfaces, not nil pointers, on an engine of its own
 	var others syncer.Cluster
 	var sessionNotes web.SessionNotes
@@ -236,8 +246,12 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 			m.ObserveRefresh(string(res), d, c.Added, c.Changed, c.Removed, err)
 		},
 		Cluster: others,
-		// A change to the cache may be something to notify of.
-		Changed: func(string) { notifications.Wake() },
+		// A change to the cache may be something to notify of, and moves
+		// the estimates of when dispensers run out.
+		Changed: func(account string) {
+			notifications.Wake()
+			forecasts.Touch(account)
+		},
 	}, log)
 	// Expired sessions are removed every half hour, until the sync stops.
 	go func() {
@@ -248,6 +262,11 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 			case <-time.After(30 * time.Minute):
 				if err := st.DeleteExpiredSessions(syncCtx); err != nil && syncCtx.Err() == nil {
 					log.Warn("removing expired sessions", "error", err.Error())
+				}
+				if cfg.DeviceHistory > 0 {
+					if err := st.PruneHistory(syncCtx, opts.clock.Now().Add(-cfg.DeviceHistory)); err != nil && syncCtx.Err() == nil {
+						log.Warn("removing old device history", "error", err.Error())
+					}
 				}
 			}
 		}
@@ -262,10 +281,12 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	})
 	notifyDone := make(chan struct{})
 	go func() { notifications.Run(syncCtx); close(notifyDone) }()
+	forecastsDone := make(chan struct{})
+	go func() { forecasts.Run(syncCtx); close(forecastsDone) }()
 	// Stops the sync, the receiver's worker and the notifications and
 	// waits for them; shutdownGracefully calls it within the grace period,
 	// and the deferred call covers the early returns.
-	stopEngine := sync.OnceFunc(func() { stopSync(); engine.Wait(); <-eventsDone; <-notifyDone })
+	stopEngine := sync.OnceFunc(func() { stopSync(); engine.Wait(); <-eventsDone; <-notifyDone; <-forecastsDone })
 	defer stopEngine()
 
 	app, err := web.New(web.Config{
@@ -273,7 +294,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		Zone:     zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
 		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed,
 	}, web.Deps{
-		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys}),
+		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts}),
 		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,
 		SessionNotes: sessionNotes, Notifications: notifications,
 	})
