@@ -100,9 +100,11 @@ func TestBrowserShiftReportPrints(t *testing.T) {
 			}
 		}
 	}
-	// The same content on longer paper takes no more pages.
-	if pages["a4"] < 3 || pages["letter"] < pages["a4"] {
-		t.Errorf("pages: %v; want several, and Letter (shorter) at least as many as A4", pages)
+	// The same content on longer paper takes no more pages, but for one:
+	// Letter is shorter and also wider, so its lines of text wrap less, and
+	// a section near a page's end may fit on Letter and spill over on A4.
+	if pages["a4"] < 3 || pages["letter"] < pages["a4"]-1 {
+		t.Errorf("pages: %v; want several, and Letter (shorter) at most one fewer than A4", pages)
 	}
 	t.Logf("pages: %v for %d alert rows", pages, rows)
 }

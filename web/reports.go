@@ -204,6 +204,7 @@ var reportTables = []struct{ name, label string }{
 	{"offline", "Devices offline"},
 	{"top", "Locations with the most alerts"},
 	{"picklist", "Pick list"},
+	{"runningout", "Will run out during the next shift"},
 	{"handled", "Who handled what"},
 }
 
@@ -296,6 +297,13 @@ func (s *Server) exportShiftReport(c echo.Context) error {
 			}
 			if row.BatterySets > 0 {
 				w.Write(cells(row.Building, row.Floor, "", "", strconv.Itoa(row.BatterySets)))
+			}
+		}
+	case "runningout":
+		w.Write([]string{"building", "floor", "product", "refills", "runs_out_before"})
+		for _, row := range r.RunningOut.Rows {
+			for _, rf := range row.Refills {
+				w.Write(cells(row.Building, row.Floor, string(rf.Type), strconv.Itoa(rf.Count), isoTime(r.NextShiftEnd)))
 			}
 		}
 	}

@@ -111,4 +111,15 @@ func TestCardsAndTheCSVSayWhenDispensersRunOut(t *testing.T) {
 	if !strings.Contains(page, `class="runs-out">Runs out `) {
 		t.Errorf("the card of location %s does not say when it runs out", loc)
 	}
+
+	// The report of the shift under way lists what will run out during the
+	// next shift, apart from what is out or low now.
+	report := b.get("/reports/shift?date=2026-11-18&shift=Early")
+	if !strings.Contains(report.body, `id="report-runningout">Will run out before`) {
+		t.Error("the shift report does not list what will run out during the next shift")
+	}
+	rows, err = csv.NewReader(strings.NewReader(b.get("/reports/shift.csv?date=2026-11-18&shift=Early&table=runningout").body)).ReadAll()
+	if err != nil || strings.Join(rows[0], ",") != "building,floor,product,refills,runs_out_before" {
+		t.Errorf("the report's runningout CSV: %v, %v", rows, err)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/forecast"
 	"washboard/internal/report"
 	"washboard/internal/store"
 	"washboard/internal/syncer"
@@ -139,7 +140,18 @@ func (s *Service) Report(ctx context.Context, account string, cred domain.Creden
 		claims = claims[:maxReportClaims]
 		out.Gaps = append(out.Gaps, fmt.Sprintf("More than %d claims were made during the period: the first %d are listed.", maxReportClaims, maxReportClaims))
 	}
-	out.Report = report.Build(report.Input{Period: p, Alerts: alerts, Places: places, Devices: devices, DevicesCurrent: devicesCurrent, Claims: claims})
+	// The next shift begins as the period ends and lasts as long.
+	in := report.Input{Period: p, Alerts: alerts, Places: places, Devices: devices, DevicesCurrent: devicesCurrent, Claims: claims,
+		NextShiftEnd: p.End.Add(p.End.Sub(p.Start))}
+	if s.forecast != nil && devicesCurrent {
+		in.RunsOut = map[string]time.Time{}
+		for mac, e := range s.forecast.Estimates(account) {
+			if e.Basis != forecast.ReportedOut {
+				in.RunsOut[mac] = e.At
+			}
+		}
+	}
+	out.Report = report.Build(in)
 
 	if out.AsOf, err = s.alertsAsOf(ctx, account); err != nil {
 		return out, err

@@ -190,3 +190,27 @@ func totals(floors map[[2]string]*PickRow) PickList {
 	})
 	return list
 }
+
+// runningOut adds up a refill for each dispenser that will run out before
+// the end of the next shift and is on no other list: none of its
+// compartments out or low, no open consumable_out alert covering it. A
+// device listed twice counts once.
+func runningOut(alerts []domain.Alert, in Input) PickList {
+	if !in.DevicesCurrent || len(in.RunsOut) == 0 || in.NextShiftEnd.IsZero() {
+		return PickList{}
+	}
+	_, covered := alertNeeds(alerts, in.Period)
+	floors := map[[2]string]*PickRow{}
+	seen := map[deviceKey]bool{}
+	for _, d := range in.Devices {
+		key := deviceKey{d.LocationID, macKey(d.MAC)}
+		at, ok := in.RunsOut[d.MAC]
+		if seen[key] || !ok || at.After(in.NextShiftEnd) || emptying(d) > 0 ||
+			covered[domain.AlertConsumableOut][key] || covered[domain.AlertConsumableOut][deviceKey{d.LocationID, ""}] {
+			continue
+		}
+		seen[key] = true
+		addRefills(floors, placeOf(in.Places, d.LocationID), 1)
+	}
+	return totals(floors)
+}

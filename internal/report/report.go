@@ -53,6 +53,12 @@ type Input struct {
 	// domain.Claim), ended claims included; claims of alerts not in
 	// Alerts are ignored.
 	Claims []domain.Claim
+	// RunsOut holds when devices, by MAC, are estimated to next report a
+	// compartment out; devices without an estimate are absent. With
+	// DevicesCurrent, the report lists what will run out before
+	// NextShiftEnd.
+	RunsOut      map[string]time.Time
+	NextShiftEnd time.Time
 }
 
 // Report is a shift handover report: plain data for a view to render.
@@ -81,6 +87,11 @@ type Report struct {
 	Hourly []Bucket
 	// PickList is what to carry on the next shift's round.
 	PickList PickList
+	// RunningOut is what to carry for the dispensers that are neither out
+	// nor low now but will run out before NextShiftEnd: one refill each.
+	// Empty unless the devices are current and have estimates.
+	RunningOut   PickList
+	NextShiftEnd time.Time
 	// Handled says who was on which alert during the period, by the time
 	// they said so.
 	Handled []HandledRow
@@ -143,6 +154,8 @@ func Build(in Input) Report {
 		TopLocations:   topLocations(alerts, in),
 		Hourly:         hourly(alerts, p),
 		PickList:       pickList(alerts, in),
+		RunningOut:     runningOut(alerts, in),
+		NextShiftEnd:   in.NextShiftEnd,
 		Handled:        handled(alerts, in),
 	}
 }

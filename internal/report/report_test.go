@@ -573,3 +573,41 @@ func TestWhoHandledWhat(t *testing.T) {
 		t.Errorf("Maria's row is at %q, want Stall 1", r.Handled[1].Alert.Place.Location)
 	}
 }
+
+// The dispensers that will run out before the next shift ends, and are
+// on no other list, get a refill each; those out or low, those an open
+// consumable_out alert covers, those estimated to last longer, and any
+// when the devices' state is not current are not listed.
+func TestRunningOut(t *testing.T) {
+	end := early().End.Add(8 * time.Hour)
+	devices := []domain.Device{
+		{MAC: "AA01", LocationID: "l1", Compartments: []domain.Compartment{{Level: 40}}},
+		{MAC: "AA02", LocationID: "l1", Compartments: []domain.Compartment{{Level: 10, Low: true}}},
+		{MAC: "AA03", LocationID: "l3", Compartments: []domain.Compartment{{Level: 60}}},
+		{MAC: "AA04", LocationID: "l3", Compartments: []domain.Compartment{{Level: 80}}},
+		{MAC: "AA05", LocationID: "l4", Compartments: []domain.Compartment{{Level: 30}}},
+		{MAC: "AA06", LocationID: "l2", Compartments: []domain.Compartment{{Level: 30}}},
+		{MAC: "AA01", LocationID: "l1", Compartments: []domain.Compartment{{Level: 40}}}, // listed twice
+	}
+	runsOut := map[string]time.Time{
+		"AA01": end.Add(-time.Hour), "AA02": end.Add(-time.Hour), "AA03": end, "AA04": end.Add(time.Minute),
+		"AA05": end.Add(-4 * time.Hour), "AA06": end.Add(-time.Hour),
+	}
+	covering := openAlert("x", "l4", domain.AlertConsumableOut, at(8, 0))
+	in := Input{Period: early(), Alerts: []domain.Alert{covering}, Places: testPlaces(), Devices: devices, DevicesCurrent: true, RunsOut: runsOut, NextShiftEnd: end}
+	r := Build(in)
+	want := PickList{
+		Rows: []PickRow{
+			{BuildingID: "b1", Building: "North", FloorID: "f2", Floor: "Floor 2", Refills: []Refill{{domain.Tissue, 1}, {domain.Towel, 1}}},
+			{BuildingID: "b1", Building: "North", FloorID: "f10", Floor: "Floor 10", Refills: []Refill{{domain.Soap, 1}}},
+		},
+		Refills: []Refill{{domain.Tissue, 1}, {domain.Towel, 1}, {domain.Soap, 1}},
+	}
+	if !reflect.DeepEqual(r.RunningOut, want) || !r.NextShiftEnd.Equal(end) {
+		t.Errorf("RunningOut =\n%+v\nwant\n%+v", r.RunningOut, want)
+	}
+	in.DevicesCurrent = false
+	if r := Build(in); len(r.RunningOut.Rows) != 0 {
+		t.Errorf("with devices not current: %+v", r.RunningOut)
+	}
+}
