@@ -118,7 +118,8 @@ type DeviceFilter struct {
 	Action  string // the URL the form submits to
 	Types   []Option
 	Healths []Option
-	Active  bool // a filter is set
+	RunsOut []Option // within how long a dispenser runs out
+	Active  bool     // a filter is set
 }
 
 // Option is a choice of a select element.

@@ -81,6 +81,9 @@ type ScreenView struct {
 	AllClear      bool          // nothing to show: say so, with the counts
 	Groups        []ScreenGroup // what needs action, by room, the most urgent first
 	Attention     []ScreenGroup // what only needs attention (product or battery low), by room
+	// RunningOut are lines such as "Level 3 › Men's 3.12: 3 dispensers
+	// run out before 14:00", the rooms with the most first.
+	RunningOut []string
 
 	PageSeconds int    // how long each page of items shows
 	DimFrom     string // "22:00", or "" for no dimming

@@ -60,7 +60,7 @@ func (s *Server) exportDevices(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	cards, places, err := s.dash.Devices(ctx, ss.Account, scope, filter.DeviceFilter)
+	cards, places, err := s.dash.Devices(ctx, ss.Account, scope, filter.at(s.clock.Now()))
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -84,7 +85,7 @@ func (s *Server) building(ctx context.Context, account, id string) (views.Place,
 }
 
 func (s *Server) floor(ctx context.Context, account, id string, filter deviceFilter, now time.Time) (views.Place, error) {
-	pl, err := s.dash.Floor(ctx, account, id, filter.DeviceFilter)
+	pl, err := s.dash.Floor(ctx, account, id, filter.at(s.clock.Now()))
 	if err != nil {
 		return views.Place{}, err
 	}
@@ -98,7 +99,7 @@ func (s *Server) floor(ctx context.Context, account, id string, filter deviceFil
 }
 
 func (s *Server) room(ctx context.Context, account, id string, filter deviceFilter, now time.Time) (views.Place, error) {
-	pl, err := s.dash.Room(ctx, account, id, filter.DeviceFilter)
+	pl, err := s.dash.Room(ctx, account, id, filter.at(s.clock.Now()))
 	if err != nil {
 		return views.Place{}, err
 	}
@@ -142,7 +143,19 @@ func (s *Server) showLocation(c echo.Context) error {
 
 // deviceFilter is the device type and health filter of floor and room
 // pages, from the query parameters type and health.
-type deviceFilter struct{ dashboard.DeviceFilter }
+type deviceFilter struct {
+	dashboard.DeviceFilter
+	within runsOutOption // the runs_out parameter; zero for any
+}
+
+// at is the filter as of now: runs_out counted from now.
+func (f deviceFilter) at(now time.Time) dashboard.DeviceFilter {
+	d := f.DeviceFilter
+	if f.within.within > 0 {
+		d.RunsOutBy = now.Add(f.within.within)
+	}
+	return d
+}
 
 func parseDeviceFilter(c echo.Context) (deviceFilter, error) {
 	var f deviceFilter
@@ -159,7 +172,28 @@ func parseDeviceFilter(c echo.Context) (deviceFilter, error) {
 		}
 		f.Health = &v
 	}
+	if w := c.QueryParam("runs_out"); w != "" {
+		i := slices.IndexFunc(runsOutWithin, func(o runsOutOption) bool { return o.value == w })
+		if i < 0 {
+			return f, errBadParam("runs_out", "must be one of 2h, 4h, 8h, 24h or 48h, not %q", clip(w))
+		}
+		f.within = runsOutWithin[i]
+	}
 	return f, nil
+}
+
+// runsOutOption is a choice of the filter of when dispensers run out.
+type runsOutOption struct {
+	value, label string
+	within       time.Duration
+}
+
+var runsOutWithin = []runsOutOption{
+	{"2h", "Within 2 h", 2 * time.Hour},
+	{"4h", "Within 4 h", 4 * time.Hour},
+	{"8h", "Within 8 h (a shift)", 8 * time.Hour},
+	{"24h", "Within a day", 24 * time.Hour},
+	{"48h", "Within two days", 48 * time.Hour},
 }
 
 // url is the address of a page at path with the filter, its parameters
@@ -179,11 +213,18 @@ func (f deviceFilter) query(q url.Values) url.Values {
 	if f.Health != nil {
 		q.Set("health", f.Health.String())
 	}
+	if f.within.value != "" {
+		q.Set("runs_out", f.within.value)
+	}
 	return q
 }
 
 func (f deviceFilter) view(action string) views.DeviceFilter {
-	v := views.DeviceFilter{Action: action, Active: f.Active()}
+	v := views.DeviceFilter{Action: action, Active: f.Active() || f.within.value != ""}
+	v.RunsOut = append(v.RunsOut, views.Option{Value: "", Label: "Any time", Selected: f.within.value == ""})
+	for _, o := range runsOutWithin {
+		v.RunsOut = append(v.RunsOut, views.Option{Value: o.value, Label: o.label, Selected: f.within.value == o.value})
+	}
 	v.Types = append(v.Types, views.Option{Value: "", Label: "All types", Selected: f.Type == ""})
 	for _, t := range []domain.DeviceType{domain.Tissue, domain.Towel, domain.Soap, domain.Sanitizer, domain.Collector} {
 		v.Types = append(v.Types, views.Option{Value: string(t), Label: t.Label(), Selected: f.Type == t})

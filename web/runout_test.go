@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,8 @@ import (
 	"washboard/internal/dashboard"
 	"washboard/internal/forecast"
 	"washboard/internal/runout"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // useForecasts gives the app's dashboard the estimates of when dispensers
@@ -121,5 +124,64 @@ func TestCardsAndTheCSVSayWhenDispensersRunOut(t *testing.T) {
 	rows, err = csv.NewReader(strings.NewReader(b.get("/reports/shift.csv?date=2026-11-18&shift=Early&table=runningout").body)).ReadAll()
 	if err != nil || strings.Join(rows[0], ",") != "building,floor,product,refills,runs_out_before" {
 		t.Errorf("the report's runningout CSV: %v, %v", rows, err)
+	}
+}
+
+// A floor page filtered to what runs out within two days shows the
+// locations with a dispenser estimated to run out by then, and only those.
+func TestFloorPageFiltersWhatRunsOutSoon(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	a.clock.BlockUntil(1)
+	f := a.useForecasts()
+	account := a.world.Accounts()[0].ID
+	soon := map[string]bool{} // locations with a dispenser running out within two days
+	var floor string
+	locs := map[string]string{} // location of each MAC
+	for _, r := range a.world.Accounts()[0].Rooms {
+		for _, l := range r.Locations {
+			for _, d := range l.Devices {
+				locs[d.MAC] = fmt.Sprint(l.ID)
+			}
+		}
+	}
+	for mac, e := range f.Estimates(account) {
+		if e.Basis != forecast.ReportedOut && !e.At.After(a.clock.Now().Add(48*time.Hour)) {
+			soon[locs[mac]] = true
+		}
+	}
+	for loc := range soon {
+		paths, err := a.store.Paths(context.Background(), account, []string{loc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		floor = paths[loc].Floor.ID
+		break
+	}
+	if floor == "" {
+		var ins []string
+		for _, e := range f.Estimates(account) {
+			ins = append(ins, e.At.Sub(a.clock.Now()).Round(time.Hour).String())
+		}
+		t.Fatalf("no dispenser runs out within two days (%v); the test proves nothing", ins)
+	}
+	doc := b.get("/floors/" + floor + "?runs_out=48h").doc(t)
+	shown := 0
+	doc.Find(`article.card`).Each(func(_ int, s *goquery.Selection) {
+		id, _ := s.Attr("id")
+		shown++
+		if !soon[strings.TrimPrefix(id, "card-")] {
+			t.Errorf("the filtered floor shows %s, which runs out later or has no estimate", id)
+		}
+	})
+	if shown == 0 {
+		t.Error("the filtered floor shows no location")
+	}
+	if got := doc.Find(`#filter-runs-out option[selected]`).AttrOr("value", ""); got != "48h" {
+		t.Errorf("the filter shows %q as chosen", got)
+	}
+	if r := b.get("/floors/" + floor + "?runs_out=soon"); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, "runs_out") {
+		t.Errorf("a bad runs_out answered %d", r.StatusCode)
 	}
 }

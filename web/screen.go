@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -175,6 +176,10 @@ func (s *Server) screenView(c echo.Context, sc screenCtx) (views.ScreenView, err
 	m.ScopeName = v.ScopeName
 	m.Counts, m.OpenAlerts, m.OverdueAlerts = v.Rollup.Counts, v.Rollup.OpenAlerts, v.Rollup.OverdueAlerts
 	m.Groups, m.Attention = screenGroups(v.Action), screenGroups(v.Attention)
+	for _, r := range v.RunningOut {
+		m.RunningOut = append(m.RunningOut, fmt.Sprintf("%s: %s run out before %s", r.Where,
+			plural(r.Dispensers, "dispenser"), v.RunsOutBy.In(s.cfg.Zone).Format("15:04")))
+	}
 	m.AllClear = len(m.Groups) == 0 && len(m.Attention) == 0
 	return m, nil
 }

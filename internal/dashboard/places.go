@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"errors"
+	"time"
 
 	"washboard/internal/domain"
 	"washboard/internal/forecast"
@@ -65,14 +66,29 @@ func (s *Service) Overview(ctx context.Context, account string, alertLimit int) 
 type DeviceFilter struct {
 	Type   domain.DeviceType // "" for any
 	Health *domain.Health    // nil for any
+	// RunsOutBy keeps the locations with a dispenser estimated to run out
+	// by then, and not out yet; the zero time keeps any.
+	RunsOutBy time.Time
 }
 
 // Active reports whether the filter leaves cards out.
-func (f DeviceFilter) Active() bool { return f.Type != "" || f.Health != nil }
+func (f DeviceFilter) Active() bool { return f.Type != "" || f.Health != nil || !f.RunsOutBy.IsZero() }
 
 // Keeps reports whether a card passes the filter.
 func (f DeviceFilter) Keeps(c Card) bool {
-	return (f.Type == "" || c.Location.Type == f.Type) && (f.Health == nil || c.Health == *f.Health)
+	return (f.Type == "" || c.Location.Type == f.Type) && (f.Health == nil || c.Health == *f.Health) &&
+		(f.RunsOutBy.IsZero() || c.RunsOutBy(f.RunsOutBy))
+}
+
+// RunsOutBy reports whether a dispenser of the card, not out yet, is
+// estimated to run out by t.
+func (c Card) RunsOutBy(t time.Time) bool {
+	for _, e := range c.RunsOut {
+		if e.Basis != forecast.ReportedOut && !e.At.After(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // RoomCards are the cards of one room's locations.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/forecast"
 	"washboard/internal/keyring"
 	"washboard/internal/syncer"
 )
@@ -270,7 +271,21 @@ type ScreenView struct {
 	Rollup    domain.Rollup
 	Action    []ScreenGroup
 	Attention []ScreenGroup
+	// RunningOut are the rooms with dispensers, not out yet, estimated to
+	// run out before RunsOutBy, most first.
+	RunningOut []RoomRunningOut
+	RunsOutBy  time.Time
 }
+
+// RoomRunningOut is how many dispensers of a room will run out soon.
+type RoomRunningOut struct {
+	Where      string
+	Dispensers int
+}
+
+// runningOutAhead is how far ahead a screen looks for dispensers that
+// will run out: the hour after this long from now.
+const runningOutAhead = 4 * time.Hour
 
 // ScreenGroup is the items of one room.
 type ScreenGroup struct {
@@ -323,7 +338,38 @@ func (s *Service) ScreenView(ctx context.Context, sc domain.Screen) (ScreenView,
 		return m, err
 	}
 	m.Action, m.Attention = screenGroups(cards, sc, p)
+	m.RunsOutBy = s.clock.Now().Add(runningOutAhead).Truncate(time.Hour).Add(time.Hour)
+	m.RunningOut = runningOut(cards, sc, p, m.RunsOutBy)
 	return m, nil
+}
+
+// runningOut counts, by room, the dispensers not out yet that are
+// estimated to run out by t, most first.
+func runningOut(cards []Card, sc domain.Screen, p Places, t time.Time) []RoomRunningOut {
+	byRoom := map[string]int{}
+	for _, cd := range cards {
+		for _, d := range cd.Devices {
+			if e, ok := cd.RunsOut[d.MAC]; ok && e.Basis != forecast.ReportedOut && !e.At.After(t) {
+				byRoom[cd.Location.RoomID]++
+			}
+		}
+	}
+	out := make([]RoomRunningOut, 0, len(byRoom))
+	for room, n := range byRoom {
+		b, f, r, _ := p.Path(room)
+		where := f.Name + " › " + r.Name
+		if sc.Scope.Kind == "account" {
+			where = b.Name + " › " + where
+		}
+		out = append(out, RoomRunningOut{Where: where, Dispensers: n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Dispensers != out[j].Dispensers {
+			return out[i].Dispensers > out[j].Dispensers
+		}
+		return out[i].Where < out[j].Where
+	})
+	return out
 }
 
 // The ranks of a screen's items: what needs action comes first.

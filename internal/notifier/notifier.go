@@ -76,7 +76,8 @@ const (
 	DefaultKeep = 7 * 24 * time.Hour
 )
 
-// LeaseKey is the lease the notifier works under.
+// LeaseKey is the lease the notifier works under, unless Config says
+// otherwise.
 const LeaseKey = "notifications"
 
 const (
@@ -132,6 +133,11 @@ type Config struct {
 	RetryFor time.Duration
 	// Timeout bounds each attempt; notify.DefaultTimeout when zero.
 	Timeout time.Duration
+	// LeaseKey is the lease the notifier works under; LeaseKey when
+	// empty. Deployments that share one PostgreSQL database, each in a
+	// schema of its own, need keys of their own: advisory locks belong to
+	// the database.
+	LeaseKey string
 }
 
 // Deps are what the notifier works with.
@@ -189,6 +195,7 @@ func New(cfg Config, deps Deps) (*Notifier, error) {
 	cfg.RetryFor = cmp.Or(cfg.RetryFor, DefaultRetryFor)
 	cfg.Timeout = cmp.Or(cfg.Timeout, notify.DefaultTimeout)
 	cfg.Link = strings.TrimRight(cfg.Link, "/")
+	cfg.LeaseKey = cmp.Or(cfg.LeaseKey, LeaseKey)
 	if cfg.Zone == nil {
 		cfg.Zone = time.UTC
 	}
@@ -215,7 +222,7 @@ func (n *Notifier) Wake() {
 // it.
 func (n *Notifier) Run(ctx context.Context) {
 	for ctx.Err() == nil {
-		lease, ok, err := n.ls.Acquire(ctx, LeaseKey)
+		lease, ok, err := n.ls.Acquire(ctx, n.cfg.LeaseKey)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			n.log.Warn("notifications: taking the lease", "error", err.Error())

@@ -17,7 +17,7 @@ import (
 // every notification is delivered, by one of them, once; when the one
 // delivering stops, the other goes on.
 func TestReplicasOnPostgreSQLDeliverEachNotificationOnce(t *testing.T) {
-	_, url, _ := pgtest.NewSchema(t)
+	schema, url, _ := pgtest.NewSchema(t)
 	ctx := context.Background()
 	st, err := postgres.Open(ctx, url)
 	if err != nil {
@@ -27,6 +27,8 @@ func TestReplicasOnPostgreSQLDeliverEachNotificationOnce(t *testing.T) {
 	f := newFixtureOn(t, st, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`), func(c *notifier.Config) {
 		c.RatePerMinute = 1 << 20
 		c.Poll = 50 * time.Millisecond
+		// Other tests' replicas may run on the same database meanwhile.
+		c.LeaseKey = "notifications " + schema
 	})
 	type replica struct {
 		stop func()
