@@ -62,11 +62,15 @@ func newSealedData(t *testing.T, keys *keyring.Ring) *sealedData {
 	if err := st.CreateReceiver(ctx, store.Receiver{ID: "rcv_1", Account: "acc", Secret: keys.Seal(keyring.WebhookSecrets, []byte("whsec_x"), []byte("rcv_1")), Created: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
+	if err := st.SaveNotificationSettings(ctx, "acc", keys.Seal(keyring.NotificationSettings, []byte(`{"channels": []}`), []byte("acc")), time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	return &sealedData{t: t, st: st, sdb: sdb}
 }
 
-// opensWith reports whether the session and the screen's credentials open
-// with keys.
+// opensWith reports whether the session opens with keys, and whether the
+// screen's credentials, the receiver's secret and the notification
+// settings do.
 func (d *sealedData) opensWith(keys *keyring.Ring) (session, screen bool) {
 	var data []byte
 	if err := d.sdb.QueryRow(`SELECT data FROM sessions WHERE token = 't1'`).Scan(&data); err != nil {
@@ -83,7 +87,12 @@ func (d *sealedData) opensWith(keys *keyring.Ring) (session, screen bool) {
 		d.t.Fatal(err)
 	}
 	_, _, rerr := keys.Open(keyring.WebhookSecrets, secrets["rcv_1"], []byte("rcv_1"))
-	return serr == nil, cerr == nil && rerr == nil
+	settings, err := d.st.NotificationSettings(context.Background(), "acc")
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	_, _, nerr := keys.Open(keyring.NotificationSettings, settings, []byte("acc"))
+	return serr == nil, cerr == nil && rerr == nil && nerr == nil
 }
 
 func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
@@ -105,7 +114,7 @@ func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
 	if session, screen := d.opensWith(ring(t, 2)); !session || !screen {
 		t.Errorf("after the rotation, with the new key alone: the session opens %v, the screen's credentials %v", session, screen)
 	}
-	if !strings.Contains(logs.String(), "sessions=1 screens=1 webhook_receivers=1") {
+	if !strings.Contains(logs.String(), "sessions=1 screens=1 webhook_receivers=1 notification_settings=1") {
 		t.Errorf("the rotation does not say what it sealed again:\n%s", logs.String())
 	}
 	// The next start, with the new key alone, has nothing to say.
