@@ -172,14 +172,12 @@ func (b *batch) digest(ctx context.Context, r rules.Rule, no store.Notification)
 		return d.id, nil
 	}
 	if _, ok := b.digests[key]; !ok {
-		id, ok, err := b.n.st.OpenDigest(ctx, no.Account, r.Name, no.Channel)
+		id, items, ok, err := b.n.st.OpenDigest(ctx, no.Account, r.Name, no.Channel)
 		if err != nil {
 			return "", err
 		}
-		if ok {
-			// Its items so far are not counted: a digest collects at most
-			// maxDigestSize a batch, and batches are few before it is due.
-			b.digests[key] = &digest{id: id, items: 1}
+		if ok && items < maxDigestSize {
+			b.digests[key] = &digest{id: id, items: items + 1}
 			return id, nil
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -513,5 +514,46 @@ func TestAReceiverThatTimesOutIsTriedAgain(t *testing.T) {
 	f.advance(30 * time.Second)
 	if log := f.log("ops"); log[0].State != store.NotificationSent || log[0].Attempts != 2 {
 		t.Errorf("the retry: %s after %d attempts", log[0].State, log[0].Attempts)
+	}
+}
+
+// A product that runs out notifies without an alert of it, saying what to
+// bring; a rule of another building says nothing of it.
+func TestProductOutWithoutAnAlertAndRulesOfABuilding(t *testing.T) {
+	f := newFixture(t, oneWebhook(`
+	  {"name": "Out", "when": "product.out", "channels": ["ops"]},
+	  {"name": "South only", "when": "product.out", "building_id": "b2", "channels": ["desk"]}`))
+	out := device("D1", "l1")
+	out.Compartments = []domain.Compartment{{Level: 0, Out: true}, {Level: 0, Out: true}}
+	f.devices(out, device("D2", "l2"))
+	f.pass()
+	got := f.hooks.deliveries()
+	if len(got) != 1 {
+		t.Fatalf("%d deliveries (%s), want 1", len(got), f.hooks.events())
+	}
+	bring, _ := got[0].body["bring"].(map[string]any)
+	if got[0].body["event"] != "product.out" || got[0].body["alert"] != nil || bring["refills"] != float64(2) || bring["text"] != "2 soap refills" {
+		t.Errorf("the notification: event %v, alert %v, bring %v", got[0].body["event"], got[0].body["alert"], bring)
+	}
+	if n := len(f.log("desk")); n != 0 {
+		t.Errorf("the rule of building b2 decided %d notifications about building b1", n)
+	}
+}
+
+// A digest collects at most 200 items, however many passes bring them:
+// the next opens another.
+func TestADigestIsBounded(t *testing.T) {
+	f := newFixture(t, oneWebhook(`{"name": "Hourly", "when": "alert.opened", "digest_minutes": 60, "channels": ["ops"]}`))
+	for pass := range 3 {
+		var alerts []domain.Alert
+		for i := range 90 {
+			alerts = append(alerts, domain.Alert{ID: fmt.Sprint("p", pass, "-", i), LocationID: "l1", Status: domain.AlertOpen, Type: domain.AlertJam, Created: f.clk.Now()})
+		}
+		f.write(alerts...)
+		f.advance(time.Minute)
+	}
+	f.advance(time.Hour)
+	if got := f.hooks.events(); got != "digest 200, digest 70" {
+		t.Errorf("270 items in an hour were sent as %q, want digests of 200 and 70", got)
 	}
 }

@@ -473,7 +473,8 @@ type Notifications interface {
 	Decide(ctx context.Context, d Decision) error
 	// OpenDigest returns the ID of the digest of the account's rule to the
 	// channel that is still collecting items: pending and never attempted.
-	OpenDigest(ctx context.Context, account, rule, channel string) (id string, ok bool, err error)
+	// Items is how many items it holds.
+	OpenDigest(ctx context.Context, account, rule, channel string) (id string, items int, ok bool, err error)
 	// DueNotifications returns at most limit notifications, waiting or
 	// pending, whose Due is not after now, earliest Due first, with their
 	// items. limit <= 0 means NotificationsLimit, and no more than

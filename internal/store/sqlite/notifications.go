@@ -192,20 +192,21 @@ func item(b []byte) []byte {
 // OpenDigest returns the id of the digest of the account's rule to the
 // channel that is still collecting items: pending and never attempted;
 // the newest, should there be several.
-func (s *Store) OpenDigest(ctx context.Context, account, rule, channel string) (string, bool, error) {
+func (s *Store) OpenDigest(ctx context.Context, account, rule, channel string) (string, int, bool, error) {
 	key, err := s.accountKey(ctx, account, false)
 	if err != nil {
-		return "", false, err
+		return "", 0, false, err
 	}
 	var id string
+	var items int
 	// 'digest' is notify.KindDigest.
-	err = s.read.QueryRowContext(ctx, `SELECT id FROM notifications
+	err = s.read.QueryRowContext(ctx, `SELECT id, (SELECT count(*) FROM notification_items WHERE notification_id = notifications.id) FROM notifications
 		WHERE account_id = ? AND channel = ? AND rule = ? AND kind = 'digest' AND state = 'pending' AND attempts = 0
-		ORDER BY created_ms DESC, id DESC LIMIT 1`, key, channel, rule).Scan(&id)
+		ORDER BY created_ms DESC, id DESC LIMIT 1`, key, channel, rule).Scan(&id, &items)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", false, nil
+		return "", 0, false, nil
 	}
-	return id, err == nil, err
+	return id, items, err == nil, err
 }
 
 // notificationCols are the columns scanNotification reads, of

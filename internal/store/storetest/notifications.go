@@ -89,13 +89,15 @@ func testNotificationIDsAreIdempotent(t *testing.T, open func(*testing.T) store.
 // testDigests: a digest collects the items added to it after those it
 // opened with, in order, across decisions; OpenDigest finds the newest
 // digest of an account's rule to a channel while it is pending and never
-// attempted, and no other notification.
+// attempted, with how many items it holds, and no other notification.
 func testDigests(t *testing.T, open func(*testing.T) store.Store) {
 	s := open(t)
 	ctx := t.Context()
+	var openItems int // the items of the digest openDigest found last
 	openDigest := func(account, rule, channel string) string {
 		t.Helper()
-		id, ok, err := s.OpenDigest(ctx, account, rule, channel)
+		id, items, ok, err := s.OpenDigest(ctx, account, rule, channel)
+		openItems = items
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,8 +120,8 @@ func testDigests(t *testing.T, open func(*testing.T) store.Store) {
 	if len(got) != 2 || got[0].ID != "d1" || got[0].ItemCount != 5 || itemText(got[0].Items) != "i1 i2 i3 i4 i5" {
 		t.Errorf("due:\n%s\nwant d1 with i1 to i5, then single", notificationLines(got))
 	}
-	if id := openDigest("a", "Low", "ops"); id != "d1" {
-		t.Errorf("the open digest is %q; want d1", id)
+	if id := openDigest("a", "Low", "ops"); id != "d1" || openItems != 5 {
+		t.Errorf("the open digest is %q, of %d items; want d1, of 5", id, openItems)
 	}
 	for _, other := range [][3]string{{"b", "Low", "ops"}, {"a", "Other", "ops"}, {"a", "Low", "email"}} {
 		if id := openDigest(other[0], other[1], other[2]); id != "" {
