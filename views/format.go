@@ -465,9 +465,22 @@ func chosen(groups ...[]Option) string {
 	return strings.Join(labels, " · ")
 }
 
+// runsOutChosen labels the choices of when dispensers run out as the
+// summary of a filter says them: "Runs out within 4 h".
+func runsOutChosen(opts []Option) []Option {
+	out := make([]Option, len(opts))
+	for i, o := range opts {
+		out[i] = o
+		if o.Value != "" {
+			out[i].Label = "Runs out " + strings.ToLower(o.Label[:1]) + o.Label[1:]
+		}
+	}
+	return out
+}
+
 // alertFilterSummary says what the alerts page's filters hold.
 func alertFilterSummary(f AlertFilter) string {
-	s := chosen(f.Buildings, f.Floors, f.Rooms, f.Types, alertStatuses(f.Statuses), f.Resolutions)
+	s := chosen(f.Buildings, f.Floors, f.Rooms, f.Types, alertStatuses(f.Statuses), f.Resolutions, runsOutChosen(f.RunsOut), f.Sorts)
 	switch {
 	case f.From != "" && f.To != "":
 		s += " · " + f.From + " to " + f.To

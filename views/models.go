@@ -119,6 +119,7 @@ type DeviceFilter struct {
 	Types   []Option
 	Healths []Option
 	RunsOut []Option // within how long a dispenser runs out
+	Sorts   []Option // the order of the cards
 	Active  bool     // a filter is set
 }
 
@@ -196,8 +197,10 @@ type AlertFilter struct {
 	Types       []Option
 	Statuses    []Option
 	Resolutions []Option
-	From        string // yyyy-mm-dd
-	To          string // yyyy-mm-dd, inclusive
+	RunsOut     []Option // within how long the alert's dispenser runs out
+	Sorts       []Option // the order of the alerts
+	From        string   // yyyy-mm-dd
+	To          string   // yyyy-mm-dd, inclusive
 	Active      bool
 }
 
@@ -221,6 +224,9 @@ type AlertRow struct {
 	Claim *ClaimView
 	// ClaimHref is the claim page of an open alert; empty for a closed one.
 	ClaimHref string
+	// RunsOut says when the open alert's dispenser will run out ("Runs out
+	// in about 3 h"); empty without an estimate, or when it is out.
+	RunsOut string
 }
 
 // ClaimView is who is on an alert: "Maria — 4 min", and their note.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,16 +22,27 @@ const alertsLimit = 500
 // alertQuery is the alerts page's filter, read from the URL so that a
 // filtered view can be bookmarked.
 type alertQuery struct {
-	dashboard.AlertFilter
-	status   string // open, closed or all
-	from, to string // as given, yyyy-mm-dd
+	dashboard.AlertsQuery
+	status   string        // open, closed or all
+	from, to string        // as given, yyyy-mm-dd
+	within   runsOutOption // the runs_out parameter; zero for any
+	sort     string        // "" for overdue first, then oldest; runs_out
+}
+
+// at is the query as of now: runs_out counted from now.
+func (q alertQuery) at(now time.Time) dashboard.AlertsQuery {
+	d := q.AlertsQuery
+	if q.within.within > 0 {
+		d.RunsOutBy = now.Add(q.within.within)
+	}
+	return d
 }
 
 var alertTypePattern = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
 
 func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, error) {
 	ctx := c.Request().Context()
-	q := alertQuery{AlertFilter: dashboard.AlertFilter{Account: account}, status: "open"}
+	q := alertQuery{AlertsQuery: dashboard.AlertsQuery{AlertFilter: dashboard.AlertFilter{Account: account}}, status: "open"}
 	q.BuildingID, q.FloorID, q.RoomID = c.QueryParam("building"), c.QueryParam("floor"), c.QueryParam("room")
 	switch kind, err := s.dash.CheckScope(ctx, account, dashboard.Scope{Building: q.BuildingID, Floor: q.FloorID, Room: q.RoomID}); {
 	case err != nil:
@@ -67,6 +79,23 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 		if q.status == "open" {
 			q.status, q.Status = "closed", domain.AlertClosed // a resolution implies closed alerts
 		}
+	}
+	if w := c.QueryParam("runs_out"); w != "" {
+		i := slices.IndexFunc(runsOutWithin, func(o runsOutOption) bool { return o.value == w })
+		if i < 0 {
+			return q, errBadParam("runs_out", "must be one of 2h, 4h, 8h, 24h or 48h, not %q", clip(w))
+		}
+		if q.Status == domain.AlertClosed {
+			return q, errBadParam("runs_out", "chooses open alerts by when their dispenser runs out, so it cannot go with closed ones (status or resolution)")
+		}
+		q.within = runsOutWithin[i]
+	}
+	switch o := c.QueryParam("sort"); o {
+	case "":
+	case "runs_out":
+		q.sort, q.BySoonestOut = o, true
+	default:
+		return q, errBadParam("sort", "must be runs_out (the dispenser that runs out first at the top) or empty, not %q", clip(o))
 	}
 	var err error
 	if q.From, q.from, err = s.parseDay(c, "from"); err != nil {
@@ -115,6 +144,8 @@ func (q alertQuery) values() url.Values {
 	set("resolution", strings.ToLower(string(q.Resolution)))
 	set("from", q.from)
 	set("to", q.to)
+	set("runs_out", q.within.value)
+	set("sort", q.sort)
 	return v
 }
 
@@ -144,12 +175,12 @@ func (s *Server) listAlerts(c echo.Context) error {
 // alerts builds the alerts page's live region for a filter; self is the
 // page's URL.
 func (s *Server) alerts(ctx context.Context, q alertQuery, self string, now time.Time) (views.Alerts, error) {
-	pg, err := s.dash.Alerts(ctx, q.AlertFilter, alertsLimit)
+	pg, err := s.dash.Alerts(ctx, q.at(now), alertsLimit)
 	if err != nil {
 		return views.Alerts{}, err
 	}
 	m := views.Alerts{Page: views.Page{Zone: s.cfg.Zone}, Total: pg.Total, Truncated: pg.Total > len(pg.Alerts.Alerts), Self: self,
-		Rows: withClaims(alertRows(pg.Alerts, now), pg.Claims, self), Filter: alertFilterView(q, pg), RefillTotals: refillTotals(pg.Refills)}
+		Rows: withRunsOut(withClaims(alertRows(pg.Alerts, now), pg.Claims, self), pg.RunsOut, now), Filter: alertFilterView(q, pg), RefillTotals: refillTotals(pg.Refills)}
 	m.CSVHref = "/alerts.csv"
 	if v := q.values(); len(v) > 0 {
 		m.CSVHref += "?" + v.Encode()
@@ -183,6 +214,12 @@ func alertFilterView(q alertQuery, pg dashboard.AlertsPage) views.AlertFilter {
 	for _, st := range []struct{ v, l string }{{"open", "Open"}, {"closed", "Closed"}, {"all", "Open and closed"}} {
 		f.Statuses = append(f.Statuses, views.Option{Value: st.v, Label: st.l, Selected: st.v == q.status})
 	}
+	f.RunsOut = []views.Option{{Value: "", Label: "Any time", Selected: q.within.value == ""}}
+	for _, o := range runsOutWithin {
+		f.RunsOut = append(f.RunsOut, views.Option{Value: o.value, Label: o.label, Selected: q.within.value == o.value})
+	}
+	f.Sorts = []views.Option{{Value: "", Label: "Overdue first, then oldest", Selected: q.sort == ""},
+		{Value: "runs_out", Label: "Runs out first", Selected: q.sort == "runs_out"}}
 	f.Resolutions = []views.Option{{Value: "", Label: "Any resolution", Selected: q.Resolution == ""}}
 	for _, r := range domain.Resolutions {
 		f.Resolutions = append(f.Resolutions, views.Option{Value: strings.ToLower(string(r)), Label: r.Label(), Selected: r == q.Resolution})

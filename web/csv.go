@@ -21,7 +21,7 @@ func (s *Server) exportAlerts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	al, err := s.dash.AllAlerts(ctx, q.AlertFilter)
+	al, err := s.dash.AllAlerts(ctx, q.at(s.clock.Now()))
 	if err != nil {
 		return err
 	}

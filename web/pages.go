@@ -109,6 +109,17 @@ func withClaims(rows []views.AlertRow, claims map[string]domain.Claim, back stri
 	return rows
 }
 
+// withRunsOut adds to the rows of open alerts when their dispenser runs
+// out, in words, from the estimates by alert id.
+func withRunsOut(rows []views.AlertRow, estimates map[string]forecast.Estimate, now time.Time) []views.AlertRow {
+	for i := range rows {
+		if rows[i].Open {
+			rows[i].RunsOut = runsOut(estimates, rows[i].ID, now)
+		}
+	}
+	return rows
+}
+
 func claimView(c domain.Claim) *views.ClaimView {
 	return &views.ClaimView{Name: c.Name, Note: c.Note, Since: c.At}
 }
@@ -118,10 +129,11 @@ func placeCard(sum dashboard.Summary, href, detail string) views.PlaceCard {
 	return views.PlaceCard{ID: sum.ID, Name: sum.Name, Href: href, Detail: detail, Rollup: sum.Rollup}
 }
 
-// runsOut says when the device will run out, as its card shows it: empty
-// without an estimate and for a device out already.
-func runsOut(estimates map[string]forecast.Estimate, mac string, now time.Time) string {
-	e, ok := estimates[mac]
+// runsOut says when a device will run out, as its card shows it, from the
+// estimates by key (a MAC, or an alert id): empty without an estimate and
+// for a device out already.
+func runsOut(estimates map[string]forecast.Estimate, key string, now time.Time) string {
+	e, ok := estimates[key]
 	if !ok || e.Basis == forecast.ReportedOut {
 		return ""
 	}

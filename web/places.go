@@ -179,6 +179,13 @@ func parseDeviceFilter(c echo.Context) (deviceFilter, error) {
 		}
 		f.within = runsOutWithin[i]
 	}
+	switch o := c.QueryParam("sort"); o {
+	case "":
+	case "runs_out":
+		f.BySoonestOut = true
+	default:
+		return f, errBadParam("sort", "must be runs_out (the dispensers that run out first at the top) or empty, not %q", clip(o))
+	}
 	return f, nil
 }
 
@@ -216,11 +223,16 @@ func (f deviceFilter) query(q url.Values) url.Values {
 	if f.within.value != "" {
 		q.Set("runs_out", f.within.value)
 	}
+	if f.BySoonestOut {
+		q.Set("sort", "runs_out")
+	}
 	return q
 }
 
 func (f deviceFilter) view(action string) views.DeviceFilter {
-	v := views.DeviceFilter{Action: action, Active: f.Active() || f.within.value != ""}
+	v := views.DeviceFilter{Action: action, Active: f.Active() || f.within.value != "" || f.BySoonestOut}
+	v.Sorts = []views.Option{{Value: "", Label: "In the rooms' order", Selected: !f.BySoonestOut},
+		{Value: "runs_out", Label: "Runs out first", Selected: f.BySoonestOut}}
 	v.RunsOut = append(v.RunsOut, views.Option{Value: "", Label: "Any time", Selected: f.within.value == ""})
 	for _, o := range runsOutWithin {
 		v.RunsOut = append(v.RunsOut, views.Option{Value: o.value, Label: o.label, Selected: f.within.value == o.value})

@@ -5,13 +5,17 @@ import (
 	"encoding/csv"
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"washboard/internal/dashboard"
+	"washboard/internal/domain"
 	"washboard/internal/forecast"
 	"washboard/internal/runout"
+	"washboard/internal/store"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -183,5 +187,251 @@ func TestFloorPageFiltersWhatRunsOutSoon(t *testing.T) {
 	}
 	if r := b.get("/floors/" + floor + "?runs_out=soon"); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, "runs_out") {
 		t.Errorf("a bad runs_out answered %d", r.StatusCode)
+	}
+}
+
+// soonestOut is when the first of the MACs' dispensers runs out, or went
+// out, by the estimates; false when none has one.
+func soonestOut(estimates map[string]forecast.Estimate, macs []string) (forecast.Estimate, bool) {
+	var first forecast.Estimate
+	found := false
+	for _, mac := range macs {
+		if e, ok := estimates[mac]; ok && (!found || e.At.Before(first.At)) {
+			first, found = e, true
+		}
+	}
+	return first, found
+}
+
+// macsByLocation lists the simulated account's dispensers by location id.
+func (a *app) macsByLocation() map[string][]string {
+	out := map[string][]string{}
+	for _, r := range a.world.Accounts()[0].Rooms {
+		for _, l := range r.Locations {
+			for _, d := range l.Devices {
+				out[fmt.Sprint(l.ID)] = append(out[fmt.Sprint(l.ID)], d.MAC)
+			}
+		}
+	}
+	return out
+}
+
+// A floor page ordered by run-out puts first the room whose dispenser runs
+// out first, and in each room the location that runs out first, those
+// without an estimate last; the devices CSV of that view lists the
+// locations in that order too.
+func TestFloorPageOrdersWhatRunsOutFirst(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	a.clock.BlockUntil(1)
+	f := a.useForecasts()
+	estimates := f.Estimates(a.world.Accounts()[0].ID)
+	macs := a.macsByLocation()
+	when := func(loc string) (time.Time, bool) {
+		e, ok := soonestOut(estimates, macs[loc])
+		return e.At, ok
+	}
+	// inOrder checks that the locations' estimates never go back, and
+	// that none with one comes after one without; it returns the first.
+	inOrder := func(what string, locs []string) (first time.Time, ok bool) {
+		var prev time.Time
+		none := false
+		for i, loc := range locs {
+			at, has := when(loc)
+			switch {
+			case !has:
+				none = true
+			case none:
+				t.Errorf("%s: location %s has an estimate but comes after one without", what, loc)
+			case at.Before(prev):
+				t.Errorf("%s: location %s runs out at %s, before the one above it (%s)", what, loc, at, prev)
+			default:
+				prev = at
+			}
+			if i == 0 {
+				first, ok = at, has
+			}
+		}
+		return first, ok
+	}
+
+	// The floor with the most locations that have an estimate.
+	floors, err := a.store.Floors(context.Background(), a.world.Accounts()[0].ID, "")
+	if err != nil || len(floors) == 0 {
+		t.Fatalf("floors: %v, %v", floors, err)
+	}
+	best, bestCount := "", 0
+	for _, fl := range floors {
+		n := 0
+		b.get("/floors/" + fl.ID).doc(t).Find(`article.card`).Each(func(_ int, s *goquery.Selection) {
+			if _, ok := when(strings.TrimPrefix(s.AttrOr("id", ""), "card-")); ok {
+				n++
+			}
+		})
+		if n > bestCount {
+			best, bestCount = fl.ID, n
+		}
+	}
+	if bestCount < 3 {
+		t.Fatalf("no floor has three locations with an estimate (best %d); the test proves nothing", bestCount)
+	}
+
+	doc := b.get("/floors/" + best + "?sort=runs_out").doc(t)
+	var firsts []string // each room's first location, in page order
+	doc.Find(`section.room-section`).Each(func(i int, sec *goquery.Selection) {
+		var locs []string
+		sec.Find(`article.card`).Each(func(_ int, s *goquery.Selection) {
+			locs = append(locs, strings.TrimPrefix(s.AttrOr("id", ""), "card-"))
+		})
+		inOrder(fmt.Sprintf("room %d", i+1), locs)
+		if len(locs) > 0 {
+			firsts = append(firsts, locs[0])
+		}
+	})
+	inOrder("the rooms", firsts)
+	if got := doc.Find(`#filter-sort option[selected]`).AttrOr("value", ""); got != "runs_out" {
+		t.Errorf("the order chosen shows as %q", got)
+	}
+
+	rows, err := csv.NewReader(strings.NewReader(b.get("/devices.csv?floor=" + best + "&sort=runs_out").body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var locs []string
+	for _, r := range rows[1:] {
+		if len(locs) == 0 || locs[len(locs)-1] != r[0] {
+			locs = append(locs, r[0])
+		}
+	}
+	if len(locs) < bestCount {
+		t.Errorf("devices.csv?sort=runs_out lists %d locations; the floor has %d with an estimate", len(locs), bestCount)
+	}
+	inOrder("devices.csv?sort=runs_out", locs)
+
+	if r := b.get("/floors/" + best + "?sort=soonest"); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, "sort") {
+		t.Errorf("a bad sort answered %d", r.StatusCode)
+	}
+}
+
+// fixedForecasts are estimates a test chooses.
+type fixedForecasts map[string]forecast.Estimate
+
+func (f fixedForecasts) Estimates(string) map[string]forecast.Estimate { return f }
+
+// useEstimates gives the app's dashboard these estimates, by MAC.
+func (a *app) useEstimates(estimates map[string]forecast.Estimate) {
+	a.t.Helper()
+	a.deps.Dashboard = dashboard.New(dashboard.Deps{Store: a.store, Sync: a.engine, Upstream: a.client, Clock: a.clock, Keys: a.deps.Keys,
+		Forecasts: fixedForecasts(estimates)})
+	s, err := New(a.cfg, a.deps)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	a.handler.Store(s)
+}
+
+// The alerts page says of each open alert when its dispenser runs out,
+// orders the alerts by it, and keeps those whose dispenser runs out
+// within the hours chosen and is not out yet; the CSV of that view has
+// the same alerts. It refuses the filter with closed alerts, and orders
+// it does not know, naming the parameter.
+func TestAlertsPageOrdersAndFiltersByRunOut(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	a.clock.BlockUntil(1)
+	open, err := a.store.FindAlerts(context.Background(), store.AlertFilter{Account: a.world.Accounts()[0].ID, Status: domain.AlertOpen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open = slices.DeleteFunc(open, func(al domain.Alert) bool { return len(al.MACs) == 0 })
+	if len(open) < 5 {
+		t.Fatalf("%d open alerts name their device; the test needs five", len(open))
+	}
+	// The estimates, for the devices of five of the open alerts, in an
+	// order that is not the page's own (overdue first, then oldest).
+	now := a.clock.Now()
+	at := func(h float64) forecast.Estimate {
+		t := now.Add(time.Duration(h * float64(time.Hour)))
+		return forecast.Estimate{At: t, Earliest: t.Add(-time.Hour), Latest: t.Add(time.Hour), Basis: forecast.FromLevels}
+	}
+	out := forecast.Estimate{At: now.Add(-2 * time.Hour), Earliest: now.Add(-2 * time.Hour), Latest: now.Add(-2 * time.Hour), Basis: forecast.ReportedOut}
+	chosen := map[string]forecast.Estimate{
+		open[4].ID: at(3),  // within 4 h
+		open[3].ID: at(30), // within two days
+		open[2].ID: out,    // out already: first in the order, in no filter
+		open[1].ID: at(72), // later than two days
+		open[0].ID: at(1),  // within 2 h
+	}
+	estimates := map[string]forecast.Estimate{}
+	for _, al := range open[:5] {
+		for _, mac := range al.MACs {
+			estimates[mac] = chosen[al.ID]
+		}
+	}
+	a.useEstimates(estimates)
+
+	// ids lists the alerts of the page's rows, by their claim links.
+	ids := func(doc *goquery.Document) []string {
+		var out []string
+		doc.Find(`table.alerts-table tbody tr`).Each(func(_ int, tr *goquery.Selection) {
+			href := tr.Find(`a[href^="/alerts/"]`).AttrOr("href", "")
+			id, _ := url.PathUnescape(strings.TrimPrefix(href[:max(strings.Index(href, "/claim"), 0)], "/alerts/"))
+			out = append(out, id)
+		})
+		return out
+	}
+
+	doc := b.get("/alerts?sort=runs_out").doc(t)
+	rows := ids(doc)
+	want := []string{open[2].ID, open[0].ID, open[4].ID, open[3].ID, open[1].ID}
+	if len(rows) < len(open) || !slices.Equal(rows[:5], want) {
+		t.Errorf("ordered by run-out, the page lists %v…; want %v first, then the other %d", rows[:min(len(rows), 6)], want, len(open)-5)
+	}
+	if got := doc.Find(`#filter-alert-sort option[selected]`).AttrOr("value", ""); got != "runs_out" {
+		t.Errorf("the order chosen shows as %q", got)
+	}
+	if says := doc.Find(`table.alerts-table tbody tr`).Eq(1).Find(`.runs-out`).Text(); says != "Runs out in about 1 h, between 0 and 2 h" && !strings.HasPrefix(says, "Runs out in about 1 h") {
+		t.Errorf("the alert whose dispenser runs out in an hour says %q", says)
+	}
+	if says := doc.Find(`table.alerts-table tbody tr`).Eq(0).Find(`.runs-out`).Length(); says != 0 {
+		t.Error("the alert whose dispenser is out says when it runs out")
+	}
+
+	for _, c := range []struct {
+		within, words string
+		want          []string
+	}{
+		{"2h", "Runs out within 2 h", []string{open[0].ID}},
+		{"48h", "Runs out within two days", []string{open[3].ID, open[4].ID, open[0].ID}},
+	} {
+		doc = b.get("/alerts?runs_out=" + c.within).doc(t)
+		rows = ids(doc)
+		slices.Sort(rows)
+		slices.Sort(c.want)
+		if !slices.Equal(rows, c.want) {
+			t.Errorf("filtered to %s, the page lists %v; want %v", c.within, rows, c.want)
+		}
+		if !strings.Contains(doc.Find(`#alert-filter-panel`).Text(), c.words) {
+			t.Errorf("the filter's summary does not say %q", c.words)
+		}
+		records, err := csv.NewReader(strings.NewReader(b.get("/alerts.csv?runs_out=" + c.within).body)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(records)-1 != len(c.want) {
+			t.Errorf("alerts.csv?runs_out=%s has %d alerts; want %d", c.within, len(records)-1, len(c.want))
+		}
+	}
+
+	for _, bad := range []struct{ query, param string }{
+		{"runs_out=48h&status=closed", "runs_out"},
+		{"runs_out=3h", "runs_out"},
+		{"sort=soonest", "sort"},
+	} {
+		if r := b.get("/alerts?" + bad.query); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, bad.param) {
+			t.Errorf("/alerts?%s answered %d; want 400 naming %s", bad.query, r.StatusCode, bad.param)
+		}
 	}
 }

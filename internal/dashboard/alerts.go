@@ -2,13 +2,33 @@ package dashboard
 
 import (
 	"context"
+	"slices"
+	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/forecast"
 	"washboard/internal/store"
 )
 
 // AlertFilter picks alerts by place, type, status, resolution and dates.
 type AlertFilter = store.AlertFilter
+
+// AlertsQuery is the alerts page's choice: a filter of the cache's alerts,
+// and what the forecasts add to it.
+type AlertsQuery struct {
+	AlertFilter
+	// RunsOutBy keeps the alerts whose dispenser is estimated to run out
+	// by then, and is not out yet; the zero time keeps any.
+	RunsOutBy time.Time
+	// BySoonestOut orders the alerts by when their dispenser runs out,
+	// or went out; those without an estimate last, in the cache's order
+	// (overdue first, then oldest).
+	BySoonestOut bool
+}
+
+// forecasts reports whether the query needs the estimates to choose or
+// order its alerts.
+func (q AlertsQuery) forecasts() bool { return !q.RunsOutBy.IsZero() || q.BySoonestOut }
 
 // AlertsPage is the alerts page: at most a page of the alerts of a
 // filter, how many there are in all, what the open ones ask staff to
@@ -19,6 +39,9 @@ type AlertsPage struct {
 	Refills []FloorRefill // nil for closed alerts
 	// Claims are who is on the open alerts, by alert id.
 	Claims map[string]domain.Claim
+	// RunsOut is when the dispenser of each listed open alert will run
+	// out, or went out, by alert id: of those with an estimate.
+	RunsOut map[string]forecast.Estimate
 	// Buildings are the account's; Floors those of the chosen building (or
 	// the chosen floor alone); Rooms those of the chosen floor (or the
 	// chosen room alone).
@@ -27,25 +50,42 @@ type AlertsPage struct {
 	Rooms     []domain.Room
 }
 
-// Alerts reads the alerts page of a filter, with at most limit alerts.
-func (s *Service) Alerts(ctx context.Context, f AlertFilter, limit int) (AlertsPage, error) {
+// Alerts reads the alerts page of a query, with at most limit alerts.
+func (s *Service) Alerts(ctx context.Context, q AlertsQuery, limit int) (AlertsPage, error) {
+	f := q.AlertFilter
 	var m AlertsPage
+	var alerts []domain.Alert
 	var err error
-	if m.Total, err = s.store.CountAlerts(ctx, f); err != nil {
-		return m, err
-	}
-	page := f
-	page.Limit = limit
-	alerts, err := s.store.FindAlerts(ctx, page)
-	if err != nil {
-		return m, err
+	if q.forecasts() {
+		if alerts, m.RunsOut, err = s.alertsByForecast(ctx, q); err != nil {
+			return m, err
+		}
+		m.Total = len(alerts)
+		alerts = alerts[:min(len(alerts), limit)]
+	} else {
+		if m.Total, err = s.store.CountAlerts(ctx, f); err != nil {
+			return m, err
+		}
+		page := f
+		page.Limit = limit
+		if alerts, err = s.store.FindAlerts(ctx, page); err != nil {
+			return m, err
+		}
+		if m.RunsOut, err = s.alertsRunOut(ctx, f, alerts); err != nil {
+			return m, err
+		}
 	}
 	if m.Alerts, err = s.locate(ctx, f.Account, alerts); err != nil {
 		return m, err
 	}
 	if f.Status != domain.AlertClosed {
-		if m.Refills, err = s.refills(ctx, f); err != nil {
-			return m, err
+		// What to bring is what the open consumable_out and battery_out
+		// alerts ask for: a dispenser that has yet to run out asks for
+		// nothing, so the run-out filter leaves none.
+		if q.RunsOutBy.IsZero() {
+			if m.Refills, err = s.refills(ctx, f); err != nil {
+				return m, err
+			}
 		}
 		if m.Claims, err = s.store.ActiveClaims(ctx, f.Account); err != nil {
 			return m, err
@@ -73,13 +113,89 @@ func (s *Service) Alerts(ctx context.Context, f AlertFilter, limit int) (AlertsP
 	return m, nil
 }
 
-// AllAlerts reads every alert of a filter, for the export.
-func (s *Service) AllAlerts(ctx context.Context, f AlertFilter) (Located, error) {
-	alerts, err := s.store.FindAlerts(ctx, f)
+// AllAlerts reads every alert of a query, for the export.
+func (s *Service) AllAlerts(ctx context.Context, q AlertsQuery) (Located, error) {
+	var alerts []domain.Alert
+	var err error
+	if q.forecasts() {
+		alerts, _, err = s.alertsByForecast(ctx, q)
+	} else {
+		alerts, err = s.store.FindAlerts(ctx, q.AlertFilter)
+	}
 	if err != nil {
 		return Located{}, err
 	}
-	return s.locate(ctx, f.Account, alerts)
+	return s.locate(ctx, q.Account, alerts)
+}
+
+// alertsByForecast reads every alert of the query's filter, keeps those
+// whose dispenser runs out by RunsOutBy, and orders them by when it runs
+// out if asked; with their estimates by alert id.
+func (s *Service) alertsByForecast(ctx context.Context, q AlertsQuery) ([]domain.Alert, map[string]forecast.Estimate, error) {
+	alerts, err := s.store.FindAlerts(ctx, q.AlertFilter)
+	if err != nil {
+		return nil, nil, err
+	}
+	runsOut, err := s.alertsRunOut(ctx, q.AlertFilter, alerts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !q.RunsOutBy.IsZero() {
+		alerts = slices.DeleteFunc(alerts, func(a domain.Alert) bool {
+			e, ok := runsOut[a.ID]
+			return !ok || e.Basis == forecast.ReportedOut || e.At.After(q.RunsOutBy)
+		})
+	}
+	if q.BySoonestOut {
+		slices.SortStableFunc(alerts, func(a, b domain.Alert) int {
+			ea, aOK := runsOut[a.ID]
+			eb, bOK := runsOut[b.ID]
+			return soonestOut(ea.At, aOK, eb.At, bOK)
+		})
+	}
+	return alerts, runsOut, nil
+}
+
+// alertsRunOut says when the dispenser of each open alert will run out,
+// or went out: the soonest of the devices the alert names, or of its
+// location's when it names none. Alerts without an estimate are left out.
+func (s *Service) alertsRunOut(ctx context.Context, f AlertFilter, alerts []domain.Alert) (map[string]forecast.Estimate, error) {
+	if s.forecast == nil {
+		return nil, nil
+	}
+	estimates := s.forecast.Estimates(f.Account)
+	if len(estimates) == 0 {
+		return nil, nil
+	}
+	var atLocation map[string][]string // MACs by location, read if needed
+	out := map[string]forecast.Estimate{}
+	for _, a := range alerts {
+		if !a.Open() {
+			continue
+		}
+		macs := a.MACs
+		if len(macs) == 0 {
+			if atLocation == nil {
+				devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: f.Account, BuildingID: f.BuildingID,
+					FloorID: f.FloorID, RoomID: f.RoomID, LocationID: f.LocationID})
+				if err != nil {
+					return nil, err
+				}
+				atLocation = map[string][]string{}
+				for _, d := range devices {
+					atLocation[d.LocationID] = append(atLocation[d.LocationID], d.MAC)
+				}
+			}
+			macs = atLocation[a.LocationID]
+		}
+		for _, mac := range macs {
+			e, ok := estimates[mac]
+			if cur, seen := out[a.ID]; ok && (!seen || e.At.Before(cur.At)) {
+				out[a.ID] = e
+			}
+		}
+	}
+	return out, nil
 }
 
 // Refill kinds besides the device types' products.

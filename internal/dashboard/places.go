@@ -1,8 +1,10 @@
 package dashboard
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"washboard/internal/domain"
@@ -69,6 +71,10 @@ type DeviceFilter struct {
 	// RunsOutBy keeps the locations with a dispenser estimated to run out
 	// by then, and not out yet; the zero time keeps any.
 	RunsOutBy time.Time
+	// BySoonestOut orders the rooms and their cards by when their first
+	// dispenser runs out, or went out (RunsOutAt); those without an
+	// estimate last, in their own order.
+	BySoonestOut bool
 }
 
 // Active reports whether the filter leaves cards out.
@@ -89,6 +95,31 @@ func (c Card) RunsOutBy(t time.Time) bool {
 		}
 	}
 	return false
+}
+
+// RunsOutAt is when the card's first dispenser will run out, or went
+// out; false when none has an estimate.
+func (c Card) RunsOutAt() (time.Time, bool) {
+	var first time.Time
+	for _, e := range c.RunsOut {
+		if first.IsZero() || e.At.Before(first) {
+			first = e.At
+		}
+	}
+	return first, !first.IsZero()
+}
+
+// soonestOut orders two times of RunsOutAt: sooner first, none last.
+func soonestOut(a time.Time, aOK bool, b time.Time, bOK bool) int {
+	switch {
+	case aOK && bOK:
+		return a.Compare(b)
+	case aOK:
+		return -1
+	case bOK:
+		return 1
+	}
+	return 0
 }
 
 // RoomCards are the cards of one room's locations.
@@ -238,7 +269,26 @@ func (s *Service) roomCards(ctx context.Context, account, building, floor, room 
 		}
 		out = append(out, RoomCards{Room: r, Cards: byRoom[r.ID]})
 	}
+	if filter.BySoonestOut {
+		for _, rc := range out {
+			slices.SortStableFunc(rc.Cards, bySoonestOut)
+		}
+		// Each room's cards are in order now: its first is its soonest.
+		slices.SortStableFunc(out, func(a, b RoomCards) int {
+			if len(a.Cards) == 0 || len(b.Cards) == 0 {
+				return cmp.Compare(len(b.Cards), len(a.Cards))
+			}
+			return bySoonestOut(a.Cards[0], b.Cards[0])
+		})
+	}
 	return out, nil
+}
+
+// bySoonestOut orders cards by RunsOutAt: sooner first, none last.
+func bySoonestOut(a, b Card) int {
+	at, aOK := a.RunsOutAt()
+	bt, bOK := b.RunsOutAt()
+	return soonestOut(at, aOK, bt, bOK)
 }
 
 // cardsIn builds the cards of every location of an account, building,
@@ -399,6 +449,9 @@ func (s *Service) Devices(ctx context.Context, account string, sc Scope, filter 
 		if filter.Keeps(c) {
 			kept = append(kept, c)
 		}
+	}
+	if filter.BySoonestOut {
+		slices.SortStableFunc(kept, bySoonestOut)
 	}
 	p, err := s.allPlaces(ctx, account)
 	return kept, p, err
