@@ -167,6 +167,16 @@ type DeviceView struct {
 type LocationPage struct {
 	Page
 	Card DeviceCard
+	// History is what its devices did over the last days, charted below
+	// the card.
+	History LocationHistory
+}
+
+// LocationHistory is a location's history as its page charts it.
+type LocationHistory struct {
+	domain.LocationHistory
+	Type domain.DeviceType // the location's, which names its compartments
+	Zone *time.Location    // the days of the chart are this zone's; UTC when nil
 }
 
 // Search is the search by location name, room name or MAC address.

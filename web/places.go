@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 	"slices"
 	"time"
@@ -125,20 +126,34 @@ func (s *Server) sections(now time.Time, pl dashboard.Place) []views.RoomSection
 }
 
 func (s *Server) showLocation(c echo.Context) error {
-	ss := sessionOf(c)
-	card, p, err := s.dash.Location(c.Request().Context(), ss.Account, c.Param("id"))
+	ss, ctx, now := sessionOf(c), c.Request().Context(), s.clock.Now()
+	card, p, err := s.dash.Location(ctx, ss.Account, c.Param("id"))
 	if err != nil {
 		return err
 	}
 	l := card.Location
-	m := views.LocationPage{Page: s.page(c, l.Name, ""), Card: s.cardView(s.clock.Now(), card, p)}
+	m := views.LocationPage{Page: s.page(c, l.Name, ""), Card: s.cardView(now, card, p)}
+	if isHTMX(c) { // the card alone
+		return render(c, http.StatusOK, views.DeviceCardView(m.Card))
+	}
+	// The page charts the last days, in the account's zone (that of its
+	// shift reports).
+	history, err := s.dash.LocationHistory(ctx, ss.Account, l.ID, now)
+	if err != nil {
+		return err
+	}
+	_, zone, err := s.reportSettings(ctx, ss.Account)
+	if err != nil {
+		return err
+	}
+	m.History = views.LocationHistory{LocationHistory: history, Type: l.Type, Zone: zone}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}}
 	if b, f, r, ok := p.Path(l.RoomID); ok {
 		m.Crumbs = append(m.Crumbs, views.Crumb{Label: b.Name, Href: "/buildings/" + b.ID},
 			views.Crumb{Label: f.Name, Href: "/floors/" + f.ID}, views.Crumb{Label: r.Name, Href: "/rooms/" + r.ID})
 	}
 	m.Crumbs = append(m.Crumbs, views.Crumb{Label: l.Name})
-	return pick(c, views.LocationView(m), views.DeviceCardView(m.Card))
+	return render(c, http.StatusOK, views.LocationView(m))
 }
 
 // deviceFilter is the device type and health filter of floor and room

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"net/http"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -21,12 +20,4 @@ func render(c echo.Context, status int, comp templ.Component) error {
 	addVary(h, hxRequest)
 	h.Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
 	return c.HTMLBlob(status, buf.Bytes())
-}
-
-// pick renders the fragment for an htmx request and the page otherwise.
-func pick(c echo.Context, page, fragment templ.Component) error {
-	if isHTMX(c) {
-		return render(c, http.StatusOK, fragment)
-	}
-	return render(c, http.StatusOK, page)
 }

@@ -1,0 +1,457 @@
+package views
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"washboard/internal/domain"
+)
+
+// The geometry of a location's chart of its last days, in SVG user units.
+// Its text grows on narrow screens (app.css), so the chart leaves room for
+// the largest: an alert's label is given historyCharWidth a character.
+const (
+	historyWidth     = 800
+	historyLeft      = 64 // room for the level axis
+	historyRight     = 16
+	historyPad       = 10  // above the alert lanes, or the plot
+	historyLane      = 30  // one lane of alert bars with their labels
+	historyLanes     = 3   // at most; alerts beyond share them unlabelled
+	historyPlot      = 260 // the plot's height
+	historyBottom    = 36  // room for the day labels
+	historyCharWidth = 15
+	historyMinDay    = 60 // the narrowest stretch of a day that is labelled
+)
+
+// historyChart is the chart of one device's last days: its levels as step
+// lines, one per compartment, told apart by their dashes; its refills as
+// upward triangles; its alerts as bars from opened to closed above the
+// plot, with a dashed line down from the opening and a band across the
+// plot; the spans it was offline hatched; a day on the time axis.
+type historyChart struct {
+	ID                       string // of the svg, and the prefix of the ids within it
+	Name                     string // the device: "Towel dispenser"
+	Desc                     string // the chart in words
+	ViewBox                  string
+	Left, Right, Top, Bottom string // the plot's edges
+	Ticks                    []historyTick
+	Midnights                []string // x of each midnight in the stretch
+	Days                     []historyDay
+	Lines                    []historyLine
+	// NoRecord is the stretch before the device's record begins, if any,
+	// with its label's x ("" when too narrow for one).
+	NoRecord       *historySpan
+	NoRecordLabelX string
+	Offline        []historySpan
+	Alerts         []historyAlert
+	Refills        []historyRefill
+}
+
+// historyTick is a line of the level axis; Label is "" for an unlabelled one.
+type historyTick struct {
+	Y     string
+	Label string
+}
+
+// historyDay is a day's label on the time axis, in the middle of its
+// stretch: "Wed" and "18".
+type historyDay struct {
+	X, Y       string
+	Name, Date string
+}
+
+// historyLine is one compartment's level.
+type historyLine struct {
+	Path  string
+	Class string // its dash pattern
+	Dash  string // the pattern in words: "dashed"
+	Name  string // "Roll 2"
+}
+
+// historySpan is a stretch of the plot: a span offline.
+type historySpan struct {
+	X, Y, W, H string
+	Title      string
+}
+
+// historyAlert is an alert: a bar in its lane from opened to closed (or to
+// the stretch's end while open), a band across the plot, and a dashed line
+// down from its opening. Label is "" when its lane has no room for it.
+type historyAlert struct {
+	X, W           string // of the bar and the band
+	BarY           string
+	LineY1         string // the opening line, from the bar down to the plot's bottom
+	Label          string
+	LabelX, LabelY string
+	Anchor         string // text-anchor of the label
+	Title          string
+}
+
+// historyRefill is a refill's triangle, at the level it rose to, or on the
+// time axis when only an alert tells of it.
+type historyRefill struct {
+	Transform string
+	Title     string
+}
+
+// historyDashes are the dash patterns of the level lines, by compartment
+// (app.css draws them), and their names; a fifth compartment starts again.
+var historyDashes = []struct{ class, name string }{
+	{"chart-level chart-level-1", "solid line"},
+	{"chart-level chart-level-2", "dashed line"},
+	{"chart-level chart-level-3", "dotted line"},
+	{"chart-level chart-level-4", "dash-dot line"},
+}
+
+// historyChartOf lays out the chart of the i-th device of a location's
+// history.
+func historyChartOf(h LocationHistory, i int) historyChart {
+	d := h.Devices[i]
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+	left, right := float64(historyLeft), float64(historyWidth-historyRight)
+	span := h.To.Sub(h.From).Seconds()
+	if span <= 0 {
+		span = 1
+	}
+	x := func(t time.Time) float64 {
+		return left + (right-left)*min(max(t.Sub(h.From).Seconds()/span, 0), 1)
+	}
+	c := historyChart{ID: "history-" + strconv.Itoa(i), Name: historyDeviceName(h, d)}
+	c.Desc = historyDescription(h, d)
+
+	// Alerts first: their lanes decide where the plot starts.
+	var ends []float64 // the right end of what each lane holds
+	type placed struct {
+		a         domain.Alert
+		lane      int
+		x1, x2    float64
+		labelX    float64
+		labelEnd  bool
+		withLabel bool
+	}
+	var alerts []placed
+	for _, a := range d.Alerts {
+		p := placed{a: a, x1: x(a.Created), x2: right}
+		if !a.Open() {
+			p.x2 = x(a.Resolved)
+		}
+		if p.x2-p.x1 < 3 { // a short alert is still seen
+			p.x1 = min(p.x1, right-3)
+			p.x2 = p.x1 + 3
+		}
+		// The label starts at the bar, or ends at its start when the
+		// bar is too near the right edge.
+		labelW := float64(len([]rune(a.Type.Label())) * historyCharWidth)
+		ls := p.x1
+		if ls+labelW > right {
+			ls = max(p.x1-4-labelW, 0)
+		}
+		start, end := min(p.x1, ls), max(p.x2, ls+labelW)
+		p.lane = -1
+		for l, e := range ends {
+			if e+6 <= start {
+				p.lane, p.withLabel = l, true
+				break
+			}
+		}
+		if p.lane < 0 && len(ends) < historyLanes {
+			ends = append(ends, 0)
+			p.lane, p.withLabel = len(ends)-1, true
+		}
+		if p.lane < 0 { // no room for a label: the bar where it fits, or overlapping least
+			p.lane = 0
+			for l, e := range ends {
+				if e+2 <= p.x1 {
+					p.lane = l
+					break
+				}
+				if e < ends[p.lane] {
+					p.lane = l
+				}
+			}
+			end = p.x2
+		}
+		ends[p.lane] = max(ends[p.lane], end)
+		p.labelX, p.labelEnd = ls, ls < p.x1
+		if p.labelEnd {
+			p.labelX = p.x1 - 4
+		}
+		alerts = append(alerts, p)
+	}
+	top := float64(historyPad)
+	if len(ends) > 0 {
+		top += float64(len(ends)*historyLane) + 4
+	}
+	bottom := top + historyPlot
+	y := func(level int) float64 { return bottom - historyPlot*float64(min(max(level, 0), 100))/100 }
+	c.ViewBox = "0 0 " + strconv.Itoa(historyWidth) + " " + f(bottom+historyBottom)
+	c.Left, c.Right, c.Top, c.Bottom = f(left), f(right), f(top), f(bottom)
+
+	for _, p := range alerts {
+		laneTop := float64(historyPad + p.lane*historyLane)
+		ha := historyAlert{X: f(p.x1), W: f(p.x2 - p.x1), BarY: f(laneTop + 23), LineY1: f(laneTop + 29), Title: alertSpanText(p.a, h.Zone)}
+		if p.withLabel {
+			ha.Label, ha.LabelX, ha.LabelY, ha.Anchor = p.a.Type.Label(), f(p.labelX), f(laneTop+20), "start"
+			if p.labelEnd {
+				ha.Anchor = "end"
+			}
+		}
+		c.Alerts = append(c.Alerts, ha)
+	}
+	for _, v := range []int{0, 25, 50, 75, 100} {
+		t := historyTick{Y: f(y(v))}
+		if v%50 == 0 {
+			t.Label = strconv.Itoa(v)
+		}
+		c.Ticks = append(c.Ticks, t)
+	}
+
+	// Days: a line at each midnight, a label in the middle of each day
+	// wide enough for one.
+	bounds := []time.Time{h.From}
+	from := in(h.From, h.Zone)
+	for m := time.Date(from.Year(), from.Month(), from.Day()+1, 0, 0, 0, 0, from.Location()); m.Before(h.To); m = time.Date(m.Year(), m.Month(), m.Day()+1, 0, 0, 0, 0, m.Location()) {
+		bounds = append(bounds, m)
+		c.Midnights = append(c.Midnights, f(x(m)))
+	}
+	bounds = append(bounds, h.To)
+	for k := 0; k+1 < len(bounds); k++ {
+		xa, xb := x(bounds[k]), x(bounds[k+1])
+		if xb-xa < historyMinDay {
+			continue
+		}
+		t := in(bounds[k], h.Zone)
+		c.Days = append(c.Days, historyDay{X: f((xa + xb) / 2), Y: f(bottom + 24), Name: t.Format("Mon"), Date: t.Format("2")})
+	}
+
+	for k, steps := range d.Levels {
+		if len(steps) == 0 {
+			continue
+		}
+		var b strings.Builder
+		for j, s := range steps {
+			if j == 0 {
+				b.WriteString("M" + f(x(s.At)) + " " + f(y(s.Level)))
+				continue
+			}
+			b.WriteString(" H" + f(x(s.At)) + " V" + f(y(s.Level)))
+		}
+		b.WriteString(" H" + f(right))
+		dash := historyDashes[k%len(historyDashes)]
+		c.Lines = append(c.Lines, historyLine{Path: b.String(), Class: dash.class, Dash: dash.name, Name: compartmentName(h.Type, k, len(d.Levels))})
+	}
+	if d.Since.After(h.From) {
+		w := x(d.Since) - left
+		c.NoRecord = &historySpan{X: f(left), Y: f(top), W: f(w), H: f(historyPlot), Title: "No record before " + shortDateTime(d.Since, h.Zone)}
+		if w >= 160 {
+			c.NoRecordLabelX = f(left + w/2)
+		}
+	}
+	for _, o := range d.Offline {
+		c.Offline = append(c.Offline, historySpan{X: f(x(o.From)), Y: f(top), W: f(x(o.To) - x(o.From)), H: f(historyPlot), Title: offlineText(o, h.Zone)})
+	}
+	for _, r := range d.Refills {
+		at := bottom
+		if r.Compartment >= 0 {
+			at = y(r.After)
+		}
+		c.Refills = append(c.Refills, historyRefill{Transform: "translate(" + f(x(r.At)) + " " + f(at) + ")",
+			Title: refillWords(h, d, r) + ", " + shortDateTime(r.At, h.Zone)})
+	}
+	return c
+}
+
+// historyDays is how many days the stretch of a location's history holds,
+// rounded: 7.
+func historyDays(h LocationHistory) int {
+	return int(math.Round(h.To.Sub(h.From).Hours() / 24))
+}
+
+// historyDeviceName names a device of a location's history as its card
+// does: by its type, or by its position when there are several.
+func historyDeviceName(h LocationHistory, d domain.DeviceHistory) string {
+	switch {
+	case len(h.Devices) > 1:
+		return positionName(d.Position) + " dispenser"
+	case h.Type == domain.Collector:
+		return "Gateway"
+	}
+	return h.Type.Label() + " dispenser"
+}
+
+// historyDescription is a device's chart in words: its levels at the
+// start, at the end and at their lowest, its refills, alerts and time
+// offline.
+func historyDescription(h LocationHistory, d domain.DeviceHistory) string {
+	var b strings.Builder
+	b.WriteString(historyDeviceName(h, d) + ", " + shortDateTime(h.From, h.Zone) + " to " + shortDateTime(h.To, h.Zone) + ".")
+	if d.Since.After(h.From) {
+		b.WriteString(" No record before " + shortDateTime(d.Since, h.Zone) + ".")
+	}
+	if len(d.Levels) == 0 {
+		b.WriteString(" No product level reported.")
+	}
+	for k, steps := range d.Levels {
+		if len(steps) == 0 {
+			continue
+		}
+		low := steps[0].Level
+		for _, s := range steps {
+			low = min(low, s.Level)
+		}
+		b.WriteString(" " + compartmentName(h.Type, k, len(d.Levels)) + ": " + strconv.Itoa(steps[0].Level) + " % at the start, " +
+			strconv.Itoa(steps[len(steps)-1].Level) + " % now, lowest " + strconv.Itoa(low) + " %.")
+	}
+	b.WriteString(" " + plural(len(d.Refills), "refill", "refills") + ".")
+	if len(d.Alerts) > 0 {
+		var types []string
+		for _, a := range d.Alerts {
+			if l := a.Type.Label(); !slices.Contains(types, l) {
+				types = append(types, l)
+			}
+		}
+		b.WriteString(" " + plural(len(d.Alerts), "alert", "alerts") + ": " + strings.Join(types, ", ") + ".")
+	} else {
+		b.WriteString(" No alerts.")
+	}
+	if n := len(d.Offline); n > 0 {
+		var total time.Duration
+		for _, o := range d.Offline {
+			total += o.To.Sub(o.From)
+		}
+		b.WriteString(" Offline " + plural(n, "time", "times") + ", " + duration(total) + " in all")
+		if d.Offline[n-1].Ongoing {
+			b.WriteString(", and still offline")
+		}
+		b.WriteString(".")
+	}
+	return b.String()
+}
+
+// refillWords says what a refill was: "Refill of Roll 2, 3 % to 100 %",
+// or "Refill, told by its alert" when only an alert's closing tells of it.
+func refillWords(h LocationHistory, d domain.DeviceHistory, r domain.Refill) string {
+	if r.Compartment < 0 {
+		return "Refill, told by its Product out alert"
+	}
+	return "Refill of " + compartmentName(h.Type, r.Compartment, len(d.Levels)) + ", " + strconv.Itoa(r.Before) + " % to " + strconv.Itoa(r.After) + " %"
+}
+
+// alertSpanText is an alert with its times: "Product out, Thu 19 Nov 08:00
+// to Thu 19 Nov 10:40".
+func alertSpanText(a domain.Alert, zone *time.Location) string {
+	s := a.Type.Label() + ", " + shortDateTime(a.Created, zone)
+	if a.Open() {
+		return s + ", still open"
+	}
+	return s + " to " + shortDateTime(a.Resolved, zone)
+}
+
+// offlineText is a span offline with its times.
+func offlineText(o domain.OfflineSpan, zone *time.Location) string {
+	s := "Offline, " + shortDateTime(o.From, zone)
+	if o.Ongoing {
+		return s + ", still"
+	}
+	return s + " to " + shortDateTime(o.To, zone)
+}
+
+// historyRow is a row of a device's table: a time something changed, the
+// level of each compartment then ("—" before it was reported), and what
+// happened.
+type historyRow struct {
+	At     time.Time
+	Levels []string
+	Events []string
+}
+
+// historyRows are the rows of a device's table, in time order: one at the
+// start of its record, one at each change of a level, and one at each
+// refill, alert opened or closed, and span offline begun or ended.
+func historyRows(h LocationHistory, d domain.DeviceHistory) []historyRow {
+	byTime := map[int64]*historyRow{}
+	add := func(t time.Time, event string) {
+		r := byTime[t.UnixNano()]
+		if r == nil {
+			r = &historyRow{At: t}
+			byTime[t.UnixNano()] = r
+		}
+		if event != "" {
+			r.Events = append(r.Events, event)
+		}
+	}
+	if d.Recorded() {
+		if d.Since.After(h.From) {
+			add(d.Since, "First reading")
+		} else {
+			add(d.Since, "Start of the "+strconv.Itoa(historyDays(h))+" days")
+		}
+	}
+	for _, steps := range d.Levels {
+		for _, s := range steps {
+			add(s.At, "")
+		}
+	}
+
+	for _, a := range d.Alerts {
+		if a.Created.Before(h.From) {
+			add(h.From, a.Type.Label()+" alert open since "+shortDateTime(a.Created, h.Zone))
+		} else {
+			add(a.Created, a.Type.Label()+" alert opened")
+		}
+		if !a.Open() && !a.Resolved.After(h.To) {
+			add(a.Resolved, a.Type.Label()+" alert "+closedWords(a.Resolution))
+		}
+	}
+	for _, o := range d.Offline {
+		if o.From.After(h.From) {
+			add(o.From, "Went offline (last heard from)")
+		} else {
+			add(o.From, "Offline")
+		}
+		if !o.Ongoing {
+			add(o.To, "Back online")
+		}
+	}
+	for _, r := range d.Refills {
+		add(r.At, refillWords(h, d, r))
+	}
+	rows := make([]historyRow, 0, len(byTime))
+	for _, r := range byTime {
+		if len(r.Events) == 0 {
+			r.Events = []string{"Level changed"}
+		}
+		for _, steps := range d.Levels {
+			n, _ := slices.BinarySearchFunc(steps, r.At, func(s domain.LevelStep, t time.Time) int {
+				if s.At.After(t) {
+					return 1
+				}
+				return -1
+			})
+			if n == 0 {
+				r.Levels = append(r.Levels, "—")
+			} else {
+				r.Levels = append(r.Levels, strconv.Itoa(steps[n-1].Level)+" %")
+			}
+		}
+		rows = append(rows, *r)
+	}
+	slices.SortFunc(rows, func(a, b historyRow) int { return a.At.Compare(b.At) })
+	return rows
+}
+
+// closedWords says how an alert closed: "resolved by a user".
+func closedWords(r domain.Resolution) string {
+	switch r {
+	case domain.ResolvedByDevice:
+		return "resolved"
+	case domain.ResolvedByUser:
+		return "resolved by a user"
+	case domain.ResolvedByOffline:
+		return "closed as the device went offline"
+	}
+	return "closed"
+}

@@ -1,0 +1,75 @@
+package web
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserLocationHistory opens a location's page with a week's chart,
+// a refill and an alert on it, in the light and the dark theme, with its
+// table open, and runs axe-core on each; a 360 px phone shows it without
+// sideways scrolling; and the chart is there when the page is printed.
+// Screenshots go to WASHBOARD_SCREENSHOTS.
+func TestBrowserLocationHistory(t *testing.T) {
+	a := newAppOf(t, Config{}, 12)
+	ctx := newChrome(t, 1280, 900)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/signin"),
+		chromedp.SendKeys(chromedp.ID("api_key"), credA.APIKey),
+		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
+	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
+	a.clock.BlockUntil(1)
+	page := a.srv.URL + "/locations/" + a.runOutAndRefill()
+
+	dir := os.Getenv("WASHBOARD_SCREENSHOTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "washboard-screenshots")
+	}
+	os.MkdirAll(dir, 0o755)
+	shoot := func(name string) {
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		must(t, err, "taking a screenshot")
+		path := filepath.Join(dir, "location-history-"+name+".png")
+		if err := os.WriteFile(path, png, 0o644); err == nil {
+			t.Logf("screenshot: %s", path)
+		}
+	}
+
+	for _, scheme := range []string{"light", "dark"} {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+		must(t, err, "emulating the "+scheme+" theme")
+		must(t, chromedp.Do(ctx, chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("svg.history-chart"))), "opening the location")
+		must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".history-table > summary")),
+			chromedp.WaitVisible(chromedp.CSS(".history-table tbody tr"))), "opening the table")
+		checkAxe(t, ctx, "a location's page with its history ("+scheme+")")
+		shoot(scheme)
+	}
+
+	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(360, 740)), "emulating a phone")
+	must(t, chromedp.Do(ctx, chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("svg.history-chart"))), "opening the location")
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".history-table > summary"))), "opening the table")
+	over, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - window.innerWidth`))
+	must(t, err, "measuring the page")
+	if over > 0 {
+		t.Errorf("the location's page is %d px wider than a 360 px phone", over)
+	}
+	// The day labels are still legible: at least 9 px high on the screen.
+	px, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector('svg.history-chart text.chart-day').getBoundingClientRect().height`))
+	must(t, err, "measuring a day label")
+	if px < 9 {
+		t.Errorf("on a phone the chart's day labels are %.1f px high", px)
+	}
+	shoot("phone")
+
+	_, err = chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+	must(t, err, "emulating print")
+	width, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector('svg.history-chart').getBoundingClientRect().width`))
+	must(t, err, "measuring the printed chart")
+	if width < 200 {
+		t.Errorf("printed, the chart is %.0f px wide", width)
+	}
+}
