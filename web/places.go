@@ -136,17 +136,12 @@ func (s *Server) showLocation(c echo.Context) error {
 	if isHTMX(c) { // the card alone
 		return render(c, http.StatusOK, views.DeviceCardView(m.Card))
 	}
-	// The page charts the last days, in the account's zone (that of its
-	// shift reports).
+	// The page charts the last days, in the zone its card's times are in.
 	history, err := s.dash.LocationHistory(ctx, ss.Account, l.ID, now)
 	if err != nil {
 		return err
 	}
-	_, zone, err := s.reportSettings(ctx, ss.Account)
-	if err != nil {
-		return err
-	}
-	m.History = views.LocationHistory{LocationHistory: history, Type: l.Type, Zone: zone}
+	m.History = views.LocationHistory{LocationHistory: history, Type: l.Type, Zone: s.cfg.Zone}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}}
 	if b, f, r, ok := p.Path(l.RoomID); ok {
 		m.Crumbs = append(m.Crumbs, views.Crumb{Label: b.Name, Href: "/buildings/" + b.ID},
