@@ -5,10 +5,10 @@
 // signs in with the demo account over HTTP, and then
 //   1. validates the HTML of every kind of page with html-validate
 //      (configuration: .ci/htmlvalidate.json), and
-//   2. audits the overview, the alerts, a floor, a wall screen and a shift
-//      report with Lighthouse in Debian's Chromium (CHROME_PATH, default
-//      /usr/bin/chromium), with its mobile settings (a mid-range phone on a
-//      slow 4G network) and with its desktop settings.
+//   2. audits the overview, the alerts, a floor, a wall screen, a shift
+//      report and the trends with Lighthouse in Debian's Chromium
+//      (CHROME_PATH, default /usr/bin/chromium), with its mobile settings (a
+//      mid-range phone on a slow 4G network) and with its desktop settings.
 // Each page is audited as a user reaches it, from another page of
 // Washboard: the browser holds the session's cookies and comes from
 // /healthz, which loads nothing. From about:blank, Lighthouse's default,
@@ -473,6 +473,9 @@ async function main(work, server) {
   await expect('report', '/reports/shift');
   await expect('report, bldg', `/reports/shift?building=${building}`);
   await expect('report times', '/reports/settings');
+  await expect('trends', '/trends');
+  await expect('trends, bldg', `/trends?period=90&building=${building}`);
+  await expect('trends, bad period', '/trends?period=7', 400);
   await expect('screens', '/screens');
   await expect('webhooks', '/webhooks');
   const receiver = await request(base, '/webhooks', user, { method: 'POST', form: [['csrf_token', csrf], ['secret', '']] });
@@ -524,6 +527,7 @@ async function main(work, server) {
       { name: 'floor', path: `/floors/${floor}`, jar: user },
       { name: 'wall screen', path: '/screen', jar: tv },
       { name: 'shift report', path: '/reports/shift', jar: user },
+      { name: 'trends', path: '/trends', jar: user },
     ].map((t) => ({ ...t, url: base + t.path }));
     failures += await auditPages(work, targets);
   }

@@ -13,7 +13,7 @@ import (
 // Page is what every full page carries besides its content.
 type Page struct {
 	Title       string // the page's own title; the layout appends "Washboard"
-	Nav         string // the active navigation item: "overview", "alerts", "search" or ""
+	Nav         string // the active navigation item: "overview", "alerts", "reports", "trends", ... or ""
 	SignedIn    bool
 	AccountName string
 	CSRFToken   string // for the forms of the page (sign-out among them)

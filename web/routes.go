@@ -93,6 +93,8 @@ func (s *Server) routes() *echo.Echo {
 	ready.GET("/reports/shift.csv", s.exportShiftReport)
 	ready.GET("/reports/settings", s.showReportSettings)
 	ready.POST("/reports/settings", s.saveReportSettings)
+	ready.GET("/trends", s.showTrends)
+	ready.GET("/trends.csv", s.exportTrends)
 
 	app.RouteNotFound("/*", func(echo.Context) error { return errNotFound("There is no page at this address.") })
 	return e

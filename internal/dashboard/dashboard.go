@@ -50,6 +50,11 @@ type Service struct {
 
 	statusMu sync.Mutex
 	statuses map[string]keptStatuses // by account: see syncStatuses
+
+	// Trends computed lately (see Trends): the alerts' counts by scope and
+	// period, the heat maps by account and hour.
+	trendAlerts keptValues[trendsKey, alertTrends]
+	trendHeat   keptValues[heatKey, heatTrends]
 }
 
 // New returns the service.

@@ -40,10 +40,10 @@ func compareListed[T ~string](order []T, a, b T) int {
 
 func compareAlertTypes(a, b domain.AlertType) int { return compareListed(domain.AlertTypes, a, b) }
 
-// compareNames orders names as people expect: numbers by value ("Floor 2"
+// CompareNames orders names as people expect: numbers by value ("Floor 2"
 // before "Floor 10"), letters regardless of case, and empty names last.
 // Names that differ only in case or leading zeros are ordered bytewise.
-func compareNames(a, b string) int {
+func CompareNames(a, b string) int {
 	switch {
 	case a == b:
 		return 0
@@ -92,10 +92,10 @@ func digitsPrefix(s string) int {
 // then by location id.
 func comparePlaces(a, b Place) int {
 	return cmp.Or(
-		compareNames(a.Building, b.Building),
-		compareNames(a.Floor, b.Floor),
-		compareNames(a.Room, b.Room),
-		compareNames(a.Location, b.Location),
+		CompareNames(a.Building, b.Building),
+		CompareNames(a.Floor, b.Floor),
+		CompareNames(a.Room, b.Room),
+		CompareNames(a.Location, b.Location),
 		strings.Compare(a.LocationID, b.LocationID),
 	)
 }

@@ -184,8 +184,8 @@ func totals(floors map[[2]string]*PickRow) PickList {
 	slices.SortFunc(list.Refills, func(a, b Refill) int { return compareDeviceTypes(a.Type, b.Type) })
 	slices.SortFunc(list.Rows, func(a, b PickRow) int {
 		return cmp.Or(
-			compareNames(a.Building, b.Building), strings.Compare(a.BuildingID, b.BuildingID),
-			compareNames(a.Floor, b.Floor), strings.Compare(a.FloorID, b.FloorID),
+			CompareNames(a.Building, b.Building), strings.Compare(a.BuildingID, b.BuildingID),
+			CompareNames(a.Floor, b.Floor), strings.Compare(a.FloorID, b.FloorID),
 		)
 	})
 	return list

@@ -264,14 +264,16 @@ func resolutionCounts(counts map[domain.Resolution]int) []ResolutionCount {
 func medians(durations map[domain.AlertType][]time.Duration) []TypeMedian {
 	out := make([]TypeMedian, 0, len(durations))
 	for t, ds := range durations {
-		out = append(out, TypeMedian{Type: t, Count: len(ds), Median: median(ds)})
+		out = append(out, TypeMedian{Type: t, Count: len(ds), Median: Median(ds)})
 	}
 	slices.SortFunc(out, func(a, b TypeMedian) int { return compareAlertTypes(a.Type, b.Type) })
 	return out
 }
 
-// median returns the median of ds, which it sorts; zero when ds is empty.
-func median(ds []time.Duration) time.Duration {
+// Median returns the median of ds, which it sorts: the mean of the two
+// middle values when there is an even number of them; zero when ds is
+// empty.
+func Median(ds []time.Duration) time.Duration {
 	if len(ds) == 0 {
 		return 0
 	}

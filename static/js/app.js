@@ -99,4 +99,18 @@
   } else {
     running();
   }
+  // The numbers behind a [data-print-open] disclosure are printed: it is
+  // opened for printing, and closed again after if it was closed.
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details[data-print-open]:not([open])").forEach(function (d) {
+      d.setAttribute("data-opened-for-print", "");
+      d.open = true;
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    document.querySelectorAll("details[data-opened-for-print]").forEach(function (d) {
+      d.removeAttribute("data-opened-for-print");
+      d.open = false;
+    });
+  });
 })();

@@ -443,3 +443,46 @@ func (s *Store) RefillTotals(ctx context.Context, f store.AlertFilter) ([]store.
 		return t, err
 	})
 }
+
+// AlertSpans returns what trends count of the alerts matching the filter,
+// oldest first, then in the order the cache first listed them. The
+// strings of locations and types are read once each.
+func (s *Store) AlertSpans(ctx context.Context, f store.AlertFilter) ([]store.AlertSpan, error) {
+	key, err := s.accountKey(ctx, f.Account, false)
+	if err != nil {
+		return nil, err
+	}
+	q := alertQuery(key, f, "a.location_id, a.type, a.created, a.resolved")
+	sql := q.sql + " ORDER BY a.created, a.seq"
+	if f.Limit > 0 {
+		sql += " LIMIT " + q.arg(f.Limit)
+	}
+	rows, err := s.pool.Query(ctx, sql, q.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.AlertSpan
+	strs := map[string]string{}
+	intern := func(b []byte) string {
+		if v, ok := strs[string(b)]; ok {
+			return v
+		}
+		v := string(b)
+		strs[v] = v
+		return v
+	}
+	var created time.Time
+	var resolved pgtype.Timestamptz
+	for rows.Next() {
+		// The two text columns are read as the server sent them, and kept
+		// once each.
+		if err := rows.Scan(nil, nil, &created, &resolved); err != nil {
+			return nil, err
+		}
+		raw := rows.RawValues()
+		out = append(out, store.AlertSpan{LocationID: intern(raw[0]), Type: domain.AlertType(intern(raw[1])),
+			Created: created.UTC(), Resolved: fromTS(resolved)})
+	}
+	return out, rows.Err()
+}

@@ -73,7 +73,7 @@ func (s *Store) DeviceHistory(ctx context.Context, account string, macs []string
 	if err != nil {
 		return nil, err
 	}
-	out := map[string][]store.Reading{}
+	out := readings.NewJoin(from)
 	var mac string
 	var day int64
 	var data []byte
@@ -82,15 +82,12 @@ func (s *Store) DeviceHistory(ctx context.Context, account string, macs []string
 		if err != nil {
 			return fmt.Errorf("history of device %s on %s: %w", mac, readings.DayStart(day).Format(time.DateOnly), err)
 		}
-		out[mac] = append(out[mac], rs...)
+		out.Add(mac, rs)
 		return nil
 	}); err != nil {
 		return nil, err
 	}
-	for mac, rs := range out {
-		out[mac] = readings.From(rs, from)
-	}
-	return out, nil
+	return out.Done(), nil
 }
 
 // PruneHistory removes the rows of the days before before's, except each

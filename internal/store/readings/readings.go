@@ -209,7 +209,7 @@ func Decode(day []byte) ([]store.Reading, error) {
 		return nil, fmt.Errorf("%w: format %d", ErrFormat, day[0])
 	}
 	d := decoder{b: day[1:]}
-	var out []store.Reading
+	out := make([]store.Reading, 0, len(day)/4) // a reading takes four to six bytes
 	prev := start
 	for len(d.b) > 0 {
 		r, ok := d.reading(prev, len(out) == 0)
@@ -328,7 +328,61 @@ func (d *decoder) reading(prev store.Reading, first bool) (store.Reading, bool) 
 // the last one taken before it, in time order (readings taken at the
 // same second keep their order). It may reorder readings.
 func From(readings []store.Reading, from time.Time) []store.Reading {
-	slices.SortStableFunc(readings, func(a, b store.Reading) int { return a.At.Compare(b.At) })
+	byTime := func(a, b store.Reading) int { return a.At.Compare(b.At) }
+	if !slices.IsSortedFunc(readings, byTime) {
+		slices.SortStableFunc(readings, byTime)
+	}
 	i, _ := slices.BinarySearchFunc(readings, from, func(r store.Reading, t time.Time) int { return r.At.Compare(t) })
 	return readings[max(i-1, 0):]
+}
+
+// Join gathers the days of readings of devices read in order of device,
+// and gives each device's readings From a time (see DeviceHistory): each
+// device's days are joined in one allocation.
+type Join struct {
+	from  time.Time
+	out   map[string][]store.Reading
+	mac   string
+	parts [][]store.Reading
+}
+
+// NewJoin returns a Join of readings from from.
+func NewJoin(from time.Time) *Join {
+	return &Join{from: from, out: map[string][]store.Reading{}}
+}
+
+// Add adds a day of a device's readings: the days of one device follow
+// each other, though one device's days may be added again later.
+func (j *Join) Add(mac string, day []store.Reading) {
+	if mac != j.mac {
+		j.flush()
+		j.mac = mac
+	}
+	j.parts = append(j.parts, day)
+}
+
+func (j *Join) flush() {
+	if len(j.parts) == 0 {
+		return
+	}
+	held := j.out[j.mac]
+	var all []store.Reading
+	if len(held) == 0 && len(j.parts) == 1 {
+		all = j.parts[0]
+	} else {
+		all = slices.Concat(append([][]store.Reading{held}, j.parts...)...)
+	}
+	j.out[j.mac] = all
+	clear(j.parts)
+	j.parts = j.parts[:0]
+}
+
+// Done returns the readings added, by device, each device's From the
+// join's time.
+func (j *Join) Done() map[string][]store.Reading {
+	j.flush()
+	for mac, rs := range j.out {
+		j.out[mac] = From(rs, j.from)
+	}
+	return j.out
 }

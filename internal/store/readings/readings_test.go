@@ -205,6 +205,34 @@ func TestFrom(t *testing.T) {
 	}
 }
 
+// TestJoin: each device's days are joined in the order added, a device
+// added again after another keeps what it had, and each device's
+// readings are From the join's time.
+func TestJoin(t *testing.T) {
+	at := func(minutes ...int) []store.Reading {
+		var out []store.Reading
+		for _, m := range minutes {
+			out = append(out, store.Reading{At: t0.Add(time.Duration(m) * time.Minute), Battery: m})
+		}
+		return out
+	}
+	j := NewJoin(t0)
+	j.Add("A", at(-20, -10))
+	j.Add("A", at(5))
+	j.Add("B", at(-5))
+	j.Add("A", at(15))
+	j.Add("C", at(1, 2))
+	got := j.Done()
+	for mac, want := range map[string][]store.Reading{"A": at(-10, 5, 15), "B": at(-5), "C": at(1, 2)} {
+		if !sameAll(got[mac], want) {
+			t.Errorf("%s: got\n%swant\n%s", mac, lines(got[mac]), lines(want))
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("%d devices; want 3", len(got))
+	}
+}
+
 // TestSum: a device's sum changes with its levels, battery percent and
 // state and whether it is offline, and not with its last-seen time,
 // faults or place.

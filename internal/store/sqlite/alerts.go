@@ -502,3 +502,47 @@ func (s *Store) RefillTotals(ctx context.Context, f store.AlertFilter) ([]store.
 	}
 	return out, rows.Err()
 }
+
+// AlertSpans returns what trends count of the alerts matching the filter,
+// oldest first. The strings of locations and types are read once each.
+func (s *Store) AlertSpans(ctx context.Context, f store.AlertFilter) ([]store.AlertSpan, error) {
+	key, err := s.accountKey(ctx, f.Account, false)
+	if err != nil {
+		return nil, err
+	}
+	q, args := alertQuery(key, f, "a.location_id, a.type, a.created_ms, a.resolved_ms")
+	q += " ORDER BY a.created_ms, a.rowid"
+	if f.Limit > 0 {
+		q += " LIMIT ?"
+		args = append(args, f.Limit)
+	}
+	rows, err := s.read.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.AlertSpan
+	strs := map[string]string{}
+	intern := func(b []byte) string {
+		if v, ok := strs[string(b)]; ok {
+			return v
+		}
+		v := string(b)
+		strs[v] = v
+		return v
+	}
+	var loc, typ sql.RawBytes
+	var created int64
+	var resolved sql.NullInt64
+	for rows.Next() {
+		if err := rows.Scan(&loc, &typ, &created, &resolved); err != nil {
+			return nil, err
+		}
+		sp := store.AlertSpan{LocationID: intern(loc), Type: domain.AlertType(intern(typ)), Created: fromMS(created)}
+		if resolved.Valid {
+			sp.Resolved = fromMS(resolved.Int64)
+		}
+		out = append(out, sp)
+	}
+	return out, rows.Err()
+}

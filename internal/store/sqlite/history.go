@@ -98,7 +98,7 @@ func (s *Store) DeviceHistory(ctx context.Context, account string, macs []string
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string][]store.Reading{}
+	out := readings.NewJoin(from)
 	var mac string
 	var day int64
 	var data []byte
@@ -110,15 +110,12 @@ func (s *Store) DeviceHistory(ctx context.Context, account string, macs []string
 		if err != nil {
 			return nil, fmt.Errorf("history of device %s on %s: %w", mac, readings.DayStart(day).Format(time.DateOnly), err)
 		}
-		out[mac] = append(out[mac], rs...)
+		out.Add(mac, rs)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	for mac, rs := range out {
-		out[mac] = readings.From(rs, from)
-	}
-	return out, nil
+	return out.Done(), nil
 }
 
 // PruneHistory removes the rows of the days before before's, except each

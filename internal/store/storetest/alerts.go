@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
@@ -81,8 +82,8 @@ func testAlertRefreshes(t *testing.T, open func(*testing.T) store.Store) {
 	}
 }
 
-// testAlertFilters compares FindAlerts and CountAlerts, for many filters,
-// with the filter applied here to the alerts written.
+// testAlertFilters compares FindAlerts, CountAlerts and AlertSpans, for
+// many filters, with the filter applied here to the alerts written.
 func testAlertFilters(t *testing.T, open func(*testing.T) store.Store) {
 	s := open(t)
 	ctx := t.Context()
@@ -167,6 +168,26 @@ func testAlertFilters(t *testing.T, open func(*testing.T) store.Store) {
 		}
 		return ids, n
 	}
+	// The spans of the alerts a filter selects: oldest first, then in the
+	// service's order.
+	expectSpans := func(f store.AlertFilter) []store.AlertSpan {
+		var found []int
+		for i, a := range alerts {
+			if matches(a, f) {
+				found = append(found, i)
+			}
+		}
+		slices.SortFunc(found, func(x, y int) int { return cmp.Or(alerts[x].Created.Compare(alerts[y].Created), cmp.Compare(x, y)) })
+		if f.Limit > 0 && len(found) > f.Limit {
+			found = found[:f.Limit]
+		}
+		out := []store.AlertSpan{}
+		for _, i := range found {
+			a := alerts[i]
+			out = append(out, store.AlertSpan{LocationID: a.LocationID, Type: a.Type, Created: a.Created, Resolved: a.Resolved})
+		}
+		return out
+	}
 	day := 24 * time.Hour
 	filters := []store.AlertFilter{
 		{},
@@ -217,10 +238,45 @@ func testAlertFilters(t *testing.T, open func(*testing.T) store.Store) {
 		if c, err := s.CountAlerts(ctx, f); err != nil || c != n {
 			t.Errorf("CountAlerts(%+v) = %d, %v; want %d", f, c, err, n)
 		}
+		spans, err := s.AlertSpans(ctx, f)
+		if err != nil {
+			t.Errorf("AlertSpans(%+v): %v", f, err)
+			continue
+		}
+		if got, want := spanLines(spans), spanLines(expectSpans(f)); !slices.Equal(got, want) {
+			t.Errorf("AlertSpans(%+v) =\n%v\nwant\n%v", f, got, want)
+		}
 	}
 	if got, err := s.FindAlerts(ctx, store.AlertFilter{Account: "nobody"}); err != nil || len(got) != 0 {
 		t.Errorf("an unknown account's alerts: %v, %v", alertIDs(got), err)
 	}
+	if got, err := s.AlertSpans(ctx, store.AlertFilter{Account: "nobody"}); err != nil || len(got) != 0 {
+		t.Errorf("an unknown account's spans: %v, %v", got, err)
+	}
+	// Spans read together share their strings: a location's id is kept
+	// once however many alerts it had.
+	spans, err := s.AlertSpans(ctx, store.AlertFilter{Account: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byLoc := map[string]*byte{}
+	for _, sp := range spans {
+		p := unsafe.StringData(sp.LocationID)
+		if q, ok := byLoc[sp.LocationID]; ok && q != p {
+			t.Errorf("two spans of location %s hold two copies of its id", sp.LocationID)
+			break
+		}
+		byLoc[sp.LocationID] = p
+	}
+}
+
+// spanLines describes spans one a line, for comparing.
+func spanLines(spans []store.AlertSpan) []string {
+	out := []string{}
+	for _, sp := range spans {
+		out = append(out, fmt.Sprintf("%s %s %s %s", sp.LocationID, sp.Type, sp.Created.UTC().Format(time.RFC3339), sp.Resolved.UTC().Format(time.RFC3339)))
+	}
+	return out
 }
 
 // testAlertsOverdueSinceAndOpenDuring: the cache remembers when it first
