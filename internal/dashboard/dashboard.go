@@ -7,6 +7,7 @@ package dashboard
 
 import (
 	"context"
+	"log/slog"
 	"strings"
 	"sync"
 
@@ -29,6 +30,9 @@ type Deps struct {
 	Keys *keyring.Ring
 	// Forecasts, when set, says when dispensers will run out.
 	Forecasts Forecasts
+	// Log records what fails with no caller to tell: a count of the
+	// trends made in the background. Nothing is logged when it is nil.
+	Log *slog.Logger
 }
 
 // Forecasts keeps the estimates of when each dispenser of an account will
@@ -52,9 +56,9 @@ type Service struct {
 	statuses map[string]keptStatuses // by account: see syncStatuses
 
 	// Trends computed lately (see Trends): the alerts' counts by scope and
-	// period, the heat maps by account and hour.
+	// period, the latest heat maps by account and zone.
 	trendAlerts keptValues[trendsKey, alertTrends]
-	trendHeat   keptValues[heatKey, heatTrends]
+	trendHeat   renewedValues[heatScope, heatTrends]
 }
 
 // New returns the service.
@@ -63,7 +67,7 @@ func New(d Deps) *Service {
 		d.Clock = clock.Real{}
 	}
 	return &Service{store: d.Store, sync: d.Sync, upstream: d.Upstream, clock: d.Clock, keys: d.Keys, forecast: d.Forecasts,
-		statuses: map[string]keptStatuses{}}
+		statuses: map[string]keptStatuses{}, trendHeat: renewedValues[heatScope, heatTrends]{log: d.Log}}
 }
 
 // Ready reports whether the database answers and every migration is

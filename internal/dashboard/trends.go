@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -20,7 +21,8 @@ const (
 	// viewed again, a CSV of it, within it cost no read of the cache. The
 	// page says how old its figures are. The heat maps, whose window ends
 	// at the start of the hour, are counted once an hour for a whole
-	// account, and a building's is taken from its account's.
+	// account, and a building's is taken from its account's; those of the
+	// hour before answer while they are.
 	TrendsKeptFor = 5 * time.Minute
 	// trendsKept is how many computed trends are kept at most, of each
 	// kind (alerts of a scope and period, heat maps of a scope).
@@ -33,6 +35,9 @@ const (
 	// historyBatch is how many devices' history is read at once for the
 	// heat maps, which bounds the readings held in memory.
 	historyBatch = 500
+	// heatRetryAfter is how long a failed count of the heat maps of an
+	// hour is not tried again while earlier maps answer.
+	heatRetryAfter = 5 * time.Minute
 )
 
 // Trends are an account's or a building's trends (internal/trends): its
@@ -46,7 +51,9 @@ type Trends struct {
 	Heat      trends.Heat
 	Buildings []BuildingHeat
 	// Computed is when the alerts were counted, at most TrendsKeptFor
-	// ago; HeatComputed when the heat maps were, within the hour.
+	// ago; HeatComputed when the heat maps were: within the hour, or
+	// earlier while the maps of the hour are counted (Heat.To says which
+	// hour the maps end at).
 	Computed, HeatComputed time.Time
 	// Gaps say in words what the figures may miss.
 	Gaps []string
@@ -64,18 +71,25 @@ type trendsKey struct {
 	days                    int
 }
 
-// heatKey names the heat maps of an account: its buildings' and in all,
-// of the window ending at the start of an hour (Unix seconds).
-type heatKey struct {
+// heatScope names the heat maps of an account in a zone: its buildings'
+// and in all. They are counted for the window ending at the start of an
+// hour.
+type heatScope struct {
 	account, zone string
-	to            int64
+}
+
+func (h heatScope) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("account", h.account), slog.String("zone", h.zone))
 }
 
 // Trends returns the trends of the whole account, or of one building when
 // building is not empty (domain.ErrNotFound when the account has none of
 // that id), over the last days days in zone. Alerts counted less than
-// TrendsKeptFor ago, and heat maps of the same hour, answer again; a
-// caller asking while they are counted waits for them.
+// TrendsKeptFor ago answer again; a caller asking while they are counted
+// waits for them. The heat maps of the hour answer again; once the hour
+// has turned, those of an earlier hour answer at once while the hour's
+// are counted in the background: only the first caller of an account and
+// zone waits for them.
 func (s *Service) Trends(ctx context.Context, account, building string, days int, zone *time.Location) (Trends, error) {
 	if building != "" {
 		if _, err := s.store.Building(ctx, account, building); err != nil {
@@ -91,7 +105,7 @@ func (s *Service) Trends(ctx context.Context, account, building string, days int
 		return Trends{}, err
 	}
 	_, to := trends.HeatWindow(now, zone)
-	heat, err := s.trendHeat.get(ctx, heatKey{account: account, zone: zone.String(), to: to.Unix()}, now, time.Hour,
+	heat, err := s.trendHeat.get(ctx, heatScope{account: account, zone: zone.String()}, to.Unix(), now,
 		func(ctx context.Context) (heatTrends, error) { return s.countHeat(ctx, account, zone, now) })
 	if err != nil {
 		return Trends{}, err
@@ -99,7 +113,9 @@ func (s *Service) Trends(ctx context.Context, account, building string, days int
 	t := Trends{Period: al.period, Alerts: al.alerts, Heat: heat.total, Buildings: heat.buildings,
 		Computed: al.period.End, HeatComputed: heat.computed, Gaps: al.gaps}
 	if building != "" {
-		t.Heat, t.Buildings = trends.NewHeat(now, zone), nil
+		// Nothing counted, of the window of the maps answered.
+		empty := trends.Heat{Zone: heat.total.Zone, From: heat.total.From, To: heat.total.To, Since: heat.total.To}
+		t.Heat, t.Buildings = empty, nil
 		for _, b := range heat.buildings {
 			if b.Building.ID == building {
 				t.Heat, t.Buildings = b.Heat, []BuildingHeat{b}
@@ -322,6 +338,152 @@ func (c *keptValues[K, V]) evict(now time.Time) {
 			}
 			if !found || e.at.Before(at) {
 				oldest, at, found = k, e.at, true
+			}
+		}
+		if !found {
+			return // all being computed: one more, for a while
+		}
+		delete(c.m, oldest)
+	}
+}
+
+// renewedValues keeps the latest value of each scope, each computed for a
+// version (the heat maps': the hour their window ends at, in Unix
+// seconds). A scope asked for at a version it has no value of is computed
+// again, once at a time per scope and version; meanwhile a value of an
+// earlier version answers at once, and only a scope with no value makes
+// its callers wait. A failure is logged; while an earlier value answers,
+// the version that failed is tried again after heatRetryAfter. At most
+// trendsKept scopes are kept, the least lately asked for go first.
+type renewedValues[S comparable, V any] struct {
+	log     *slog.Logger
+	pending sync.WaitGroup // the computations under way
+	mu      sync.Mutex
+	m       map[S]*renewed[V]
+}
+
+// renewed is a scope's value, and its computation under way.
+type renewed[V any] struct {
+	has     bool
+	v       V
+	version int64
+	asked   time.Time // when the scope was last asked for
+	next    *computation[V]
+	// failed is the version whose computation, begun at failedAt, failed
+	// last; 0 when none.
+	failed   int64
+	failedAt time.Time
+}
+
+// computation is one computation of a scope's value of a version.
+type computation[V any] struct {
+	version int64
+	// background is set when no caller waits for it: its failure is
+	// logged, not returned.
+	background bool
+	done       chan struct{} // closed once v and err are set
+	v          V
+	err        error
+}
+
+// get returns the value of scope at version, computed by compute when the
+// scope has none of that version: the value of an earlier version when it
+// has one, while the computation goes on in the background; else the
+// computed value, once computed. compute runs on a context that the
+// caller's going away does not cancel, bounded by trendsTimeout.
+func (c *renewedValues[S, V]) get(ctx context.Context, scope S, version int64, now time.Time, compute func(context.Context) (V, error)) (V, error) {
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[S]*renewed[V]{}
+	}
+	e := c.m[scope]
+	if e == nil {
+		c.evict()
+		e = &renewed[V]{}
+		c.m[scope] = e
+	}
+	e.asked = now
+	if e.has && e.version >= version {
+		c.mu.Unlock()
+		return e.v, nil
+	}
+	if e.has {
+		// Earlier values answer. Their successor is computed unless it is
+		// under way, or failed lately.
+		retry := e.failed != version || now.Sub(e.failedAt) >= heatRetryAfter || now.Before(e.failedAt)
+		if e.next == nil && retry {
+			e.next = &computation[V]{version: version, done: make(chan struct{}), background: true}
+			c.start(ctx, scope, e, e.next, now, compute)
+		}
+		v := e.v
+		c.mu.Unlock()
+		return v, nil
+	}
+	next := e.next
+	if next == nil || next.version != version {
+		next = &computation[V]{version: version, done: make(chan struct{})}
+		e.next = next
+		c.start(ctx, scope, e, next, now, compute)
+	}
+	c.mu.Unlock()
+	select {
+	case <-next.done:
+		return next.v, next.err
+	case <-ctx.Done():
+		var zero V
+		return zero, ctx.Err()
+	}
+}
+
+func (c *renewedValues[S, V]) start(ctx context.Context, scope S, e *renewed[V], cp *computation[V], now time.Time, compute func(context.Context) (V, error)) {
+	c.pending.Add(1)
+	go func() {
+		defer c.pending.Done()
+		c.compute(ctx, scope, e, cp, now, compute)
+	}()
+}
+
+// compute runs one computation of scope's value and keeps what it gives:
+// the value unless a later version is kept, or the failure, and logs the
+// failure of a computation no one waits for.
+func (c *renewedValues[S, V]) compute(ctx context.Context, scope S, e *renewed[V], cp *computation[V], now time.Time, compute func(context.Context) (V, error)) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), trendsTimeout)
+	cp.v, cp.err = compute(cctx)
+	cancel()
+	c.mu.Lock()
+	if e.next == cp {
+		e.next = nil
+	}
+	switch {
+	case cp.err != nil:
+		e.failed, e.failedAt = cp.version, now
+	case !e.has || e.version <= cp.version:
+		e.has, e.v, e.version = true, cp.v, cp.version
+		if e.failed == cp.version {
+			e.failed = 0
+		}
+	}
+	c.mu.Unlock()
+	close(cp.done)
+	if cp.err != nil && cp.background && c.log != nil {
+		c.log.LogAttrs(ctx, slog.LevelWarn, "counting trends failed; the earlier ones answer until they are counted again",
+			slog.Any("scope", scope), slog.Int64("version", cp.version), slog.Duration("retry_after", heatRetryAfter), slog.Any("err", cp.err))
+	}
+}
+
+// evict makes room for one more scope: while there are trendsKept, it
+// drops the one least lately asked for with no computation under way.
+func (c *renewedValues[S, V]) evict() {
+	for len(c.m) >= trendsKept {
+		var oldest S
+		var at time.Time
+		found := false
+		for s, e := range c.m {
+			if e.next != nil {
+				continue // someone may wait for it
+			}
+			if !found || e.asked.Before(at) {
+				oldest, at, found = s, e.asked, true
 			}
 		}
 		if !found {
