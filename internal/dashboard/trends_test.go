@@ -166,7 +166,7 @@ func heatOf(t Trends) string {
 // maps of the hour before, saying when they were counted, while the new
 // hour's are counted once in the background however many ask; a view
 // after that gets the new hour's. Only the account's first view waits.
-func TestHeatMapsOfTheHourBeforeAnswerWhileTheHoursAreCounted(t *testing.T) {
+func TestTrendsAnswerTheHeatMapsOfTheHourBeforeWhileTheHoursAreCounted(t *testing.T) {
 	ctx := context.Background()
 	st := historyStore(t)
 	writeDevices(t, st, day(24, 7), 80, time.Time{})
@@ -251,7 +251,7 @@ func TestHeatMapsOfTheHourBeforeAnswerWhileTheHoursAreCounted(t *testing.T) {
 // When counting the new hour's maps fails, the hour before's answer, the
 // failure is logged, and it is tried again after heatRetryAfter, not at
 // every view.
-func TestHeatMapsThatFailToBeCountedAreTriedAgainLater(t *testing.T) {
+func TestTrendsTryHeatMapsThatFailedAgainLater(t *testing.T) {
 	ctx := context.Background()
 	st := historyStore(t)
 	writeDevices(t, st, day(24, 7), 80, time.Time{})
@@ -297,7 +297,7 @@ func TestHeatMapsThatFailToBeCountedAreTriedAgainLater(t *testing.T) {
 
 // No more than trendsKept scopes are kept: those asked for least lately
 // go first.
-func TestRenewedValuesAreBounded(t *testing.T) {
+func TestTrendsHeatMapsKeptAreBounded(t *testing.T) {
 	var c renewedValues[int, int]
 	t0 := time.Date(2026, 11, 18, 9, 30, 0, 0, time.UTC)
 	for i := range 3 * trendsKept {
