@@ -168,9 +168,12 @@ func fillTrendsAccount(path string) error {
 //	go test ./internal/dashboard -run '^$' -bench Trends -benchtime 3x -benchmem
 //
 // Making the account takes about ten seconds, once. On two cores of an
-// AMD EPYC it gave alerts-ms 360–610 and heat-ms 2,900–4,100 (2.9 GB
-// allocated a run, most of it decoding the history); BenchmarkTrendsKept,
-// the same trends kept, 3 µs.
+// AMD EPYC it gave alerts-ms 360–610 and heat-ms 2,900–4,100 (2.9 GB and
+// 13.9 million allocations a run, most of it decoding the history);
+// decoding each device's days into one slice, their levels into shared
+// arrays, brought heat-ms to 2,240–2,330 (1.4 GB, 2.8 million) where it
+// had been 3,030–3,090 in the runs just before. BenchmarkTrendsKept, the
+// same trends kept, 3–6 µs.
 func BenchmarkTrends(b *testing.B) {
 	path, now := benchTrendsAccount(b)
 	st, err := sqlite.Open(context.Background(), path)

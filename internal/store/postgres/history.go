@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -78,16 +77,11 @@ func (s *Store) DeviceHistory(ctx context.Context, account string, macs []string
 	var day int64
 	var data []byte
 	if _, err := pgx.ForEachRow(rows, []any{&mac, &day, &data}, func() error {
-		rs, err := readings.Decode(data)
-		if err != nil {
-			return fmt.Errorf("history of device %s on %s: %w", mac, readings.DayStart(day).Format(time.DateOnly), err)
-		}
-		out.Add(mac, rs)
-		return nil
+		return out.Add(mac, day, data)
 	}); err != nil {
 		return nil, err
 	}
-	return out.Done(), nil
+	return out.Done()
 }
 
 // PruneHistory removes the rows of the days before before's, except each

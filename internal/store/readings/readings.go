@@ -205,27 +205,55 @@ func Decode(day []byte) ([]store.Reading, error) {
 	if len(day) == 0 {
 		return nil, nil
 	}
-	if day[0] != format {
-		return nil, fmt.Errorf("%w: format %d", ErrFormat, day[0])
+	return decodeAppend(make([]store.Reading, 0, len(day)/4), day, &levelSlab{}) // a reading takes four to six bytes
+}
+
+// decodeAppend appends the readings of a day to out, as Decode returns
+// them, their levels taken from levels.
+func decodeAppend(out []store.Reading, day []byte, levels *levelSlab) ([]store.Reading, error) {
+	if len(day) == 0 {
+		return out, nil
 	}
-	d := decoder{b: day[1:]}
-	out := make([]store.Reading, 0, len(day)/4) // a reading takes four to six bytes
-	prev := start
+	if day[0] != format {
+		return out, fmt.Errorf("%w: format %d", ErrFormat, day[0])
+	}
+	d := decoder{b: day[1:], levels: levels}
+	prev, n := start, 0
 	for len(d.b) > 0 {
-		r, ok := d.reading(prev, len(out) == 0)
+		r, ok := d.reading(prev, n == 0)
 		if !ok {
-			return out, fmt.Errorf("%w: reading %d: %s", ErrFormat, len(out)+1, d.fault)
+			return out, fmt.Errorf("%w: reading %d: %s", ErrFormat, n+1, d.fault)
 		}
 		out = append(out, r)
 		prev = r
+		n++
 	}
 	return out, nil
 }
 
+// levelSlab hands out the Levels of decoded readings from arrays shared
+// by many, which saves an allocation per reading.
+type levelSlab struct{ free []int }
+
+// slabSize is how many levels an array of a levelSlab holds, at least.
+const slabSize = 1024
+
+// take returns n levels, which no other take shares and an append to
+// does not reach others.
+func (s *levelSlab) take(n int) []int {
+	if cap(s.free)-len(s.free) < n {
+		s.free = make([]int, 0, max(n, slabSize))
+	}
+	i := len(s.free)
+	s.free = s.free[:i+n]
+	return s.free[i : i+n : i+n]
+}
+
 // decoder reads readings from b, which it consumes.
 type decoder struct {
-	b     []byte
-	fault string
+	b      []byte
+	levels *levelSlab
+	fault  string
 }
 
 func (d *decoder) fail(what string) bool {
@@ -280,7 +308,7 @@ func (d *decoder) reading(prev store.Reading, first bool) (store.Reading, bool) 
 		}
 		r.Levels = nil
 		if n > 0 {
-			r.Levels = make([]int, n)
+			r.Levels = d.levels.take(int(n))
 		}
 		for i := range r.Levels {
 			v, ok := d.uvarint()
@@ -337,13 +365,23 @@ func From(readings []store.Reading, from time.Time) []store.Reading {
 }
 
 // Join gathers the days of readings of devices read in order of device,
-// and gives each device's readings From a time (see DeviceHistory): each
-// device's days are joined in one allocation.
+// as the engines keep them (encoded, a row a day), and gives each device's
+// readings From a time (see DeviceHistory). Each device's days are decoded
+// into one allocation, and their levels into arrays shared by many
+// readings.
 type Join struct {
-	from  time.Time
-	out   map[string][]store.Reading
-	mac   string
-	parts [][]store.Reading
+	from    time.Time
+	out     map[string][]store.Reading
+	mac     string
+	raw     []byte      // the encoded days of mac, one after another
+	days    []joinedDay // where each ends in raw
+	scratch []store.Reading
+	levels  levelSlab
+}
+
+type joinedDay struct {
+	day int64
+	end int
 }
 
 // NewJoin returns a Join of readings from from.
@@ -351,38 +389,51 @@ func NewJoin(from time.Time) *Join {
 	return &Join{from: from, out: map[string][]store.Reading{}}
 }
 
-// Add adds a day of a device's readings: the days of one device follow
-// each other, though one device's days may be added again later.
-func (j *Join) Add(mac string, day []store.Reading) {
+// Add adds a device's readings of a day (Day), encoded; it keeps no
+// reference to data. The days of one device follow each other, though
+// one device's days may be added again later. A day that does not decode
+// whole fails Add or Done, naming the device and the day.
+func (j *Join) Add(mac string, day int64, data []byte) error {
 	if mac != j.mac {
-		j.flush()
+		if err := j.flush(); err != nil {
+			return err
+		}
 		j.mac = mac
 	}
-	j.parts = append(j.parts, day)
+	j.raw = append(j.raw, data...)
+	j.days = append(j.days, joinedDay{day: day, end: len(j.raw)})
+	return nil
 }
 
-func (j *Join) flush() {
-	if len(j.parts) == 0 {
-		return
+// flush decodes the days of the device added last, after those it had.
+func (j *Join) flush() error {
+	if len(j.days) == 0 {
+		return nil
 	}
-	held := j.out[j.mac]
-	var all []store.Reading
-	if len(held) == 0 && len(j.parts) == 1 {
-		all = j.parts[0]
-	} else {
-		all = slices.Concat(append([][]store.Reading{held}, j.parts...)...)
+	all := append(j.scratch[:0], j.out[j.mac]...)
+	begin := 0
+	for _, d := range j.days {
+		var err error
+		if all, err = decodeAppend(all, j.raw[begin:d.end], &j.levels); err != nil {
+			return fmt.Errorf("history of device %s on %s: %w", j.mac, DayStart(d.day).Format(time.DateOnly), err)
+		}
+		begin = d.end
 	}
-	j.out[j.mac] = all
-	clear(j.parts)
-	j.parts = j.parts[:0]
+	j.scratch = all
+	j.out[j.mac] = slices.Clone(all)
+	clear(j.scratch) // keeps no levels alive
+	j.raw, j.days = j.raw[:0], j.days[:0]
+	return nil
 }
 
 // Done returns the readings added, by device, each device's From the
 // join's time.
-func (j *Join) Done() map[string][]store.Reading {
-	j.flush()
+func (j *Join) Done() (map[string][]store.Reading, error) {
+	if err := j.flush(); err != nil {
+		return nil, err
+	}
 	for mac, rs := range j.out {
 		j.out[mac] = From(rs, j.from)
 	}
-	return j.out
+	return j.out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -206,23 +207,31 @@ func TestFrom(t *testing.T) {
 }
 
 // TestJoin: each device's days are joined in the order added, a device
-// added again after another keeps what it had, and each device's
-// readings are From the join's time.
+// added again after another keeps what it had, each device's readings
+// are From the join's time, and a day that does not decode names its
+// device and day.
 func TestJoin(t *testing.T) {
 	at := func(minutes ...int) []store.Reading {
 		var out []store.Reading
 		for _, m := range minutes {
-			out = append(out, store.Reading{At: t0.Add(time.Duration(m) * time.Minute), Battery: m})
+			out = append(out, store.Reading{At: t0.Add(time.Duration(m) * time.Minute), Levels: []int{50 - m, m + 60}, Battery: m})
 		}
 		return out
 	}
+	day := Day(t0)
 	j := NewJoin(t0)
-	j.Add("A", at(-20, -10))
-	j.Add("A", at(5))
-	j.Add("B", at(-5))
-	j.Add("A", at(15))
-	j.Add("C", at(1, 2))
-	got := j.Done()
+	for _, d := range []struct {
+		mac string
+		rs  []store.Reading
+	}{{"A", at(-20, -10)}, {"A", at(5)}, {"B", at(-5)}, {"A", at(15)}, {"C", at(1, 2)}} {
+		if err := j.Add(d.mac, day, Encode(d.rs)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := j.Done()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for mac, want := range map[string][]store.Reading{"A": at(-10, 5, 15), "B": at(-5), "C": at(1, 2)} {
 		if !sameAll(got[mac], want) {
 			t.Errorf("%s: got\n%swant\n%s", mac, lines(got[mac]), lines(want))
@@ -230,6 +239,24 @@ func TestJoin(t *testing.T) {
 	}
 	if len(got) != 3 {
 		t.Errorf("%d devices; want 3", len(got))
+	}
+	// Readings' levels are their own: an append to one changes no other.
+	a := got["A"]
+	_ = append(a[0].Levels, 99)
+	if !sameAll(a, at(-10, 5, 15)) {
+		t.Errorf("an append to a reading's levels changed others:\n%s", lines(a))
+	}
+
+	j = NewJoin(t0)
+	spoilt := Encode(at(1, 2))
+	if err := j.Add("A", day, Encode(at(1))); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Add("A", day+1, spoilt[:len(spoilt)-2]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Done(); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "device A on "+DayStart(day+1).Format(time.DateOnly)) {
+		t.Errorf("a spoilt day: %v; want ErrFormat naming device A and its day", err)
 	}
 }
 

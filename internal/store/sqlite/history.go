@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -101,21 +100,19 @@ func (s *Store) DeviceHistory(ctx context.Context, account string, macs []string
 	out := readings.NewJoin(from)
 	var mac string
 	var day int64
-	var data []byte
+	var data sql.RawBytes // the join copies it
 	for rows.Next() {
 		if err := rows.Scan(&mac, &day, &data); err != nil {
 			return nil, err
 		}
-		rs, err := readings.Decode(data)
-		if err != nil {
-			return nil, fmt.Errorf("history of device %s on %s: %w", mac, readings.DayStart(day).Format(time.DateOnly), err)
+		if err := out.Add(mac, day, data); err != nil {
+			return nil, err
 		}
-		out.Add(mac, rs)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return out.Done(), nil
+	return out.Done()
 }
 
 // PruneHistory removes the rows of the days before before's, except each
