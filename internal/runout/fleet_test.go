@@ -73,6 +73,27 @@ func (f *syncedFleet) hold() {
 	f.clk.BlockUntil(len(f.accounts))
 }
 
+// release lets go of every account, as a user signing out does, and
+// waits for each one's sync to stop. A loop's last wait stays on the
+// clock until the clock passes it: move the clock on by the interval
+// before holding again, or hold would not wait for the first round.
+func (f *syncedFleet) release() {
+	var stopped []<-chan syncer.Event
+	for k, account := range f.accounts {
+		events, stop := f.engine.Subscribe(account)
+		defer stop()
+		stopped = append(stopped, events)
+		f.engine.Release(holderOf(k))
+	}
+	for _, events := range stopped {
+		for ev := range events {
+			if ev.Kind == syncer.EventStopped {
+				break
+			}
+		}
+	}
+}
+
 func holderOf(k int) string { return fmt.Sprintf("user-%d", k) }
 
 // advance moves the clock on by d and waits until every account's loop,
