@@ -1,20 +1,10 @@
-// Package runout keeps, for each account Washboard syncs, the estimate of
-// when each dispenser will next report a compartment out (internal/forecast),
-// from the history the cache keeps of its levels and the account's alerts.
-//
-// Models are fitted once a day per account, from the last 28 days of
-// history and 90 days of consumable_out alerts; estimates are made again
-// after each change to the account's cache (Touch), from the last three
-// days of history, at most once every MinInterval per account. Both run on
-// one worker, so that a burst of syncs costs one projection, and what it
-// computes is kept in memory: every replica computes its own from the
-// shared cache, and reads of it cost a map lookup.
 package runout
 
 import (
 	"cmp"
 	"context"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -33,9 +23,13 @@ const (
 	// for a model, so that they get one soon after they have enough.
 	FitEvery     = 24 * time.Hour
 	FitThinEvery = 6 * time.Hour
-	// recent is the history a projection reads: the latest level of each
-	// compartment is in it, or is the reading before it.
-	recent = 72 * time.Hour
+	// overlap is how far before the last projection the next one reads
+	// the history and alerts: what a sync that was under way then
+	// committed afterwards, dated when it read the service.
+	overlap = time.Hour
+	// silentAfter is how old a device's last_seen must be for it to count
+	// as not heard from: four of a dispenser's 15-minute heartbeats.
+	silentAfter = time.Hour
 )
 
 // Store is what the estimates are made from.
@@ -52,6 +46,8 @@ type Service struct {
 	zone *time.Location
 	log  *slog.Logger
 
+	refreshing sync.Mutex // one Refresh at a time: it changes what it keeps
+
 	mu       sync.Mutex
 	accounts map[string]*account
 	dirty    map[string]bool
@@ -62,10 +58,21 @@ type Service struct {
 type account struct {
 	fitted    time.Time
 	models    map[string]*forecast.Model // by MAC
-	alerts    []domain.Alert             // consumable_out, read at the fit
 	thin      bool                       // some models had too little data
+	devices   map[string]*kept           // by MAC
+	read      time.Time                  // when the history and alerts were last read
 	estimates map[string]forecast.Estimate
 	projected time.Time
+}
+
+// kept is what the service keeps of a dispenser's history between
+// projections: what Forecast reads of it.
+type kept struct {
+	// h holds each compartment's rows since its last refill, the span it
+	// has been offline if it is, and the refills its alerts list since
+	// the first of those rows.
+	h    forecast.History
+	last store.Reading // the latest reading read
 }
 
 // New returns a service; Run starts its worker. zone is the buildings'
@@ -138,55 +145,34 @@ func (s *Service) Estimates(accountID string) map[string]forecast.Estimate {
 // Refresh fits the account's models when they are a day old, and makes
 // its estimates again.
 func (s *Service) Refresh(ctx context.Context, accountID string) error {
+	s.refreshing.Lock()
+	defer s.refreshing.Unlock()
 	now := s.clk.Now()
 	s.mu.Lock()
 	a := s.accounts[accountID]
 	s.mu.Unlock()
-	next := &account{projected: now}
-	if a != nil && !now.Before(a.fitted) && (now.Sub(a.fitted) < FitThinEvery || !a.thin && now.Sub(a.fitted) < FitEvery) {
-		next.fitted, next.models, next.alerts, next.thin = a.fitted, a.models, a.alerts, a.thin
-	}
 	devices, err := s.st.FindDevices(ctx, store.DeviceFilter{Account: accountID})
 	if err != nil {
 		return err
 	}
-	// Alerts: 90 days of them at a fit; since then, those open at any
-	// moment after the fit, which bring the ones that opened or closed.
-	filter := store.AlertFilter{Account: accountID, Type: domain.AlertConsumableOut, From: now.Add(-forecast.AlertWindow)}
-	from := now.Add(-forecast.Window)
-	if next.models != nil {
-		filter = store.AlertFilter{Account: accountID, Type: domain.AlertConsumableOut, OpenFrom: next.fitted}
-		from = now.Add(-recent)
-	}
-	alerts, err := s.st.FindAlerts(ctx, filter)
-	if err != nil {
-		return err
-	}
-	if next.models != nil {
-		alerts = merged(next.alerts, alerts)
+	var next *account
+	if a == nil || now.Before(a.fitted) || now.Sub(a.fitted) >= FitEvery || a.thin && now.Sub(a.fitted) >= FitThinEvery {
+		next, err = s.fit(ctx, accountID, devices, now)
 	} else {
-		next.alerts = alerts
+		next, err = s.catchUp(ctx, accountID, a, devices, now)
 	}
-	readings, err := s.st.DeviceHistory(ctx, accountID, nil, from)
 	if err != nil {
 		return err
 	}
-	byDevice := alertsByDevice(devices, alerts)
-	if next.models == nil {
-		next.fitted, next.models = now, make(map[string]*forecast.Model, len(devices))
-	}
-	next.estimates = make(map[string]forecast.Estimate, len(devices))
+	next.projected = now
+	next.estimates = make(map[string]forecast.Estimate, len(next.devices))
 	for _, d := range devices {
-		if len(d.Compartments) == 0 {
+		k, m := next.devices[d.MAC], next.models[d.MAC]
+		if k == nil || m == nil {
 			continue
 		}
-		h := historyOf(readings[d.MAC], byDevice[d.MAC])
-		m := next.models[d.MAC]
-		if m == nil {
-			m = forecast.Fit(&h, now, s.zone)
-			next.models[d.MAC] = m
-			next.thin = next.thin || m.Basis() == forecast.TooLittleData
-		}
+		h := k.h
+		h.Gaps = silent(h.Gaps[:len(h.Gaps):len(h.Gaps)], d.LastSeen, now)
 		if e, ok := m.Forecast(&h, now); ok {
 			next.estimates[d.MAC] = e
 		}
@@ -197,32 +183,132 @@ func (s *Service) Refresh(ctx context.Context, accountID string) error {
 	return nil
 }
 
-// merged is kept with the alerts of recent in place of those of the
-// same ids.
-func merged(kept, recent []domain.Alert) []domain.Alert {
-	ids := make(map[string]bool, len(recent))
-	for _, a := range recent {
-		ids[a.ID] = true
+// fit fits the model of every dispenser of the account from its last
+// Window of history and AlertWindow of consumable_out alerts, and keeps
+// what the projections read of them.
+func (s *Service) fit(ctx context.Context, accountID string, devices []domain.Device, now time.Time) (*account, error) {
+	alerts, err := s.st.FindAlerts(ctx, store.AlertFilter{Account: accountID, Type: domain.AlertConsumableOut, From: now.Add(-forecast.AlertWindow)})
+	if err != nil {
+		return nil, err
 	}
-	out := make([]domain.Alert, 0, len(kept)+len(recent))
-	for _, a := range kept {
-		if !ids[a.ID] {
-			out = append(out, a)
+	readings, err := s.st.DeviceHistory(ctx, accountID, nil, now.Add(-forecast.Window))
+	if err != nil {
+		return nil, err
+	}
+	a := &account{fitted: now, read: now, models: make(map[string]*forecast.Model, len(devices)), devices: make(map[string]*kept, len(devices))}
+	s.add(a, devices, readings, alertsByDevice(devices, alerts), now)
+	return a, nil
+}
+
+// catchUp brings what is kept of the account's dispensers up to now: the
+// history of those whose state differs from their last reading read, the
+// refills of the alerts resolved since, and the models of dispensers new
+// since the fit, from their own history without alerts; it forgets the
+// dispensers gone.
+func (s *Service) catchUp(ctx context.Context, accountID string, a *account, devices []domain.Device, now time.Time) (*account, error) {
+	next := &account{fitted: a.fitted, models: a.models, thin: a.thin, read: now, devices: a.devices}
+	var changed, added []string
+	listed := 0
+	for _, d := range devices {
+		if len(d.Compartments) == 0 {
+			continue
+		}
+		switch k := a.devices[d.MAC]; {
+		case k == nil:
+			added = append(added, d.MAC)
+		case !sameState(k.last, d):
+			changed = append(changed, d.MAC)
+			listed++
+		default:
+			listed++
 		}
 	}
-	return append(out, recent...)
+	if listed < len(a.devices) || len(added) > 0 { // some went, or came
+		next.devices = make(map[string]*kept, listed+len(added))
+		for _, d := range devices {
+			if k := a.devices[d.MAC]; k != nil {
+				next.devices[d.MAC] = k
+			}
+		}
+	}
+	from := a.read.Add(-overlap)
+	if len(changed) > 0 {
+		readings, err := s.st.DeviceHistory(ctx, accountID, changed, from)
+		if err != nil {
+			return nil, err
+		}
+		for mac, rs := range readings {
+			if k := next.devices[mac]; k != nil {
+				k.add(rs)
+				k.trim()
+			}
+		}
+	}
+	resolved, err := s.st.FindAlerts(ctx, store.AlertFilter{Account: accountID, Type: domain.AlertConsumableOut, Status: domain.AlertClosed, From: from})
+	if err != nil {
+		return nil, err
+	}
+	for mac, alerts := range alertsByDevice(devices, resolved) {
+		if k := next.devices[mac]; k != nil {
+			for _, t := range refills(alerts) {
+				if n := len(k.h.Refills); n == 0 || t.After(k.h.Refills[n-1]) {
+					k.h.Refills = append(k.h.Refills, t) // read again within the overlap otherwise
+				}
+			}
+		}
+	}
+	if len(added) > 0 {
+		readings, err := s.st.DeviceHistory(ctx, accountID, added, now.Add(-forecast.Window))
+		if err != nil {
+			return nil, err
+		}
+		next.models = maps.Clone(a.models)
+		s.add(next, devices, readings, nil, now)
+	}
+	return next, nil
+}
+
+// add fits the models of the dispensers that a does not hold yet, from
+// their readings and alerts, and keeps what the projections read of them.
+// A fit learns from the history as the cache records it: a silence now,
+// not yet offline, is no gap to it, as the silences before were not
+// either (BenchmarkBacktestThroughSync's estimates were further off when
+// it was).
+func (s *Service) add(a *account, devices []domain.Device, readings map[string][]store.Reading, alerts map[string][]domain.Alert, now time.Time) {
+	for _, d := range devices {
+		if len(d.Compartments) == 0 || a.devices[d.MAC] != nil {
+			continue
+		}
+		k := &kept{}
+		k.add(readings[d.MAC])
+		h := k.h
+		h.Refills = refills(alerts[d.MAC])
+		for _, al := range alerts[d.MAC] {
+			h.Outs = append(h.Outs, al.Created)
+		}
+		slices.SortFunc(h.Outs, time.Time.Compare)
+		m := forecast.Fit(&h, now, s.zone)
+		a.models[d.MAC] = m
+		a.thin = a.thin || m.Basis() == forecast.TooLittleData
+		k.h.Refills = h.Refills
+		k.trim()
+		a.devices[d.MAC] = k
+	}
 }
 
 // alertsByDevice files the consumable_out alerts under the devices they
 // name, or under the only device of their location.
 func alertsByDevice(devices []domain.Device, alerts []domain.Alert) map[string][]domain.Alert {
-	atLocation := map[string][]string{}
-	for _, d := range devices {
-		atLocation[d.LocationID] = append(atLocation[d.LocationID], d.MAC)
-	}
+	var atLocation map[string][]string // once an alert names no device
 	out := map[string][]domain.Alert{}
 	for _, a := range alerts {
 		macs := a.MACs
+		if len(macs) == 0 && atLocation == nil {
+			atLocation = map[string][]string{}
+			for _, d := range devices {
+				atLocation[d.LocationID] = append(atLocation[d.LocationID], d.MAC)
+			}
+		}
 		if len(macs) == 0 && len(atLocation[a.LocationID]) == 1 {
 			macs = atLocation[a.LocationID]
 		}
@@ -233,45 +319,118 @@ func alertsByDevice(devices []domain.Device, alerts []domain.Alert) map[string][
 	return out
 }
 
-// historyOf is a device's forecast history: each compartment's levels
-// when they changed, the spans it was offline, its refills (its
-// consumable_out alerts closed by the device or by staff) and its
-// consumable_out alerts' creation times.
-func historyOf(readings []store.Reading, alerts []domain.Alert) forecast.History {
-	var h forecast.History
-	var offline *forecast.Span
+// refills are the times of the refills the alerts list, in order: the
+// consumable_out alerts closed by the device or by staff.
+func refills(alerts []domain.Alert) []time.Time {
+	var out []time.Time
+	for _, a := range alerts {
+		if !a.Open() && (a.Resolution == domain.ResolvedByDevice || a.Resolution == domain.ResolvedByUser) {
+			out = append(out, a.Resolved)
+		}
+	}
+	slices.SortFunc(out, time.Time.Compare)
+	return out
+}
+
+// add appends to the history the readings after the last one read: each
+// compartment's level when it changed, and the spans offline.
+func (k *kept) add(readings []store.Reading) {
 	for _, r := range readings {
+		if !k.last.At.IsZero() && (r.At.Before(k.last.At) || r.At.Equal(k.last.At) && sameReading(r, k.last)) {
+			continue // read before
+		}
 		for i, level := range r.Levels {
-			for len(h.Levels) <= i {
-				h.Levels = append(h.Levels, nil)
+			for len(k.h.Levels) <= i {
+				k.h.Levels = append(k.h.Levels, nil)
 			}
-			if n := len(h.Levels[i]); n == 0 || h.Levels[i][n-1].Level != level {
-				h.Levels[i] = append(h.Levels[i], forecast.Sample{At: r.At, Level: level})
+			if n := len(k.h.Levels[i]); n == 0 || k.h.Levels[i][n-1].Level != level {
+				k.h.Levels[i] = append(k.h.Levels[i], forecast.Sample{At: r.At, Level: level})
 			}
 		}
+		n := len(k.h.Gaps)
+		open := n > 0 && k.h.Gaps[n-1].To.IsZero()
 		switch {
-		case r.Offline && offline == nil:
+		case r.Offline && !open:
 			from := r.LastSeen
 			if from.IsZero() || from.After(r.At) {
 				from = r.At
 			}
-			offline = &forecast.Span{From: from}
-		case !r.Offline && offline != nil:
-			offline.To = r.At
-			h.Gaps = append(h.Gaps, *offline)
-			offline = nil
+			k.h.Gaps = append(k.h.Gaps, forecast.Span{From: from})
+		case !r.Offline && open:
+			k.h.Gaps[n-1].To = r.At
+		}
+		k.last = r
+	}
+}
+
+// trim drops what a projection no longer reads: each compartment's rows
+// before its last refill (a row RefillRise or more above the row before
+// it; Forecast reads no further back), the spans offline that ended, and
+// the refills before the first row kept.
+func (k *kept) trim() {
+	var first time.Time
+	sorted := true
+	for i, s := range k.h.Levels {
+		if !slices.IsSortedFunc(s, func(a, b forecast.Sample) int { return a.At.Compare(b.At) }) {
+			sorted = false // Forecast sorts them all: keep them
+			continue
+		}
+		for j := len(s) - 1; j > 0; j-- {
+			if level(s[j]) >= level(s[j-1])+forecast.RefillRise {
+				s = slices.Clone(s[j:])
+				k.h.Levels[i] = s
+				break
+			}
+		}
+		if len(s) > 0 && (first.IsZero() || s[0].At.Before(first)) {
+			first = s[0].At
 		}
 	}
-	if offline != nil {
-		h.Gaps = append(h.Gaps, *offline)
+	if n := len(k.h.Gaps); n > 0 && k.h.Gaps[n-1].To.IsZero() {
+		k.h.Gaps = k.h.Gaps[n-1:]
+	} else {
+		k.h.Gaps = nil
 	}
-	for _, a := range alerts {
-		h.Outs = append(h.Outs, a.Created)
-		if !a.Open() && (a.Resolution == domain.ResolvedByDevice || a.Resolution == domain.ResolvedByUser) {
-			h.Refills = append(h.Refills, a.Resolved)
+	i := 0
+	for sorted && i < len(k.h.Refills) && k.h.Refills[i].Before(first) {
+		i++
+	}
+	k.h.Refills = k.h.Refills[i:]
+}
+
+// level is a row's level as Forecast takes it, within 0–100.
+func level(s forecast.Sample) int { return min(max(s.Level, 0), 100) }
+
+// silent returns gaps with, when the device is not in one and its
+// last_seen is more than silentAfter before now, the span since then: the
+// history records nothing of a silence until the device goes offline, as
+// the service repeats what it last heard, but its last_seen tells.
+func silent(gaps []forecast.Span, lastSeen, now time.Time) []forecast.Span {
+	if n := len(gaps); n > 0 && gaps[n-1].To.IsZero() || lastSeen.IsZero() || now.Sub(lastSeen) <= silentAfter {
+		return gaps
+	}
+	return append(gaps, forecast.Span{From: lastSeen})
+}
+
+// sameState reports whether a device is in the state of a reading: a
+// write of it would record none.
+func sameState(r store.Reading, d domain.Device) bool {
+	battery := -1
+	if d.Battery != nil {
+		battery = *d.Battery
+	}
+	if r.Offline != d.Offline || r.Battery != battery || r.BatteryState != d.BatteryState || len(r.Levels) != len(d.Compartments) {
+		return false
+	}
+	for i, c := range d.Compartments {
+		if r.Levels[i] != c.Level {
+			return false
 		}
 	}
-	slices.SortFunc(h.Outs, time.Time.Compare)
-	slices.SortFunc(h.Refills, time.Time.Compare)
-	return h
+	return true
+}
+
+// sameReading reports whether two readings record the same state.
+func sameReading(a, b store.Reading) bool {
+	return a.Offline == b.Offline && a.Battery == b.Battery && a.BatteryState == b.BatteryState && slices.Equal(a.Levels, b.Levels)
 }

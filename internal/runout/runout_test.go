@@ -26,25 +26,11 @@ const account = "acme"
 func fleet(t *testing.T) store.Store {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "washboard.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	l := domain.Layout{
-		Account:   domain.Account{ID: account, Name: "Acme"},
-		Buildings: []domain.Building{{ID: "b1", Name: "North"}},
-		Floors:    []domain.Floor{{ID: "f1", BuildingID: "b1", Name: "Ground"}},
-		Rooms:     []domain.Room{{ID: "r1", FloorID: "f1", Name: "Restroom"}},
-		Locations: []domain.Location{
-			{ID: "l1", RoomID: "r1", Name: "Towel 1", Type: domain.Towel},
-			{ID: "l2", RoomID: "r1", Name: "Towel 2", Type: domain.Towel},
-			{ID: "l3", RoomID: "r1", Name: "Soap", Type: domain.Soap},
-		},
-	}
-	if _, err := st.ReplaceLayout(ctx, l); err != nil {
-		t.Fatal(err)
-	}
+	st := cache(t,
+		domain.Location{ID: "l1", RoomID: "r1", Name: "Towel 1", Type: domain.Towel},
+		domain.Location{ID: "l2", RoomID: "r1", Name: "Towel 2", Type: domain.Towel},
+		domain.Location{ID: "l3", RoomID: "r1", Name: "Soap", Type: domain.Soap},
+	)
 	level := 100
 	for at := now.Add(-96 * time.Hour); !at.After(now); at = at.Add(30 * time.Minute) {
 		devices := []domain.Device{dispenser("steady", "l1", level, at)}
@@ -70,6 +56,27 @@ func fleet(t *testing.T) store.Store {
 		if level--; level < 0 {
 			level = 100
 		}
+	}
+	return st
+}
+
+// cache is an empty cache of the account, with the locations in one room.
+func cache(t *testing.T, locations ...domain.Location) store.Store {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "washboard.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	l := domain.Layout{
+		Account:   domain.Account{ID: account, Name: "Acme"},
+		Buildings: []domain.Building{{ID: "b1", Name: "North"}},
+		Floors:    []domain.Floor{{ID: "f1", BuildingID: "b1", Name: "Ground"}},
+		Rooms:     []domain.Room{{ID: "r1", FloorID: "f1", Name: "Restroom"}},
+		Locations: locations,
+	}
+	if _, err := st.ReplaceLayout(context.Background(), l); err != nil {
+		t.Fatal(err)
 	}
 	return st
 }
@@ -156,4 +163,64 @@ func TestTouchEstimatesOnTheWorker(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+// A dispenser that stopped transmitting five hours ago, and is not yet
+// offline, is projected from what it last sent: its use goes on while
+// nothing is heard, so its run-out does not slip as the silence lasts.
+func TestSilentDispenserProjectedFromItsLastReport(t *testing.T) {
+	ctx := context.Background()
+	st := cache(t, domain.Location{ID: "l1", RoomID: "r1", Name: "Towel", Type: domain.Towel})
+	// One percent every half hour, refilled when out, polled every half
+	// hour for four weeks; silent since 04:00, at 30 percent, and polled
+	// on: the service repeats what it last heard.
+	silent := now.Add(-5 * time.Hour)
+	poll := func(at time.Time, level int) {
+		d := dispenser("quiet", "l1", level, at)
+		if at.After(silent) {
+			d = dispenser("quiet", "l1", 30, silent)
+		}
+		r, err := st.BeginDevices(ctx, account)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.SeenAt(at)
+		if err := r.Write(ctx, []domain.Device{d}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	level := 51 // 30 at 04:00
+	for at := now.Add(-28 * 24 * time.Hour); !at.After(now); at = at.Add(30 * time.Minute) {
+		poll(at, level)
+		if level--; level < 0 {
+			level = 100
+		}
+	}
+	clk := clock.NewFake(now)
+	s := runout.New(st, clk, time.UTC, nil)
+	if err := s.Refresh(ctx, account); err != nil {
+		t.Fatal(err)
+	}
+	first, ok := s.Estimates(account)["quiet"]
+	// 30 percent at about two an hour from 04:00: out about ten hours
+	// from now. Taken as heard until now, with less than a percent used
+	// since 04:00, it would be nearly 15 hours.
+	if d := first.At.Sub(now); !ok || d < 8*time.Hour || d > 13*time.Hour || first.Earliest.Before(now) || first.Latest.Before(first.At) {
+		t.Fatalf("the silent dispenser: %+v (%v), runs out in %s; want about 10 h, from its last report", first, ok, d)
+	}
+	// Two hours more of silence, polled on: the estimate stays.
+	for at := now.Add(30 * time.Minute); !at.After(now.Add(2 * time.Hour)); at = at.Add(30 * time.Minute) {
+		poll(at, 0)
+	}
+	clk.Set(now.Add(2 * time.Hour))
+	if err := s.Refresh(ctx, account); err != nil {
+		t.Fatal(err)
+	}
+	later := s.Estimates(account)["quiet"]
+	if d := later.At.Sub(first.At); d < -30*time.Minute || d > 30*time.Minute {
+		t.Errorf("two hours more of silence moved the estimate by %s, from %s to %s", d, first.At, later.At)
+	}
 }
