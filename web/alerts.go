@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -26,7 +25,6 @@ type alertQuery struct {
 	status   string        // open, closed or all
 	from, to string        // as given, yyyy-mm-dd
 	within   runsOutOption // the runs_out parameter; zero for any
-	sort     string        // "" for overdue first, then oldest; runs_out
 }
 
 // at is the query as of now: runs_out counted from now.
@@ -80,24 +78,16 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 			q.status, q.Status = "closed", domain.AlertClosed // a resolution implies closed alerts
 		}
 	}
-	if w := c.QueryParam("runs_out"); w != "" {
-		i := slices.IndexFunc(runsOutWithin, func(o runsOutOption) bool { return o.value == w })
-		if i < 0 {
-			return q, errBadParam("runs_out", "must be one of 2h, 4h, 8h, 24h or 48h, not %q", clip(w))
-		}
-		if q.Status == domain.AlertClosed {
-			return q, errBadParam("runs_out", "chooses open alerts by when their dispenser runs out, so it cannot go with closed ones (status or resolution)")
-		}
-		q.within = runsOutWithin[i]
-	}
-	switch o := c.QueryParam("sort"); o {
-	case "":
-	case "runs_out":
-		q.sort, q.BySoonestOut = o, true
-	default:
-		return q, errBadParam("sort", "must be runs_out (the dispenser that runs out first at the top) or empty, not %q", clip(o))
-	}
 	var err error
+	if q.within, err = parseRunsOut(c); err != nil {
+		return q, err
+	}
+	if q.within.value != "" && q.Status == domain.AlertClosed {
+		return q, errBadParam("runs_out", "chooses open alerts by when their dispenser runs out, so it cannot go with closed ones (status or resolution)")
+	}
+	if q.BySoonestOut, err = parseSortByRunOut(c); err != nil {
+		return q, err
+	}
 	if q.From, q.from, err = s.parseDay(c, "from"); err != nil {
 		return q, err
 	}
@@ -145,7 +135,9 @@ func (q alertQuery) values() url.Values {
 	set("from", q.from)
 	set("to", q.to)
 	set("runs_out", q.within.value)
-	set("sort", q.sort)
+	if q.BySoonestOut {
+		v.Set("sort", "runs_out")
+	}
 	return v
 }
 
@@ -214,12 +206,8 @@ func alertFilterView(q alertQuery, pg dashboard.AlertsPage) views.AlertFilter {
 	for _, st := range []struct{ v, l string }{{"open", "Open"}, {"closed", "Closed"}, {"all", "Open and closed"}} {
 		f.Statuses = append(f.Statuses, views.Option{Value: st.v, Label: st.l, Selected: st.v == q.status})
 	}
-	f.RunsOut = []views.Option{{Value: "", Label: "Any time", Selected: q.within.value == ""}}
-	for _, o := range runsOutWithin {
-		f.RunsOut = append(f.RunsOut, views.Option{Value: o.value, Label: o.label, Selected: q.within.value == o.value})
-	}
-	f.Sorts = []views.Option{{Value: "", Label: "Overdue first, then oldest", Selected: q.sort == ""},
-		{Value: "runs_out", Label: "Runs out first", Selected: q.sort == "runs_out"}}
+	f.RunsOut = runsOutOptions(q.within)
+	f.Sorts = sortOptions("Overdue first, then oldest", q.BySoonestOut)
 	f.Resolutions = []views.Option{{Value: "", Label: "Any resolution", Selected: q.Resolution == ""}}
 	for _, r := range domain.Resolutions {
 		f.Resolutions = append(f.Resolutions, views.Option{Value: strings.ToLower(string(r)), Label: r.Label(), Selected: r == q.Resolution})

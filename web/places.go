@@ -182,21 +182,39 @@ func parseDeviceFilter(c echo.Context) (deviceFilter, error) {
 		}
 		f.Health = &v
 	}
-	if w := c.QueryParam("runs_out"); w != "" {
-		i := slices.IndexFunc(runsOutWithin, func(o runsOutOption) bool { return o.value == w })
-		if i < 0 {
-			return f, errBadParam("runs_out", "must be one of 2h, 4h, 8h, 24h or 48h, not %q", clip(w))
-		}
-		f.within = runsOutWithin[i]
+	var err error
+	if f.within, err = parseRunsOut(c); err != nil {
+		return f, err
 	}
+	f.BySoonestOut, err = parseSortByRunOut(c)
+	return f, err
+}
+
+// parseRunsOut reads the runs_out parameter: within how long a dispenser
+// runs out; the zero option when it is not given.
+func parseRunsOut(c echo.Context) (runsOutOption, error) {
+	w := c.QueryParam("runs_out")
+	if w == "" {
+		return runsOutOption{}, nil
+	}
+	i := slices.IndexFunc(runsOutWithin, func(o runsOutOption) bool { return o.value == w })
+	if i < 0 {
+		return runsOutOption{}, errBadParam("runs_out", "must be one of 2h, 4h, 8h, 24h or 48h, not %q", clip(w))
+	}
+	return runsOutWithin[i], nil
+}
+
+// parseSortByRunOut reads the sort parameter: runs_out puts what runs out
+// first at the top; empty keeps the page's own order.
+func parseSortByRunOut(c echo.Context) (bool, error) {
 	switch o := c.QueryParam("sort"); o {
 	case "":
+		return false, nil
 	case "runs_out":
-		f.BySoonestOut = true
+		return true, nil
 	default:
-		return f, errBadParam("sort", "must be runs_out (the dispensers that run out first at the top) or empty, not %q", clip(o))
+		return false, errBadParam("sort", "must be runs_out (what runs out first at the top) or empty, not %q", clip(o))
 	}
-	return f, nil
 }
 
 // runsOutOption is a choice of the filter of when dispensers run out.
@@ -211,6 +229,22 @@ var runsOutWithin = []runsOutOption{
 	{"8h", "Within 8 h (a shift)", 8 * time.Hour},
 	{"24h", "Within a day", 24 * time.Hour},
 	{"48h", "Within two days", 48 * time.Hour},
+}
+
+// runsOutOptions are the choices of the runs_out filter, chosen selected.
+func runsOutOptions(chosen runsOutOption) []views.Option {
+	out := []views.Option{{Value: "", Label: "Any time", Selected: chosen.value == ""}}
+	for _, o := range runsOutWithin {
+		out = append(out, views.Option{Value: o.value, Label: o.label, Selected: chosen.value == o.value})
+	}
+	return out
+}
+
+// sortOptions are the choices of the sort parameter: the page's own order
+// (named ownOrder) or what runs out first.
+func sortOptions(ownOrder string, bySoonestOut bool) []views.Option {
+	return []views.Option{{Value: "", Label: ownOrder, Selected: !bySoonestOut},
+		{Value: "runs_out", Label: "Runs out first", Selected: bySoonestOut}}
 }
 
 // url is the address of a page at path with the filter, its parameters
@@ -241,12 +275,8 @@ func (f deviceFilter) query(q url.Values) url.Values {
 
 func (f deviceFilter) view(action string) views.DeviceFilter {
 	v := views.DeviceFilter{Action: action, Active: f.Active() || f.within.value != "" || f.BySoonestOut}
-	v.Sorts = []views.Option{{Value: "", Label: "In the rooms' order", Selected: !f.BySoonestOut},
-		{Value: "runs_out", Label: "Runs out first", Selected: f.BySoonestOut}}
-	v.RunsOut = append(v.RunsOut, views.Option{Value: "", Label: "Any time", Selected: f.within.value == ""})
-	for _, o := range runsOutWithin {
-		v.RunsOut = append(v.RunsOut, views.Option{Value: o.value, Label: o.label, Selected: f.within.value == o.value})
-	}
+	v.Sorts = sortOptions("In the rooms' order", f.BySoonestOut)
+	v.RunsOut = runsOutOptions(f.within)
 	v.Types = append(v.Types, views.Option{Value: "", Label: "All types", Selected: f.Type == ""})
 	for _, t := range []domain.DeviceType{domain.Tissue, domain.Towel, domain.Soap, domain.Sanitizer, domain.Collector} {
 		v.Types = append(v.Types, views.Option{Value: string(t), Label: t.Label(), Selected: f.Type == t})

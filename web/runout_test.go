@@ -399,6 +399,18 @@ func TestAlertsPageOrdersAndFiltersByRunOut(t *testing.T) {
 		t.Error("the alert whose dispenser is out says when it runs out")
 	}
 
+	// With closed alerts, the open ones come first in that order, then the
+	// closed ones, as many as the page shows.
+	all, err := a.store.CountAlerts(context.Background(), store.AlertFilter{Account: a.world.Accounts()[0].ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows = ids(b.get("/alerts?status=all&sort=runs_out").doc(t))
+	if len(rows) != min(all, alertsLimit) || len(rows) < 5 || !slices.Equal(rows[:5], want) {
+		t.Errorf("open and closed, ordered by run-out, the page lists %d alerts beginning %v; want %d beginning %v",
+			len(rows), rows[:min(len(rows), 5)], min(all, alertsLimit), want)
+	}
+
 	for _, c := range []struct {
 		within, words string
 		want          []string

@@ -27,8 +27,10 @@ type AlertsQuery struct {
 }
 
 // forecasts reports whether the query needs the estimates to choose or
-// order its alerts.
-func (q AlertsQuery) forecasts() bool { return !q.RunsOutBy.IsZero() || q.BySoonestOut }
+// order its alerts: closed alerts have none.
+func (q AlertsQuery) forecasts() bool {
+	return !q.RunsOutBy.IsZero() || q.BySoonestOut && q.Status != domain.AlertClosed
+}
 
 // AlertsPage is the alerts page: at most a page of the alerts of a
 // filter, how many there are in all, what the open ones ask staff to
@@ -57,10 +59,9 @@ func (s *Service) Alerts(ctx context.Context, q AlertsQuery, limit int) (AlertsP
 	var alerts []domain.Alert
 	var err error
 	if q.forecasts() {
-		if alerts, m.RunsOut, err = s.alertsByForecast(ctx, q); err != nil {
+		if alerts, m.RunsOut, m.Total, err = s.alertsByForecast(ctx, q, limit); err != nil {
 			return m, err
 		}
-		m.Total = len(alerts)
 		alerts = alerts[:min(len(alerts), limit)]
 	} else {
 		if m.Total, err = s.store.CountAlerts(ctx, f); err != nil {
@@ -118,7 +119,7 @@ func (s *Service) AllAlerts(ctx context.Context, q AlertsQuery) (Located, error)
 	var alerts []domain.Alert
 	var err error
 	if q.forecasts() {
-		alerts, _, err = s.alertsByForecast(ctx, q)
+		alerts, _, _, err = s.alertsByForecast(ctx, q, 0)
 	} else {
 		alerts, err = s.store.FindAlerts(ctx, q.AlertFilter)
 	}
@@ -128,17 +129,22 @@ func (s *Service) AllAlerts(ctx context.Context, q AlertsQuery) (Located, error)
 	return s.locate(ctx, q.Account, alerts)
 }
 
-// alertsByForecast reads every alert of the query's filter, keeps those
-// whose dispenser runs out by RunsOutBy, and orders them by when it runs
-// out if asked; with their estimates by alert id.
-func (s *Service) alertsByForecast(ctx context.Context, q AlertsQuery) ([]domain.Alert, map[string]forecast.Estimate, error) {
-	alerts, err := s.store.FindAlerts(ctx, q.AlertFilter)
+// alertsByForecast reads the open alerts of the query's filter, keeps
+// those whose dispenser runs out by RunsOutBy, and orders them by when it
+// runs out if asked; with their estimates by alert id, and how many
+// alerts the query has in all. Open alerts are few, so all of them are
+// read; when the filter takes closed ones too, they follow the open ones
+// in the cache's order, at most limit of them (0 for all).
+func (s *Service) alertsByForecast(ctx context.Context, q AlertsQuery, limit int) ([]domain.Alert, map[string]forecast.Estimate, int, error) {
+	open := q.AlertFilter
+	open.Status, open.Limit = domain.AlertOpen, 0
+	alerts, err := s.store.FindAlerts(ctx, open)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	runsOut, err := s.alertsRunOut(ctx, q.AlertFilter, alerts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	if !q.RunsOutBy.IsZero() {
 		alerts = slices.DeleteFunc(alerts, func(a domain.Alert) bool {
@@ -153,7 +159,24 @@ func (s *Service) alertsByForecast(ctx context.Context, q AlertsQuery) ([]domain
 			return soonestOut(ea.At, aOK, eb.At, bOK)
 		})
 	}
-	return alerts, runsOut, nil
+	if q.Status != "" || !q.RunsOutBy.IsZero() {
+		return alerts, runsOut, len(alerts), nil
+	}
+	// The closed ones, by the filter's own dates: read with the open ones,
+	// which are left out.
+	all := q.AlertFilter
+	if limit > 0 {
+		all.Limit = limit + len(alerts)
+	}
+	rest, err := s.store.FindAlerts(ctx, all)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	total, err := s.store.CountAlerts(ctx, q.AlertFilter)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return append(alerts, slices.DeleteFunc(rest, domain.Alert.Open)...), runsOut, total, nil
 }
 
 // alertsRunOut says when the dispenser of each open alert will run out,
