@@ -40,9 +40,10 @@ type TrendsPage struct {
 }
 
 // HeatMap is one heat map of consumption: a building's, or all the
-// buildings' (BuildingID empty).
+// buildings'. Href is the trends page of its building alone; empty on
+// that page, and for all the buildings.
 type HeatMap struct {
-	Title      string
-	BuildingID string
-	Heat       trends.Heat
+	Title string
+	Href  string
+	Heat  trends.Heat
 }

@@ -15,7 +15,7 @@ import (
 func sampleTrends() TrendsPage {
 	at := func(day, hour int) time.Time { return time.Date(2026, 11, 15+day, hour, 0, 0, 0, time.UTC) }
 	p := trends.NewPeriod(7, now, cet)
-	place := trends.Place{BuildingID: "b1", Building: `North <Tower>`, FloorID: "f1", Floor: "Level 1", RoomID: "r1", Room: "Gents", LocationID: "17", Location: "Stall 2"}
+	place := trends.Place{BuildingID: "b1", Building: `North <Tower>`, Floor: "Level 1", RoomID: "r1", Room: "Gents", LocationID: "17", Location: "Stall 2"}
 	spans := []store.AlertSpan{
 		{LocationID: "17", Type: domain.AlertConsumableOut, Created: at(1, 9), Resolved: at(1, 11)},
 		{LocationID: "17", Type: domain.AlertJam, Created: at(2, 9), Resolved: at(2, 10)},
@@ -26,7 +26,7 @@ func sampleTrends() TrendsPage {
 	heat := c.Heat()
 	m := TrendsPage{Page: samplePage("Trends"), Days: 7, Scope: `North <Tower>`, Zone: cet, Period: p,
 		Alerts: trends.CountAlerts(p, spans, map[string]trends.Place{"17": place}), Top: 10, Heat: heat,
-		HeatMaps: []HeatMap{{Title: `North <Tower>`, BuildingID: "b1", Heat: heat}}, Computed: now, HeatComputed: now,
+		HeatMaps: []HeatMap{{Title: `North <Tower>`, Heat: heat}}, Computed: now, HeatComputed: now,
 		KeptFor: 5 * time.Minute, CSV: map[string]string{"perday": "/trends.csv?table=perday&period=7", "heatmap": "/trends.csv?table=heatmap"},
 		Periods: []Option{{Value: "30", Label: "Last 30 days"}}, Buildings: []Option{{Value: "b1", Label: `North <Tower>`, Selected: true}}}
 	m.Nav = "trends"

@@ -30,13 +30,7 @@ const (
 )
 
 // trendTables are the tables of the trends page that download as CSV.
-var trendTables = []struct{ name, label string }{
-	{"perday", "Alerts per day"},
-	{"resolve", "Median time to resolve per week"},
-	{"locations", "Locations with the most alerts"},
-	{"rooms", "Rooms with the most alerts"},
-	{"heatmap", "Consumption by weekday and hour"},
-}
+var trendTables = []string{"perday", "resolve", "locations", "rooms", "heatmap"}
 
 // trendsQuery is the trends' period and scope, read from the URL.
 type trendsQuery struct {
@@ -128,7 +122,7 @@ func (s *Server) showTrends(c echo.Context) error {
 	// The heat maps: the scope's; at the account's, also each building's,
 	// the first trendsHeatMaps by name.
 	if q.building.ID != "" {
-		m.HeatMaps = []views.HeatMap{{Title: q.building.Name, Heat: t.Heat, BuildingID: q.building.ID}}
+		m.HeatMaps = []views.HeatMap{{Title: q.building.Name, Heat: t.Heat}}
 	} else {
 		m.HeatMaps = []views.HeatMap{{Title: "All buildings", Heat: t.Heat}}
 		for i, b := range t.Buildings {
@@ -136,7 +130,9 @@ func (s *Server) showTrends(c echo.Context) error {
 				m.MoreHeatMaps = len(t.Buildings) - i
 				break
 			}
-			m.HeatMaps = append(m.HeatMaps, views.HeatMap{Title: b.Building.Name, Heat: b.Heat, BuildingID: b.Building.ID})
+			v := q.values()
+			v.Set("building", b.Building.ID)
+			m.HeatMaps = append(m.HeatMaps, views.HeatMap{Title: b.Building.Name, Heat: b.Heat, Href: "/trends?" + v.Encode()})
 		}
 		if len(t.Buildings) == 1 {
 			m.HeatMaps = m.HeatMaps[1:] // the building is the account
@@ -144,10 +140,10 @@ func (s *Server) showTrends(c echo.Context) error {
 	}
 	m.Heat = t.Heat
 	m.CSV = map[string]string{}
-	for _, tb := range trendTables {
+	for _, table := range trendTables {
 		v := q.values()
-		v.Set("table", tb.name)
-		m.CSV[tb.name] = "/trends.csv?" + v.Encode()
+		v.Set("table", table)
+		m.CSV[table] = "/trends.csv?" + v.Encode()
 	}
 	m.Running = fmt.Sprintf("Trends · %s · last %d days to %s · printed %s", m.Scope, q.days,
 		t.Period.End.In(t.Period.Zone).Format("Mon 2 Jan 2006 15:04 MST"), s.clock.Now().In(t.Period.Zone).Format("2 Jan 2006 15:04 MST"))
@@ -160,14 +156,8 @@ func (s *Server) showTrends(c echo.Context) error {
 func (s *Server) exportTrends(c echo.Context) error {
 	ss := sessionOf(c)
 	table := c.QueryParam("table")
-	names := make([]string, len(trendTables))
-	known := false
-	for i, t := range trendTables {
-		names[i] = t.name
-		known = known || t.name == table
-	}
-	if !known {
-		return errBadParam("table", "must be one of %s, not %q", strings.Join(names, ", "), clip(table))
+	if !slices.Contains(trendTables, table) {
+		return errBadParam("table", "must be one of %s, not %q", strings.Join(trendTables, ", "), clip(table))
 	}
 	q, err := s.parseTrendsQuery(c, ss.Account)
 	if err != nil {
@@ -196,7 +186,7 @@ func (s *Server) exportTrends(c echo.Context) error {
 	date := func(at time.Time) string { return at.In(t.Period.Zone).Format(time.DateOnly) }
 	switch table {
 	case "perday":
-		w.Write(append([]string{"date", "alerts"}, types...))
+		w.Write(cells(append([]string{"date", "alerts"}, types...)...))
 		for _, d := range t.Days {
 			w.Write(append([]string{date(d.Start), strconv.Itoa(d.Total)}, counts(d.ByType)...))
 		}
@@ -218,7 +208,7 @@ func (s *Server) exportTrends(c echo.Context) error {
 			rows = t.Rooms
 			header = []string{"rank", "room_id", "building", "floor", "room", "alerts"}
 		}
-		w.Write(append(header, types...))
+		w.Write(cells(append(header, types...)...))
 		for i, r := range rows {
 			p := r.Place
 			cols := []string{strconv.Itoa(i + 1), r.ID, p.Building, p.Floor, p.Room}

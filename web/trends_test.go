@@ -301,9 +301,17 @@ func TestTrendsOfABuildingAndBadParameters(t *testing.T) {
 	if maps.Length() != 1+len(acc.Buildings) || !strings.Contains(maps.First().Find("h3").Text(), "All buildings") {
 		t.Errorf("%d heat maps, the first %q; want all buildings' and each of the %d", maps.Length(), maps.First().Find("h3").Text(), len(acc.Buildings))
 	}
-	if href := maps.Eq(1).Find("h3 a").AttrOr("href", ""); !strings.HasPrefix(href, "/trends?period=90&building=") {
-		t.Errorf("a building's heat map links to %q", href)
+	names := map[string]string{} // building names by id
+	for _, bl := range acc.Buildings {
+		names[bl.ID] = bl.Name
 	}
+	maps.Slice(1, maps.Length()).Each(func(i int, m *goquery.Selection) {
+		a := m.Find("h3 a")
+		u, err := url.Parse(a.AttrOr("href", ""))
+		if err != nil || u.Path != "/trends" || u.Query().Get("period") != "90" || names[u.Query().Get("building")] != a.Text() {
+			t.Errorf("the heat map of %q links to %q; want its building's trends of 90 days", a.Text(), a.AttrOr("href", ""))
+		}
+	})
 	if sum != want.total || len(all)-1 != len(want.locations) {
 		t.Errorf("the buildings count %d alerts; the simulator made %d in 90 days (the account's CSV has %d locations of %d)", sum, want.total, len(all)-1, len(want.locations))
 	}

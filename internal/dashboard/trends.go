@@ -240,7 +240,7 @@ func (s *Service) trendPlaces(ctx context.Context, account, building string) (ma
 		if !ok {
 			continue
 		}
-		places[l.ID] = trends.Place{BuildingID: b.ID, Building: b.Name, FloorID: f.ID, Floor: f.Name, RoomID: r.ID, Room: r.Name,
+		places[l.ID] = trends.Place{BuildingID: b.ID, Building: b.Name, Floor: f.Name, RoomID: r.ID, Room: r.Name,
 			LocationID: l.ID, Location: l.Name}
 	}
 	var buildings []domain.Building

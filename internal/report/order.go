@@ -38,7 +38,9 @@ func compareListed[T ~string](order []T, a, b T) int {
 	return strings.Compare(string(a), string(b))
 }
 
-func compareAlertTypes(a, b domain.AlertType) int { return compareListed(domain.AlertTypes, a, b) }
+// CompareAlertTypes orders alert types as pages list them: those
+// Washboard knows in their order, then the others by name.
+func CompareAlertTypes(a, b domain.AlertType) int { return compareListed(domain.AlertTypes, a, b) }
 
 // CompareNames orders names as people expect: numbers by value ("Floor 2"
 // before "Floor 10"), letters regardless of case, and empty names last.

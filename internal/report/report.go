@@ -266,7 +266,7 @@ func medians(durations map[domain.AlertType][]time.Duration) []TypeMedian {
 	for t, ds := range durations {
 		out = append(out, TypeMedian{Type: t, Count: len(ds), Median: Median(ds)})
 	}
-	slices.SortFunc(out, func(a, b TypeMedian) int { return compareAlertTypes(a.Type, b.Type) })
+	slices.SortFunc(out, func(a, b TypeMedian) int { return CompareAlertTypes(a.Type, b.Type) })
 	return out
 }
 

@@ -193,7 +193,7 @@ func topLocations(alerts []domain.Alert, in Input) []LocationCount {
 	}
 	out := make([]LocationCount, 0, len(byLocation))
 	for _, lc := range byLocation {
-		slices.SortFunc(lc.Types, compareAlertTypes)
+		slices.SortFunc(lc.Types, CompareAlertTypes)
 		out = append(out, *lc)
 	}
 	slices.SortFunc(out, func(a, b LocationCount) int {

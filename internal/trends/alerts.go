@@ -68,7 +68,7 @@ type Count struct {
 // its LocationID.
 type Place struct {
 	BuildingID, Building string
-	FloorID, Floor       string
+	Floor                string
 	RoomID, Room         string
 	LocationID, Location string
 }
@@ -143,7 +143,7 @@ func CountAlerts(p Period, spans []store.AlertSpan, places map[string]Place) Ale
 		}
 	}
 
-	slices.SortFunc(types, compareTypes)
+	slices.SortFunc(types, report.CompareAlertTypes)
 	for i, t := range types {
 		typeIndex[t] = i
 	}
@@ -200,18 +200,6 @@ func CountAlerts(p Period, spans []store.AlertSpan, places map[string]Place) Ale
 	}
 	out.Rooms = ranked(perRoom, func(id string) Place { return roomPlaces[id] })
 	return out
-}
-
-// compareTypes orders alert types as pages list them: those Washboard
-// knows in the order of domain.AlertTypes, then others by name.
-func compareTypes(a, b domain.AlertType) int {
-	rank := func(t domain.AlertType) int {
-		if i := slices.Index(domain.AlertTypes, t); i >= 0 {
-			return i
-		}
-		return len(domain.AlertTypes)
-	}
-	return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(string(a), string(b)))
 }
 
 // Tied returns how many of counts after the first n have as many alerts

@@ -171,7 +171,7 @@ func TestWeeksStartOnMondayInTheZone(t *testing.T) {
 func TestTopLocationsAndRooms(t *testing.T) {
 	p := NewPeriod(30, utc("2026-11-19 12:00"), time.UTC)
 	place := func(loc, room, floor, location string) Place {
-		return Place{BuildingID: "b", Building: "North", FloorID: "f-" + floor, Floor: floor, RoomID: room, Room: "Room " + room,
+		return Place{BuildingID: "b", Building: "North", Floor: floor, RoomID: room, Room: "Room " + room,
 			LocationID: loc, Location: location}
 	}
 	places := map[string]Place{
