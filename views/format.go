@@ -359,14 +359,23 @@ func meterID(c DeviceCard, i, j int) string {
 // deviceName names a device of a card for assistive technology: "Left
 // dispenser" when the location holds two, the type's name otherwise.
 func deviceName(c DeviceCard, d DeviceView) string {
-	if len(c.Devices) > 1 {
-		return positionName(d.Position) + " dispenser"
-	}
-	if c.Type == domain.Collector {
+	return deviceLabel(c.Type, len(c.Devices), d.Position)
+}
+
+// deviceLabel names one of the devices of a location of type t: by its
+// position when there are several, by the type otherwise.
+func deviceLabel(t domain.DeviceType, devices int, position string) string {
+	switch {
+	case devices > 1:
+		return positionName(position) + " dispenser"
+	case t == domain.Collector:
 		return "Gateway"
 	}
-	return c.Type.Label() + " dispenser"
+	return t.Label() + " dispenser"
 }
+
+// ff writes an SVG coordinate, to a tenth of a unit.
+func ff(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
 // partsHeading is the heading over the parts of a place: "Floors" of a
 // building, "Rooms" of a floor.

@@ -110,7 +110,6 @@ var historyDashes = []struct{ class, name string }{
 // history.
 func historyChartOf(h LocationHistory, i int) historyChart {
 	d := h.Devices[i]
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 	left, right := float64(historyLeft), float64(historyWidth-historyRight)
 	span := h.To.Sub(h.From).Seconds()
 	if span <= 0 {
@@ -187,14 +186,14 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 	}
 	bottom := top + historyPlot
 	y := func(level int) float64 { return bottom - historyPlot*float64(min(max(level, 0), 100))/100 }
-	c.ViewBox = "0 0 " + strconv.Itoa(historyWidth) + " " + f(bottom+historyBottom)
-	c.Left, c.Right, c.Top, c.Bottom = f(left), f(right), f(top), f(bottom)
+	c.ViewBox = "0 0 " + strconv.Itoa(historyWidth) + " " + ff(bottom+historyBottom)
+	c.Left, c.Right, c.Top, c.Bottom = ff(left), ff(right), ff(top), ff(bottom)
 
 	for _, p := range alerts {
 		laneTop := float64(historyPad + p.lane*historyLane)
-		ha := historyAlert{X: f(p.x1), W: f(p.x2 - p.x1), BarY: f(laneTop + 23), LineY1: f(laneTop + 29), Title: alertSpanText(p.a, h.Zone)}
+		ha := historyAlert{X: ff(p.x1), W: ff(p.x2 - p.x1), BarY: ff(laneTop + 23), LineY1: ff(laneTop + 29), Title: alertSpanText(p.a, h.Zone)}
 		if p.withLabel {
-			ha.Label, ha.LabelX, ha.LabelY, ha.Anchor = p.a.Type.Label(), f(p.labelX), f(laneTop+20), "start"
+			ha.Label, ha.LabelX, ha.LabelY, ha.Anchor = p.a.Type.Label(), ff(p.labelX), ff(laneTop+20), "start"
 			if p.labelEnd {
 				ha.Anchor = "end"
 			}
@@ -202,7 +201,7 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 		c.Alerts = append(c.Alerts, ha)
 	}
 	for _, v := range []int{0, 25, 50, 75, 100} {
-		t := historyTick{Y: f(y(v))}
+		t := historyTick{Y: ff(y(v))}
 		if v%50 == 0 {
 			t.Label = strconv.Itoa(v)
 		}
@@ -215,7 +214,7 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 	from := in(h.From, h.Zone)
 	for m := time.Date(from.Year(), from.Month(), from.Day()+1, 0, 0, 0, 0, from.Location()); m.Before(h.To); m = time.Date(m.Year(), m.Month(), m.Day()+1, 0, 0, 0, 0, m.Location()) {
 		bounds = append(bounds, m)
-		c.Midnights = append(c.Midnights, f(x(m)))
+		c.Midnights = append(c.Midnights, ff(x(m)))
 	}
 	bounds = append(bounds, h.To)
 	for k := 0; k+1 < len(bounds); k++ {
@@ -224,7 +223,7 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 			continue
 		}
 		t := in(bounds[k], h.Zone)
-		c.Days = append(c.Days, historyDay{X: f((xa + xb) / 2), Y: f(bottom + 24), Name: t.Format("Mon"), Date: t.Format("2")})
+		c.Days = append(c.Days, historyDay{X: ff((xa + xb) / 2), Y: ff(bottom + 24), Name: t.Format("Mon"), Date: t.Format("2")})
 	}
 
 	for k, steps := range d.Levels {
@@ -234,31 +233,31 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 		var b strings.Builder
 		for j, s := range steps {
 			if j == 0 {
-				b.WriteString("M" + f(x(s.At)) + " " + f(y(s.Level)))
+				b.WriteString("M" + ff(x(s.At)) + " " + ff(y(s.Level)))
 				continue
 			}
-			b.WriteString(" H" + f(x(s.At)) + " V" + f(y(s.Level)))
+			b.WriteString(" H" + ff(x(s.At)) + " V" + ff(y(s.Level)))
 		}
-		b.WriteString(" H" + f(right))
+		b.WriteString(" H" + ff(right))
 		dash := historyDashes[k%len(historyDashes)]
 		c.Lines = append(c.Lines, historyLine{Path: b.String(), Class: dash.class, Dash: dash.name, Name: compartmentName(h.Type, k, len(d.Levels))})
 	}
 	if d.Since.After(h.From) {
 		w := x(d.Since) - left
-		c.NoRecord = &historySpan{X: f(left), Y: f(top), W: f(w), H: f(historyPlot), Title: "No record before " + shortDateTime(d.Since, h.Zone)}
+		c.NoRecord = &historySpan{X: ff(left), Y: ff(top), W: ff(w), H: ff(historyPlot), Title: "No record before " + shortDateTime(d.Since, h.Zone)}
 		if w >= 160 {
-			c.NoRecordLabelX = f(left + w/2)
+			c.NoRecordLabelX = ff(left + w/2)
 		}
 	}
 	for _, o := range d.Offline {
-		c.Offline = append(c.Offline, historySpan{X: f(x(o.From)), Y: f(top), W: f(x(o.To) - x(o.From)), H: f(historyPlot), Title: offlineText(o, h.Zone)})
+		c.Offline = append(c.Offline, historySpan{X: ff(x(o.From)), Y: ff(top), W: ff(x(o.To) - x(o.From)), H: ff(historyPlot), Title: offlineText(o, h.Zone)})
 	}
 	for _, r := range d.Refills {
 		at := bottom
 		if r.Compartment >= 0 {
 			at = y(r.After)
 		}
-		c.Refills = append(c.Refills, historyRefill{Transform: "translate(" + f(x(r.At)) + " " + f(at) + ")",
+		c.Refills = append(c.Refills, historyRefill{Transform: "translate(" + ff(x(r.At)) + " " + ff(at) + ")",
 			Title: refillWords(h, d, r) + ", " + shortDateTime(r.At, h.Zone)})
 	}
 	return c
@@ -273,13 +272,7 @@ func historyDays(h LocationHistory) int {
 // historyDeviceName names a device of a location's history as its card
 // does: by its type, or by its position when there are several.
 func historyDeviceName(h LocationHistory, d domain.DeviceHistory) string {
-	switch {
-	case len(h.Devices) > 1:
-		return positionName(d.Position) + " dispenser"
-	case h.Type == domain.Collector:
-		return "Gateway"
-	}
-	return h.Type.Label() + " dispenser"
+	return deviceLabel(h.Type, len(h.Devices), d.Position)
 }
 
 // historyDescription is a device's chart in words: its levels at the

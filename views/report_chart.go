@@ -53,11 +53,10 @@ func hourlyChart(buckets []report.Bucket) (hours []chartHour, ticks []chartTick,
 	}
 	every := 1 + (n-1)/labels
 	showCounts = n <= 24
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 	bar := func(x, w float64, v int) chartBar {
 		h := plotH * float64(v) / float64(top)
 		y := float64(chartTop) + plotH - h
-		return chartBar{X: f(x), Y: f(y), W: f(w), H: f(h), Value: v, LabelX: f(x + w/2), LabelY: f(y - 3)}
+		return chartBar{X: ff(x), Y: ff(y), W: ff(w), H: ff(h), Value: v, LabelX: ff(x + w/2), LabelY: ff(y - 3)}
 	}
 	for i, b := range buckets {
 		x := float64(chartLeft) + slot*float64(i)
@@ -65,7 +64,7 @@ func hourlyChart(buckets []report.Bucket) (hours []chartHour, ticks []chartTick,
 		h := chartHour{
 			Opened:   bar(x+slot*0.1, w, b.Opened),
 			Resolved: bar(x+slot*0.1+w, w, b.Resolved),
-			LabelX:   f(x + slot/2),
+			LabelX:   ff(x + slot/2),
 		}
 		if i%every == 0 {
 			h.Label = b.Label
@@ -76,7 +75,7 @@ func hourlyChart(buckets []report.Bucket) (hours []chartHour, ticks []chartTick,
 		if v == top/2 && (top < 2 || top%2 != 0 && top < 4) {
 			continue
 		}
-		ticks = append(ticks, chartTick{Y: f(float64(chartTop) + plotH - plotH*float64(v)/float64(top)), Value: v})
+		ticks = append(ticks, chartTick{Y: ff(float64(chartTop) + plotH - plotH*float64(v)/float64(top)), Value: v})
 	}
 	return hours, ticks, showCounts
 }

@@ -35,8 +35,6 @@ const (
 	tallCellH = 18
 )
 
-func ff(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
-
 // dayStrip is one series of the alerts per day: all alerts, or one type,
 // scaled to its own largest day.
 type dayStrip struct {

@@ -137,7 +137,7 @@ func (s *Server) showLocation(c echo.Context) error {
 		return render(c, http.StatusOK, views.DeviceCardView(m.Card))
 	}
 	// The page charts the last days, in the zone its card's times are in.
-	history, err := s.dash.LocationHistory(ctx, ss.Account, l.ID, now)
+	history, err := s.dash.LocationHistory(ctx, ss.Account, l.ID, card.Devices, now)
 	if err != nil {
 		return err
 	}

@@ -21,17 +21,13 @@ const HistoryWindow = 7 * 24 * time.Hour
 // refilled level.
 const refillNear = time.Hour
 
-// LocationHistory reads what a location's devices did over the
-// HistoryWindow up to now: each compartment's level, the spans each device
-// was offline, its refills, and the location's alerts. It reads the
-// history the cache keeps (store.History): a location whose devices have
-// no readings has devices without a record.
-func (s *Service) LocationHistory(ctx context.Context, account, id string, now time.Time) (domain.LocationHistory, error) {
+// LocationHistory reads what a location's devices (those its card holds)
+// did over the HistoryWindow up to now: each compartment's level, the
+// spans each device was offline, its refills, and the location's alerts.
+// It reads the history the cache keeps (store.History): a location whose
+// devices have no readings has devices without a record.
+func (s *Service) LocationHistory(ctx context.Context, account, id string, devices []domain.Device, now time.Time) (domain.LocationHistory, error) {
 	from := now.Add(-HistoryWindow)
-	devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: account, LocationID: id})
-	if err != nil {
-		return domain.LocationHistory{}, err
-	}
 	alerts, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, LocationID: id, OpenFrom: from, OpenTo: now})
 	if err != nil {
 		return domain.LocationHistory{}, err
@@ -53,7 +49,6 @@ func (s *Service) LocationHistory(ctx context.Context, account, id string, now t
 // their readings (those at or after from and the last one before it) and
 // the location's alerts open at any moment of it.
 func historyOf(devices []domain.Device, readings map[string][]store.Reading, alerts []domain.Alert, from, to time.Time) domain.LocationHistory {
-	alerts = slices.Clone(alerts)
 	slices.SortStableFunc(alerts, func(a, b domain.Alert) int {
 		return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.ID, b.ID))
 	})
@@ -95,7 +90,7 @@ func deviceHistoryOf(readings []store.Reading, from, to time.Time) domain.Device
 				if steps[n-1].Level == level {
 					continue
 				}
-				if level >= steps[n-1].Level+forecast.RefillRise {
+				if forecast.IsRefill(steps[n-1].Level, level) {
 					d.Refills = append(d.Refills, domain.Refill{At: at, Compartment: i, Before: steps[n-1].Level, After: level})
 				}
 			}
@@ -130,9 +125,7 @@ func deviceHistoryOf(readings []store.Reading, from, to time.Time) domain.Device
 // only device.
 func addAlertRefills(d *domain.DeviceHistory, only bool, from, to time.Time) {
 	for _, a := range d.Alerts {
-		if a.Type != domain.AlertConsumableOut || a.Open() ||
-			a.Resolution != domain.ResolvedByDevice && a.Resolution != domain.ResolvedByUser ||
-			a.Resolved.Before(from) || a.Resolved.After(to) || len(a.MACs) == 0 && !only {
+		if !a.TellsOfRefill() || a.Resolved.Before(from) || a.Resolved.After(to) || len(a.MACs) == 0 && !only {
 			continue
 		}
 		matched := false

@@ -128,7 +128,11 @@ func TestLocationHistoryOfTheLastSevenDays(t *testing.T) {
 	}
 
 	s := New(Deps{Store: st})
-	h, err := s.LocationHistory(ctx, "acme", "l1", now)
+	devices, err := st.FindDevices(ctx, store.DeviceFilter{Account: "acme", LocationID: "l1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.LocationHistory(ctx, "acme", "l1", devices, now)
 	if err != nil {
 		t.Fatal(err)
 	}

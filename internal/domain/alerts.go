@@ -125,6 +125,12 @@ type Alert struct {
 // Open reports whether the alert is open.
 func (a Alert) Open() bool { return a.Status != AlertClosed }
 
+// TellsOfRefill reports whether the alert says its device was refilled:
+// a consumable_out alert closed by the device or by staff.
+func (a Alert) TellsOfRefill() bool {
+	return a.Type == AlertConsumableOut && !a.Open() && (a.Resolution == ResolvedByDevice || a.Resolution == ResolvedByUser)
+}
+
 // TimeToResolve is how long the alert was open; zero while it is open.
 func (a Alert) TimeToResolve() time.Duration {
 	if a.Open() || a.Resolved.IsZero() {

@@ -404,3 +404,19 @@ func TestNeverNonsense(t *testing.T) {
 		}
 	}
 }
+
+// A refill is a rise of RefillRise or more within 0–100: a sensor reading
+// beyond either end is taken at that end, so its noise is no refill.
+func TestIsRefill(t *testing.T) {
+	for _, c := range []struct {
+		prev, next int
+		want       bool
+	}{
+		{0, 10, true}, {0, 9, false}, {40, 100, true},
+		{-8, 3, false}, {95, 112, false}, {-20, 10, true},
+	} {
+		if got := IsRefill(c.prev, c.next); got != c.want {
+			t.Errorf("IsRefill(%d, %d) = %v; want %v", c.prev, c.next, got, c.want)
+		}
+	}
+}

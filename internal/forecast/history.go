@@ -12,9 +12,16 @@ type Sample struct {
 	Level int
 }
 
-// level is the sample's level within 0–100: a sensor that reads beyond
-// is taken at the nearest end.
-func (s Sample) level() int { return min(max(s.Level, 0), 100) }
+// level is the sample's level within 0–100 (Level).
+func (s Sample) level() int { return Level(s.Level) }
+
+// Level is a reported level within 0–100: a sensor that reads beyond is
+// taken at the nearest end.
+func Level(l int) int { return min(max(l, 0), 100) }
+
+// IsRefill reports whether a level that reads next after prev is a
+// refill: a rise of RefillRise or more, within 0–100.
+func IsRefill(prev, next int) bool { return Level(next) >= Level(prev)+RefillRise }
 
 // Span is a stretch of time. A zero To means it is still going on.
 type Span struct {

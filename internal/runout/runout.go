@@ -324,7 +324,7 @@ func alertsByDevice(devices []domain.Device, alerts []domain.Alert) map[string][
 func refills(alerts []domain.Alert) []time.Time {
 	var out []time.Time
 	for _, a := range alerts {
-		if !a.Open() && (a.Resolution == domain.ResolvedByDevice || a.Resolution == domain.ResolvedByUser) {
+		if a.TellsOfRefill() {
 			out = append(out, a.Resolved)
 		}
 	}
@@ -376,7 +376,7 @@ func (k *kept) trim() {
 			continue
 		}
 		for j := len(s) - 1; j > 0; j-- {
-			if level(s[j]) >= level(s[j-1])+forecast.RefillRise {
+			if forecast.IsRefill(s[j-1].Level, s[j].Level) {
 				s = slices.Clone(s[j:])
 				k.h.Levels[i] = s
 				break
@@ -397,9 +397,6 @@ func (k *kept) trim() {
 	}
 	k.h.Refills = k.h.Refills[i:]
 }
-
-// level is a row's level as Forecast takes it, within 0–100.
-func level(s forecast.Sample) int { return min(max(s.Level, 0), 100) }
 
 // silent returns gaps with, when the device is not in one and its
 // last_seen is more than silentAfter before now, the span since then: the

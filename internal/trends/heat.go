@@ -162,14 +162,14 @@ func (c *HeatCounter) Add(readings []store.Reading) {
 			c.base = append(c.base[:0], r.Levels...)
 			c.prev = append(c.prev[:0], r.Levels...)
 			for i := range c.base {
-				c.base[i] = clampLevel(c.base[i])
+				c.base[i] = forecast.Level(c.base[i])
 				c.prev[i] = c.base[i]
 			}
 			heard = true
 			continue
 		}
 		for i, level := range r.Levels {
-			level = clampLevel(level)
+			level = forecast.Level(level)
 			switch {
 			case level >= c.prev[i]+forecast.RefillRise:
 				c.base[i] = level // a refill starts a new run
@@ -187,10 +187,6 @@ func (c *HeatCounter) Add(readings []store.Reading) {
 		c.heat.Devices++
 	}
 }
-
-// clampLevel takes a level beyond 0–100 at the nearest end, as the
-// forecast does.
-func clampLevel(l int) int { return min(max(l, 0), 100) }
 
 // Heat returns what the counter counted.
 func (c *HeatCounter) Heat() Heat {
