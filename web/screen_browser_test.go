@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/heapprofiler"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -390,8 +391,9 @@ func TestBrowserScreenFitsTheDemoFleetsActionItemsOnOnePage(t *testing.T) {
 	token := user.createScreen(screenForm("Staff room", "account"))
 	ctx := newChrome(t, 1920, 1080)
 	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1920, 1080)), "a 1080p TV")
+	delayScript(t, ctx, "/static/js/screen.js", 500*time.Millisecond) // a TV on a slow network: the page shows before its script runs
 	loadAfter(t, ctx, chromedp.Navigate(a.srv.URL+"/s/"+token), "opening the screen's link")
-	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("screen-live"))), "waiting for the screen")
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(".screen-groups.screen-summarised")), "waiting for the screen to sum up what needs attention")
 	s := readScreen(t, ctx)
 	if s.Action < 10 {
 		t.Fatalf("the demo fleet has %d items that need action; the test needs a fleet with more", s.Action)
@@ -408,7 +410,42 @@ func TestBrowserScreenFitsTheDemoFleetsActionItemsOnOnePage(t *testing.T) {
 	if len(s.Outside) > 0 {
 		t.Errorf("items outside the screen: %q", s.Outside)
 	}
+	if shift := layoutShift(t, ctx); shift > 0 {
+		t.Errorf("the screen's content moved after it showed (layout shift %.4f): it must show only once it has been fitted", shift)
+	}
 	checkAxe(t, ctx, "the demo fleet's screen")
+}
+
+// delayScript holds the browser's requests of the script at path for
+// delay before they go to the server.
+func delayScript(t *testing.T, ctx context.Context, path string, delay time.Duration) {
+	t.Helper()
+	must(t, chromedp.Listen(ctx, func(ev any) {
+		if ev, ok := ev.(*fetch.EventRequestPaused); ok {
+			go func() {
+				time.Sleep(delay)
+				_, _ = chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+			}()
+		}
+	}), "listening for the browser's requests")
+	_, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*" + path + "*"}}})
+	must(t, err, "holding back "+path)
+}
+
+// layoutShift is the sum of the layout shifts the page has seen since it
+// began to load, as the browser measures them (what Lighthouse calls the
+// cumulative layout shift, over the whole of a short visit).
+func layoutShift(t *testing.T, ctx context.Context) float64 {
+	t.Helper()
+	sum, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`new Promise((resolve) => {
+		let sum = 0;
+		new PerformanceObserver((list) => {
+			for (const e of list.getEntries()) if (!e.hadRecentInput) sum += e.value;
+		}).observe({ type: "layout-shift", buffered: true });
+		setTimeout(() => resolve(sum), 300);
+	})`, chromedp.EvalAwaitPromise))
+	must(t, err, "reading the layout shifts")
+	return sum
 }
 
 // TestBrowserScreenKeepsActionItemsOnEveryPage: when what needs attention

@@ -13,6 +13,8 @@
 //       every screen-page-seconds, with "2 / 3" in #screen-pages, the
 //       items that need action staying on every page when they fit on
 //       one; other pages' units are hidden with .screen-off, never removed;
+//       the box shows once it has been fitted (.screen-fitted), before it
+//       is painted, so that nothing on it moves after it shows;
 //   (c) night dimming: .dimmed on <html> between dim-from and dim-to;
 //   (d) burn-in: every ten minutes the root container moves by 0 to 4 px
 //       (--shift-x, --shift-y; the stylesheet makes the move slow);
@@ -297,6 +299,7 @@
     pageStarts = starts;
     if (pageIndex >= starts.length) pageIndex = starts.length - 1;
     showPage(box);
+    box.classList.add("screen-fitted");
   }
 
   function showPage(box) {
