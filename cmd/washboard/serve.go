@@ -253,24 +253,9 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 			forecasts.Touch(account)
 		},
 	}, log)
-	// Expired sessions are removed every half hour, until the sync stops.
-	go func() {
-		for {
-			select {
-			case <-syncCtx.Done():
-				return
-			case <-time.After(30 * time.Minute):
-				if err := st.DeleteExpiredSessions(syncCtx); err != nil && syncCtx.Err() == nil {
-					log.Warn("removing expired sessions", "error", err.Error())
-				}
-				if cfg.DeviceHistory > 0 {
-					if err := st.PruneHistory(syncCtx, opts.clock.Now().Add(-cfg.DeviceHistory)); err != nil && syncCtx.Err() == nil {
-						log.Warn("removing old device history", "error", err.Error())
-					}
-				}
-			}
-		}
-	}()
+	// Expired sessions and old device history are removed every half
+	// hour, until the sync stops.
+	go housekeeping(syncCtx, st, opts.clock, cfg.DeviceHistory, housekeepingEvery, log)
 	// The service's events are applied by the receiver's worker until the
 	// sync stops.
 	events := receiver.New(st, keys, engine, receiver.Config{}, log)
@@ -384,6 +369,34 @@ func displayAddr(a net.Addr) string {
 		host = "localhost"
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// housekeepingEvery is how often expired sessions and old device history
+// are removed.
+const housekeepingEvery = 30 * time.Minute
+
+// housekeeping removes, every so often until ctx ends, the expired
+// sessions and, when deviceHistory is positive, the device history older
+// than that (the readings that still tell each device's state then stay).
+func housekeeping(ctx context.Context, st interface {
+	DeleteExpiredSessions(context.Context) error
+	PruneHistory(context.Context, time.Time) error
+}, clk clock.Clock, deviceHistory, every time.Duration, log *slog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(every):
+			if err := st.DeleteExpiredSessions(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("removing expired sessions", "error", err.Error())
+			}
+			if deviceHistory > 0 {
+				if err := st.PruneHistory(ctx, clk.Now().Add(-deviceHistory)); err != nil && ctx.Err() == nil {
+					log.Warn("removing old device history", "error", err.Error())
+				}
+			}
+		}
+	}
 }
 
 // openStore opens the cache: on PostgreSQL with --database, shared with

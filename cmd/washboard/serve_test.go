@@ -97,21 +97,34 @@ func get(t *testing.T, c *http.Client, u string) string {
 // the channel its exit code arrives on.
 func startServe(t *testing.T, ctx context.Context, args ...string) (string, <-chan int, *syncBuffer) {
 	t.Helper()
+	return startCommand(t, ctx, servesAt, append([]string{"serve", "--listen", "127.0.0.1:0", "--data", t.TempDir(), "--log-format", "json"}, args...))
+}
+
+var (
+	servesAt  = regexp.MustCompile(`running on (http://\S+)`)
+	demoOpens = regexp.MustCompile(`Open (http://\S+)`)
+)
+
+// startCommand runs a command in-process and returns the address the
+// first line of its output that matches at gives, and the channel its
+// exit code arrives on.
+func startCommand(t *testing.T, ctx context.Context, at *regexp.Regexp, args []string) (string, <-chan int, *syncBuffer) {
+	t.Helper()
 	outR, outW := io.Pipe()
 	var stderr syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, append([]string{"serve", "--listen", "127.0.0.1:0", "--data", t.TempDir(), "--log-format", "json"}, args...), outW, &stderr)
+		done <- run(ctx, args, outW, &stderr)
 		outW.Close()
 	}()
 	sc := bufio.NewScanner(outR)
 	for sc.Scan() {
-		if m := regexp.MustCompile(`running on (http://\S+)`).FindStringSubmatch(sc.Text()); m != nil {
+		if m := at.FindStringSubmatch(sc.Text()); m != nil {
 			go io.Copy(io.Discard, outR)
 			return m[1], done, &stderr
 		}
 	}
-	t.Fatalf("the dashboard printed no address; stderr:\n%s", stderr.String())
+	t.Fatalf("%s printed no address; stderr:\n%s", args[0], stderr.String())
 	return "", nil, nil
 }
 

@@ -36,8 +36,8 @@ const (
 // round of the sync, the world's clock moved on five minutes (sync-ms),
 // followed by Refresh, which projects every dispenser from the models
 // fitted (refresh-ms). It reports both, their ratio (refresh/sync), what
-// the read of the account's devices a projection begins with takes alone
-// (devices-ms, read once more after it), and the dispensers with an
+// the read of the account's device states a projection begins with takes
+// alone (states-ms, read once more after it), and the dispensers with an
 // estimate.
 //
 //	go test ./internal/runout -run '^$' -bench Refresh -benchtime 20x
@@ -68,7 +68,7 @@ func BenchmarkRefresh(b *testing.B) {
 			b.Fatal(err)
 		}
 		t2 := time.Now()
-		if _, err := f.store.FindDevices(ctx, store.DeviceFilter{Account: account}); err != nil {
+		if _, err := f.store.DeviceStates(ctx, account); err != nil {
 			b.Fatal(err)
 		}
 		syncing += t1.Sub(t0)
@@ -94,7 +94,7 @@ func BenchmarkRefresh(b *testing.B) {
 	b.ReportMetric(float64(syncing.Milliseconds())/n, "sync-ms")
 	b.ReportMetric(float64(projecting.Microseconds())/1000/n, "refresh-ms")
 	b.ReportMetric(float64(projecting)/float64(syncing), "refresh/sync")
-	b.ReportMetric(float64(reading.Microseconds())/1000/n, "devices-ms")
+	b.ReportMetric(float64(reading.Microseconds())/1000/n, "states-ms")
 	b.ReportMetric(float64(fit.Milliseconds()), "fit-ms")
 	b.ReportMetric(float64(estimates), "estimates")
 }

@@ -17,7 +17,7 @@ func (s *Service) ForecastsFromScratch(ctx context.Context, accountID string) (m
 	a := s.accounts[accountID]
 	s.mu.Unlock()
 	now := s.clk.Now()
-	devices, err := s.st.FindDevices(ctx, store.DeviceFilter{Account: accountID})
+	devices, err := s.st.DeviceStates(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}

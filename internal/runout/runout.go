@@ -36,7 +36,7 @@ const (
 type Store interface {
 	DeviceHistory(ctx context.Context, account string, macs []string, from time.Time) (map[string][]store.Reading, error)
 	FindAlerts(ctx context.Context, f store.AlertFilter) ([]domain.Alert, error)
-	FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain.Device, error)
+	DeviceStates(ctx context.Context, account string) ([]store.DeviceState, error)
 }
 
 // Service keeps the accounts' estimates.
@@ -73,6 +73,7 @@ type kept struct {
 	// the first of those rows.
 	h    forecast.History
 	last store.Reading // the latest reading read
+	sum  int64         // the device's state's sum when its history was last read (store.DeviceState)
 }
 
 // New returns a service; Run starts its worker. zone is the buildings'
@@ -151,7 +152,7 @@ func (s *Service) Refresh(ctx context.Context, accountID string) error {
 	s.mu.Lock()
 	a := s.accounts[accountID]
 	s.mu.Unlock()
-	devices, err := s.st.FindDevices(ctx, store.DeviceFilter{Account: accountID})
+	devices, err := s.st.DeviceStates(ctx, accountID)
 	if err != nil {
 		return err
 	}
@@ -186,7 +187,7 @@ func (s *Service) Refresh(ctx context.Context, accountID string) error {
 // fit fits the model of every dispenser of the account from its last
 // Window of history and AlertWindow of consumable_out alerts, and keeps
 // what the projections read of them.
-func (s *Service) fit(ctx context.Context, accountID string, devices []domain.Device, now time.Time) (*account, error) {
+func (s *Service) fit(ctx context.Context, accountID string, devices []store.DeviceState, now time.Time) (*account, error) {
 	alerts, err := s.st.FindAlerts(ctx, store.AlertFilter{Account: accountID, Type: domain.AlertConsumableOut, From: now.Add(-forecast.AlertWindow)})
 	if err != nil {
 		return nil, err
@@ -205,19 +206,21 @@ func (s *Service) fit(ctx context.Context, accountID string, devices []domain.De
 // refills of the alerts resolved since, and the models of dispensers new
 // since the fit, from their own history without alerts; it forgets the
 // dispensers gone.
-func (s *Service) catchUp(ctx context.Context, accountID string, a *account, devices []domain.Device, now time.Time) (*account, error) {
+func (s *Service) catchUp(ctx context.Context, accountID string, a *account, devices []store.DeviceState, now time.Time) (*account, error) {
 	next := &account{fitted: a.fitted, models: a.models, thin: a.thin, read: now, devices: a.devices}
 	var changed, added []string
+	sums := map[string]int64{} // of the changed ones
 	listed := 0
 	for _, d := range devices {
-		if len(d.Compartments) == 0 {
+		if !d.Dispenser {
 			continue
 		}
 		switch k := a.devices[d.MAC]; {
 		case k == nil:
 			added = append(added, d.MAC)
-		case !sameState(k.last, d):
+		case k.sum != d.Sum:
 			changed = append(changed, d.MAC)
+			sums[d.MAC] = d.Sum
 			listed++
 		default:
 			listed++
@@ -242,6 +245,9 @@ func (s *Service) catchUp(ctx context.Context, accountID string, a *account, dev
 				k.add(rs)
 				k.trim()
 			}
+		}
+		for mac, sum := range sums {
+			next.devices[mac].sum = sum
 		}
 	}
 	resolved, err := s.st.FindAlerts(ctx, store.AlertFilter{Account: accountID, Type: domain.AlertConsumableOut, Status: domain.AlertClosed, From: from})
@@ -274,12 +280,12 @@ func (s *Service) catchUp(ctx context.Context, accountID string, a *account, dev
 // not yet offline, is no gap to it, as the silences before were not
 // either (BenchmarkBacktestThroughSync's estimates were further off when
 // it was).
-func (s *Service) add(a *account, devices []domain.Device, readings map[string][]store.Reading, alerts map[string][]domain.Alert, now time.Time) {
+func (s *Service) add(a *account, devices []store.DeviceState, readings map[string][]store.Reading, alerts map[string][]domain.Alert, now time.Time) {
 	for _, d := range devices {
-		if len(d.Compartments) == 0 || a.devices[d.MAC] != nil {
+		if !d.Dispenser || a.devices[d.MAC] != nil {
 			continue
 		}
-		k := &kept{}
+		k := &kept{sum: d.Sum}
 		k.add(readings[d.MAC])
 		h := k.h
 		h.Refills = refills(alerts[d.MAC])
@@ -298,7 +304,7 @@ func (s *Service) add(a *account, devices []domain.Device, readings map[string][
 
 // alertsByDevice files the consumable_out alerts under the devices they
 // name, or under the only device of their location.
-func alertsByDevice(devices []domain.Device, alerts []domain.Alert) map[string][]domain.Alert {
+func alertsByDevice(devices []store.DeviceState, alerts []domain.Alert) map[string][]domain.Alert {
 	var atLocation map[string][]string // once an alert names no device
 	out := map[string][]domain.Alert{}
 	for _, a := range alerts {
@@ -407,24 +413,6 @@ func silent(gaps []forecast.Span, lastSeen, now time.Time) []forecast.Span {
 		return gaps
 	}
 	return append(gaps, forecast.Span{From: lastSeen})
-}
-
-// sameState reports whether a device is in the state of a reading: a
-// write of it would record none.
-func sameState(r store.Reading, d domain.Device) bool {
-	battery := -1
-	if d.Battery != nil {
-		battery = *d.Battery
-	}
-	if r.Offline != d.Offline || r.Battery != battery || r.BatteryState != d.BatteryState || len(r.Levels) != len(d.Compartments) {
-		return false
-	}
-	for i, c := range d.Compartments {
-		if r.Levels[i] != c.Level {
-			return false
-		}
-	}
-	return true
 }
 
 // sameReading reports whether two readings record the same state.

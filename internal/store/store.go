@@ -325,6 +325,26 @@ type History interface {
 	// KeepHistory says whether the writes that begin from now on record
 	// readings; they do until told otherwise.
 	KeepHistory(on bool)
+	// DeviceStates returns, of each of the account's devices, in no
+	// order, what tells whether its state changed since it was last read:
+	// the sum of what a reading of it holds. It reads less than
+	// FindDevices does. An account the cache does not hold has none.
+	DeviceStates(ctx context.Context, account string) ([]DeviceState, error)
+}
+
+// DeviceState is what DeviceStates reads of a device.
+type DeviceState struct {
+	MAC        string
+	LocationID string
+	Dispenser  bool // it has compartments
+	// Sum is the sum of what a reading of the device as the cache holds
+	// it would hold (readings.Sum): its levels, battery and whether it is
+	// offline. It changes with each of them, and not with its last-seen
+	// time or faults; a write that records a reading of it (History)
+	// changes it. Before the first write of a cache made without
+	// readings it is 0.
+	Sum      int64
+	LastSeen time.Time // as FindDevices returns it
 }
 
 // Reading is a device's state as a write of devices saw it (History).

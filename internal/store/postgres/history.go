@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"washboard/internal/store"
 	"washboard/internal/store/readings"
@@ -91,4 +92,24 @@ func (s *Store) PruneHistory(ctx context.Context, before time.Time) error {
 		SELECT 1 FROM device_history n WHERE n.account_id = h.account_id AND n.mac = h.mac AND n.day > h.day AND n.day < $1)`,
 		readings.Day(before))
 	return err
+}
+
+// DeviceStates returns, of each of the account's devices, what tells
+// whether its state changed since it was last read.
+func (s *Store) DeviceStates(ctx context.Context, account string) ([]store.DeviceState, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.pool.Query(ctx, `SELECT mac, location_id, compartments <> '[]'::jsonb, reading, last_seen FROM devices WHERE account_id = $1`, key)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.DeviceState, error) {
+		var d store.DeviceState
+		var seen pgtype.Timestamptz
+		err := row.Scan(&d.MAC, &d.LocationID, &d.Dispenser, &d.Sum, &seen)
+		d.LastSeen = fromTS(seen)
+		return d, err
+	})
 }

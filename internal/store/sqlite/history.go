@@ -123,3 +123,28 @@ func (s *Store) PruneHistory(ctx context.Context, before time.Time) error {
 			AND n.day > device_history.day AND n.day < ?1)`, readings.Day(before))
 	return err
 }
+
+// DeviceStates returns, of each of the account's devices, what tells
+// whether its state changed since it was last read.
+func (s *Store) DeviceStates(ctx context.Context, account string) ([]store.DeviceState, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT mac, location_id, compartments <> '[]', reading, last_seen_ms FROM devices WHERE account_id = ?`, key)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.DeviceState
+	for rows.Next() {
+		var d store.DeviceState
+		var seen int64
+		if err := rows.Scan(&d.MAC, &d.LocationID, &d.Dispenser, &d.Sum, &seen); err != nil {
+			return nil, err
+		}
+		d.LastSeen = fromMS(seen)
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}

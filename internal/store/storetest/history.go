@@ -176,6 +176,97 @@ func testHistoryOfSomeDevices(t *testing.T, open func(*testing.T) store.Store) {
 	}
 }
 
+// testDeviceStates: DeviceStates lists the account's devices, only its
+// own, each with its location, whether it is a dispenser and its last-seen
+// time as FindDevices has them, and a sum that changes with its levels,
+// battery or offline state, whether or not the store keeps readings, and
+// not with its last-seen time or faults; equal states have equal sums.
+func testDeviceStates(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	mustReplaceLayout(t, s, testLayout("a", false))
+	mustReplaceLayout(t, s, testLayout("b", true))
+	a1 := device("0000000000A1", "a-1", 90)
+	a2 := device("0000000000A2", "a-2", 90)
+	a3 := device("0000000000A3", "a-3", 0)
+	a3.Compartments = nil // a device without compartments
+	b1 := device("0000000000A1", "1", 10)
+	writeDevices(t, s, "a", t0, []domain.Device{a1, a2, a3})
+	writeDevices(t, s, "b", t0, []domain.Device{b1})
+
+	states := func(account string) map[string]store.DeviceState {
+		t.Helper()
+		list, err := s.DeviceStates(ctx, account)
+		if err != nil {
+			t.Fatalf("DeviceStates(%q): %v", account, err)
+		}
+		devices, err := s.FindDevices(ctx, store.DeviceFilter{Account: account})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]store.DeviceState{}
+		for _, d := range list {
+			out[d.MAC] = d
+		}
+		if len(out) != len(list) || len(list) != len(devices) {
+			t.Fatalf("DeviceStates(%q) lists %d devices (%d MACs); the cache holds %d", account, len(list), len(out), len(devices))
+		}
+		for _, d := range devices {
+			st, ok := out[d.MAC]
+			if !ok || st.LocationID != d.LocationID || st.Dispenser != (len(d.Compartments) > 0) || !st.LastSeen.Equal(d.LastSeen) {
+				t.Errorf("DeviceStates(%q) has %s as %+v; FindDevices at %s, %d compartments, last seen %s",
+					account, d.MAC, st, d.LocationID, len(d.Compartments), d.LastSeen)
+			}
+		}
+		return out
+	}
+	first := states("a")
+	if first[a1.MAC].Sum != first[a2.MAC].Sum || first[a1.MAC].Sum == first[a3.MAC].Sum {
+		t.Errorf("sums %d, %d and %d: two devices in the same state must have the same, one in another state another",
+			first[a1.MAC].Sum, first[a2.MAC].Sum, first[a3.MAC].Sum)
+	}
+	if b := states("b"); len(b) != 1 || b[b1.MAC].LocationID != "1" || b[b1.MAC].Sum == first[a1.MAC].Sum {
+		t.Errorf("account b's states: %+v; want its one device, in its own state", b)
+	}
+	if c := states("c"); len(c) != 0 {
+		t.Errorf("an account the cache does not hold has states %+v", c)
+	}
+
+	a1.LastSeen = a1.LastSeen.Add(15 * time.Minute)
+	a1.Faults = []domain.Fault{{Kind: "jam", Key: "jammed"}}
+	a2.Compartments[0].Level = 89
+	writeDevices(t, s, "a", t0.Add(time.Hour), []domain.Device{a1, a2, a3})
+	second := states("a")
+	if second[a1.MAC].Sum != first[a1.MAC].Sum {
+		t.Errorf("a new last-seen time and a fault changed the sum")
+	}
+	if second[a2.MAC].Sum == first[a2.MAC].Sum {
+		t.Errorf("a level's change left the sum as it was")
+	}
+
+	s.KeepHistory(false)
+	for _, c := range []struct {
+		name   string
+		change func()
+	}{
+		{"offline", func() { a1.Offline = true }},
+		{"a battery percent", func() { a1.Battery = intp(79) }},
+		{"a battery state", func() { a1.BatteryState = domain.BatteryLow }},
+	} {
+		before := states("a")[a1.MAC].Sum
+		c.change()
+		writeDevices(t, s, "a", t0.Add(2*time.Hour), []domain.Device{a1, a2, a3})
+		if states("a")[a1.MAC].Sum == before {
+			t.Errorf("%s, the store keeping no readings, left the sum as it was", c.name)
+		}
+	}
+	a1.Offline, a1.Battery, a1.BatteryState = false, intp(80), domain.BatteryNormal
+	writeDevices(t, s, "a", t0.Add(3*time.Hour), []domain.Device{a1, a2, a3})
+	if got := states("a")[a1.MAC].Sum; got != first[a1.MAC].Sum {
+		t.Errorf("a device back in its first state has the sum %d; it had %d", got, first[a1.MAC].Sum)
+	}
+}
+
 // testPruneHistory: pruning removes the readings of the days before the
 // given time's, but each device's last day of readings before it, so that
 // the state of every device at that time stays known.

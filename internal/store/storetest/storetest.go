@@ -58,6 +58,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"PruneHistory", testPruneHistory},
 		{"KeepHistory", testKeepHistory},
 		{"HistoryOfAFailedRefresh", testHistoryOfAFailedRefresh},
+		{"DeviceStates", testDeviceStates},
 		{"NotificationsDue", testNotificationsDue},
 		{"NotificationsBounded", testNotificationsBounded},
 		{"NotificationIDsAreIdempotent", testNotificationIDsAreIdempotent},

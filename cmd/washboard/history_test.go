@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"washboard/internal/clock"
+	"washboard/internal/domain"
+	"washboard/internal/store/sqlite"
+)
+
+// TestDeviceHistoryFlag: by default the dashboard keeps each device's
+// levels, and a location's page charts them; with --device-history 0 it
+// keeps none, and the page says so.
+func TestDeviceHistoryFlag(t *testing.T) {
+	up := newUpstreamSim(t)
+	location := "/locations/" + strconv.FormatInt(up.world.Accounts()[0].Locations[0].ID, 10)
+	for _, c := range []struct {
+		name  string
+		args  []string
+		want  string
+		wrong string
+	}{
+		{"by default", nil, `class="chart history-chart"`, "keeps no history"},
+		{"with --device-history 0", []string{"--device-history", "0"}, "keeps no history", `class="chart history-chart"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			base, done, stderr := startServe(t, ctx, append([]string{"--upstream", up.srv.URL}, c.args...)...)
+			page := get(t, signIn(t, base, up.cred), base+location)
+			cancel()
+			if code := <-done; code != 0 {
+				t.Errorf("exit code %d; stderr:\n%s", code, stderr.String())
+			}
+			if !strings.Contains(page, c.want) || strings.Contains(page, c.wrong) {
+				t.Errorf("the location's page has no %q, or has %q:\n%s", c.want, c.wrong, page)
+			}
+		})
+	}
+}
+
+// countingStore counts the rounds of housekeeping: each begins by
+// removing the expired sessions.
+type countingStore struct {
+	*sqlite.Store
+	rounds atomic.Int32
+}
+
+func (s *countingStore) DeleteExpiredSessions(ctx context.Context) error {
+	defer s.rounds.Add(1)
+	return s.Store.DeleteExpiredSessions(ctx)
+}
+
+// TestHousekeepingRemovesOldDeviceHistory: what serve runs every half hour
+// removes the device history older than --device-history, keeping the
+// readings that tell each device's state then, and with --device-history 0
+// removes none.
+func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
+	now := time.Date(2026, 11, 18, 12, 0, 0, 0, time.UTC)
+	day := 24 * time.Hour
+	written := []time.Time{now.Add(-100 * day), now.Add(-95 * day), now.Add(-day)}
+	for _, c := range []struct {
+		keep time.Duration
+		want []time.Time
+	}{
+		{90 * day, written[1:]}, // the one of 95 days ago tells the state 90 days ago
+		{0, written},
+	} {
+		t.Run("keeping "+c.keep.String(), func(t *testing.T) {
+			ctx := t.Context()
+			db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "washboard.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			st := &countingStore{Store: db}
+			if _, err := st.ReplaceLayout(ctx, domain.Layout{
+				Account:   domain.Account{ID: "a", Name: "A"},
+				Buildings: []domain.Building{{ID: "b", Name: "B"}},
+				Floors:    []domain.Floor{{ID: "f", BuildingID: "b", Name: "F"}},
+				Rooms:     []domain.Room{{ID: "r", FloorID: "f", Name: "R"}},
+				Locations: []domain.Location{{ID: "l", RoomID: "r", Name: "L", Type: domain.Towel}},
+			}); err != nil {
+				t.Fatal(err)
+			}
+			for i, at := range written {
+				r, err := st.BeginDevices(ctx, "a")
+				if err != nil {
+					t.Fatal(err)
+				}
+				r.SeenAt(at)
+				d := domain.Device{MAC: "0000000000A1", LocationID: "l", Position: "main", Compartments: []domain.Compartment{{Level: 90 - 10*i}}, LastSeen: at}
+				if err := r.Write(ctx, []domain.Device{d}); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := r.Commit(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			hctx, stop := context.WithCancel(ctx)
+			done := make(chan struct{})
+			go func() {
+				housekeeping(hctx, st, clock.NewFake(now), c.keep, time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil)))
+				close(done)
+			}()
+			for deadline := time.Now().Add(10 * time.Second); st.rounds.Load() < 2; time.Sleep(time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("housekeeping did not run twice within 10 s")
+				}
+			}
+			stop()
+			<-done
+
+			h, err := st.DeviceHistory(ctx, "a", nil, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []time.Time
+			for _, r := range h["0000000000A1"] {
+				got = append(got, r.At)
+			}
+			if !slices.EqualFunc(got, c.want, time.Time.Equal) {
+				t.Errorf("readings left from %s: %v; want %v", c.keep, got, c.want)
+			}
+		})
+	}
+}
