@@ -134,7 +134,8 @@ type AlertRefresh interface {
 	SeenAt(t time.Time)
 	Write(ctx context.Context, alerts []domain.Alert) error
 	// Commit removes the alerts the service no longer has and the closed
-	// ones created before pruneBefore (unless zero), and commits.
+	// ones created before pruneBefore (unless zero), with the claims
+	// that ended before pruneBefore, and commits.
 	Commit(ctx context.Context, remove []string, pruneBefore time.Time) (domain.Change, error)
 	Rollback()
 }

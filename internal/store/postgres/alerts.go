@@ -210,6 +210,10 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 			return *c, err
 		}
 		c.Removed += int(tag.RowsAffected())
+		// The claims ended before then go with the alerts.
+		if _, err := r.tx.Exec(ctx, `DELETE FROM claims WHERE account_id = $1 AND ended < $2`, r.key, pruneBefore); err != nil {
+			return *c, err
+		}
 	}
 	if !r.seen.IsZero() {
 		if _, err := r.tx.Exec(ctx, `UPDATE alerts SET overdue_since = least($2, coalesce(resolved, $2))

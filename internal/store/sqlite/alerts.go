@@ -238,6 +238,10 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 		}
 		n, _ := res.RowsAffected()
 		c.Removed += int(n)
+		// The claims ended before then go with the alerts.
+		if _, err := r.tx.ExecContext(ctx, `DELETE FROM claims WHERE account_id = ? AND ended_ms < ?`, r.key, ms(pruneBefore)); err != nil {
+			return *c, err
+		}
 	}
 	if !r.seen.IsZero() {
 		at := ms(r.seen)

@@ -221,6 +221,43 @@ func testClaimsEndWithTheirAlerts(t *testing.T, open func(*testing.T) store.Stor
 	checkEnded("x5 closed by a write without its time", "x5", resolved)
 }
 
+// testClaimsGoWithOldAlerts: a refresh that prunes the closed alerts
+// created before a time removes the claims that ended before it too, so
+// that the record of claims is kept as long as the alerts; active claims,
+// those ended since and other accounts' stay.
+func testClaimsGoWithOldAlerts(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	mustReplaceLayout(t, s, testLayout("a", false))
+	mustReplaceLayout(t, s, testLayout("b", false))
+	x1, x2, x3 := alert("x1", "a-1", t0, true, false), alert("x2", "a-2", t0, true, false), alert("x3", "a-3", t0, true, false)
+	mustApplyAlerts(t, s, "a", store.AlertWrite{Upserts: []domain.Alert{x1, x2, x3}, SeenAt: t0})
+	mustApplyAlerts(t, s, "b", store.AlertWrite{Upserts: []domain.Alert{alert("y1", "b-1", t0, true, false)}, SeenAt: t0})
+	claim := func(account, id string) domain.Claim {
+		c := domain.Claim{AlertID: id, Name: "Staff " + id, At: t0.Add(time.Minute)}
+		mustClaim(t, s, account, c)
+		return c
+	}
+	release := func(account string, c domain.Claim, at time.Time) domain.Claim {
+		if err := s.ReleaseClaim(t.Context(), account, c.AlertID, at); err != nil {
+			t.Fatal(err)
+		}
+		return ended(c, at, domain.ClaimReleased)
+	}
+	release("a", claim("a", "x1"), t0.Add(2*time.Minute))
+	c2 := release("a", claim("a", "x2"), t0.Add(3*time.Hour))
+	c3 := claim("a", "x3")
+	y1 := release("b", claim("b", "y1"), t0.Add(2*time.Minute))
+
+	x1.Status, x1.Resolved, x1.Resolution = domain.AlertClosed, t0.Add(10*time.Minute), domain.ResolvedByUser
+	mustApplyAlerts(t, s, "a", store.AlertWrite{Upserts: []domain.Alert{x1, x2, x3}, PruneBefore: t0.Add(time.Hour), SeenAt: t0.Add(4 * time.Hour)})
+	if got, want := claimsDuring(t, s, "a", t0.Add(-24*time.Hour), t0.Add(24*time.Hour), 0), []domain.Claim{c2, c3}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after pruning the alerts closed and created an hour after t0, the claims are\n%+v;\nwant the one ended since and the active one\n%+v", got, want)
+	}
+	if got := claimsDuring(t, s, "b", t0.Add(-24*time.Hour), t0.Add(24*time.Hour), 0); !reflect.DeepEqual(got, []domain.Claim{y1}) {
+		t.Errorf("the other account's claims are %+v; want %+v", got, y1)
+	}
+}
+
 // testClaimsDuring: the claims of a span of time are those active at any
 // moment of it, in the order they were made, then by alert id, as many
 // as the limit allows.

@@ -44,6 +44,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RefillTotals", testRefillTotals},
 		{"Claims", testClaims},
 		{"ClaimsEndWithTheirAlerts", testClaimsEndWithTheirAlerts},
+		{"ClaimsGoWithOldAlerts", testClaimsGoWithOldAlerts},
 		{"ClaimsDuring", testClaimsDuring},
 		{"ClaimsAtOnce", testClaimsAtOnce},
 		{"ClaimsOfOneAccount", testClaimsOfOneAccount},
