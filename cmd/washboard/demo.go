@@ -8,11 +8,14 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"time"
 
 	"washboard/internal/clock"
 	"washboard/internal/receiver"
 	"washboard/internal/sim"
+	"washboard/internal/store"
+	"washboard/internal/syncer"
 	"washboard/internal/upstream"
 )
 
@@ -52,8 +55,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	clk := clock.NewScaled(speed)
 	demo := sim.NewCredentials()
+	past := &pastReadings{from: clk.Now().Add(-min(history, cfg.DeviceHistory)), readings: map[string][]store.Reading{}}
 	world := sim.New(sim.Config{Seed: seed, Locations: devices, Accounts: 2, History: history, Clock: clk, Zone: time.Local,
-		Credentials: []sim.Credentials{demo}})
+		Credentials: []sim.Credentials{demo}, Record: past.record, RecordEvery: pastEvery})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -71,6 +75,10 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		clock:      clk,
 		clockSpeed: speed,
 		demo:       &creds,
+		// The cache begins with the demo account's devices' history, as
+		// if the dashboard had watched it: charts, heat maps and forecasts
+		// show from the start.
+		history: &seededHistory{account: world.Accounts()[0].ID, readings: past.readings},
 		// The simulator sends the demo account's events to the dashboard
 		// from the start, so that alerts arrive as they happen.
 		ready: func(ctx context.Context, url string, events *receiver.Service) error {
@@ -86,4 +94,33 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return nil
 		},
 	}, stdout, log)
+}
+
+// pastEvery is how often the demo's past is read, as a dashboard that
+// polled the simulator would have: hourly, the rate of the older days of
+// a long history.
+const pastEvery = time.Hour
+
+// pastReadings keeps the demo account's readings of the simulator's past
+// from a time on, a reading of a device whenever its state changed, as
+// the cache's history records them.
+type pastReadings struct {
+	from     time.Time
+	readings map[string][]store.Reading // by MAC
+}
+
+func (p *pastReadings) record(k int, at time.Time, rs []sim.ProductReading) {
+	if k != 0 || at.Before(p.from) {
+		return
+	}
+	for _, r := range rs {
+		next := store.Reading{At: at.UTC().Truncate(time.Second), Levels: slices.Clone(r.Levels), Battery: r.Battery,
+			BatteryState: syncer.BatteryState(r.BatteryState), Offline: r.Offline, LastSeen: r.LastSeen}
+		held := p.readings[r.MAC]
+		if n := len(held); n > 0 && slices.Equal(held[n-1].Levels, next.Levels) && held[n-1].Battery == next.Battery &&
+			held[n-1].BatteryState == next.BatteryState && held[n-1].Offline == next.Offline {
+			continue
+		}
+		p.readings[r.MAC] = append(held, next)
+	}
 }

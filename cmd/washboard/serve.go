@@ -163,6 +163,15 @@ type dashboardOptions struct {
 	// ready is called once the dashboard listens, with its address and
 	// the receiver of the service's events.
 	ready func(ctx context.Context, url string, events *receiver.Service) error
+	// history, when set, is an account's device history before the
+	// dashboard starts, written into the cache when it keeps history.
+	history *seededHistory
+}
+
+// seededHistory is an account's device history, by MAC.
+type seededHistory struct {
+	account  string
+	readings map[string][]store.Reading
 }
 
 // serveDashboard runs the dashboard until ctx ends.
@@ -191,6 +200,11 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	}
 	if err := checkKeys(ctx, keys, st, log); err != nil {
 		return err
+	}
+	if h := opts.history; h != nil && cfg.DeviceHistory > 0 {
+		if err := st.SeedHistory(ctx, h.account, h.readings); err != nil {
+			return fmt.Errorf("writing the device history before the start: %w", err)
+		}
 	}
 	m := metrics.New()
 	client, err := upstream.New(upstream.Config{BaseURL: cfg.Upstream, TokenURL: cfg.TokenURL, HTTPClient: &http.Client{Transport: m.Transport(nil)}})

@@ -28,6 +28,12 @@ func (w *World) ProductReadings(k int, into []ProductReading) []ProductReading {
 	a.mu.Lock()
 	defer w.unlock(a)
 	a.advance(now)
+	return a.productReadings(now, into)
+}
+
+// productReadings returns the product reading of each of the account's
+// devices with compartments at now, which it has advanced to.
+func (a *Account) productReadings(now time.Time, into []ProductReading) []ProductReading {
 	out := into[:0]
 	for _, l := range a.Locations {
 		for _, d := range l.Devices {

@@ -65,3 +65,52 @@ func TestProductReadingsMatchDevices(t *testing.T) {
 		t.Errorf("the polls saw %d offline and %d out readings: the comparison needs both", offline, out)
 	}
 }
+
+// Config.Record gets, every RecordEvery of the history, the readings a
+// poll would have got then, and leaves the world as it would be without
+// it.
+func TestRecordedHistoryIsWhatPollsWouldHaveSeen(t *testing.T) {
+	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+	const history = 36 * time.Hour
+	cfg := Config{Seed: 7, Locations: 40, Accounts: 2, History: history, Zone: time.UTC}
+	recorded := map[time.Time][]ProductReading{}
+	calls := 0
+	rec := cfg
+	rec.Clock, rec.RecordEvery = NewManualClock(now), 6*time.Hour
+	rec.Record = func(k int, at time.Time, readings []ProductReading) {
+		calls++
+		if k == 1 {
+			recorded[at] = cloneReadings(readings)
+		}
+	}
+	recording := New(rec)
+	if calls != 2*5 {
+		t.Errorf("Record was called %d times; want 5 for each of 2 accounts (every 6 h of 36, now excluded)", calls)
+	}
+	for at, got := range recorded {
+		// A world of the same seed, polled at at.
+		then := cfg
+		then.Clock, then.History = NewManualClock(at), history-now.Sub(at)
+		if want := New(then).ProductReadings(1, nil); !slices.EqualFunc(got, want, sameReading) {
+			t.Errorf("recorded at %s: %d readings, not those a poll then gets (%d)", at, len(got), len(want))
+		}
+	}
+	plain := cfg
+	plain.Clock = NewManualClock(now)
+	if got, want := recording.ProductReadings(1, nil), New(plain).ProductReadings(1, nil); !slices.EqualFunc(got, want, sameReading) {
+		t.Error("recording the history changed the world it leads to")
+	}
+}
+
+func cloneReadings(rs []ProductReading) []ProductReading {
+	out := slices.Clone(rs)
+	for i := range out {
+		out[i].Levels = slices.Clone(out[i].Levels)
+	}
+	return out
+}
+
+func sameReading(a, b ProductReading) bool {
+	return a.MAC == b.MAC && slices.Equal(a.Levels, b.Levels) && a.Battery == b.Battery && a.BatteryState == b.BatteryState &&
+		a.LastSeen.Equal(b.LastSeen) && a.Offline == b.Offline
+}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -53,6 +54,12 @@ type Config struct {
 	// Webhooks tune how webhooks are sent, once an account defines one.
 	// Defining one starts goroutines that Close stops.
 	Webhooks WebhookOptions
+	// Record, when set, is given each account's product readings every
+	// RecordEvery (an hour when zero) of the history New simulates, as a
+	// service polled that often would have reported them: the readings of
+	// account k at at. The slice is reused: Record copies what it keeps.
+	Record      func(k int, at time.Time, readings []ProductReading)
+	RecordEvery time.Duration
 }
 
 // World is a simulated Device Monitoring Service: accounts with their
@@ -89,6 +96,15 @@ func New(cfg Config) *World {
 			creds = cfg.Credentials[k]
 		}
 		a := generateAccount(cfg.Seed, k, cfg.Locations, creds, start, cfg.Zone)
+		if cfg.Record != nil {
+			every := cmp.Or(cfg.RecordEvery, time.Hour)
+			var readings []ProductReading
+			for at := start.Add(every); at.Before(now); at = at.Add(every) {
+				a.advance(at)
+				readings = a.productReadings(at, readings)
+				cfg.Record(k, at, readings)
+			}
+		}
 		a.advance(now)
 		w.accounts = append(w.accounts, a)
 	}

@@ -326,6 +326,12 @@ type History interface {
 	// KeepHistory says whether the writes that begin from now on record
 	// readings; they do until told otherwise.
 	KeepHistory(on bool)
+	// SeedHistory adds to the account's device history the readings
+	// given, by MAC: what a cache would hold had it watched the devices
+	// before (the demo's, from its simulator's past). A day a device
+	// already has readings of keeps them and gets none of these; a device
+	// the cache does not hold may have readings.
+	SeedHistory(ctx context.Context, account string, history map[string][]Reading) error
 	// DeviceStates returns, of each of the account's devices, in no
 	// order, what tells whether its state changed since it was last read:
 	// the sum of what a reading of it holds. It reads less than

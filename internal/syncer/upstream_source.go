@@ -105,14 +105,15 @@ func deviceFromUpstream(d upstream.Device, st upstream.DeviceState) domain.Devic
 		Generation:   gen,
 		Compartments: comps,
 		Battery:      st.BatteryLevel,
-		BatteryState: batteryState(st.BatteryState),
+		BatteryState: BatteryState(st.BatteryState),
 		Faults:       domain.FoldFaults(st.Faults),
 		Offline:      st.DeviceOff,
 		LastSeen:     st.LastSeen,
 	}
 }
 
-func batteryState(s string) domain.BatteryState {
+// BatteryState is the cache's battery state of the service's.
+func BatteryState(s string) domain.BatteryState {
 	switch strings.ToUpper(s) {
 	case "":
 		return domain.BatteryUnknown

@@ -113,3 +113,33 @@ func (s *Store) DeviceStates(ctx context.Context, account string) ([]store.Devic
 		return d, err
 	})
 }
+
+// SeedHistory adds the readings given to the account's device history,
+// but to the days a device already has readings of.
+func (s *Store) SeedHistory(ctx context.Context, account string, history map[string][]store.Reading) error {
+	key, err := s.accountKey(ctx, account, true)
+	if err != nil {
+		return err
+	}
+	var macs []string
+	var days []int64
+	var data [][]byte
+	for mac, rs := range history {
+		ds, encoded := readings.Days(rs)
+		for range ds {
+			macs = append(macs, mac)
+		}
+		days, data = append(days, ds...), append(data, encoded...)
+	}
+	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		for start := 0; start < len(macs); start += chunk {
+			end := min(start+chunk, len(macs))
+			if _, err := tx.Exec(ctx, `INSERT INTO device_history (account_id, mac, day, readings)
+				SELECT $1, u.mac, u.day, u.readings FROM unnest($2::text[], $3::bigint[], $4::bytea[]) AS u(mac, day, readings)
+				ON CONFLICT (account_id, mac, day) DO NOTHING`, key, macs[start:end], days[start:end], data[start:end]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

@@ -437,3 +437,22 @@ func (j *Join) Done() (map[string][]store.Reading, error) {
 	}
 	return j.out, nil
 }
+
+// Days splits a device's readings into its days (Day), each encoded as
+// Encode does, in order of time: the rows of its history. The readings
+// may come in any order.
+func Days(rs []store.Reading) (days []int64, data [][]byte) {
+	rs = slices.Clone(rs)
+	slices.SortStableFunc(rs, func(a, b store.Reading) int { return a.At.Compare(b.At) })
+	for len(rs) > 0 {
+		day := Day(rs[0].At)
+		n := 1
+		for n < len(rs) && Day(rs[n].At) == day {
+			n++
+		}
+		days = append(days, day)
+		data = append(data, Encode(rs[:n]))
+		rs = rs[n:]
+	}
+	return days, data
+}

@@ -148,3 +148,30 @@ func (s *Store) DeviceStates(ctx context.Context, account string) ([]store.Devic
 	}
 	return out, rows.Err()
 }
+
+// SeedHistory adds the readings given to the account's device history,
+// but to the days a device already has readings of.
+func (s *Store) SeedHistory(ctx context.Context, account string, history map[string][]store.Reading) error {
+	key, tx, err := s.beginRefresh(ctx, account)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	b := newBatch(tx, "device_history", func(n int) string {
+		return `INSERT INTO device_history (account_id, mac, day, readings) VALUES ` + placeholders(4, n) +
+			` ON CONFLICT (account_id, mac, day) DO NOTHING`
+	})
+	defer b.close()
+	for mac, rs := range history {
+		days, data := readings.Days(rs)
+		for i, day := range days {
+			if err := b.add(ctx, key, mac, day, data[i]); err != nil {
+				return err
+			}
+		}
+	}
+	if err := b.flush(ctx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -267,6 +267,53 @@ func testDeviceStates(t *testing.T, open func(*testing.T) store.Store) {
 	}
 }
 
+// testSeedHistory: readings seeded before the first write of an
+// account's devices, given in any order, are its devices' history, which
+// the writes then go on from; seeding again leaves the days a device has
+// readings of as they were, and other accounts' history alone.
+func testSeedHistory(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	mustReplaceLayout(t, s, testLayout("a", false))
+	a1, a2 := device("0000000000A1", "a-1", 90), device("0000000000A2", "a-2", 80)
+	seeded := func(d domain.Device, at time.Time, level int) deviceReading {
+		return deviceReading{MAC: d.MAC, Reading: store.Reading{At: at, Levels: []int{level}, Battery: 80, BatteryState: domain.BatteryNormal, LastSeen: at}}
+	}
+	r1 := []deviceReading{seeded(a1, t0.Add(-50*time.Hour), 100), seeded(a1, t0.Add(-26*time.Hour), 95), seeded(a1, t0.Add(-2*time.Hour), 92)}
+	r2 := []deviceReading{seeded(a2, t0.Add(-3*time.Hour), 85)}
+	history := func(rs ...deviceReading) map[string][]store.Reading {
+		out := map[string][]store.Reading{}
+		for _, r := range rs {
+			out[r.MAC] = append(out[r.MAC], r.Reading)
+		}
+		return out
+	}
+	if err := s.SeedHistory(ctx, "a", history(r1[2], r1[0], r1[1], r2[0])); err != nil {
+		t.Fatal(err)
+	}
+	a1.Battery, a2.Battery = intp(80), intp(80)
+	writeDevices(t, s, "a", t0, []domain.Device{a1, a2})
+	w1, w2 := reading(a1, t0), reading(a2, t0)
+	w1.Battery, w2.Battery = 80, 80
+	want := append(append(slices.Clone(r1), w1), r2[0], w2)
+	if got := deviceHistory(t, s, "a", nil, time.Time{}); !sameReadings(got, want) {
+		t.Errorf("seeded, then written:\n%s\nwant\n%s", readingLines(got), readingLines(want))
+	}
+
+	earlier := seeded(a1, t0.Add(-5*24*time.Hour), 100)
+	if err := s.SeedHistory(ctx, "a", history(earlier, seeded(a1, t0.Add(-time.Hour), 91), seeded(a2, t0.Add(-50*time.Hour), 70))); err != nil {
+		t.Fatal(err)
+	}
+	want = append(append([]deviceReading{earlier}, r1...), w1, r2[0], w2)
+	want = slices.Insert(want, 5, seeded(a2, t0.Add(-50*time.Hour), 70))
+	if got := deviceHistory(t, s, "a", nil, time.Time{}); !sameReadings(got, want) {
+		t.Errorf("seeded again, over days held and not:\n%s\nwant\n%s", readingLines(got), readingLines(want))
+	}
+	if got := deviceHistory(t, s, "b", nil, time.Time{}); len(got) != 0 {
+		t.Errorf("another account has the history\n%s", readingLines(got))
+	}
+}
+
 // testPruneHistory: pruning removes the readings of the days before the
 // given time's, but each device's last day of readings before it, so that
 // the state of every device at that time stays known.

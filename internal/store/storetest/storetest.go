@@ -60,6 +60,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"KeepHistory", testKeepHistory},
 		{"HistoryOfAFailedRefresh", testHistoryOfAFailedRefresh},
 		{"DeviceStates", testDeviceStates},
+		{"SeedHistory", testSeedHistory},
 		{"NotificationsDue", testNotificationsDue},
 		{"NotificationsBounded", testNotificationsBounded},
 		{"NotificationIDsAreIdempotent", testNotificationIDsAreIdempotent},
