@@ -55,7 +55,10 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	clk := clock.NewScaled(speed)
 	demo := sim.NewCredentials()
-	past := &pastReadings{from: clk.Now().Add(-min(history, cfg.DeviceHistory)), readings: map[string][]store.Reading{}}
+	// At most maxPastReadings of the past, a reading of each location's
+	// device an hour: 14 days of 400 locations, 2 days of 10,000.
+	span := min(history, cfg.DeviceHistory, time.Duration(maxPastReadings/devices)*pastEvery)
+	past := &pastReadings{from: clk.Now().Add(-span), readings: map[string][]store.Reading{}}
 	world := sim.New(sim.Config{Seed: seed, Locations: devices, Accounts: 2, History: history, Clock: clk, Zone: time.Local,
 		Credentials: []sim.Credentials{demo}, Record: past.record, RecordEvery: pastEvery})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -100,6 +103,10 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // polled the simulator would have: hourly, the rate of the older days of
 // a long history.
 const pastEvery = time.Hour
+
+// maxPastReadings bounds the demo's past in memory (about 60 MB), as it
+// waits to be written.
+const maxPastReadings = 500_000
 
 // pastReadings keeps the demo account's readings of the simulator's past
 // from a time on, a reading of a device whenever its state changed, as
