@@ -49,13 +49,13 @@
 //
 // BenchmarkRefresh costs the work for one account of 10,000 locations
 // (9,765 dispensers) with 28 days of history in the cache: a projection
-// after a sync round took 40 ms, 6.8 % of the round's 586 ms in the same
-// run (20 rounds, on a 2-core machine shared with other work), within the
-// goal of 10 %. It begins with the account's device states
-// (store.DeviceStates: 11.8 ms, states-ms), which tell, by the sum of
-// each device's state, which changed since the last read; a read of all
-// its devices (FindDevices, ordered, their faults decoded) took 44–103 ms
-// and made it 13–17 %. The fit, once a day, took 3.3 s:
+// after a sync round took 36–40 ms, 6.8–6.9 % of the round's 528–586 ms
+// in the same run (two runs of 20 rounds, on a 2-core machine shared with
+// other work), within the goal of 10 %. It begins with the account's
+// device states (store.DeviceStates: 9.9–11.8 ms, states-ms), which tell,
+// by the sum of each device's state, which changed since the last read; a
+// read of all its devices (FindDevices, ordered, their faults decoded)
+// took 44–103 ms and made it 13–17 %. The fit, once a day, took 2.4–3.3 s:
 //
 //	go test ./internal/runout -run '^$' -bench Refresh -benchtime 20x
 package runout
