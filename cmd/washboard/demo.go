@@ -60,7 +60,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	span := min(history, cfg.DeviceHistory, time.Duration(maxPastReadings/devices)*pastEvery)
 	past := &pastReadings{from: clk.Now().Add(-span), readings: map[string][]store.Reading{}}
 	world := sim.New(sim.Config{Seed: seed, Locations: devices, Accounts: 2, History: history, Clock: clk, Zone: time.Local,
-		Credentials: []sim.Credentials{demo}, Record: past.record, RecordEvery: pastEvery})
+		Credentials: []sim.Credentials{demo}, Record: past.record, RecordEvery: pastEvery, RecordFrom: past.from})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
+	"washboard/internal/store"
 	"washboard/internal/store/sqlite"
 )
 
@@ -130,6 +131,51 @@ func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 			}
 			if !slices.EqualFunc(got, c.want, time.Time.Equal) {
 				t.Errorf("readings left from %s: %v; want %v", c.keep, got, c.want)
+			}
+		})
+	}
+}
+
+// TestDemoHistoryIsSeededOnce: the demo's past goes into a cache that
+// keeps history and holds none of the account's devices; a cache kept
+// from an earlier run, or one that keeps no history, gets none.
+func TestDemoHistoryIsSeededOnce(t *testing.T) {
+	at := time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC)
+	past := &seededHistory{account: "a", readings: map[string][]store.Reading{
+		"0000000000A1": {{At: at, Levels: []int{50}, Battery: 80, BatteryState: domain.BatteryNormal, LastSeen: at}},
+	}}
+	for _, c := range []struct {
+		name     string
+		held     bool // the account's devices are in the cache
+		keep     bool
+		readings int
+	}{
+		{"a new cache", false, true, 1},
+		{"a cache kept from an earlier run", true, true, 0},
+		{"a cache that keeps no history", false, false, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := t.Context()
+			st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "washboard.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			st.KeepHistory(false) // the devices written here record none
+			if c.held {
+				if _, err := st.ReplaceDevices(ctx, "a", []domain.Device{{MAC: "0000000000A2", LocationID: "l", Compartments: []domain.Compartment{{Level: 10}}}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := seedHistory(ctx, st, past, c.keep); err != nil {
+				t.Fatal(err)
+			}
+			h, err := st.DeviceHistory(ctx, "a", []string{"0000000000A1"}, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(h["0000000000A1"]); got != c.readings {
+				t.Errorf("%d readings of the past written; want %d", got, c.readings)
 			}
 		})
 	}

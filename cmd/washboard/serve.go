@@ -174,6 +174,20 @@ type seededHistory struct {
 	readings map[string][]store.Reading
 }
 
+// seedHistory writes h into a cache that keeps history and holds none of
+// the account's devices yet: a cache kept from an earlier run goes on
+// with the history it holds.
+func seedHistory(ctx context.Context, st store.Store, h *seededHistory, keep bool) error {
+	if h == nil || !keep {
+		return nil
+	}
+	held, err := st.DeviceStates(ctx, h.account)
+	if err != nil || len(held) > 0 {
+		return err
+	}
+	return st.SeedHistory(ctx, h.account, h.readings)
+}
+
 // serveDashboard runs the dashboard until ctx ends.
 func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions, stdout io.Writer, log *slog.Logger) error {
 	zone, err := time.LoadLocation(cfg.TimeZone)
@@ -201,11 +215,10 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err := checkKeys(ctx, keys, st, log); err != nil {
 		return err
 	}
-	if h := opts.history; h != nil && cfg.DeviceHistory > 0 {
-		if err := st.SeedHistory(ctx, h.account, h.readings); err != nil {
-			return fmt.Errorf("writing the device history before the start: %w", err)
-		}
+	if err := seedHistory(ctx, st, opts.history, cfg.DeviceHistory > 0); err != nil {
+		return fmt.Errorf("writing the device history before the start: %w", err)
 	}
+	opts.history = nil // written: not kept for the dashboard's life
 	m := metrics.New()
 	client, err := upstream.New(upstream.Config{BaseURL: cfg.Upstream, TokenURL: cfg.TokenURL, HTTPClient: &http.Client{Transport: m.Transport(nil)}})
 	if err != nil {

@@ -202,10 +202,10 @@ func (s *Service) fit(ctx context.Context, accountID string, devices []store.Dev
 }
 
 // catchUp brings what is kept of the account's dispensers up to now: the
-// history of those whose state differs from their last reading read, the
-// refills of the alerts resolved since, and the models of dispensers new
-// since the fit, from their own history without alerts; it forgets the
-// dispensers gone.
+// history of those whose state's sum differs from the one read with their
+// history last, the refills of the alerts resolved since, and the models
+// of dispensers new since the fit, from their own history without alerts;
+// it forgets the dispensers gone.
 func (s *Service) catchUp(ctx context.Context, accountID string, a *account, devices []store.DeviceState, now time.Time) (*account, error) {
 	next := &account{fitted: a.fitted, models: a.models, thin: a.thin, read: now, devices: a.devices}
 	var changed, added []string

@@ -66,9 +66,9 @@ func TestProductReadingsMatchDevices(t *testing.T) {
 	}
 }
 
-// Config.Record gets, every RecordEvery of the history, the readings a
-// poll would have got then, and leaves the world as it would be without
-// it.
+// Config.Record gets, every RecordEvery of the history from RecordFrom
+// on, the readings a poll would have got then, and leaves the world as it
+// would be without it.
 func TestRecordedHistoryIsWhatPollsWouldHaveSeen(t *testing.T) {
 	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
 	const history = 36 * time.Hour
@@ -76,7 +76,7 @@ func TestRecordedHistoryIsWhatPollsWouldHaveSeen(t *testing.T) {
 	recorded := map[time.Time][]ProductReading{}
 	calls := 0
 	rec := cfg
-	rec.Clock, rec.RecordEvery = NewManualClock(now), 6*time.Hour
+	rec.Clock, rec.RecordEvery, rec.RecordFrom = NewManualClock(now), 6*time.Hour, now.Add(-20*time.Hour)
 	rec.Record = func(k int, at time.Time, readings []ProductReading) {
 		calls++
 		if k == 1 {
@@ -84,8 +84,8 @@ func TestRecordedHistoryIsWhatPollsWouldHaveSeen(t *testing.T) {
 		}
 	}
 	recording := New(rec)
-	if calls != 2*5 {
-		t.Errorf("Record was called %d times; want 5 for each of 2 accounts (every 6 h of 36, now excluded)", calls)
+	if calls != 2*3 || len(recorded) != 3 {
+		t.Errorf("Record was called %d times, %d for account 1; want 3 for each of 2 accounts (every 6 h of the last 20 h of 36, now excluded)", calls, len(recorded))
 	}
 	for at, got := range recorded {
 		// A world of the same seed, polled at at.

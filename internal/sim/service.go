@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"cmp"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -55,11 +54,13 @@ type Config struct {
 	// Defining one starts goroutines that Close stops.
 	Webhooks WebhookOptions
 	// Record, when set, is given each account's product readings every
-	// RecordEvery (an hour when zero) of the history New simulates, as a
-	// service polled that often would have reported them: the readings of
-	// account k at at. The slice is reused: Record copies what it keeps.
+	// RecordEvery (an hour when not positive) of the history New
+	// simulates from RecordFrom on, as a service polled that often would
+	// have reported them: the readings of account k at at. The slice is
+	// reused: Record copies what it keeps.
 	Record      func(k int, at time.Time, readings []ProductReading)
 	RecordEvery time.Duration
+	RecordFrom  time.Time
 }
 
 // World is a simulated Device Monitoring Service: accounts with their
@@ -97,9 +98,15 @@ func New(cfg Config) *World {
 		}
 		a := generateAccount(cfg.Seed, k, cfg.Locations, creds, start, cfg.Zone)
 		if cfg.Record != nil {
-			every := cmp.Or(cfg.RecordEvery, time.Hour)
+			every := cfg.RecordEvery
+			if every <= 0 {
+				every = time.Hour
+			}
 			var readings []ProductReading
 			for at := start.Add(every); at.Before(now); at = at.Add(every) {
+				if at.Before(cfg.RecordFrom) {
+					continue
+				}
 				a.advance(at)
 				readings = a.productReadings(at, readings)
 				cfg.Record(k, at, readings)

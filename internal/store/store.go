@@ -134,8 +134,9 @@ type AlertRefresh interface {
 	SeenAt(t time.Time)
 	Write(ctx context.Context, alerts []domain.Alert) error
 	// Commit removes the alerts the service no longer has and the closed
-	// ones created before pruneBefore (unless zero), with the claims
-	// that ended before pruneBefore, and commits.
+	// ones created before pruneBefore (unless zero), with the claims that
+	// ended before pruneBefore of the alerts the cache no longer holds,
+	// and commits.
 	Commit(ctx context.Context, remove []string, pruneBefore time.Time) (domain.Change, error)
 	Rollback()
 }
@@ -348,8 +349,8 @@ type DeviceState struct {
 	// it would hold (readings.Sum): its levels, battery and whether it is
 	// offline. It changes with each of them, and not with its last-seen
 	// time or faults; a write that records a reading of it (History)
-	// changes it. Before the first write of a cache made without
-	// readings it is 0.
+	// changes it. It is 0 until a device's first write by a version of
+	// the store that keeps readings (a cache made before it).
 	Sum      int64
 	LastSeen time.Time // as FindDevices returns it
 }

@@ -210,8 +210,9 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 			return *c, err
 		}
 		c.Removed += int(tag.RowsAffected())
-		// The claims ended before then go with the alerts.
-		if _, err := r.tx.Exec(ctx, `DELETE FROM claims WHERE account_id = $1 AND ended < $2`, r.key, pruneBefore); err != nil {
+		// The claims ended before then whose alerts are gone go with them.
+		if _, err := r.tx.Exec(ctx, `DELETE FROM claims c WHERE c.account_id = $1 AND c.ended < $2
+			AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a.account_id = $1 AND a.id = c.alert_id)`, r.key, pruneBefore); err != nil {
 			return *c, err
 		}
 	}

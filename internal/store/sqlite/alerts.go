@@ -238,8 +238,9 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 		}
 		n, _ := res.RowsAffected()
 		c.Removed += int(n)
-		// The claims ended before then go with the alerts.
-		if _, err := r.tx.ExecContext(ctx, `DELETE FROM claims WHERE account_id = ? AND ended_ms < ?`, r.key, ms(pruneBefore)); err != nil {
+		// The claims ended before then whose alerts are gone go with them.
+		if _, err := r.tx.ExecContext(ctx, `DELETE FROM claims WHERE account_id = ?1 AND ended_ms < ?2
+			AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a.account_id = ?1 AND a.id = claims.alert_id)`, r.key, ms(pruneBefore)); err != nil {
 			return *c, err
 		}
 	}

@@ -222,9 +222,10 @@ func testClaimsEndWithTheirAlerts(t *testing.T, open func(*testing.T) store.Stor
 }
 
 // testClaimsGoWithOldAlerts: a refresh that prunes the closed alerts
-// created before a time removes the claims that ended before it too, so
-// that the record of claims is kept as long as the alerts; active claims,
-// those ended since and other accounts' stay.
+// created before a time removes the claims that ended before it of the
+// alerts gone, so that the record of claims is kept as long as the
+// alerts; the claims of an alert still held, active or ended, those ended
+// since and other accounts' stay.
 func testClaimsGoWithOldAlerts(t *testing.T, open func(*testing.T) store.Store) {
 	s := open(t)
 	mustReplaceLayout(t, s, testLayout("a", false))
@@ -245,13 +246,15 @@ func testClaimsGoWithOldAlerts(t *testing.T, open func(*testing.T) store.Store) 
 	}
 	release("a", claim("a", "x1"), t0.Add(2*time.Minute))
 	c2 := release("a", claim("a", "x2"), t0.Add(3*time.Hour))
-	c3 := claim("a", "x3")
+	c3 := release("a", claim("a", "x3"), t0.Add(4*time.Minute)) // x3 stays open
+	c3again := domain.Claim{AlertID: "x3", Name: "Staff x3, again", At: t0.Add(5 * time.Minute)}
+	mustClaim(t, s, "a", c3again)
 	y1 := release("b", claim("b", "y1"), t0.Add(2*time.Minute))
 
 	x1.Status, x1.Resolved, x1.Resolution = domain.AlertClosed, t0.Add(10*time.Minute), domain.ResolvedByUser
 	mustApplyAlerts(t, s, "a", store.AlertWrite{Upserts: []domain.Alert{x1, x2, x3}, PruneBefore: t0.Add(time.Hour), SeenAt: t0.Add(4 * time.Hour)})
-	if got, want := claimsDuring(t, s, "a", t0.Add(-24*time.Hour), t0.Add(24*time.Hour), 0), []domain.Claim{c2, c3}; !reflect.DeepEqual(got, want) {
-		t.Errorf("after pruning the alerts closed and created an hour after t0, the claims are\n%+v;\nwant the one ended since and the active one\n%+v", got, want)
+	if got, want := claimsDuring(t, s, "a", t0.Add(-24*time.Hour), t0.Add(24*time.Hour), 0), []domain.Claim{c2, c3, c3again}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after pruning the alerts closed and created an hour after t0, the claims are\n%+v;\nwant the one ended since and those of the open alert\n%+v", got, want)
 	}
 	if got := claimsDuring(t, s, "b", t0.Add(-24*time.Hour), t0.Add(24*time.Hour), 0); !reflect.DeepEqual(got, []domain.Claim{y1}) {
 		t.Errorf("the other account's claims are %+v; want %+v", got, y1)
