@@ -1,6 +1,7 @@
 package views
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -16,14 +17,17 @@ func shortDateTime(t time.Time, zone *time.Location) string {
 
 // placeText is where a location is: "North Tower › Level 2 › Restroom 2.04 › Stall 1".
 func placeText(p report.Place) string {
+	return cmp.Or(pathText(p.Building, p.Floor, p.Room, p.Location), "Location "+p.LocationID)
+}
+
+// pathText joins the names of a place's parts that are known:
+// "Summit Court › Ground Floor › Men's Restroom G.03 › Stall 1".
+func pathText(names ...string) string {
 	var parts []string
-	for _, s := range []string{p.Building, p.Floor, p.Room, p.Location} {
+	for _, s := range names {
 		if s != "" {
 			parts = append(parts, s)
 		}
-	}
-	if len(parts) == 0 {
-		return "Location " + p.LocationID
 	}
 	return strings.Join(parts, " › ")
 }

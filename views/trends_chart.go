@@ -1,6 +1,7 @@
 package views
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -206,7 +207,6 @@ type heatGrid struct {
 }
 
 var dayNames = [7]string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
-var dayWords = [7]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
 
 // heatGridOf lays out a heat map, shaded in heatLevels steps of its
 // largest value, each cell carrying its value rounded: wide, a row a day
@@ -326,7 +326,7 @@ func heatDescription(h trends.Heat) string {
 	}
 	var busiest []string
 	for _, x := range hs[:min(3, len(hs))] {
-		busiest = append(busiest, fmt.Sprintf("%s %02d:00 (%s)", dayWords[x.d], x.h, decimal(x.v)))
+		busiest = append(busiest, fmt.Sprintf("%s %02d:00 (%s)", trends.Weekdays[x.d], x.h, decimal(x.v)))
 	}
 	return fmt.Sprintf("About %s percent points used a week by %s. Busiest hours: %s. The table below has every hour.",
 		number(int(math.Round(week))), plural(h.Devices, "dispenser", "dispensers"), strings.Join(busiest, ", "))
@@ -362,16 +362,7 @@ func typeCounts(a trends.Alerts, byType []int) string {
 
 // trendPlaceText is where a location or a room of a top list is.
 func trendPlaceText(p trends.Place) string {
-	var parts []string
-	for _, s := range []string{p.Building, p.Floor, p.Room, p.Location} {
-		if s != "" {
-			parts = append(parts, s)
-		}
-	}
-	if len(parts) == 0 {
-		return "Location " + p.LocationID + " (not in the account's layout)"
-	}
-	return strings.Join(parts, " › ")
+	return cmp.Or(pathText(p.Building, p.Floor, p.Room, p.Location), "Location "+p.LocationID+" (not in the account's layout)")
 }
 
 // heatValue is an hour's use a week, for the table: "–" for an hour not

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/heapprofiler"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -428,6 +429,36 @@ func TestBrowserScreenFitsTheDemoFleetsActionItemsOnOnePage(t *testing.T) {
 		t.Errorf("%d frames showed what needs doing before the script had fitted it to the screen, which then moved it (a layout shift); it must show only once fitted", unfitted)
 	}
 	checkAxe(t, ctx, "the demo fleet's screen")
+}
+
+// TestBrowserScreenShowsWithoutItsScript: a screen whose script does not
+// load still shows what needs doing, unfitted, two seconds on.
+func TestBrowserScreenShowsWithoutItsScript(t *testing.T) {
+	a := newApp(t, Config{})
+	user := a.browser()
+	user.signIn(credA)
+	token := user.createScreen(screenForm("Staff room", "account"))
+	ctx := newChrome(t, 1920, 1080)
+	must(t, chromedp.Listen(ctx, func(ev any) {
+		if ev, ok := ev.(*fetch.EventRequestPaused); ok {
+			go chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonConnectionFailed})
+		}
+	}), "listening for the browser's requests")
+	_, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*/static/js/screen.js*"}}})
+	must(t, err, "failing the screen's script")
+	loadAfter(t, ctx, chromedp.Navigate(a.srv.URL+"/s/"+token), "opening the screen's link")
+	visibility := func() string {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector(".screen-groups")).visibility`))
+		must(t, err, "reading the content's visibility")
+		return v
+	}
+	if v := visibility(); v != "hidden" {
+		t.Errorf("right after it loads, the unfitted content is %s; want hidden while the script may still fit it", v)
+	}
+	must(t, chromedp.Do(ctx, chromedp.Sleep(2500*time.Millisecond)), "waiting")
+	if v := visibility(); v != "visible" {
+		t.Errorf("2.5 s after it loads without its script, the content is %s; want visible", v)
+	}
 }
 
 // delayScript holds the browser's requests of the script at path for

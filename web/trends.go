@@ -222,7 +222,7 @@ func (s *Server) exportTrends(c echo.Context) error {
 		write := func(id, name string, h trends.Heat) {
 			for d := range h.Used {
 				for hr := range h.Used[d] {
-					w.Write(cells(id, name, weekdays[d], fmt.Sprintf("%02d:00", hr), strconv.Itoa(h.Used[d][hr]), strconv.Itoa(h.Hours[d][hr]),
+					w.Write(cells(id, name, trends.Weekdays[d], fmt.Sprintf("%02d:00", hr), strconv.Itoa(h.Used[d][hr]), strconv.Itoa(h.Hours[d][hr]),
 						strconv.FormatFloat(h.PerWeek(d, hr), 'f', 2, 64)))
 				}
 			}
@@ -234,9 +234,6 @@ func (s *Server) exportTrends(c echo.Context) error {
 	w.Flush()
 	return w.Error()
 }
-
-// weekdays are the days of the heat maps' rows, Monday first.
-var weekdays = [7]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 

@@ -15,6 +15,7 @@ import (
 	"washboard/internal/receiver"
 	"washboard/internal/sim"
 	"washboard/internal/store"
+	"washboard/internal/store/readings"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
 )
@@ -117,15 +118,14 @@ type pastReadings struct {
 }
 
 func (p *pastReadings) record(k int, at time.Time, rs []sim.ProductReading) {
-	if k != 0 || at.Before(p.from) {
+	if k != 0 {
 		return
 	}
 	for _, r := range rs {
 		next := store.Reading{At: at.UTC().Truncate(time.Second), Levels: slices.Clone(r.Levels), Battery: r.Battery,
 			BatteryState: syncer.BatteryState(r.BatteryState), Offline: r.Offline, LastSeen: r.LastSeen}
 		held := p.readings[r.MAC]
-		if n := len(held); n > 0 && slices.Equal(held[n-1].Levels, next.Levels) && held[n-1].Battery == next.Battery &&
-			held[n-1].BatteryState == next.BatteryState && held[n-1].Offline == next.Offline {
+		if n := len(held); n > 0 && readings.SameState(held[n-1], next) {
 			continue
 		}
 		p.readings[r.MAC] = append(held, next)

@@ -98,11 +98,7 @@ func deviceHistoryOf(readings []store.Reading, from, to time.Time) domain.Device
 		}
 		switch {
 		case r.Offline && offline == nil:
-			start := r.At
-			if !r.LastSeen.IsZero() && r.LastSeen.Before(start) {
-				start = r.LastSeen // silent since it last transmitted
-			}
-			offline = &domain.OfflineSpan{From: maxTime(start, from)}
+			offline = &domain.OfflineSpan{From: maxTime(r.OfflineSince(), from)}
 		case !r.Offline && offline != nil:
 			if offline.To = at; offline.To.After(offline.From) {
 				d.Offline = append(d.Offline, *offline)

@@ -91,11 +91,6 @@ func (h heatScope) LogValue() slog.Value {
 // are counted in the background: only the first caller of an account and
 // zone waits for them.
 func (s *Service) Trends(ctx context.Context, account, building string, days int, zone *time.Location) (Trends, error) {
-	if building != "" {
-		if _, err := s.store.Building(ctx, account, building); err != nil {
-			return Trends{}, err
-		}
-	}
 	now := s.clock.Now()
 	al, err := s.trendAlerts.get(ctx, trendsKey{account: account, building: building, zone: zone.String(), days: days}, now, TrendsKeptFor,
 		func(ctx context.Context) (alertTrends, error) {
@@ -142,6 +137,13 @@ type heatTrends struct {
 func (s *Service) countAlerts(ctx context.Context, account, building string, days int, zone *time.Location, now time.Time) (alertTrends, error) {
 	p := trends.NewPeriod(days, now, zone)
 	out := alertTrends{period: p}
+	places, buildings, err := s.trendPlaces(ctx, account, building)
+	if err != nil {
+		return out, err
+	}
+	if building != "" && len(buildings) == 0 {
+		return out, fmt.Errorf("building %s: %w", building, domain.ErrNotFound)
+	}
 	// Every alert open at some moment of the period: those created in
 	// it, and those resolved in it whenever they were created.
 	spans, err := s.store.AlertSpans(ctx, store.AlertFilter{Account: account, BuildingID: building, OpenFrom: p.Start, OpenTo: now, Limit: MaxTrendSpans + 1})
@@ -152,10 +154,6 @@ func (s *Service) countAlerts(ctx context.Context, account, building string, day
 		spans = spans[:MaxTrendSpans]
 		out.gaps = append(out.gaps, fmt.Sprintf("The period holds more than %s alerts: the first %s, the oldest, are counted; the last days are incomplete.",
 			thousands(MaxTrendSpans), thousands(MaxTrendSpans)))
-	}
-	places, _, err := s.trendPlaces(ctx, account, building)
-	if err != nil {
-		return out, err
 	}
 	out.alerts = trends.CountAlerts(p, spans, places)
 	if s.sync != nil {

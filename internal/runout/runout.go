@@ -13,6 +13,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/forecast"
 	"washboard/internal/store"
+	"washboard/internal/store/readings"
 )
 
 const (
@@ -60,9 +61,8 @@ type account struct {
 	models    map[string]*forecast.Model // by MAC
 	thin      bool                       // some models had too little data
 	devices   map[string]*kept           // by MAC
-	read      time.Time                  // when the history and alerts were last read
 	estimates map[string]forecast.Estimate
-	projected time.Time
+	projected time.Time // when the history and alerts were last read
 }
 
 // kept is what the service keeps of a dispenser's history between
@@ -72,7 +72,7 @@ type kept struct {
 	// has been offline if it is, and the refills its alerts list since
 	// the first of those rows.
 	h    forecast.History
-	last store.Reading // the latest reading read
+	last store.Reading // the latest reading read; its Levels its own
 	sum  int64         // the device's state's sum when its history was last read (store.DeviceState)
 }
 
@@ -196,7 +196,7 @@ func (s *Service) fit(ctx context.Context, accountID string, devices []store.Dev
 	if err != nil {
 		return nil, err
 	}
-	a := &account{fitted: now, read: now, models: make(map[string]*forecast.Model, len(devices)), devices: make(map[string]*kept, len(devices))}
+	a := &account{fitted: now, models: make(map[string]*forecast.Model, len(devices)), devices: make(map[string]*kept, len(devices))}
 	s.add(a, devices, readings, alertsByDevice(devices, alerts), now)
 	return a, nil
 }
@@ -207,9 +207,9 @@ func (s *Service) fit(ctx context.Context, accountID string, devices []store.Dev
 // of dispensers new since the fit, from their own history without alerts;
 // it forgets the dispensers gone.
 func (s *Service) catchUp(ctx context.Context, accountID string, a *account, devices []store.DeviceState, now time.Time) (*account, error) {
-	next := &account{fitted: a.fitted, models: a.models, thin: a.thin, read: now, devices: a.devices}
-	var changed, added []string
-	sums := map[string]int64{} // of the changed ones
+	next := &account{fitted: a.fitted, models: a.models, thin: a.thin, devices: a.devices}
+	var changed []store.DeviceState
+	var added []string
 	listed := 0
 	for _, d := range devices {
 		if !d.Dispenser {
@@ -219,8 +219,7 @@ func (s *Service) catchUp(ctx context.Context, accountID string, a *account, dev
 		case k == nil:
 			added = append(added, d.MAC)
 		case k.sum != d.Sum:
-			changed = append(changed, d.MAC)
-			sums[d.MAC] = d.Sum
+			changed = append(changed, d)
 			listed++
 		default:
 			listed++
@@ -229,14 +228,18 @@ func (s *Service) catchUp(ctx context.Context, accountID string, a *account, dev
 	if listed < len(a.devices) || len(added) > 0 { // some went, or came
 		next.devices = make(map[string]*kept, listed+len(added))
 		for _, d := range devices {
-			if k := a.devices[d.MAC]; k != nil {
+			if k := a.devices[d.MAC]; k != nil && d.Dispenser {
 				next.devices[d.MAC] = k
 			}
 		}
 	}
-	from := a.read.Add(-overlap)
+	from := a.projected.Add(-overlap)
 	if len(changed) > 0 {
-		readings, err := s.st.DeviceHistory(ctx, accountID, changed, from)
+		macs := make([]string, len(changed))
+		for i, d := range changed {
+			macs[i] = d.MAC
+		}
+		readings, err := s.st.DeviceHistory(ctx, accountID, macs, from)
 		if err != nil {
 			return nil, err
 		}
@@ -246,8 +249,8 @@ func (s *Service) catchUp(ctx context.Context, accountID string, a *account, dev
 				k.trim()
 			}
 		}
-		for mac, sum := range sums {
-			next.devices[mac].sum = sum
+		for _, d := range changed {
+			next.devices[d.MAC].sum = d.Sum
 		}
 	}
 	resolved, err := s.st.FindAlerts(ctx, store.AlertFilter{Account: accountID, Type: domain.AlertConsumableOut, Status: domain.AlertClosed, From: from})
@@ -340,9 +343,9 @@ func refills(alerts []domain.Alert) []time.Time {
 
 // add appends to the history the readings after the last one read: each
 // compartment's level when it changed, and the spans offline.
-func (k *kept) add(readings []store.Reading) {
-	for _, r := range readings {
-		if !k.last.At.IsZero() && (r.At.Before(k.last.At) || r.At.Equal(k.last.At) && sameReading(r, k.last)) {
+func (k *kept) add(rs []store.Reading) {
+	for _, r := range rs {
+		if !k.last.At.IsZero() && (r.At.Before(k.last.At) || r.At.Equal(k.last.At) && readings.SameState(r, k.last)) {
 			continue // read before
 		}
 		for i, level := range r.Levels {
@@ -357,16 +360,14 @@ func (k *kept) add(readings []store.Reading) {
 		open := n > 0 && k.h.Gaps[n-1].To.IsZero()
 		switch {
 		case r.Offline && !open:
-			from := r.LastSeen
-			if from.IsZero() || from.After(r.At) {
-				from = r.At
-			}
-			k.h.Gaps = append(k.h.Gaps, forecast.Span{From: from})
+			k.h.Gaps = append(k.h.Gaps, forecast.Span{From: r.OfflineSince()})
 		case !r.Offline && open:
 			k.h.Gaps[n-1].To = r.At
 		}
 		k.last = r
 	}
+	// The readings read may share their Levels' arrays with many others.
+	k.last.Levels = slices.Clone(k.last.Levels)
 }
 
 // trim drops what a projection no longer reads: each compartment's rows
@@ -375,12 +376,7 @@ func (k *kept) add(readings []store.Reading) {
 // the refills before the first row kept.
 func (k *kept) trim() {
 	var first time.Time
-	sorted := true
 	for i, s := range k.h.Levels {
-		if !slices.IsSortedFunc(s, func(a, b forecast.Sample) int { return a.At.Compare(b.At) }) {
-			sorted = false // Forecast sorts them all: keep them
-			continue
-		}
 		for j := len(s) - 1; j > 0; j-- {
 			if forecast.IsRefill(s[j-1].Level, s[j].Level) {
 				s = slices.Clone(s[j:])
@@ -398,7 +394,7 @@ func (k *kept) trim() {
 		k.h.Gaps = nil
 	}
 	i := 0
-	for sorted && i < len(k.h.Refills) && k.h.Refills[i].Before(first) {
+	for i < len(k.h.Refills) && k.h.Refills[i].Before(first) {
 		i++
 	}
 	k.h.Refills = k.h.Refills[i:]
@@ -413,9 +409,4 @@ func silent(gaps []forecast.Span, lastSeen, now time.Time) []forecast.Span {
 		return gaps
 	}
 	return append(gaps, forecast.Span{From: lastSeen})
-}
-
-// sameReading reports whether two readings record the same state.
-func sameReading(a, b store.Reading) bool {
-	return a.Offline == b.Offline && a.Battery == b.Battery && a.BatteryState == b.BatteryState && slices.Equal(a.Levels, b.Levels)
 }

@@ -224,3 +224,39 @@ func TestSilentDispenserProjectedFromItsLastReport(t *testing.T) {
 		t.Errorf("two hours more of silence moved the estimate by %s, from %s to %s", d, first.At, later.At)
 	}
 }
+
+// A dispenser that the service lists without its compartments any more
+// has no estimate from the next projection on.
+func TestDispenserWithoutCompartmentsHasNoEstimate(t *testing.T) {
+	ctx := context.Background()
+	st := fleet(t)
+	clk := clock.NewFake(now)
+	s := runout.New(st, clk, time.UTC, nil)
+	if err := s.Refresh(ctx, account); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Estimates(account)["steady"]; !ok {
+		t.Fatal("no estimate of the steady dispenser to begin with; the test proves nothing")
+	}
+	at := now.Add(30 * time.Minute)
+	bare := dispenser("steady", "l1", 0, at)
+	bare.Compartments = nil
+	r, err := st.BeginDevices(ctx, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.SeenAt(at)
+	if err := r.Write(ctx, []domain.Device{bare, dispenser("out", "l3", 0, at)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	clk.Set(at)
+	if err := s.Refresh(ctx, account); err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := s.Estimates(account)["steady"]; ok {
+		t.Errorf("a device without compartments has the estimate %+v", e)
+	}
+}

@@ -365,6 +365,16 @@ type Reading struct {
 	LastSeen     time.Time // the device's last-seen time, to the second; zero when it has none
 }
 
+// OfflineSince is when a device that a reading shows offline went silent:
+// its last-seen time, or the reading's own when it has none or a later
+// one.
+func (r Reading) OfflineSince() time.Time {
+	if r.LastSeen.IsZero() || r.LastSeen.After(r.At) {
+		return r.At
+	}
+	return r.LastSeen
+}
+
 // Keys is the check value of the secret key that sealed what the store
 // holds.
 type Keys interface {

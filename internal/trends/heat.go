@@ -30,6 +30,9 @@ type Heat struct {
 	Devices int
 }
 
+// Weekdays name the days of a heat map, its rows: Monday first.
+var Weekdays = [7]string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+
 // PerWeek is the percent points used in an hour of the week, on average
 // over the times it occurred from Since to To: the weeks observed.
 func (h *Heat) PerWeek(day, hour int) float64 {

@@ -71,6 +71,13 @@ func Sum(d domain.Device) int64 {
 	return rowhash.Sum(append(vals, battery, string(d.BatteryState), d.Offline))
 }
 
+// SameState reports whether two readings hold the same state, what Sum
+// hashes: levels, battery percent and state, and whether the device is
+// offline.
+func SameState(a, b store.Reading) bool {
+	return a.Offline == b.Offline && a.Battery == b.Battery && a.BatteryState == b.BatteryState && slices.Equal(a.Levels, b.Levels)
+}
+
 // Day is the UTC day of t, counted from 1970-01-01: the day whose row
 // holds a reading taken at t.
 func Day(t time.Time) int64 {
