@@ -133,7 +133,7 @@ type AlertPage struct {
 func (c *Client) Alerts(ctx context.Context, cred Credentials, q AlertQuery) (AlertPage, error) {
 	var page AlertPage
 	err := c.get(ctx, cred, c.endpoint("alerts", q.Values()), func(body []byte) (err error) {
-		page, err = decodeAlertPage(body)
+		page, err = decodeAlertPage(body, c.maxRecords)
 		return err
 	})
 	if err != nil {
@@ -159,7 +159,7 @@ func (c *Client) WalkAlerts(ctx context.Context, cred Credentials, q AlertQuery,
 	for n := 1; ; n++ {
 		page, err := c.Alerts(ctx, cred, q)
 		if err != nil {
-			return err
+			return onPage(err, n)
 		}
 		ids := page.recordIDs()
 		if repeats(prev, ids) {
@@ -185,39 +185,35 @@ func (c *Client) WalkAlerts(ctx context.Context, cred Credentials, q AlertQuery,
 }
 
 // decodeAlertPage reads the alert list envelope. A bare array of alerts is
-// read as a page without cursors.
-func decodeAlertPage(body []byte) (AlertPage, error) {
+// read as a page without cursors. It refuses a page of more than
+// maxRecords alerts (see readRecords), and one whose alerts all fail to be
+// read (see skipLog.noneRead).
+func decodeAlertPage(body []byte, maxRecords int) (AlertPage, error) {
 	var page AlertPage
-	var elems []json.RawMessage
-	if lead(body) == '[' {
+	records, name := json.RawMessage(body), ""
+	var o object
+	if lead(body) != '[' {
 		var err error
-		if elems, err = readArray(body); err != nil {
+		if o, err = readObject(body); err != nil {
 			return page, err
 		}
-	} else {
-		o, err := readObject(body)
-		if err != nil {
-			return page, err
-		}
-		if v, ok := o.take("alerts"); ok {
-			if elems, err = readArray(v); err != nil {
-				return page, fieldError("alerts", err)
-			}
-		}
-		for _, f := range []struct {
-			name string
-			dst  *string
-		}{{"next", &page.Next}, {"prev", &page.Prev}} {
-			if v, ok := o.take(f.name); ok {
-				if *f.dst, err = readString(v); err != nil {
-					return AlertPage{}, fieldError(f.name, err)
-				}
-			}
-		}
-		page.Extra = o.extra()
+		records, _ = o.take("alerts")
+		name = "alerts"
 	}
+	elems, err := readRecords(body, records, name, maxRecords)
+	if err != nil {
+		return page, err
+	}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"next", &page.Next}, {"prev", &page.Prev}} {
+		if err := takeString(o, f.name, f.dst); err != nil {
+			return AlertPage{}, err
+		}
+	}
+	page.Extra = o.extra()
 	var skips skipLog
-	page.Alerts = make([]Alert, 0, len(elems))
 	for i, raw := range elems {
 		a, err := decodeAlert(raw)
 		if err != nil {
@@ -225,6 +221,9 @@ func decodeAlertPage(body []byte) (AlertPage, error) {
 			continue
 		}
 		page.Alerts = append(page.Alerts, a)
+	}
+	if err := skips.noneRead(len(elems)); err != nil {
+		return AlertPage{}, err
 	}
 	page.Skipped, page.SkipReasons, page.received = skips.count, skips.reasons, len(elems)
 	return page, nil

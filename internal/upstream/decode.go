@@ -23,10 +23,13 @@ import (
 // one by one, and what remains is kept as the record's Extra.
 type object map[string]json.RawMessage
 
-// readObject reads a JSON object.
+// readObject reads a JSON object of at most maxMembers members.
 func readObject(raw json.RawMessage) (object, error) {
 	if lead(raw) != '{' {
 		return nil, fmt.Errorf("want an object, got %s", describe(raw))
+	}
+	if n, _ := count(raw); n > maxMembers {
+		return nil, fmt.Errorf("want at most %s members, got an object of %s", thousands(maxMembers), thousands(n))
 	}
 	var o object
 	if err := json.Unmarshal(raw, &o); err != nil {
@@ -92,20 +95,20 @@ func unwrapOne(raw json.RawMessage) (json.RawMessage, error) {
 	if lead(raw) != '[' {
 		return raw, nil
 	}
+	if n, _ := count(raw); n > 1 {
+		return nil, fmt.Errorf("want one value, got an array of %s", thousands(n))
+	}
 	var elems []json.RawMessage
 	if err := json.Unmarshal(raw, &elems); err != nil {
 		return nil, err
 	}
-	switch len(elems) {
-	case 0:
+	if len(elems) == 0 {
 		return json.RawMessage("null"), nil
-	case 1:
-		if lead(elems[0]) == '[' {
-			return nil, errors.New("want one value, got nested arrays")
-		}
-		return elems[0], nil
 	}
-	return nil, fmt.Errorf("want one value, got an array of %d", len(elems))
+	if lead(elems[0]) == '[' {
+		return nil, errors.New("want one value, got nested arrays")
+	}
+	return elems[0], nil
 }
 
 // readString reads a string. A number reads as its text, so that
@@ -144,8 +147,8 @@ func readStrings(raw json.RawMessage) ([]string, error) {
 		}
 		return []string{s}, nil
 	}
-	var elems []json.RawMessage
-	if err := json.Unmarshal(raw, &elems); err != nil {
+	elems, err := readArray(raw, maxList)
+	if err != nil {
 		return nil, err
 	}
 	var out []string
@@ -229,8 +232,8 @@ func readInts(raw json.RawMessage) ([]int, error) {
 		}
 		return []int{n}, nil
 	}
-	var elems []json.RawMessage
-	if err := json.Unmarshal(raw, &elems); err != nil {
+	elems, err := readArray(raw, maxList)
+	if err != nil {
 		return nil, err
 	}
 	out := make([]int, 0, len(elems))
@@ -299,8 +302,8 @@ func readBools(raw json.RawMessage) ([]bool, error) {
 		}
 		return []bool{b}, nil
 	}
-	var elems []json.RawMessage
-	if err := json.Unmarshal(raw, &elems); err != nil {
+	elems, err := readArray(raw, maxList)
+	if err != nil {
 		return nil, err
 	}
 	out := make([]bool, 0, len(elems))
@@ -432,15 +435,141 @@ func (l *skipLog) add(where string, i int, err error) {
 	}
 }
 
-// readArray reads the array of a page's records; null reads as empty.
-func readArray(raw json.RawMessage) ([]json.RawMessage, error) {
+// noneRead is the error of a page of received records none of which
+// could be read: the service no longer sends what the client reads, and a
+// page taken as empty would pass for an account that has nothing (and,
+// its records having no identifiers, for a page unlike the one before).
+// A page of a single record is left as it is: one record that cannot be
+// read says nothing of the others.
+func (l *skipLog) noneRead(received int) error {
+	if received < 2 || l.count < received {
+		return nil
+	}
+	why := strings.Join(l.reasons, "; ")
+	if more := l.count - len(l.reasons); more > 0 {
+		why += fmt.Sprintf("; and %s more", thousands(more))
+	}
+	return &Error{Kind: KindUnreadable,
+		Message: fmt.Sprintf("none of the %s records could be read (%s)", thousands(received), why)}
+}
+
+// Bounds of what one answer may hold, so that what the client keeps in
+// memory grows with what a page can sensibly hold, not with what the
+// service sends: a page of ten million empty records fits the body limit
+// in 30 MB and took gigabytes to decode.
+const (
+	// maxList bounds an array inside a record: compartments, MACs, fault
+	// flags, the device states of a location, the locations of a room.
+	maxList = 256
+	// maxMembers bounds the members of an object.
+	maxMembers = 256
+	// valuesPerRecord bounds the JSON values of a page (every number,
+	// string, array and so on, at any depth), for each record it may
+	// hold: a page of 1,000 of the simulator's devices holds about 38,000.
+	valuesPerRecord = 50
+)
+
+// readArray reads an array of at most limit elements; null reads as
+// empty. The elements are counted before any is decoded.
+func readArray(raw json.RawMessage, limit int) ([]json.RawMessage, error) {
 	switch lead(raw) {
 	case 'n':
 		return nil, json.Unmarshal(raw, new(struct{}))
 	case '[':
+		if n, _ := count(raw); n > limit {
+			return nil, fmt.Errorf("want at most %s values, got an array of %s", thousands(limit), thousands(n))
+		}
 		var elems []json.RawMessage
 		err := json.Unmarshal(raw, &elems)
 		return elems, err
 	}
 	return nil, fmt.Errorf("want an array, got %s", describe(raw))
+}
+
+// readRecords reads the array of a page's records: raw, the member name
+// of body, or body itself when name is empty. A member that is absent or
+// null reads as no records. A page of more than limit records, or of more
+// than valuesPerRecord JSON values for each of them, is refused whole
+// with a KindTooLarge error, before anything is decoded.
+func readRecords(body, raw json.RawMessage, name string, limit int) ([]json.RawMessage, error) {
+	if lead(raw) == '[' {
+		if n, _ := count(raw); n > limit {
+			return nil, &Error{Kind: KindTooLarge,
+				Message: fmt.Sprintf("%s records, more than the %s a page may hold", thousands(n), thousands(limit))}
+		}
+	}
+	if _, n := count(body); n > limit*valuesPerRecord {
+		return nil, &Error{Kind: KindTooLarge,
+			Message: fmt.Sprintf("%s JSON values, more than the %s a page may hold", thousands(n), thousands(limit*valuesPerRecord))}
+	}
+	if raw == nil {
+		return nil, nil
+	}
+	elems, err := readArray(raw, limit)
+	if err != nil && name != "" {
+		return nil, fieldError(name, err)
+	}
+	return elems, err
+}
+
+// count reads the JSON value raw begins with, without allocating, and
+// returns how many elements it holds if it is an array, or members if it
+// is an object, and how many values it holds at any depth, itself
+// included. It counts a value for each comma and each array or object
+// that is not empty, outside strings: it takes raw to be valid JSON, which
+// json.Unmarshal checks afterwards, and for anything else returns counts
+// that mean nothing but are still bounded by raw's length.
+func count(raw []byte) (elems, values int) {
+	depth := 0
+	inString, escaped := false, false
+	opened := false // the last byte, spaces aside, opened an array or object
+	for _, c := range raw {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' {
+			continue
+		}
+		if opened && c != ']' && c != '}' {
+			values++ // the first element or member of the one just opened
+			if depth == 1 {
+				elems++
+			}
+		}
+		opened = false
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+			opened = true
+		case ']', '}':
+			if depth--; depth <= 0 {
+				return elems, values + 1
+			}
+		case ',':
+			values++
+			if depth == 1 {
+				elems++
+			}
+		}
+	}
+	return elems, values + 1
+}
+
+// thousands writes n with thousands separators: 10,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -189,7 +189,7 @@ func TestReadString(t *testing.T) {
 
 func TestSkipReasonsAreBounded(t *testing.T) {
 	body := `{"alerts":[1,2,3,4,5,6,7,8,{"alert_id":"ok"}]}`
-	page, err := decodeAlertPage([]byte(body))
+	page, err := decodeAlertPage([]byte(body), DefaultMaxPageRecords)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,7 +138,7 @@ type DevicePage struct {
 func (c *Client) Devices(ctx context.Context, cred Credentials, q DeviceQuery) (DevicePage, error) {
 	var page DevicePage
 	err := c.get(ctx, cred, c.endpoint("devices", q.Values()), func(body []byte) (err error) {
-		page, err = decodeDevicePage(body)
+		page, err = decodeDevicePage(body, c.maxRecords)
 		return err
 	})
 	if err != nil {
@@ -163,12 +163,14 @@ func (c *Client) WalkDevices(ctx context.Context, cred Credentials, q DeviceQuer
 }
 
 // decodeDevicePage reads a devices answer: an array of devices, or an
-// object holding one as "devices".
-func decodeDevicePage(body []byte) (DevicePage, error) {
+// object holding one as "devices". It refuses a page of more than
+// maxRecords devices (see readRecords), and one whose devices all fail to
+// be read (see skipLog.noneRead).
+func decodeDevicePage(body []byte, maxRecords int) (DevicePage, error) {
 	var page DevicePage
-	raw := json.RawMessage(body)
-	if lead(raw) == '{' {
-		o, err := readObject(raw)
+	records, name := json.RawMessage(body), ""
+	if lead(body) == '{' {
+		o, err := readObject(body)
 		if err != nil {
 			return page, err
 		}
@@ -176,14 +178,13 @@ func decodeDevicePage(body []byte) (DevicePage, error) {
 		if !ok {
 			return page, errors.New("want an array of devices, got an object without devices")
 		}
-		raw = v
+		records, name = v, "devices"
 	}
-	elems, err := readArray(raw)
+	elems, err := readRecords(body, records, name, maxRecords)
 	if err != nil {
 		return page, err
 	}
 	var skips skipLog
-	page.Devices = make([]Device, 0, len(elems))
 	for i, e := range elems {
 		d, err := decodeDevice(e)
 		if err != nil {
@@ -191,6 +192,9 @@ func decodeDevicePage(body []byte) (DevicePage, error) {
 			continue
 		}
 		page.Devices = append(page.Devices, d)
+	}
+	if err := skips.noneRead(len(elems)); err != nil {
+		return DevicePage{}, err
 	}
 	page.Skipped, page.SkipReasons, page.received = skips.count, skips.reasons, len(elems)
 	return page, nil
@@ -238,7 +242,7 @@ func decodeDevice(raw json.RawMessage) (Device, error) {
 	if v, ok := o.take("device_state"); ok {
 		elems := []json.RawMessage{v}
 		if lead(v) != '{' {
-			if elems, err = readArray(v); err != nil {
+			if elems, err = readArray(v, maxList); err != nil {
 				return Device{}, fieldError("device_state", err)
 			}
 		}

@@ -13,7 +13,13 @@ type Kind uint8
 
 // The kinds of failure. errors.Is matches each with its sentinel error:
 // KindTimeout with ErrNetwork, KindTruncated and KindDecode with
-// ErrBadResponse, KindCanceled with the context's error.
+// ErrBadResponse, KindUnreadable with ErrUnreadable, KindCanceled with the
+// context's error.
+//
+// A page refused for what it holds (KindTooLarge, KindUnreadable) is not
+// tried again within the call: the same answer would come back, costing
+// up to Config.MaxBodySize each time; the sync tries again at its next
+// refresh.
 const (
 	KindStatus        Kind = iota // an HTTP status the interface does not list, such as 405
 	KindUnauthorized              // 401: the Authorization value is missing or not valid
@@ -26,7 +32,7 @@ const (
 	KindTimeout                   // the attempt took longer than Config.Timeout
 	KindTruncated                 // the body ended before its declared length or the connection broke mid-body
 	KindDecode                    // the body is not JSON, or not the shape of the endpoint's answer
-	KindTooLarge                  // the body exceeds Config.MaxBodySize
+	KindTooLarge                  // the body exceeds Config.MaxBodySize, or a page more records or JSON values than Config.MaxPageRecords allows
 	KindForeignHost               // a redirect or a next URL points at another host
 	KindCursorLoop                // a walk was sent back to a cursor or URL it had already followed, or to an earlier offset
 	KindRepeatedPage              // a page of a walk held the same records as the page before it
@@ -34,6 +40,7 @@ const (
 	KindCanceled                  // the caller's context ended, or the Client was closed
 	KindClientRevoked             // the token endpoint refused the OAuth client: revoked, unknown or a wrong secret
 	KindIncomplete                // the OAuth credentials lack a field or mix in an Authorization value; nothing was sent
+	KindUnreadable                // a page held records and none of them could be read
 )
 
 // Sentinel errors, for errors.Is. An *Error matches the sentinel of its
@@ -60,6 +67,7 @@ var (
 	ErrEndlessPaging = errors.New("upstream: paging does not end")
 	ErrTransient     = errors.New("upstream: transient failure")
 	ErrClientRevoked = errors.New("upstream: OAuth client refused by the token endpoint")
+	ErrUnreadable    = errors.New("upstream: no record of a page could be read")
 	// ErrIncomplete is matched by the error of Credentials.Validate too.
 	ErrIncomplete = domain.ErrIncompleteCredentials
 )
@@ -87,6 +95,7 @@ var kindInfo = [...]struct {
 	KindCanceled:      {"canceled", nil},
 	KindClientRevoked: {"OAuth client refused", ErrClientRevoked},
 	KindIncomplete:    {"incomplete credentials", ErrIncomplete},
+	KindUnreadable:    {"unreadable records", ErrUnreadable},
 }
 
 // String names the kind in words, as error messages show it.

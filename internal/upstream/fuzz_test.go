@@ -1,6 +1,9 @@
 package upstream
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -162,7 +165,7 @@ func FuzzDecodeAlertPage(f *testing.F) {
 		`{"alerts":[`, `not json`, ``,
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		page, err := decodeAlertPage(data)
+		page, err := decodeAlertPage(data, DefaultMaxPageRecords)
 		if err != nil {
 			return
 		}
@@ -194,7 +197,7 @@ func FuzzDecodeDevicePage(f *testing.F) {
 		`[{"device_location_id"`, `<html>`, ``,
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		page, err := decodeDevicePage(data)
+		page, err := decodeDevicePage(data, DefaultMaxPageRecords)
 		if err != nil {
 			return
 		}
@@ -221,7 +224,7 @@ func FuzzDecodeMetadataPage(f *testing.F) {
 		`{"total_count":"many"}`, `{"metadata":[`, `nope`,
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		page, err := decodeMetadataPage(data)
+		page, err := decodeMetadataPage(data, DefaultMaxPageRecords)
 		if err != nil {
 			return
 		}
@@ -268,4 +271,61 @@ func FuzzParseRetryAfter(f *testing.F) {
 			t.Errorf("parseRetryAfter(%q) = %s", v, d)
 		}
 	})
+}
+
+// FuzzCount checks count against encoding/json's own reading of every
+// valid JSON value.
+func FuzzCount(f *testing.F) {
+	addSeeds(f, scalarSeeds, simBodies(f, "/devices?limit=4", "/metadata?limit=3"), []string{
+		`{"a":1,"a":2}`, `["a,\"],[", "\\", {"x,y": "}"}]`, "[\n1 ,\t[ 2 , 3 ] ]", `[[],{},[[]],{"a":{}}]`,
+	})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			count(data) // bounded, meaningless: it must only not panic
+			return
+		}
+		elems, values := count(data)
+		wantElems, wantValues := referenceCount(t, data)
+		if elems != wantElems || values != wantValues {
+			t.Errorf("count(%s) = %d elements, %d values; encoding/json reads %d, %d", data, elems, values, wantElems, wantValues)
+		}
+	})
+}
+
+// referenceCount counts as count does, with encoding/json's tokens: the
+// elements or members of the outermost value, and every value but the
+// names of members.
+func referenceCount(t *testing.T, data []byte) (elems, values int) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var inObject []bool // for each open array or object, whether it is an object
+	name := false       // the next token is the name of a member
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return elems, values
+		}
+		if err != nil {
+			t.Fatalf("reading %s: %v", data, err)
+		}
+		if delim, ok := tok.(json.Delim); ok && (delim == ']' || delim == '}') {
+			inObject = inObject[:len(inObject)-1]
+			name = len(inObject) > 0 && inObject[len(inObject)-1]
+			continue
+		}
+		if name {
+			name = false
+			continue
+		}
+		values++
+		if len(inObject) == 1 {
+			elems++
+		}
+		if delim, ok := tok.(json.Delim); ok {
+			inObject = append(inObject, delim == '{')
+			name = delim == '{'
+			continue
+		}
+		name = len(inObject) > 0 && inObject[len(inObject)-1]
+	}
 }

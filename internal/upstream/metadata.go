@@ -113,7 +113,7 @@ func (c *Client) MetadataAt(ctx context.Context, cred Credentials, link string) 
 func (c *Client) metadataAt(ctx context.Context, cred Credentials, u *url.URL) (MetadataPage, error) {
 	var page MetadataPage
 	err := c.get(ctx, cred, u, func(body []byte) (err error) {
-		page, err = decodeMetadataPage(body)
+		page, err = decodeMetadataPage(body, c.maxRecords)
 		return err
 	})
 	if err != nil {
@@ -157,7 +157,7 @@ func (c *Client) WalkMetadataByNext(ctx context.Context, cred Credentials, q Met
 	var prev []string
 	for n := 1; ; n++ {
 		if err != nil {
-			return err
+			return onPage(err, n)
 		}
 		if page.received == 0 {
 			return nil
@@ -211,18 +211,19 @@ func nextOffset(link string, offset int) (next int, backwards bool) {
 	return next, next <= offset
 }
 
-// decodeMetadataPage reads the metadata resource.
-func decodeMetadataPage(body []byte) (MetadataPage, error) {
+// decodeMetadataPage reads the metadata resource. It refuses a page of
+// more than maxRecords rooms (see readRecords), and one whose rooms all
+// fail to be read (see skipLog.noneRead).
+func decodeMetadataPage(body []byte, maxRecords int) (MetadataPage, error) {
 	var page MetadataPage
 	o, err := readObject(body)
 	if err != nil {
 		return page, err
 	}
-	var elems []json.RawMessage
-	if v, ok := o.take("metadata"); ok {
-		if elems, err = readArray(v); err != nil {
-			return page, fieldError("metadata", err)
-		}
+	records, _ := o.take("metadata")
+	elems, err := readRecords(body, records, "metadata", maxRecords)
+	if err != nil {
+		return page, err
 	}
 	if v, ok := o.take("total_count"); ok {
 		if page.TotalCount, page.HasTotal, err = readInt(v); err != nil {
@@ -243,7 +244,6 @@ func decodeMetadataPage(body []byte) (MetadataPage, error) {
 	page.Extra = o.extra()
 
 	var skips skipLog
-	page.Rooms = make([]Room, 0, len(elems))
 	for i, e := range elems {
 		r, err := decodeRoom(e)
 		if err != nil {
@@ -251,6 +251,9 @@ func decodeMetadataPage(body []byte) (MetadataPage, error) {
 			continue
 		}
 		page.Rooms = append(page.Rooms, r)
+	}
+	if err := skips.noneRead(len(elems)); err != nil {
+		return MetadataPage{}, err
 	}
 	page.Skipped, page.SkipReasons, page.received = skips.count, skips.reasons, len(elems)
 	return page, nil
@@ -281,7 +284,7 @@ func decodeRoom(raw json.RawMessage) (Room, error) {
 		return Room{}, errors.New("room_id is missing")
 	}
 	if v, ok := o.take("device_locations"); ok {
-		elems, err := readArray(v)
+		elems, err := readArray(v, maxList)
 		if err != nil {
 			return Room{}, fieldError("device_locations", err)
 		}

@@ -1,6 +1,7 @@
 package upstream
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -60,7 +61,7 @@ func walkByOffset[P any, PP interface {
 		}
 		page, err := fetch(offset)
 		if err != nil {
-			return err
+			return onPage(err, n)
 		}
 		info := PP(&page).pageInfo()
 		if info.received == 0 {
@@ -85,6 +86,16 @@ func walkByOffset[P any, PP interface {
 // repeats reports whether a page's records are those of the page before.
 func repeats(prev, ids []string) bool {
 	return len(ids) > 0 && slices.Equal(prev, ids)
+}
+
+// onPage names page n of a walk in the error of a page refused for what
+// it holds.
+func onPage(err error, n int) error {
+	var e *Error
+	if errors.As(err, &e) && (e.Kind == KindTooLarge || e.Kind == KindUnreadable) {
+		e.Message = fmt.Sprintf("page %d: %s", n, e.Message)
+	}
+	return err
 }
 
 func repeatedPage(op string, n int) *Error {

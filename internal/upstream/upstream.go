@@ -54,13 +54,28 @@
 //
 // Members the client does not know are kept in each record's Extra, and
 // unknown alert types, device types and fault keys are kept as sent. A
-// record that cannot be read (not an object, without its identifier, or
-// with a known member that no shape fits, such as a created_date of
-// "yesterday", here or in a nested device state or location) is left out
-// of its page and counted in Skipped, with the reasons of the first few in
-// SkipReasons. A body that is not JSON, or not the shape of the endpoint's
-// answer, fails the call with ErrBadResponse and is retried like other
-// transient failures.
+// record that cannot be read (not an object, without its identifier, with
+// a known member that no shape fits, such as a created_date of
+// "yesterday", or beyond the bounds below, here or in a nested device
+// state or location) is left out of its page and counted in Skipped, with
+// the reasons of the first few in SkipReasons. A body that is not JSON, or
+// not the shape of the endpoint's answer, fails the call with
+// ErrBadResponse and is retried like other transient failures.
+//
+// What an answer may hold is bounded, and counted before anything is
+// decoded, so that memory follows what a page can sensibly hold and not
+// what the service sends:
+//
+//   - a body of Config.MaxBodySize bytes (32 MB);
+//   - a page of Config.MaxPageRecords records (10,000), and of 50 JSON
+//     values (numbers, strings, arrays and so on, at any depth) for each
+//     of them (500,000);
+//   - 256 elements in a list within a record, and 256 members in an object.
+//
+// A page beyond its bounds fails the call with ErrTooLarge, and a page of
+// two records or more none of which could be read with ErrUnreadable:
+// neither is tried again, since the same answer would come back. A walk
+// names the page in the error's message.
 package upstream
 
 import (
@@ -90,6 +105,9 @@ const (
 	DefaultBaseDelay   = 500 * time.Millisecond
 	DefaultMaxDelay    = 10 * time.Second
 	DefaultMaxPages    = 10_000
+	// DefaultMaxPageRecords is ten times the largest page the sync asks
+	// for (1,000 devices or rooms).
+	DefaultMaxPageRecords = 10_000
 )
 
 // Config configures a Client. Only BaseURL is required; a zero value
@@ -120,6 +138,11 @@ type Config struct {
 
 	// MaxPages bounds the pages one walk fetches.
 	MaxPages int
+	// MaxPageRecords bounds the records of one page. A page of more, or
+	// of more JSON values than 50 for each record it may hold (500,000 by
+	// default), is refused whole (KindTooLarge) before anything in it is
+	// decoded.
+	MaxPageRecords int
 
 	// Sleep waits d or until ctx ends, returning ctx's error in that case.
 	// Tests replace it; a timer by default.
@@ -159,6 +182,7 @@ type Client struct {
 	baseDelay   time.Duration
 	maxDelay    time.Duration
 	maxPages    int
+	maxRecords  int
 	sleep       func(context.Context, time.Duration) error
 	now         func() time.Time
 
@@ -194,6 +218,7 @@ func New(cfg Config) (*Client, error) {
 		baseDelay:   orDefault(cfg.BaseDelay, DefaultBaseDelay),
 		maxDelay:    orDefault(cfg.MaxDelay, DefaultMaxDelay),
 		maxPages:    orDefault(cfg.MaxPages, DefaultMaxPages),
+		maxRecords:  orDefault(cfg.MaxPageRecords, DefaultMaxPageRecords),
 		sleep:       cfg.Sleep,
 		now:         cfg.Now,
 	}
@@ -459,6 +484,10 @@ func (c *Client) attempt(ctx context.Context, apiKey, authorization string, u *u
 			Message: fmt.Sprintf("the body is more than the limit of %d bytes", c.maxBody)}
 	}
 	if err := decode(body); err != nil {
+		if e, ok := err.(*Error); ok { // a page refused for what it holds
+			e.Status = resp.StatusCode
+			return e
+		}
 		return &Error{Kind: KindDecode, Status: resp.StatusCode, Message: err.Error()}
 	}
 	return nil
