@@ -629,16 +629,25 @@ func Describe(err error) string {
 		return "the service could not be reached"
 	case errors.Is(err, upstream.ErrBadResponse):
 		return "the service sent an answer that could not be read"
+	case errors.Is(err, upstream.ErrTooLarge):
+		return "the service sent a page too large to read (" + detail(err) + "); " + nothingKept
+	case errors.Is(err, upstream.ErrUnreadable):
+		return "the service sent records that could not be read (" + detail(err) + "); " + nothingKept
 	case errors.Is(err, upstream.ErrEndlessPaging):
-		return "the service's pages did not come to an end (" + pagingDetail(err) + "); nothing of this refresh was kept, and the next one tries again"
+		return "the service's pages did not come to an end (" + detail(err) + "); " + nothingKept
 	case errors.Is(err, context.DeadlineExceeded):
 		return "the service took too long to answer"
 	}
 	return err.Error()
 }
 
-// pagingDetail says how a walk's paging failed to end.
-func pagingDetail(err error) string {
+// nothingKept ends the words of a refresh that failed part way, after
+// pages had come: the cache keeps what it had.
+const nothingKept = "nothing of this refresh was kept, and the next one tries again"
+
+// detail says which endpoint failed and how, for failures whose message
+// says more than their kind.
+func detail(err error) string {
 	var ue *upstream.Error
 	if errors.As(err, &ue) {
 		return strings.TrimPrefix(ue.Op, "GET ") + ": " + ue.Message

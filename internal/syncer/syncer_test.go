@@ -31,7 +31,8 @@ type env struct {
 	syncClock *clock.Fake
 	srv       *httptest.Server
 	requests  atomic.Int64
-	onRequest func(*http.Request) // called before each request is served, if set
+	onRequest func(*http.Request)                           // called before each request is served, if set
+	answer    func(http.ResponseWriter, *http.Request) bool // if set, answers in the simulator's place when it reports true
 	store     store.Store
 	engine    *Engine
 	account   string
@@ -59,6 +60,9 @@ func newEnvWith(t *testing.T, locations int, attempts int, wrap func(Source) Sou
 		e.requests.Add(1)
 		if e.onRequest != nil {
 			e.onRequest(r)
+		}
+		if e.answer != nil && e.answer(w, r) {
+			return
 		}
 		h.ServeHTTP(w, r)
 	}))
