@@ -30,9 +30,12 @@ type Guard struct {
 	// a relay on the same machine or network. Washboard's own addresses
 	// stay refused.
 	AllowPrivate bool
-	// Own are the dashboard's own addresses, "host:port": the addresses it
-	// listens on (":8080" stands for every address of the machine) and the
-	// public address it is reached at.
+	// Own are the dashboard's own addresses, "host:port": every address it
+	// listens on (the dashboard's and the metrics' listeners; ":8080" or
+	// "0.0.0.0:8080" stands for every address of the machine on that port)
+	// and the public address it is reached at. An unspecified address
+	// (0.0.0.0, ::) on one of their ports is the machine itself, so it is
+	// refused too.
 	Own []string
 	// Resolver resolves the host names of Own; net.DefaultResolver when nil.
 	Resolver *net.Resolver
@@ -109,12 +112,17 @@ func (g *Guard) check(ctx context.Context, ap netip.AddrPort) error {
 	return nil
 }
 
-// isOwn reports whether ap is one of the dashboard's own addresses.
+// isOwn reports whether ap is one of the dashboard's own addresses: one
+// it listens on or is reached at, or the unspecified address (which
+// reaches this machine) on one of their ports.
 func (g *Guard) isOwn(ctx context.Context, ap netip.AddrPort) bool {
 	for _, own := range g.Own {
 		host, port, err := net.SplitHostPort(own)
 		if err != nil || port != strconv.Itoa(int(ap.Port())) {
 			continue
+		}
+		if ap.Addr().IsUnspecified() {
+			return true
 		}
 		if ip, err := netip.ParseAddr(host); err == nil && !ip.IsUnspecified() {
 			if ip.Unmap() == ap.Addr() {
