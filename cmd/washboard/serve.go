@@ -88,7 +88,7 @@ func (c *serveConfig) flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.SMTPURL, "smtp-url", "", "the mail server e-mail notifications go through unless a channel names its own: smtp://user:password@host:587 (STARTTLS) or smtps://…")
 	fs.StringVar(&c.MailFrom, "mail-from", "", "the sender of e-mail notifications, such as \"Washboard <alerts@example.com>\"")
 	fs.IntVar(&c.NotificationRate, "notification-rate", notifier.DefaultRatePerMinute, "the most notifications each channel sends a minute")
-	fs.BoolVar(&c.AllowPrivateWebhooks, "allow-private-webhooks", false, "let outgoing webhooks reach loopback and private addresses (a receiver on this machine or network)")
+	fs.BoolVar(&c.AllowPrivateWebhooks, "allow-private-webhooks", false, "let outgoing webhooks, and the mail servers of channels made on the page, reach loopback and private addresses (a receiver or relay on this machine or network)")
 }
 
 func (c serveConfig) validate() error {
