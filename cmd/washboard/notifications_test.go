@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,5 +61,57 @@ func TestServeRefusesBadNotificationSettings(t *testing.T) {
 				t.Errorf("%v: stderr repeats a secret: %q", c.args, stderr.String())
 			}
 		}
+	}
+}
+
+// Where private targets are allowed (--allow-private-webhooks), a webhook
+// still cannot reach the dashboard: neither its own port nor that of
+// --metrics-listen, written as 127.0.0.1 or as 0.0.0.0 (which reaches this
+// machine). "Send a test" says so.
+func TestWebhooksDoNotReachTheDashboardsListeners(t *testing.T) {
+	up := newUpstreamSim(t)
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics := free.Addr().String()
+	free.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, done, stderr := startServe(t, ctx, "--upstream", up.srv.URL, "--allow-private-webhooks", "--metrics-listen", metrics)
+	c := signIn(t, base, up.cred)
+	_, dashPort, _ := net.SplitHostPort(strings.TrimPrefix(base, "http://"))
+	_, metricsPort, _ := net.SplitHostPort(metrics)
+	for name, target := range map[string]string{
+		"dashboard":        "http://0.0.0.0:" + dashPort + "/signin",
+		"metrics":          "http://" + metrics + "/metrics",
+		"metrics-anywhere": "http://0.0.0.0:" + metricsPort + "/metrics",
+	} {
+		token := csrfField.FindStringSubmatch(get(t, c, base+"/notifications"))
+		if token == nil {
+			t.Fatal("no CSRF token on /notifications")
+		}
+		form := url.Values{"csrf_token": {token[1]}, "name": {name}, "kind": {"webhook"}, "url": {target}, "format": {"json"}}
+		if resp, err := c.PostForm(base+"/notifications/channels", form); err != nil {
+			t.Fatal(err)
+		} else {
+			resp.Body.Close()
+		}
+		req, _ := http.NewRequest(http.MethodPost, base+"/notifications/channels/"+name+"/test", strings.NewReader(url.Values{"csrf_token": {token[1]}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("HX-Request", "true")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		said, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(said), "is Washboard&#39;s own address: a webhook must not call the dashboard itself") {
+			t.Errorf("a test of a webhook to %s says:\n%s", target, said)
+		}
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("exit code %d; stderr:\n%s", code, stderr.String())
 	}
 }

@@ -88,7 +88,7 @@ func (c *serveConfig) flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.SMTPURL, "smtp-url", "", "the mail server e-mail notifications go through unless a channel names its own: smtp://user:password@host:587 (STARTTLS) or smtps://…")
 	fs.StringVar(&c.MailFrom, "mail-from", "", "the sender of e-mail notifications, such as \"Washboard <alerts@example.com>\"")
 	fs.IntVar(&c.NotificationRate, "notification-rate", notifier.DefaultRatePerMinute, "the most notifications each channel sends a minute")
-	fs.BoolVar(&c.AllowPrivateWebhooks, "allow-private-webhooks", false, "let outgoing webhooks reach loopback and private addresses (a receiver on this machine or network)")
+	fs.BoolVar(&c.AllowPrivateWebhooks, "allow-private-webhooks", false, "let outgoing webhooks, and the mail servers of channels made on the page, reach loopback and private addresses (a receiver or relay on this machine or network)")
 }
 
 func (c serveConfig) validate() error {
@@ -238,6 +238,19 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err != nil {
 		return err
 	}
+	var mln net.Listener // /metrics on its own address, when asked
+	if cfg.MetricsListen != "" {
+		if mln, err = net.Listen("tcp", cfg.MetricsListen); err != nil {
+			ln.Close()
+			return fmt.Errorf("--metrics-listen: %w", err)
+		}
+	}
+	closeListeners := func() {
+		ln.Close()
+		if mln != nil {
+			mln.Close()
+		}
+	}
 	url := "http://" + displayAddr(ln.Addr())
 	// Notifications are decided and delivered by one replica at a time.
 	var leases notifier.Leases = cluster.NewLocal(cluster.DefaultBuffer)
@@ -245,14 +258,19 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		leases = shared
 	}
 	notes.Link = cmp.Or(cfg.PublicURL, url)
+	// Webhooks and channels' mail servers must not reach the dashboard:
+	// every address it listens on, and the one it is reached at.
 	notes.Guard.Own = []string{ln.Addr().String()}
+	if mln != nil {
+		notes.Guard.Own = append(notes.Guard.Own, mln.Addr().String())
+	}
 	if own := hostPort(notes.Link); own != "" {
 		notes.Guard.Own = append(notes.Guard.Own, own)
 	}
 	notes.Zone = zone
 	notifications, err := notifier.New(notes, notifier.Deps{Store: st, Leases: leases, Keys: keys, Clock: opts.clock, Log: log})
 	if err != nil {
-		ln.Close()
+		closeListeners()
 		return usageError{"--notifications: " + err.Error()}
 	}
 
@@ -311,7 +329,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		SessionNotes: sessionNotes, Notifications: notifications,
 	})
 	if err != nil {
-		ln.Close()
+		closeListeners()
 		return err
 	}
 
@@ -320,12 +338,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	// reconnect (to the next server) instead of holding the shutdown up;
 	// other requests are left to finish.
 	servers[0].srv.RegisterOnShutdown(app.CloseStreams)
-	if cfg.MetricsListen != "" {
-		mln, err := net.Listen("tcp", cfg.MetricsListen)
-		if err != nil {
-			ln.Close()
-			return fmt.Errorf("--metrics-listen: %w", err)
-		}
+	if mln != nil {
 		mux := http.NewServeMux()
 		mux.Handle("GET /metrics", m.Handler())
 		servers = append(servers, served{&http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, mln})
@@ -333,7 +346,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	fmt.Fprintf(stdout, "Washboard is running on %s\n", url)
 	if opts.ready != nil {
 		if err := opts.ready(ctx, url, events); err != nil {
-			ln.Close()
+			closeListeners()
 			return err
 		}
 	}

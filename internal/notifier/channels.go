@@ -46,12 +46,17 @@ func (n *Notifier) makeChannel(c rules.Channel) (notify.Channel, error) {
 			Guard: n.cfg.Guard, Timeout: n.cfg.Timeout, Clock: n.clk, Link: n.cfg.Link,
 		})
 	case c.Email != nil:
-		var set notify.SMTPSettings
+		// The channel's own mail server, typed in on the page, is held to
+		// the guard; the operator's (--smtp-url) is trusted.
+		var (
+			set     notify.SMTPSettings
+			trusted bool
+		)
 		switch {
 		case c.Email.SMTP != nil:
 			set = *c.Email.SMTP
 		case n.cfg.SMTP != nil:
-			set = *n.cfg.SMTP
+			set, trusted = *n.cfg.SMTP, true
 		default:
 			return nil, fmt.Errorf("no mail server is set: give the channel one, or start Washboard with --smtp-url")
 		}
@@ -60,7 +65,7 @@ func (n *Notifier) makeChannel(c rules.Channel) (notify.Channel, error) {
 		if n.cfg.SMTPTLS != nil {
 			set.TLSConfig = n.cfg.SMTPTLS
 		}
-		return notify.NewEmail(notify.EmailConfig{SMTP: set, Clock: n.clk, Link: n.cfg.Link})
+		return notify.NewEmail(notify.EmailConfig{SMTP: set, Guard: n.cfg.Guard, Trusted: trusted, Clock: n.clk, Link: n.cfg.Link})
 	}
 	return nil, fmt.Errorf("it has neither an e-mail address nor a webhook")
 }

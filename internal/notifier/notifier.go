@@ -118,7 +118,8 @@ type Config struct {
 	// SMTPTLS, when set, verifies every mail server with it instead of
 	// the system's roots.
 	SMTPTLS *tls.Config
-	// Guard says which addresses webhooks may reach.
+	// Guard says which addresses webhooks and the mail servers of channels
+	// made on the page may reach; the server of --smtp-url is trusted.
 	Guard notify.Guard
 	// Zone is the time zone of quiet hours and of the times in messages.
 	Zone *time.Location

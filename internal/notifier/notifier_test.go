@@ -9,6 +9,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"net/mail"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"washboard/internal/keyring"
 	"washboard/internal/notifier"
 	"washboard/internal/notify"
+	"washboard/internal/notify/mailtest"
 	"washboard/internal/rules"
 	"washboard/internal/store"
 	"washboard/internal/webhook"
@@ -303,7 +305,7 @@ func TestFailuresEndInTheLogWithTheReason(t *testing.T) {
 	f.pass()
 	f.advance(time.Hour)
 	log := f.log("ops")
-	if len(f.hooks.deliveries()) != 1 || log[0].State != store.NotificationFailed || !strings.Contains(log[0].Note, "redirected") {
+	if len(f.hooks.deliveries()) != 1 || log[0].State != store.NotificationFailed || !strings.Contains(log[0].Note, "redirects are not followed") {
 		t.Fatalf("%d attempts; %s: %q", len(f.hooks.deliveries()), log[0].State, log[0].Note)
 	}
 
@@ -555,5 +557,74 @@ func TestADigestIsBounded(t *testing.T) {
 	f.advance(time.Hour)
 	if got := f.hooks.events(); got != "digest 200, digest 70" {
 		t.Errorf("270 items in an hour were sent as %q, want digests of 200 and 70", got)
+	}
+}
+
+// Without --allow-private-webhooks, an e-mail channel made on the page
+// whose own mail server is on loopback is refused, by "Send a test" and in
+// the delivery log, and the server gets nothing from it; the server of
+// --smtp-url, which the operator gave, is used wherever it is.
+func TestChannelsOwnMailServerIsGuarded(t *testing.T) {
+	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["desk"]}`), func(c *notifier.Config) { c.Guard.AllowPrivate = false })
+	own := &notify.SMTPSettings{Host: f.mail.Host, Port: f.mail.Port, TLS: notify.StartTLS, User: f.mail.User, Password: f.mail.Pass, From: "alerts@washboard.example.com"}
+	page := rules.Account{
+		Channels: []rules.Channel{{Name: "own", Email: &rules.EmailChannel{To: []string{"night@example.com"}, SMTP: own}}},
+		Rules:    []rules.Rule{{Name: "Opened here", When: notify.AlertOpened, Channels: []string{"own"}}},
+	}
+	if err := f.n.SaveSettings(f.ctx, account, page); err != nil {
+		t.Fatal(err)
+	}
+	const refused = "the mail server's address 127.0.0.1 is a loopback address"
+	said, err := f.n.TestChannel(f.ctx, account, "own")
+	if err == nil || !strings.Contains(said, refused) {
+		t.Errorf("test of the channel: %q, %v", said, err)
+	}
+	f.open("a1", "l1", domain.AlertJam)
+	f.pass()
+	if log := f.log("own"); len(log) != 1 || log[0].State != store.NotificationFailed || !strings.Contains(log[0].Note, refused) {
+		t.Errorf("the channel's log: %+v", log)
+	}
+	mails := f.mail.Received()
+	if len(mails) != 1 || strings.Join(mails[0].To, ",") != "facilities@example.com" {
+		t.Errorf("the mail server received %d messages; want the one of --smtp-url's channel", len(mails))
+	}
+}
+
+// What answers a channel is not read out: a mail server's address where
+// something else answers, a webhook that answers 500 with a body. "Send a
+// test" and the delivery log say what failed in words and repeat nothing
+// of the answer.
+func TestAnswersAreNotReadOut(t *testing.T) {
+	const leak = "internal-db-01"
+	im := mailtest.StartImpostor(t, "500 "+leak+" banner\r\n", false)
+	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "panic at "+leak+": password authentication failed", http.StatusInternalServerError)
+	}))
+	defer failing.Close()
+	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`))
+	page := rules.Account{
+		Channels: []rules.Channel{
+			{Name: "db", Email: &rules.EmailChannel{To: []string{"night@example.com"},
+				SMTP: &notify.SMTPSettings{Host: im.Host, Port: im.Port, TLS: notify.NoTLS, From: "alerts@washboard.example.com"}}},
+			{Name: "hook", Webhook: &rules.WebhookChannel{URL: failing.URL + "/hook", Format: notify.FormatJSON}},
+		},
+		Rules: []rules.Rule{{Name: "Opened here", When: notify.AlertOpened, Channels: []string{"db", "hook"}}},
+	}
+	if err := f.n.SaveSettings(f.ctx, account, page); err != nil {
+		t.Fatal(err)
+	}
+	f.open("a1", "l1", domain.AlertJam)
+	f.pass()
+	for channel, words := range map[string]string{
+		"db":   "the server at " + im.Addr + " did not greet as a mail server does (with 220), so what it sent is not shown",
+		"hook": strings.TrimPrefix(failing.URL, "http://") + " answered 500 Internal Server Error",
+	} {
+		said, err := f.n.TestChannel(f.ctx, account, channel)
+		if err == nil || !strings.Contains(said, words) || strings.Contains(said, leak) {
+			t.Errorf("test of %s: %q; want it to say %q", channel, said, words)
+		}
+		if log := f.log(channel); len(log) != 1 || !strings.Contains(log[0].Note, words) || strings.Contains(log[0].Note, leak) {
+			t.Errorf("the log of %s: %+v; want it to say %q", channel, log, words)
+		}
 	}
 }

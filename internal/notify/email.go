@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/mail"
@@ -14,9 +14,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
+	gomaillog "github.com/wneessen/go-mail/log"
 
 	"washboard/internal/clock"
 )
@@ -253,8 +255,16 @@ func (s SMTPSettings) Validate() error {
 
 // EmailConfig is an e-mail channel's settings.
 type EmailConfig struct {
-	SMTP  SMTPSettings
-	Clock clock.Clock // clock.Real when nil
+	SMTP SMTPSettings
+	// Guard says which addresses the mail server may be at, checked for
+	// each address connected to, as for webhooks: a channel's own mail
+	// server is typed in by whoever made the channel.
+	Guard Guard
+	// Trusted lets the mail server be at any address: the server the
+	// operator gave on the command line (--smtp-url), which is often a
+	// relay on the same network.
+	Trusted bool
+	Clock   clock.Clock // clock.Real when nil
 	// Link is the dashboard's address, the link of a test notification.
 	Link string
 }
@@ -265,6 +275,7 @@ type EmailConfig struct {
 // again sends no one a second copy.
 type Email struct {
 	set    SMTPSettings
+	dialer *net.Dialer
 	from   mail.Address
 	to     []mail.Address
 	clock  clock.Clock
@@ -272,12 +283,21 @@ type Email struct {
 	redact *strings.Replacer
 }
 
-// NewEmail checks the settings and returns the channel.
+// NewEmail checks the settings, and the mail server's address against the
+// guard unless it is trusted, and returns the channel.
 func NewEmail(cfg EmailConfig) (*Email, error) {
 	if err := cfg.SMTP.Validate(); err != nil {
 		return nil, err
 	}
-	e := &Email{set: cfg.SMTP, clock: cmp.Or[clock.Clock](cfg.Clock, clock.Real{}), link: cfg.Link}
+	timeout := cmp.Or(cfg.SMTP.Timeout, DefaultTimeout)
+	dialer := &net.Dialer{Timeout: timeout, KeepAlive: -1}
+	if !cfg.Trusted {
+		if err := cfg.Guard.checkHost(cfg.SMTP.Host, strconv.Itoa(cfg.SMTP.port())); err != nil {
+			return nil, mailServerTarget.refusal(cfg.SMTP.Host, err)
+		}
+		dialer = cfg.Guard.dialer(timeout)
+	}
+	e := &Email{set: cfg.SMTP, dialer: dialer, clock: cmp.Or[clock.Clock](cfg.Clock, clock.Real{}), link: cfg.Link}
 	from, _ := mail.ParseAddress(cfg.SMTP.From)
 	e.from = *from
 	for _, to := range cfg.SMTP.To {
@@ -315,45 +335,70 @@ func (e *Email) Test(ctx context.Context) (string, error) {
 
 func (e *Email) server() string { return net.JoinHostPort(e.set.Host, strconv.Itoa(e.set.port())) }
 
-// client makes the mail client. Its connections, but those of implicit
-// TLS, are dialled through conn, so that send can close one the client
-// gives up on after a failed STARTTLS or greeting without closing it.
-func (e *Email) client(conn *net.Conn) (*gomail.Client, error) {
+// encryptedAuth are the sign-in mechanisms to choose from, the first the
+// server offers, over a connection encrypted from the start: go-mail's
+// choice over an encrypted connection. go-mail counts a connection it did
+// not encrypt itself as unencrypted, and would not choose PLAIN or LOGIN
+// on its own.
+var encryptedAuth = []gomail.SMTPAuthType{
+	gomail.SMTPAuthSCRAMSHA256PLUS, gomail.SMTPAuthSCRAMSHA256, gomail.SMTPAuthSCRAMSHA1PLUS, gomail.SMTPAuthSCRAMSHA1,
+	gomail.SMTPAuthNTLM, gomail.SMTPAuthCramMD5, gomail.SMTPAuthPlain, gomail.SMTPAuthLogin,
+}
+
+// client makes the mail client. Its connections are dialled through the
+// channel's dialer (the guard's, unless the server is trusted) and kept
+// in conn, so that send can close one the client gives up on after a
+// failed STARTTLS or greeting without closing it; greeted learns whether
+// the server greeted as a mail server.
+func (e *Email) client(conn *net.Conn, greeted *greeting) (*gomail.Client, error) {
 	tc := &tls.Config{MinVersion: tls.VersionTLS12}
 	if e.set.TLSConfig != nil {
 		tc = e.set.TLSConfig.Clone()
 	}
 	tc.ServerName = e.set.Host
+	dial := e.dialer.DialContext
 	opts := []gomail.Option{
 		gomail.WithPort(e.set.port()),
 		gomail.WithTimeout(cmp.Or(e.set.Timeout, DefaultTimeout)),
 		gomail.WithTLSConfig(tc),
+		gomail.WithDebugLog(), gomail.WithLogger(greeted),
 	}
 	switch e.set.tlsMode() {
 	case ImplicitTLS:
+		// Encrypted here, before go-mail sees the connection, so that it
+		// too goes through the guard.
+		dial = (&tls.Dialer{NetDialer: e.dialer, Config: tc}).DialContext
 		opts = append(opts, gomail.WithSSL())
 	case NoTLS:
 		opts = append(opts, gomail.WithTLSPolicy(gomail.NoTLS))
 	default:
 		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
 	}
-	if e.set.tlsMode() != ImplicitTLS {
-		// go-mail counts a connection it did not encrypt itself as
-		// unencrypted, which would keep PLAIN and LOGIN from being chosen
-		// over implicit TLS: that mode keeps go-mail's own dialer.
-		opts = append(opts, gomail.WithDialContextFunc(func(ctx context.Context, network, address string) (net.Conn, error) {
-			var d net.Dialer
-			c, err := d.DialContext(ctx, network, address)
-			*conn = c
-			return c, err
-		}))
-	}
+	opts = append(opts, gomail.WithDialContextFunc(func(ctx context.Context, network, address string) (net.Conn, error) {
+		c, err := dial(ctx, network, address)
+		*conn = c
+		return c, err
+	}))
 	if e.set.User != "" {
-		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover),
-			gomail.WithUsername(e.set.User), gomail.WithPassword(e.set.Password))
+		auth := gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover)
+		if e.set.tlsMode() == ImplicitTLS {
+			auth = gomail.WithOpportunisticSMTPAuth(encryptedAuth...)
+		}
+		opts = append(opts, auth, gomail.WithUsername(e.set.User), gomail.WithPassword(e.set.Password))
 	}
 	return gomail.NewClient(e.set.Host, opts...)
 }
+
+// greeting learns whether the server greeted as a mail server (220), from
+// go-mail's debug log, which it writes to: go-mail reads the greeting
+// before anything else and only then begins the log, so that the log's
+// first line means there was one. What it logs is not kept.
+type greeting struct{ done atomic.Bool }
+
+func (g *greeting) Debugf(gomaillog.Log) { g.done.Store(true) }
+func (g *greeting) Infof(gomaillog.Log)  {}
+func (g *greeting) Warnf(gomaillog.Log)  {}
+func (g *greeting) Errorf(gomaillog.Log) {}
 
 func (e *Email) send(ctx context.Context, n Notification) error {
 	if err := n.Validate(); err != nil {
@@ -366,8 +411,11 @@ func (e *Email) send(ctx context.Context, n Notification) error {
 	if err != nil {
 		return permanent(0, err, "the message could not be written: "+err.Error())
 	}
-	var conn net.Conn
-	c, err := e.client(&conn)
+	var (
+		conn    net.Conn
+		greeted greeting
+	)
+	c, err := e.client(&conn, &greeted)
 	if err != nil {
 		return permanent(0, err, "the mail client could not be set up: "+e.redact.Replace(err.Error()))
 	}
@@ -376,7 +424,7 @@ func (e *Email) send(ctx context.Context, n Notification) error {
 		if conn != nil {
 			conn.Close()
 		}
-		return e.dialFailure(ctx, err)
+		return e.dialFailure(ctx, err, greeted.done.Load())
 	}
 	defer c.CloseWithSMTPClient(sc)
 
@@ -404,47 +452,55 @@ func (e *Email) send(ctx context.Context, n Notification) error {
 }
 
 // dialFailure classifies an error of connecting, greeting, STARTTLS or
-// signing in.
-func (e *Email) dialFailure(ctx context.Context, err error) *Error {
+// signing in, in words. A reply of the server is repeated only when it
+// greeted as a mail server; before that, what answered may be any
+// service, whose answer is not repeated (see Error).
+func (e *Email) dialFailure(ctx context.Context, err error, greeted bool) *Error {
 	var (
-		tpErr   *textproto.Error
-		dnsErr  *net.DNSError
-		certErr *tls.CertificateVerificationError
-		unknown x509.UnknownAuthorityError
-		invalid x509.CertificateInvalidError
-		name    x509.HostnameError
-		netErr  net.Error
-		opErr   *net.OpError
-		record  tls.RecordHeaderError
+		tpErr  *textproto.Error
+		dnsErr *net.DNSError
+		netErr net.Error
+		record tls.RecordHeaderError
 	)
-	server, text := e.server(), e.redact.Replace(err.Error())
+	server := e.server()
 	switch {
+	case errors.Is(err, ErrForbiddenTarget):
+		return mailServerTarget.refusal(e.set.Host, err)
 	case ctx.Err() != nil:
 		return transient(0, ctx.Err(), "the attempt was cut off before the mail server "+server+" took the message: "+ctxReason(ctx))
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
+		return permanent(0, err, "the mail server's host name "+e.set.Host+" does not exist (DNS)")
+	case errors.As(err, &record):
+		return permanent(0, err, fmt.Sprintf("the mail server %s does not speak TLS from the start; use smtp:// (STARTTLS) for it", server))
+	case isCertificateError(err):
+		return permanent(0, err, fmt.Sprintf("the mail server %s's certificate is not valid: %s", server, certificateWords(err)))
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return transient(0, err, fmt.Sprintf("the mail server %s did not answer within %s", server, cmp.Or(e.set.Timeout, DefaultTimeout)))
+	case !greeted && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)):
+		return transient(0, err, fmt.Sprintf("the server at %s closed the connection without greeting as a mail server", server))
+	case !greeted:
+		if words := connectionWords(err); words != "" {
+			return transient(0, err, fmt.Sprintf("could not connect to the mail server %s: %s", server, words))
+		}
+		return transient(0, err, fmt.Sprintf("the server at %s did not greet as a mail server does (with 220), so what it sent is not shown", server))
 	case strings.HasPrefix(err.Error(), "SMTP AUTH failed") && errors.As(err, &tpErr):
 		if tpErr.Code >= 400 && tpErr.Code < 500 {
 			return transient(tpErr.Code, err, fmt.Sprintf("the mail server %s could not check the user name and password for now: %s", server, e.reply(tpErr)))
 		}
 		return permanent(tpErr.Code, err, fmt.Sprintf("the mail server %s refused the user name or password: %s", server, e.reply(tpErr)))
-	case strings.HasPrefix(err.Error(), "SMTP AUTH failed"), errors.Is(err, gomail.ErrNoSupportedAuthDiscovered),
-		strings.Contains(err.Error(), "does not support SMTP AUTH"):
-		return permanent(0, err, fmt.Sprintf("signing in to the mail server %s failed: %s", server, text))
+	case errors.Is(err, gomail.ErrNoSupportedAuthDiscovered), strings.Contains(err.Error(), "does not support SMTP AUTH"):
+		return permanent(0, err, fmt.Sprintf("signing in to the mail server %s failed: it offers no way of signing in that Washboard uses", server))
+	case strings.HasPrefix(err.Error(), "SMTP AUTH failed"):
+		return permanent(0, err, fmt.Sprintf("signing in to the mail server %s failed", server))
 	case strings.Contains(err.Error(), "does not support STARTTLS"):
 		return permanent(0, err, fmt.Sprintf("the mail server %s does not offer STARTTLS, so the connection cannot be encrypted; use smtps:// if it speaks TLS from the start", server))
 	case errors.As(err, &tpErr):
 		return e.refusal(ctx, err, "the connection")
-	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
-		return permanent(0, err, "the mail server's host name "+e.set.Host+" does not exist (DNS)")
-	case errors.As(err, &record):
-		return permanent(0, err, fmt.Sprintf("the mail server %s does not speak TLS from the start; use smtp:// (STARTTLS) for it", server))
-	case errors.As(err, &certErr), errors.As(err, &unknown), errors.As(err, &invalid), errors.As(err, &name):
-		return permanent(0, err, fmt.Sprintf("the mail server %s's certificate is not valid: %s", server, text))
-	case errors.As(err, &netErr) && netErr.Timeout():
-		return transient(0, err, fmt.Sprintf("the mail server %s did not answer within %s", server, cmp.Or(e.set.Timeout, DefaultTimeout)))
-	case errors.As(err, &opErr):
-		return transient(0, err, fmt.Sprintf("could not connect to the mail server %s: %s", server, causeText(err)))
 	}
-	return transient(0, err, fmt.Sprintf("the mail server %s: %s", server, text))
+	if words := connectionWords(err); words != "" {
+		return transient(0, err, fmt.Sprintf("the connection to the mail server %s failed: %s", server, words))
+	}
+	return transient(0, err, fmt.Sprintf("the mail server %s gave an answer that is not SMTP", server))
 }
 
 // refusal classifies an error of the mail transaction, about what: a
@@ -464,10 +520,14 @@ func (e *Email) refusal(ctx context.Context, err error, what string) *Error {
 	if errors.As(err, &netErr) && netErr.Timeout() {
 		return transient(0, err, fmt.Sprintf("the mail server %s stopped answering while taking %s", server, what))
 	}
-	return transient(0, err, fmt.Sprintf("sending %s to the mail server %s failed: %s", what, server, e.redact.Replace(causeText(err))))
+	if words := connectionWords(err); words != "" {
+		return transient(0, err, fmt.Sprintf("sending %s to the mail server %s failed: %s", what, server, words))
+	}
+	return transient(0, err, fmt.Sprintf("sending %s to the mail server %s failed: its answer is not SMTP", what, server))
 }
 
-// reply is a server's reply as one line: "535 5.7.8 Authentication failed".
+// reply is a server's reply as one line, shortened: "535 5.7.8
+// Authentication failed".
 func (e *Email) reply(tpErr *textproto.Error) string {
-	return fmt.Sprintf("%d %s", tpErr.Code, e.redact.Replace(excerpt([]byte(tpErr.Msg), strings.NewReplacer())))
+	return smtpReply(tpErr.Code, tpErr.Msg, e.redact)
 }

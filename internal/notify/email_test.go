@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -28,9 +29,10 @@ func settingsOf(ms *mailtest.Server, mode TLSMode) SMTPSettings {
 	}
 }
 
+// newTestEmail is a channel to a mail server that may be on loopback.
 func newTestEmail(t *testing.T, set SMTPSettings) *Email {
 	t.Helper()
-	e, err := NewEmail(EmailConfig{SMTP: set, Clock: clock.NewFake(decided), Link: "https://washboard.example.com/"})
+	e, err := NewEmail(EmailConfig{SMTP: set, Guard: Guard{AllowPrivate: true}, Clock: clock.NewFake(decided), Link: "https://washboard.example.com/"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,14 +203,15 @@ func TestEmailImplicitTLSToAPlainServerIsPermanent(t *testing.T) {
 }
 
 // A certificate the channel does not trust is a permanent failure that
-// says so.
+// says why in words.
 func TestEmailUntrustedCertificateIsPermanent(t *testing.T) {
 	ms := mailtest.Start(t, mailtest.Options{})
 	set := settingsOf(ms, StartTLS)
 	set.TLSConfig = nil // the system's roots, which do not know the test's certificate
 	e := asError(t, newTestEmail(t, set).Send(context.Background(), productOut()))
-	if !e.Permanent || !strings.Contains(e.Error(), "certificate is not valid") || len(ms.Received()) != 0 {
-		t.Errorf("error %q (permanent %v)", e, e.Permanent)
+	want := "the mail server " + ms.Addr + "'s certificate is not valid: it is signed by an authority Washboard does not trust"
+	if !e.Permanent || e.Error() != want || len(ms.Received()) != 0 {
+		t.Errorf("error %q (permanent %v); want %q", e, e.Permanent, want)
 	}
 }
 
@@ -327,5 +330,128 @@ func TestNewEmailRefusesUnusableSettings(t *testing.T) {
 	}
 	if _, err := NewEmail(EmailConfig{SMTP: ok}); err != nil {
 		t.Errorf("NewEmail(%v): %v", ok, err)
+	}
+}
+
+// listenLoopback is a listener on 127.0.0.1 that accepts nothing until
+// asked: a connection made to it waits in its backlog.
+func listenLoopback(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	return ln
+}
+
+// arrivedBefore is how many connections reached ln before now: it
+// connects once more and accepts until its own connection comes, which
+// the system queues after any made earlier.
+func arrivedBefore(t *testing.T, ln net.Listener) int {
+	t.Helper()
+	probe, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer probe.Close()
+	for n := 0; ; n++ {
+		c, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine := c.RemoteAddr().String() == probe.LocalAddr().String()
+		c.Close()
+		if mine {
+			return n
+		}
+	}
+}
+
+// A channel's own mail server at an internal address is refused when
+// private targets are not allowed, and nothing connects to it: an address
+// as written when the channel is made, a name for the address it resolves
+// to when connecting. The dashboard's own address is refused even where
+// private targets are allowed.
+func TestEmailGuardRefusesAChannelsInternalMailServer(t *testing.T) {
+	ln := listenLoopback(t)
+	port := ln.Addr().(*net.TCPAddr).Port
+	const note = ": Washboard does not connect to a channel's mail server at a loopback, private, link-local, unspecified or multicast address"
+	for _, c := range []struct {
+		host  string
+		guard Guard
+		words string
+	}{
+		{"127.0.0.1", Guard{}, "the mail server's address 127.0.0.1 is a loopback address" + note},
+		{"10.0.0.1", Guard{}, "the mail server's address 10.0.0.1 is a private address" + note},
+		{"169.254.169.254", Guard{}, "the mail server's address 169.254.169.254 is a link-local address" + note},
+		{"127.0.0.1", Guard{AllowPrivate: true, Own: []string{ln.Addr().String()}},
+			"the mail server's address 127.0.0.1 is Washboard's own address: the dashboard is not a mail server"},
+	} {
+		set := SMTPSettings{Host: c.host, Port: port, TLS: NoTLS, From: "alerts@example.com", To: []string{"a@example.com"}}
+		_, err := NewEmail(EmailConfig{SMTP: set, Guard: c.guard})
+		if !errors.Is(err, ErrForbiddenTarget) || !IsPermanent(err) || !strings.HasPrefix(err.Error(), c.words) {
+			t.Errorf("%s: %v; want a permanent refusal saying %q", c.host, err, c.words)
+		}
+	}
+	set := SMTPSettings{Host: "localhost", Port: port, TLS: NoTLS, From: "alerts@example.com", To: []string{"a@example.com"}}
+	e, err := NewEmail(EmailConfig{SMTP: set})
+	if err != nil {
+		t.Fatalf("a name is resolved when connecting, not when set: %v", err)
+	}
+	said, err := e.Test(context.Background())
+	if !errors.Is(err, ErrForbiddenTarget) || !strings.HasPrefix(said, "The test was not delivered: the mail server's address localhost resolves to ") ||
+		!strings.Contains(said, "a loopback address"+note) {
+		t.Errorf("Test() = %q, %v", said, err)
+	}
+	if n := arrivedBefore(t, ln); n != 0 {
+		t.Errorf("%d connections reached the server on loopback", n)
+	}
+}
+
+// The mail server the operator gave (--smtp-url) is trusted: it is used
+// on loopback even where a channel's own could not be.
+func TestEmailTrustedServerIsNotGuarded(t *testing.T) {
+	ms := mailtest.Start(t, mailtest.Options{})
+	e, err := NewEmail(EmailConfig{SMTP: settingsOf(ms, StartTLS), Trusted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Send(context.Background(), productOut()); err != nil || len(ms.Received()) != 1 {
+		t.Errorf("Send: %v; %d received", err, len(ms.Received()))
+	}
+}
+
+// What answers at a mail server's address but is not a mail server is not
+// read out: the result says it did not greet as one and repeats nothing
+// it sent, whatever the mode.
+func TestEmailRepeatsNothingAServerThatIsNotAMailServerSent(t *testing.T) {
+	for _, banner := range []string{
+		"500 internal-db-01 banner\r\n",
+		"* OK [CAPABILITY IMAP4rev1] internal-db-01 ready\r\n",
+		"HTTP/1.1 400 Bad Request\r\nServer: internal-db-01\r\n\r\n",
+	} {
+		for _, mode := range []TLSMode{NoTLS, StartTLS, ImplicitTLS} {
+			im := mailtest.StartImpostor(t, banner, mode == ImplicitTLS)
+			set := SMTPSettings{Host: im.Host, Port: im.Port, TLS: mode, From: "alerts@example.com", To: []string{"a@example.com"},
+				Timeout: 5 * time.Second, TLSConfig: &tls.Config{RootCAs: im.Roots}}
+			said, err := newTestEmail(t, set).Test(context.Background())
+			want := "The test was not delivered: the server at " + im.Addr + " did not greet as a mail server does (with 220), so what it sent is not shown."
+			if err == nil || said != want {
+				t.Errorf("%s, %q: Test() = %q; want %q", mode, banner, said, want)
+			}
+		}
+	}
+}
+
+// A mail server's reply is repeated shortened to its code and the start
+// of its reason.
+func TestEmailRepeatsAShortenedReply(t *testing.T) {
+	ms := mailtest.Start(t, mailtest.Options{})
+	ms.Refuse["night@example.com"] = &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: strings.Repeat("No such user here. ", 20)}
+	e := asError(t, newTestEmail(t, settingsOf(ms, StartTLS)).Send(context.Background(), productOut()))
+	_, reply, _ := strings.Cut(e.Error(), "refused the recipient night@example.com: ")
+	if !strings.HasPrefix(reply, "550 5.1.1 No such user here.") || !strings.HasSuffix(reply, "…") || len(reply) > 110 {
+		t.Errorf("error %q", e)
 	}
 }

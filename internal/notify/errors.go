@@ -1,8 +1,15 @@
 package notify
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // Sentinel errors, for errors.Is. An *Error matches ErrPermanent or
@@ -15,9 +22,17 @@ var (
 )
 
 // Error is the error of every Send and Test. Its text says what went wrong
-// in words, for a delivery log: it names the receiving host, never the
-// whole webhook URL (whose path is often its secret), and never holds a
-// webhook secret, an SMTP password or the message's body.
+// in words, for a delivery log and a test's result: it names the receiving
+// host, never the whole webhook URL (whose path is often its secret), and
+// never holds a webhook secret, an SMTP password or the message's body.
+//
+// Nor does it hold what the other end sent, but for the code and short
+// reason of a reply from a server that greeted as a mail server
+// (smtpReply): a person signed in chooses where a channel connects, and an
+// answer quoted back would let them read whatever answers there, a banner,
+// a page, a certificate's names. An HTTP answer is its status code and
+// the code's name; anything else is said in Washboard's own words
+// (connectionWords, certificateWords).
 type Error struct {
 	// Permanent says that sending the same notification again would fail
 	// the same way: a refusal, a bad address, a redirect. Otherwise the
@@ -75,4 +90,73 @@ func permanent(code int, cause error, msg string) *Error {
 
 func transient(code int, cause error, msg string) *Error {
 	return &Error{Msg: msg, Code: code, Err: cause}
+}
+
+// connectionWords says in Washboard's words why a connection failed or
+// broke off, for the failures of the network it knows: "connection
+// refused", "the connection was closed"; "" for another error, whose text
+// may quote the other end and is not to be repeated.
+func connectionWords(err error) string {
+	var opErr *net.OpError
+	switch {
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the connection was closed"
+	case errors.As(err, &opErr) && opErr.Err != nil:
+		// The system's words ("connection refused", "no route to host"),
+		// or a TLS alert's name, from a table of Go's.
+		var sysErr interface{ Unwrap() error }
+		if errors.As(opErr.Err, &sysErr) && sysErr.Unwrap() != nil {
+			return sysErr.Unwrap().Error()
+		}
+		return opErr.Err.Error()
+	}
+	return ""
+}
+
+// isCertificateError reports whether err is a certificate that did not
+// verify.
+func isCertificateError(err error) bool {
+	var (
+		certErr *tls.CertificateVerificationError
+		unknown x509.UnknownAuthorityError
+		invalid x509.CertificateInvalidError
+		name    x509.HostnameError
+	)
+	return errors.As(err, &certErr) || errors.As(err, &unknown) || errors.As(err, &invalid) || errors.As(err, &name)
+}
+
+// certificateWords says why a certificate did not verify, without the
+// names and authorities it holds, which the other end wrote.
+func certificateWords(err error) string {
+	var (
+		unknown x509.UnknownAuthorityError
+		invalid x509.CertificateInvalidError
+		name    x509.HostnameError
+	)
+	switch {
+	case errors.As(err, &unknown):
+		return "it is signed by an authority Washboard does not trust"
+	case errors.As(err, &name):
+		return "it is not made out to " + name.Host
+	case errors.As(err, &invalid) && invalid.Reason == x509.Expired:
+		return "it has expired or is not valid yet"
+	}
+	return "it does not verify"
+}
+
+// maxReply bounds the reason of a mail server's reply an error repeats.
+const maxReply = 100
+
+// smtpReply is a reply of a mail server, one that greeted as one, as an
+// error repeats it: its code and the start of its reason, as one line of
+// printable text with the password taken out: "535 5.7.8 Authentication
+// failed".
+func smtpReply(code int, msg string, redact *strings.Replacer) string {
+	s := strings.ToValidUTF8(msg, "")
+	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }), " ")
+	s = redact.Replace(s)
+	if len(s) > maxReply {
+		s = truncate(s, maxReply) + "…"
+	}
+	return strings.TrimSpace(fmt.Sprintf("%d %s", code, s))
 }

@@ -10,11 +10,13 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
-// Guard keeps webhooks from reaching what they should not: the services
-// on Washboard's own network (a request forgery through a webhook URL
-// someone typed in) and the dashboard itself.
+// Guard keeps the connections a person chooses the address of, webhooks
+// and the mail servers of e-mail channels made on the page, from reaching
+// what they should not: the services on Washboard's own network (a request
+// forgery through an address someone typed in) and the dashboard itself.
 //
 // It checks the address each connection is about to be made to, after the
 // name was resolved, in the dialer (net.Dialer.ControlContext): a name
@@ -23,13 +25,17 @@ import (
 // to the receiver directly, never through a proxy from the environment,
 // whose own address is all the guard would see.
 type Guard struct {
-	// AllowPrivate lets webhooks reach loopback, private, link-local and
-	// other internal addresses: for a receiver on the same machine or
-	// network. Washboard's own addresses stay refused.
+	// AllowPrivate lets webhooks and channels' mail servers reach loopback,
+	// private, link-local and other internal addresses: for a receiver or
+	// a relay on the same machine or network. Washboard's own addresses
+	// stay refused.
 	AllowPrivate bool
-	// Own are the dashboard's own addresses, "host:port": the addresses it
-	// listens on (":8080" stands for every address of the machine) and the
-	// public address it is reached at.
+	// Own are the dashboard's own addresses, "host:port": every address it
+	// listens on (the dashboard's and the metrics' listeners; ":8080" or
+	// "0.0.0.0:8080" stands for every address of the machine on that port)
+	// and the public address it is reached at. An unspecified address
+	// (0.0.0.0, ::) on one of their ports is the machine itself, so it is
+	// refused too.
 	Own []string
 	// Resolver resolves the host names of Own; net.DefaultResolver when nil.
 	Resolver *net.Resolver
@@ -47,17 +53,19 @@ func (e *targetError) Error() string {
 
 func (e *targetError) Is(target error) bool { return target == ErrForbiddenTarget }
 
-// guardNote says why the guard refuses, after what it refused.
-const guardNote = "Washboard does not send webhooks to loopback, private, link-local, unspecified or multicast addresses " +
-	"(a guard against requests forged to reach its own network) unless private targets are allowed"
-
 // Check reports whether the guard refuses to send to u before anything is
 // resolved: an address written in the URL, or one of the dashboard's own.
 func (g *Guard) Check(u *url.URL) error {
-	host, port := u.Hostname(), u.Port()
+	port := u.Port()
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
+	return g.checkHost(u.Hostname(), port)
+}
+
+// checkHost reports whether the guard refuses host:port as written: an
+// address, or one of the dashboard's own names.
+func (g *Guard) checkHost(host, port string) error {
 	for _, own := range g.Own {
 		oh, op, err := net.SplitHostPort(own)
 		if err == nil && op == port && oh != "" && strings.EqualFold(strings.TrimSuffix(oh, "."), strings.TrimSuffix(host, ".")) {
@@ -104,12 +112,17 @@ func (g *Guard) check(ctx context.Context, ap netip.AddrPort) error {
 	return nil
 }
 
-// isOwn reports whether ap is one of the dashboard's own addresses.
+// isOwn reports whether ap is one of the dashboard's own addresses: one
+// it listens on or is reached at, or the unspecified address (which
+// reaches this machine) on one of their ports.
 func (g *Guard) isOwn(ctx context.Context, ap netip.AddrPort) bool {
 	for _, own := range g.Own {
 		host, port, err := net.SplitHostPort(own)
 		if err != nil || port != strconv.Itoa(int(ap.Port())) {
 			continue
+		}
+		if ap.Addr().IsUnspecified() {
+			return true
 		}
 		if ip, err := netip.ParseAddr(host); err == nil && !ip.IsUnspecified() {
 			if ip.Unmap() == ap.Addr() {
@@ -229,20 +242,49 @@ func embedded(ip netip.Addr, at int, invert bool) string {
 // addresses gives.
 const ownReason = "Washboard's own address"
 
-// guardError is the words for a refusal of the guard, err, of a send to
-// host.
-func guardError(host string, err error) *Error {
+// guarded is what the guard refuses a connection of, in the words of a
+// refusal.
+type guarded struct {
+	what    string // "the webhook's address"
+	private string // why an internal address is refused
+	own     string // why the dashboard's own address is
+}
+
+var (
+	webhookTarget = guarded{
+		what: "the webhook's address",
+		private: "Washboard does not send webhooks to loopback, private, link-local, unspecified or multicast addresses " +
+			"(a guard against requests forged to reach its own network) unless private targets are allowed",
+		own: "a webhook must not call the dashboard itself",
+	}
+	mailServerTarget = guarded{
+		what: "the mail server's address",
+		private: "Washboard does not connect to a channel's mail server at a loopback, private, link-local, unspecified or multicast address " +
+			"(a guard against requests forged to reach its own network) unless private targets are allowed",
+		own: "the dashboard is not a mail server",
+	}
+)
+
+// refusal is the words for a refusal of the guard, err, of a connection
+// to host.
+func (t guarded) refusal(host string, err error) *Error {
 	var te *targetError
 	if !errors.As(err, &te) {
-		return permanent(0, err, fmt.Sprintf("the webhook's address %s could not be checked: %v", host, err))
+		return permanent(0, err, fmt.Sprintf("%s %s could not be checked: %v", t.what, host, err))
 	}
 	subject := host + " is"
 	if ip := te.addr.Addr(); ip.IsValid() && ip.String() != host {
 		subject = host + " resolves to " + ip.String() + ","
 	}
-	note := guardNote
+	note := t.private
 	if te.reason == ownReason {
-		note = "a webhook must not call the dashboard itself"
+		note = t.own
 	}
-	return permanent(0, te, fmt.Sprintf("the webhook's address %s %s: %s", subject, te.reason, note))
+	return permanent(0, te, fmt.Sprintf("%s %s %s: %s", t.what, subject, te.reason, note))
+}
+
+// dialer connects within timeout to the addresses the guard allows, each
+// checked as the connection is made.
+func (g Guard) dialer(timeout time.Duration) *net.Dialer {
+	return &net.Dialer{Timeout: timeout, KeepAlive: -1, Resolver: g.Resolver, ControlContext: g.control}
 }

@@ -164,3 +164,40 @@ func TestGuardCheckReadsTheURLAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// Where private targets are allowed, the unspecified address (0.0.0.0,
+// ::) on a port the dashboard listens on, its own or its metrics', is
+// refused as its own: a connection to it reaches this machine. On another
+// port it is a receiver on this machine, as loopback is.
+func TestGuardRefusesTheUnspecifiedAddressOnOwnPorts(t *testing.T) {
+	dash, metrics := newReceiver(t, nil), newReceiver(t, nil) // stand for the dashboard's listeners
+	g := Guard{AllowPrivate: true, Own: []string{dash.Listener.Addr().String(), metrics.Listener.Addr().String()}}
+	for _, own := range []*receiver{dash, metrics} {
+		port := strconv.Itoa(own.Listener.Addr().(*net.TCPAddr).Port)
+		for _, host := range []string{"0.0.0.0", "[::]"} {
+			_, err := NewWebhook(WebhookConfig{URL: "http://" + host + ":" + port + "/hook", Guard: g})
+			if !errors.Is(err, ErrForbiddenTarget) || !strings.Contains(err.Error(), "is Washboard's own address: a webhook must not call the dashboard itself") {
+				t.Errorf("http://%s:%s/: %v", host, port, err)
+			}
+			ap := netip.MustParseAddrPort(host + ":" + port)
+			if err := g.control(context.Background(), "tcp", ap.String(), nil); !errors.Is(err, ErrForbiddenTarget) {
+				t.Errorf("connecting to %s: %v", ap, err)
+			}
+		}
+		set := SMTPSettings{Host: "0.0.0.0", Port: own.Listener.Addr().(*net.TCPAddr).Port, TLS: NoTLS, From: "a@example.com", To: []string{"b@example.com"}}
+		if _, err := NewEmail(EmailConfig{SMTP: set, Guard: g}); !errors.Is(err, ErrForbiddenTarget) {
+			t.Errorf("a mail server at 0.0.0.0:%s: %v", port, err)
+		}
+	}
+	if n := len(dash.requests()) + len(metrics.requests()); n != 0 {
+		t.Errorf("the dashboard got %d requests", n)
+	}
+	other := newReceiver(t, nil)
+	w, err := NewWebhook(WebhookConfig{URL: "http://0.0.0.0:" + strconv.Itoa(other.Listener.Addr().(*net.TCPAddr).Port) + "/hook", Guard: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Send(context.Background(), productOut()); err != nil || len(other.requests()) != 1 {
+		t.Errorf("a receiver on another port: %v", err)
+	}
+}

@@ -5,17 +5,14 @@ import (
 	"cmp"
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"washboard/internal/clock"
 	"washboard/internal/version"
@@ -29,9 +26,6 @@ const DefaultTimeout = 10 * time.Second
 // MaxBodySize bounds the body of a webhook request: a digest of many items
 // could grow past what a receiver takes (Slack and Teams take far less).
 const MaxBodySize = 512 << 10
-
-// answerExcerpt is how much of a receiver's answer an error quotes.
-const answerExcerpt = 200
 
 // WebhookConfig is a webhook channel's settings.
 type WebhookConfig struct {
@@ -52,7 +46,8 @@ type WebhookConfig struct {
 // notification's idempotency key (the same on every attempt, so that the
 // receiver can drop a repeat), webhook-timestamp, and webhook-signature
 // when a secret is set. Redirects are not followed: a redirect is a
-// permanent failure that names where it pointed.
+// permanent failure. A failure says the status of the answer, never its
+// body or where a redirect pointed (see Error).
 type Webhook struct {
 	url    *url.URL
 	host   string // the URL's host, which errors name instead of the URL
@@ -61,7 +56,6 @@ type Webhook struct {
 	clock  clock.Clock
 	link   string
 	client *http.Client
-	redact *strings.Replacer
 }
 
 // NewWebhook checks the settings and returns the channel. Its errors say
@@ -93,11 +87,10 @@ func NewWebhook(cfg WebhookConfig) (*Webhook, error) {
 		return nil, err
 	}
 	if err := cfg.Guard.Check(u); err != nil {
-		return nil, guardError(u.Hostname(), err)
+		return nil, webhookTarget.refusal(u.Hostname(), err)
 	}
 	timeout := cmp.Or(cfg.Timeout, DefaultTimeout)
-	guard := cfg.Guard
-	dialer := &net.Dialer{Timeout: timeout, KeepAlive: -1, Resolver: guard.Resolver, ControlContext: guard.control}
+	dialer := cfg.Guard.dialer(timeout)
 	client := &http.Client{
 		Timeout: timeout,
 		Transport: &http.Transport{
@@ -110,19 +103,9 @@ func NewWebhook(cfg WebhookConfig) (*Webhook, error) {
 		},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
-	secrets := []string{cfg.URL, u.RequestURI(), u.EscapedPath()}
-	if !cfg.Secret.IsZero() {
-		secrets = append(secrets, cfg.Secret.Text())
-	}
-	var pairs []string
-	for _, s := range secrets {
-		if s != "" && s != "/" {
-			pairs = append(pairs, s, "…")
-		}
-	}
 	return &Webhook{
 		url: u, host: u.Host, format: cfg.Format, secret: cfg.Secret, clock: cmp.Or[clock.Clock](cfg.Clock, clock.Real{}),
-		link: cfg.Link, client: client, redact: strings.NewReplacer(pairs...),
+		link: cfg.Link, client: client,
 	}, nil
 }
 
@@ -176,29 +159,26 @@ func (w *Webhook) send(ctx context.Context, n Notification) (string, error) {
 	if err != nil {
 		return "", w.failure(ctx, err)
 	}
-	defer resp.Body.Close()
-	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-	return w.outcome(resp, answer)
+	resp.Body.Close() // unread: what matters is the status, and no connection is kept
+	return w.outcome(resp)
 }
 
-// failure classifies an error without an answer.
+// failure classifies an error without an answer, in words: not in the
+// text of the error, which may quote what answered (an answer that is not
+// HTTP, a certificate's names).
 func (w *Webhook) failure(ctx context.Context, err error) *Error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err // its text holds the URL
 	}
 	var (
-		dnsErr  *net.DNSError
-		certErr *tls.CertificateVerificationError
-		unknown x509.UnknownAuthorityError
-		invalid x509.CertificateInvalidError
-		name    x509.HostnameError
-		netErr  net.Error
-		record  tls.RecordHeaderError
+		dnsErr *net.DNSError
+		netErr net.Error
+		record tls.RecordHeaderError
 	)
 	switch {
 	case errors.Is(err, ErrForbiddenTarget):
-		return guardError(w.url.Hostname(), err)
+		return webhookTarget.refusal(w.url.Hostname(), err)
 	case ctx.Err() != nil:
 		return transient(0, ctx.Err(), "the attempt was cut off before "+w.host+" answered: "+ctxReason(ctx))
 	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
@@ -207,34 +187,31 @@ func (w *Webhook) failure(ctx context.Context, err error) *Error {
 		return transient(0, err, "the host name "+w.url.Hostname()+" could not be resolved: "+dnsErr.Err)
 	case errors.As(err, &record), strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
 		return permanent(0, err, w.host+" does not speak HTTPS; check the webhook URL's scheme and port")
-	case errors.As(err, &certErr), errors.As(err, &unknown), errors.As(err, &invalid), errors.As(err, &name):
-		return permanent(0, err, w.host+"'s certificate is not valid: "+w.redact.Replace(err.Error()))
+	case isCertificateError(err):
+		return permanent(0, err, w.host+"'s certificate is not valid: "+certificateWords(err))
 	case errors.As(err, &netErr) && netErr.Timeout():
 		return transient(0, err, fmt.Sprintf("%s did not answer within %s", w.host, w.client.Timeout))
 	}
-	return transient(0, err, "could not reach "+w.host+": "+w.redact.Replace(causeText(err)))
+	if words := connectionWords(err); words != "" {
+		return transient(0, err, "could not reach "+w.host+": "+words)
+	}
+	return transient(0, err, w.host+" did not give an HTTP answer Washboard could read")
 }
 
-// outcome classifies the receiver's answer: nil for 2xx, and what the
-// status code says otherwise. It returns the status in words on success.
-func (w *Webhook) outcome(resp *http.Response, answer []byte) (string, error) {
+// outcome classifies the receiver's answer by its status: nil for 2xx,
+// what the status says otherwise. It returns the status in words on
+// success.
+func (w *Webhook) outcome(resp *http.Response) (string, error) {
 	code := resp.StatusCode
-	status := strconv.Itoa(code) + " " + http.StatusText(code)
-	quoted := ""
-	if ex := excerpt(answer, w.redact); ex != "" {
-		quoted = ": " + strconv.Quote(ex)
-	}
+	status := strings.TrimSpace(strconv.Itoa(code) + " " + http.StatusText(code))
 	switch {
 	case code >= 200 && code < 300:
 		return "HTTP " + status, nil
 	case code >= 300 && code < 400:
-		where := "somewhere it did not say"
-		if loc, err := resp.Location(); err == nil {
-			where = describeURL(loc)
-		}
-		return "", permanent(code, nil, fmt.Sprintf("the webhook redirected to %s (%s); Washboard does not follow redirects: set the webhook's URL to the address it redirects to", where, status))
+		return "", permanent(code, nil, fmt.Sprintf("%s answered %s, a redirect, and redirects are not followed: "+
+			"set the webhook's URL to the receiver's final address", w.host, status))
 	case code == http.StatusTooManyRequests, code == http.StatusRequestTimeout, code >= 500:
-		e := transient(code, nil, fmt.Sprintf("%s answered %s%s", w.host, status, quoted))
+		e := transient(code, nil, fmt.Sprintf("%s answered %s", w.host, status))
 		if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
 			e.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), w.clock.Now())
 			if e.RetryAfter > 0 {
@@ -243,7 +220,7 @@ func (w *Webhook) outcome(resp *http.Response, answer []byte) (string, error) {
 		}
 		return "", e
 	}
-	return "", permanent(code, nil, fmt.Sprintf("%s refused the message: %s%s", w.host, status, quoted))
+	return "", permanent(code, nil, fmt.Sprintf("%s refused the message: %s", w.host, status))
 }
 
 // retryAfter reads a Retry-After header: seconds, or an HTTP date; 0 when
@@ -260,40 +237,6 @@ func retryAfter(h string, now time.Time) time.Duration {
 		return min(at.Sub(now).Round(time.Second), 24*time.Hour)
 	}
 	return 0
-}
-
-// describeURL names a URL for a log: its scheme, host and path, without a
-// user name, password or query.
-func describeURL(u *url.URL) string {
-	v := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}
-	return v.String()
-}
-
-// excerpt is the start of a receiver's answer as one line of printable
-// text, with the webhook's secrets taken out; empty when it is not text.
-func excerpt(answer []byte, redact *strings.Replacer) string {
-	s := strings.ToValidUTF8(string(answer), "")
-	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }), " ")
-	s = redact.Replace(s)
-	if len(s) > answerExcerpt {
-		s = truncate(s, answerExcerpt) + "…"
-	}
-	return s
-}
-
-// causeText is the innermost useful text of a network error: "connection
-// refused" rather than "dial tcp 10.0.0.1:443: connect: connection
-// refused".
-func causeText(err error) string {
-	var opErr *net.OpError
-	if errors.As(err, &opErr) && opErr.Err != nil {
-		var sysErr interface{ Unwrap() error }
-		if errors.As(opErr.Err, &sysErr) && sysErr.Unwrap() != nil {
-			return sysErr.Unwrap().Error()
-		}
-		return opErr.Err.Error()
-	}
-	return err.Error()
 }
 
 func ctxReason(ctx context.Context) string {

@@ -158,6 +158,49 @@ func (s *session) Data(r io.Reader) error {
 func (s *session) Reset()        { s.from, s.to = "", nil }
 func (s *session) Logout() error { return nil }
 
+// Impostor is a service on 127.0.0.1 that is not a mail server, such as a
+// database or an SSH server a mail server's address could be pointed at:
+// it writes its banner to each connection, and reads what comes until
+// the other end closes.
+type Impostor struct {
+	Addr  string
+	Host  string
+	Port  int
+	Roots *x509.CertPool // trusts its certificate, when it speaks TLS
+}
+
+// StartImpostor starts an impostor that writes banner, over TLS from the
+// first byte when tlsToo, and stops when the test ends.
+func StartImpostor(t testing.TB, banner string, tlsToo bool) *Impostor {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := &Impostor{Addr: ln.Addr().String(), Host: "127.0.0.1", Port: ln.Addr().(*net.TCPAddr).Port}
+	if tlsToo {
+		var cert tls.Certificate
+		cert, im.Roots = selfSigned(t)
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}})
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(10 * time.Second))
+				io.WriteString(c, banner)
+				io.Copy(io.Discard, c) // closed after the other end, which then reads the banner whole
+			}()
+		}
+	}()
+	return im
+}
+
 // selfSigned makes a certificate for 127.0.0.1 and localhost, and a pool
 // that trusts it.
 func selfSigned(t testing.TB) (tls.Certificate, *x509.CertPool) {
