@@ -18,7 +18,6 @@ import (
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
-	gomaillog "github.com/wneessen/go-mail/log"
 
 	"washboard/internal/clock"
 )
@@ -361,7 +360,6 @@ func (e *Email) client(conn *net.Conn, greeted *greeting) (*gomail.Client, error
 		gomail.WithPort(e.set.port()),
 		gomail.WithTimeout(cmp.Or(e.set.Timeout, DefaultTimeout)),
 		gomail.WithTLSConfig(tc),
-		gomail.WithDebugLog(), gomail.WithLogger(greeted),
 	}
 	switch e.set.tlsMode() {
 	case ImplicitTLS:
@@ -376,8 +374,11 @@ func (e *Email) client(conn *net.Conn, greeted *greeting) (*gomail.Client, error
 	}
 	opts = append(opts, gomail.WithDialContextFunc(func(ctx context.Context, network, address string) (net.Conn, error) {
 		c, err := dial(ctx, network, address)
+		if err != nil {
+			return nil, err
+		}
 		*conn = c
-		return c, err
+		return greeted.watch(c), nil
 	}))
 	if e.set.User != "" {
 		auth := gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover)
@@ -389,16 +390,33 @@ func (e *Email) client(conn *net.Conn, greeted *greeting) (*gomail.Client, error
 	return gomail.NewClient(e.set.Host, opts...)
 }
 
-// greeting learns whether the server greeted as a mail server (220), from
-// go-mail's debug log, which it writes to: go-mail reads the greeting
-// before anything else and only then begins the log, so that the log's
-// first line means there was one. What it logs is not kept.
-type greeting struct{ done atomic.Bool }
+// greeting learns whether the server greeted as a mail server: whether
+// the first bytes it sent on the connection, after TLS for implicit TLS,
+// were "220", the code of an SMTP greeting. Nothing it sent is kept.
+type greeting struct {
+	seen []byte // the first bytes read, up to 3
+	done atomic.Bool
+}
 
-func (g *greeting) Debugf(gomaillog.Log) { g.done.Store(true) }
-func (g *greeting) Infof(gomaillog.Log)  {}
-func (g *greeting) Warnf(gomaillog.Log)  {}
-func (g *greeting) Errorf(gomaillog.Log) {}
+// watch returns conn, reading through g.
+func (g *greeting) watch(conn net.Conn) net.Conn { return &greetedConn{Conn: conn, g: g} }
+
+// greetedConn is a connection whose first bytes read are noted.
+type greetedConn struct {
+	net.Conn
+	g *greeting
+}
+
+func (c *greetedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if g := c.g; len(g.seen) < 3 {
+		g.seen = append(g.seen, p[:min(n, 3-len(g.seen))]...)
+		if string(g.seen) == "220" {
+			g.done.Store(true)
+		}
+	}
+	return n, err
+}
 
 func (e *Email) send(ctx context.Context, n Notification) error {
 	if err := n.Validate(); err != nil {
