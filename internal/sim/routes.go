@@ -1,10 +1,18 @@
 package sim
 
 import (
+	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+
+	"washboard/docs/openapi"
 )
+
+// OpenAPIPath is where the simulator serves the OpenAPI document of the
+// interface, to anyone: it holds no secret.
+const OpenAPIPath = "/openapi.json"
 
 // route is a path the simulator serves and the methods it answers there.
 type route struct {
@@ -13,7 +21,8 @@ type route struct {
 	pattern string
 	methods []string // any other is answered 405 with Allow
 	// simulator marks the simulator's own routes, which the vendor's
-	// interface does not have: the stand-in for its portal.
+	// interface does not have: the stand-in for its portal, and the
+	// OpenAPI document.
 	simulator bool
 	serve     http.HandlerFunc
 	// notAllowed answers a method the route does not take; writeError's
@@ -21,10 +30,13 @@ type route struct {
 	notAllowed func(http.ResponseWriter, *http.Request, string)
 }
 
-// routes are every route the simulator serves.
+// routes are every route the simulator serves. The OpenAPI document in
+// docs/openapi describes exactly these, and marks the same ones as the
+// simulator's own (TestOpenAPIDescribesEveryRoute).
 //
-// Faults are injected into the data endpoints only: the token endpoint
-// and the admin routes answer as they should whatever SetFaults says.
+// Faults are injected into the data endpoints only: the token endpoint,
+// the admin routes and the document answer as they should whatever
+// SetFaults says.
 func (w *World) routes() []route {
 	data := func(list dataLister) http.HandlerFunc { return w.chaos.wrap(w.serveData(list)).ServeHTTP }
 	get := []string{http.MethodGet, http.MethodHead}
@@ -38,13 +50,15 @@ func (w *World) routes() []route {
 		{pattern: "/admin/webhooks", methods: []string{http.MethodGet, http.MethodPost}, serve: w.serveWebhooks, simulator: true},
 		{pattern: "/admin/webhooks/{id}", methods: []string{http.MethodGet, http.MethodPatch, http.MethodDelete}, serve: w.serveWebhook, simulator: true},
 		{pattern: "/admin/webhooks/{id}/deliveries", methods: []string{http.MethodGet}, serve: w.serveDeliveries, simulator: true},
+		{pattern: OpenAPIPath, methods: get, serve: serveOpenAPI, simulator: true},
 	}
 }
 
 // Handler serves the Device Monitoring Service's interface (GET /alerts,
-// /devices and /metadata, POST /oauth/token) and the simulator's stand-in
-// for the vendor's portal under /admin/. Each data request brings the
-// caller's account forward to the clock's now before it is answered.
+// /devices and /metadata, POST /oauth/token), the simulator's stand-in for
+// the vendor's portal under /admin/, and the OpenAPI document of them all
+// at /openapi.json. Each data request brings the caller's account forward
+// to the clock's now before it is answered.
 func (w *World) Handler() http.Handler {
 	routes := w.routes()
 	return recoverPanics(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
@@ -99,4 +113,12 @@ func (rt route) serveHTTP(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeError(rw, newAPIError(http.StatusMethodNotAllowed, "", "%s takes %s, not %s", r.URL.Path, allow, r.Method))
+}
+
+// serveOpenAPI answers GET /openapi.json with the document.
+func serveOpenAPI(rw http.ResponseWriter, _ *http.Request) {
+	doc := openapi.DeviceMonitoring()
+	rw.Header().Set("Content-Type", "application/json")
+	rw.Header().Set("Content-Length", strconv.Itoa(len(doc)))
+	io.WriteString(rw, doc)
 }
