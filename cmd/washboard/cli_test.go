@@ -187,6 +187,18 @@ func TestSimServesAndStopsCleanly(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET /alerts with the second account's printed credentials: %s", resp.Status)
 	}
+	if !strings.Contains(printed, "its OpenAPI document at /openapi.json") {
+		t.Errorf("the OpenAPI document's address is not printed; output:\n%s", printed)
+	}
+	resp, err = http.Get(base + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" || !strings.Contains(string(doc), `"openapi": "3.1.`) {
+		t.Errorf("GET /openapi.json without credentials: %s, Content-Type %q, body %.100s; want the OpenAPI document", resp.Status, resp.Header.Get("Content-Type"), doc)
+	}
 
 	cancel()
 	select {

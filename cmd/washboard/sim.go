@@ -143,7 +143,8 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	real := max(time.Duration(float64(lifetime)/cfg.Speed).Truncate(time.Second), time.Second)
 	fmt.Fprintf(stdout, "\nAccess tokens last %s of simulated time (%s real); %s.\n", formatDuration(lifetime), real, fixed)
-	fmt.Fprintf(stdout, "Serving the Device Monitoring Service on %s (GET /alerts, /devices, /metadata; POST %s; webhooks under /admin/webhooks)\n", base, sim.TokenPath)
+	fmt.Fprintf(stdout, "Serving the Device Monitoring Service on %s (GET /alerts, /devices, /metadata; POST %s; webhooks under /admin/webhooks; its OpenAPI document at %s)\n",
+		base, sim.TokenPath, sim.OpenAPIPath)
 	if a, c := world.Accounts()[0], world.Client(0); madeKey && madeClient && cfg.tokenLifetimeGiven {
 		fmt.Fprintf(stdout, "Try: curl -u '%s:%s' -d grant_type=client_credentials %s%s\n", c.ID, c.Secret, base, sim.TokenPath)
 		fmt.Fprintf(stdout, " and curl -H 'x-api-key: %s' -H 'Authorization: Bearer ACCESS_TOKEN' %s/alerts\n", a.APIKey, base)

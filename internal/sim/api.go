@@ -9,74 +9,57 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 )
 
-// Handler serves the Device Monitoring Service's interface: GET /alerts,
-// /devices and /metadata, and POST /oauth/token for their access tokens.
-// Each request brings the caller's account forward to the clock's now
-// before it is answered. Under /admin/ it serves the stand-in for the
-// vendor's portal (see serveAdmin and oauthRoutes), which the injected
-// faults leave alone.
-func (w *World) Handler() http.Handler {
-	api := w.chaos.wrap(http.HandlerFunc(w.serve))
-	return recoverPanics(w.oauthRoutes(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/admin/") {
-			w.serveAdmin(rw, r)
-			return
-		}
-		api.ServeHTTP(rw, r)
-	})))
+// dataLister answers a data endpoint: the account's data at now for the
+// request's parameters. The caller holds a.mu.
+type dataLister func(a *Account, p params, r *http.Request, now time.Time) (any, *apiError)
+
+func listAlerts(a *Account, p params, _ *http.Request, now time.Time) (any, *apiError) {
+	return a.listAlerts(p, now)
 }
 
-func (w *World) serve(rw http.ResponseWriter, r *http.Request) {
-	switch r.URL.Path {
-	case "/alerts", "/devices", "/metadata":
-	default:
-		writeError(rw, newAPIError(http.StatusNotFound, "", "no such endpoint: %s", r.URL.Path))
-		return
-	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		rw.Header().Set("Allow", "GET, HEAD")
-		writeError(rw, newAPIError(http.StatusMethodNotAllowed, "", "%s is read-only: use GET", r.URL.Path))
-		return
-	}
-	a, aerr := w.authenticate(r.Header.Get("x-api-key"), r.Header.Get("Authorization"))
-	if aerr != nil {
-		writeError(rw, aerr)
-		return
-	}
-	p := params(r.URL.Query())
+func listDevices(a *Account, p params, _ *http.Request, now time.Time) (any, *apiError) {
+	return a.listDevices(p, now)
+}
 
-	a.mu.Lock()
-	now := w.clock.Now()
-	a.advance(now)
-	var body any
-	switch r.URL.Path {
-	case "/alerts":
-		body, aerr = a.listAlerts(p, now)
-	case "/devices":
-		body, aerr = a.listDevices(p, now)
-	case "/metadata":
-		body, aerr = a.listMetadata(p, endpointURL(r))
-	}
-	var buf bytes.Buffer
-	var encErr error
-	if aerr == nil {
-		encErr = json.NewEncoder(&buf).Encode(body)
-	}
-	w.unlock(a)
+func listMetadata(a *Account, p params, r *http.Request, _ time.Time) (any, *apiError) {
+	return a.listMetadata(p, endpointURL(r))
+}
 
-	if aerr != nil {
-		writeError(rw, aerr)
-		return
+// serveData answers a data endpoint with list, after bringing the caller's
+// account forward to the clock's now.
+func (w *World) serveData(list dataLister) http.HandlerFunc {
+	return func(rw http.ResponseWriter, r *http.Request) {
+		a, aerr := w.authenticate(r.Header.Get("x-api-key"), r.Header.Get("Authorization"))
+		if aerr != nil {
+			writeError(rw, aerr)
+			return
+		}
+		p := params(r.URL.Query())
+
+		a.mu.Lock()
+		now := w.clock.Now()
+		a.advance(now)
+		body, aerr := list(a, p, r, now)
+		var buf bytes.Buffer
+		var encErr error
+		if aerr == nil {
+			encErr = json.NewEncoder(&buf).Encode(body)
+		}
+		w.unlock(a)
+
+		if aerr != nil {
+			writeError(rw, aerr)
+			return
+		}
+		if encErr != nil {
+			panic(fmt.Sprintf("encoding %s: %v", r.URL.Path, encErr))
+		}
+		rw.Header().Set("Content-Type", "application/json")
+		w.chaos.writeBody(rw, buf.Bytes())
 	}
-	if encErr != nil {
-		panic(fmt.Sprintf("encoding %s: %v", r.URL.Path, encErr))
-	}
-	rw.Header().Set("Content-Type", "application/json")
-	w.chaos.writeBody(rw, buf.Bytes())
 }
 
 // endpointURL is the absolute URL of the requested endpoint, for the links

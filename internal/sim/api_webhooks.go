@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strings"
 
 	"washboard/internal/webhook"
@@ -28,7 +27,8 @@ import (
 // the data endpoints (403, 401). Bodies are JSON; errors have the data
 // endpoints' error body, parameter naming the field at fault. The secret
 // is in the answer to POST only. Times are real time, as deliveries
-// happen in real time whatever the simulated clock says.
+// happen in real time whatever the simulated clock says. The OpenAPI
+// document (docs/openapi) describes every field.
 
 const maxAdminBody = 64 << 10
 
@@ -86,75 +86,58 @@ func toDeliveryJSON(d Delivery) deliveryJSON {
 	return j
 }
 
-// serveAdmin answers the admin interface.
-func (w *World) serveAdmin(rw http.ResponseWriter, r *http.Request) {
-	rest, ok := strings.CutPrefix(r.URL.Path, "/admin/webhooks")
-	var id, sub string
-	switch {
-	case ok && rest == "":
-	case ok && strings.HasPrefix(rest, "/"):
-		var nested bool
-		id, sub, nested = strings.Cut(rest[1:], "/")
-		if id != "" && (!nested || sub == "deliveries") {
-			break
-		}
-		fallthrough
-	default:
-		writeError(rw, newAPIError(http.StatusNotFound, "", "no such endpoint: %s", r.URL.Path))
-		return
-	}
-	allow := "GET, PATCH, DELETE"
-	switch {
-	case id == "":
-		allow = "GET, POST"
-	case sub != "":
-		allow = "GET"
-	}
-	if !slices.Contains(strings.Split(allow, ", "), r.Method) {
-		rw.Header().Set("Allow", allow)
-		writeError(rw, newAPIError(http.StatusMethodNotAllowed, "", "%s takes %s", r.URL.Path, allow))
-		return
-	}
+// caller authenticates a request of the admin interface as the data
+// endpoints do, answering the error itself when it fails.
+func (w *World) caller(rw http.ResponseWriter, r *http.Request) (*Account, bool) {
 	a, aerr := w.authenticate(r.Header.Get("x-api-key"), r.Header.Get("Authorization"))
 	if aerr != nil {
 		writeError(rw, aerr)
-		return
+		return nil, false
 	}
-	if id == "" {
-		if r.Method == http.MethodPost {
-			w.createWebhook(rw, r, a)
-			return
-		}
-		list := w.listWebhooks(a)
-		out := struct {
-			Webhooks []webhookJSON `json:"webhooks"`
-		}{make([]webhookJSON, 0, len(list))}
-		for _, h := range list {
-			out.Webhooks = append(out.Webhooks, toWebhookJSON(h))
-		}
-		writeJSON(rw, http.StatusOK, out)
-		return
-	}
+	return a, true
+}
 
-	h := a.findHook(id)
-	notFound := errNotFound("id", "no webhook with id %q in this account", id)
-	if h == nil {
-		writeError(rw, notFound)
+// serveWebhooks answers GET and POST /admin/webhooks.
+func (w *World) serveWebhooks(rw http.ResponseWriter, r *http.Request) {
+	a, ok := w.caller(rw, r)
+	if !ok {
 		return
 	}
-	switch {
-	case sub == "deliveries":
-		log := h.deliveries()
-		out := struct {
-			Deliveries []deliveryJSON `json:"deliveries"`
-		}{make([]deliveryJSON, 0, len(log))}
-		for _, d := range log {
-			out.Deliveries = append(out.Deliveries, toDeliveryJSON(d))
-		}
-		writeJSON(rw, http.StatusOK, out)
-	case r.Method == http.MethodGet:
+	if r.Method == http.MethodPost {
+		w.createWebhook(rw, r, a)
+		return
+	}
+	list := w.listWebhooks(a)
+	out := struct {
+		Webhooks []webhookJSON `json:"webhooks"`
+	}{make([]webhookJSON, 0, len(list))}
+	for _, h := range list {
+		out.Webhooks = append(out.Webhooks, toWebhookJSON(h))
+	}
+	writeJSON(rw, http.StatusOK, out)
+}
+
+// errNoWebhook answers an id that names none of the account's definitions.
+func errNoWebhook(id string) *apiError {
+	return errNotFound("id", "no webhook with id %q in this account", id)
+}
+
+// serveWebhook answers GET, PATCH and DELETE /admin/webhooks/{id}.
+func (w *World) serveWebhook(rw http.ResponseWriter, r *http.Request) {
+	a, ok := w.caller(rw, r)
+	if !ok {
+		return
+	}
+	id := r.PathValue("id")
+	h := a.findHook(id)
+	if h == nil {
+		writeError(rw, errNoWebhook(id))
+		return
+	}
+	switch r.Method {
+	case http.MethodGet:
 		writeJSON(rw, http.StatusOK, toWebhookJSON(h.snapshot()))
-	case r.Method == http.MethodPatch:
+	case http.MethodPatch:
 		var in struct {
 			Enabled *bool `json:"enabled"`
 		}
@@ -168,17 +151,39 @@ func (w *World) serveAdmin(rw http.ResponseWriter, r *http.Request) {
 		}
 		view, ok := w.setWebhookEnabled(a, id, *in.Enabled)
 		if !ok {
-			writeError(rw, notFound)
+			writeError(rw, errNoWebhook(id))
 			return
 		}
 		writeJSON(rw, http.StatusOK, toWebhookJSON(view))
-	case r.Method == http.MethodDelete:
+	case http.MethodDelete:
 		if !w.removeWebhook(a, id) {
-			writeError(rw, notFound)
+			writeError(rw, errNoWebhook(id))
 			return
 		}
 		rw.WriteHeader(http.StatusNoContent)
 	}
+}
+
+// serveDeliveries answers GET /admin/webhooks/{id}/deliveries.
+func (w *World) serveDeliveries(rw http.ResponseWriter, r *http.Request) {
+	a, ok := w.caller(rw, r)
+	if !ok {
+		return
+	}
+	id := r.PathValue("id")
+	h := a.findHook(id)
+	if h == nil {
+		writeError(rw, errNoWebhook(id))
+		return
+	}
+	log := h.deliveries()
+	out := struct {
+		Deliveries []deliveryJSON `json:"deliveries"`
+	}{make([]deliveryJSON, 0, len(log))}
+	for _, d := range log {
+		out.Deliveries = append(out.Deliveries, toDeliveryJSON(d))
+	}
+	writeJSON(rw, http.StatusOK, out)
 }
 
 // createWebhook answers POST /admin/webhooks.

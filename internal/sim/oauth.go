@@ -255,22 +255,6 @@ func (w *World) authorize(k int, authorization string) *apiError {
 	return errUnauthorized("the Authorization value is not valid for this x-api-key")
 }
 
-// oauthRoutes serves the token endpoint and the admin route that revokes a
-// client, and passes every other request to next. Faults are not injected
-// into them: they are not part of the interface the spec describes.
-func (w *World) oauthRoutes(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case TokenPath:
-			w.issueToken(rw, r)
-		case RevokeClientPath:
-			w.revokeClient(rw, r)
-		default:
-			next.ServeHTTP(rw, r)
-		}
-	})
-}
-
 // tokenAnswer is the successful answer of the token endpoint (RFC 6749
 // section 5.1).
 type tokenAnswer struct {
@@ -297,14 +281,8 @@ func errInvalidClient(msg string) *oauthError {
 // issueToken serves POST /oauth/token: the client credentials grant, with
 // the client authenticated by HTTP Basic or by client_id and client_secret
 // in the body. A malformed request is answered 400 before the client is
-// authenticated.
+// authenticated. Faults are not injected into it.
 func (w *World) issueToken(rw http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		rw.Header().Set("Allow", http.MethodPost)
-		writeOAuthError(rw, &oauthError{http.StatusMethodNotAllowed, "invalid_request",
-			fmt.Sprintf("the token endpoint takes POST, not %s", r.Method)})
-		return
-	}
 	id, secret, oerr := readTokenRequest(rw, r)
 	if oerr != nil {
 		writeOAuthError(rw, oerr)
@@ -316,6 +294,13 @@ func (w *World) issueToken(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeOAuth(rw, http.StatusOK, tokenAnswer{AccessToken: token, TokenType: "Bearer", ExpiresIn: w.tokens.expiresIn()})
+}
+
+// tokenMethodNotAllowed answers a method the token endpoint does not take,
+// with an error body of the token endpoint's kind.
+func tokenMethodNotAllowed(rw http.ResponseWriter, r *http.Request, allow string) {
+	writeOAuthError(rw, &oauthError{http.StatusMethodNotAllowed, "invalid_request",
+		fmt.Sprintf("the token endpoint takes %s, not %s", allow, r.Method)})
 }
 
 // grant issues an access token to the client with the id and secret.
@@ -435,11 +420,6 @@ func writeOAuth(rw http.ResponseWriter, status int, v any) {
 // client of the account whose x-api-key the request carries, and answers
 // 204.
 func (w *World) revokeClient(rw http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		rw.Header().Set("Allow", http.MethodPost)
-		writeError(rw, newAPIError(http.StatusMethodNotAllowed, "", "%s takes POST", RevokeClientPath))
-		return
-	}
 	k, aerr := w.accountByKey(r.Header.Get("x-api-key"))
 	if aerr != nil {
 		writeError(rw, aerr)
