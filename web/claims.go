@@ -83,15 +83,11 @@ func (s *Server) releaseClaim(c echo.Context) error {
 }
 
 // claimBack is the page to go back to: the back parameter when it is a
-// path of this site, else the alerts page.
+// path of this site (returnPath), else the alerts page.
 func claimBack(c echo.Context) string {
 	back := c.FormValue("back")
 	if back == "" {
 		back = c.QueryParam("back")
 	}
-	if !strings.HasPrefix(back, "/") || strings.HasPrefix(back, "//") || strings.HasPrefix(back, "/\\") ||
-		strings.ContainsAny(back, "\r\n") || len(back) > 512 {
-		return "/alerts"
-	}
-	return back
+	return returnPath(back, "/alerts")
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -21,7 +20,7 @@ import (
 
 func (s *Server) showSignIn(c echo.Context) error {
 	if _, ok := s.currentSession(c.Request().Context()); ok {
-		return redirect(c, safeNext(c.QueryParam("next")))
+		return redirect(c, returnPath(c.QueryParam("next"), "/"))
 	}
 	m := s.signInModel(c)
 	switch syncer.Rejection(c.QueryParam("reason")) {
@@ -46,7 +45,7 @@ func (s *Server) signInModel(c echo.Context) views.SignIn {
 	if c.Request().Method == http.MethodPost {
 		next = c.FormValue("next")
 	}
-	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: safeNext(next)}
+	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/")}
 }
 
 // signIn checks the credentials with one small call to the service and,
@@ -162,7 +161,7 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	s.sync.Accept(cred)
 	s.sync.Hold(holderID(holder), account.ID, cred, s.clock.Now().Add(s.sessions.IdleTimeout))
 	s.logOf(c).Info("signed in", "account", account.ID)
-	return redirect(c, safeNext(c.FormValue("next")))
+	return redirect(c, returnPath(c.FormValue("next"), "/"))
 }
 
 func (s *Server) signOut(c echo.Context) error {
@@ -175,15 +174,4 @@ func (s *Server) signOut(c echo.Context) error {
 	}
 	s.renewAnonymousToken(c)
 	return redirect(c, "/signin?signed_out=1")
-}
-
-// safeNext keeps a redirect target on this site: a path, never another
-// host or scheme.
-func safeNext(next string) string {
-	u, err := url.Parse(next)
-	if next == "" || err != nil || u.IsAbs() || u.Host != "" || !strings.HasPrefix(next, "/") ||
-		strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") || strings.HasPrefix(next, "/signin") {
-		return "/"
-	}
-	return next
 }
