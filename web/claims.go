@@ -76,7 +76,11 @@ func (s *Server) claimAlert(c echo.Context) error {
 // releaseClaim ends the claim on an alert.
 func (s *Server) releaseClaim(c echo.Context) error {
 	ss := sessionOf(c)
-	if err := s.dash.Release(c.Request().Context(), ss.Account, c.Param("id")); err != nil {
+	err := s.dash.Release(c.Request().Context(), ss.Account, c.Param("id"))
+	if errors.Is(err, dashboard.ErrNoOpenAlert) {
+		return s.renderClaim(c, http.StatusNotFound, claimInput{}, "")
+	}
+	if err != nil {
 		return err
 	}
 	return redirect(c, claimBack(c))

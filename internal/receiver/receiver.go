@@ -158,16 +158,13 @@ func (s *Service) Receive(ctx context.Context, id string, h http.Header, body []
 	if err := ev.UnmarshalJSON(body); err != nil {
 		return s.refuse(id, ErrMalformed, "it is not an event", err)
 	}
+	if _, err := webhook.ParseEventType(string(ev.Type)); err != nil {
+		// Nothing of an event of another type is applied: it is refused,
+		// so that the sender's log shows it was not taken.
+		return s.refuse(id, ErrMalformed, "its type is not one this receiver reads", err)
+	}
 	eventID := h.Get(webhook.HeaderID)
 	if s.seenBefore(id, eventID, now) {
-		s.count(id, true, now)
-		return nil
-	}
-	switch ev.Type {
-	case webhook.AlertCreated, webhook.AlertUpdated, webhook.AlertResolved:
-	default:
-		// The service may add types: taken, and left alone.
-		s.remember(id, eventID, now)
 		s.count(id, true, now)
 		return nil
 	}
