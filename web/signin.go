@@ -101,14 +101,18 @@ func (s *Server) signInDemo(c echo.Context) error {
 
 func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	// Failed attempts count against the client's address and the API key
-	// tried; successful ones count against nothing.
-	limitKeys := []string{"addr:" + c.RealIP(), apiKeyLimitKey(cred.APIKey)}
-	if until := s.limiter.blockedUntil(limitKeys...); !until.IsZero() {
+	// tried; successful ones count against nothing (see failureLimiter).
+	tried := signInAttempt(c.RealIP(), cred.APIKey)
+	if why, until := s.limiter.held(tried); why != heldNot {
 		wait := max(int(math.Ceil(until.Sub(s.clock.Now()).Seconds())), 1)
+		at := until.In(s.cfg.Zone).Format("15:04:05")
 		m := s.signInModel(c)
 		m.Kind = "limited"
-		m.Error = fmt.Sprintf("Too many failed sign-ins from your address or with this API key. Try again at %s (in %s).",
-			until.In(s.cfg.Zone).Format("15:04:05"), plural(wait, "second"))
+		m.Error = fmt.Sprintf("Too many failed sign-ins from your address. Try again at %s (in %s).", at, plural(wait, "second"))
+		if why == heldAPIKey {
+			m.Error = fmt.Sprintf("Sign-ins with this API key failed many times lately, from several addresses, and once from yours: from your address, try again at %s (in %s).",
+				at, plural(wait, "second"))
+		}
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
 		return render(c, http.StatusTooManyRequests, views.SignInPage(m))
 	}
@@ -116,7 +120,7 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	defer cancel()
 	account, err := s.dash.VerifyCredentials(ctx, cred)
 	if err != nil {
-		s.limiter.fail(limitKeys...)
+		s.limiter.fail(tried)
 		m := s.signInModel(c)
 		status := http.StatusBadGateway
 		switch {
