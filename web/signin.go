@@ -110,7 +110,7 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 		m.Kind = "limited"
 		m.Error = fmt.Sprintf("Too many failed sign-ins from your address. Try again at %s (in %s).", at, plural(wait, "second"))
 		if why == heldAPIKey {
-			m.Error = fmt.Sprintf("Sign-ins with this API key failed many times lately, from several addresses, and once from yours: from your address, try again at %s (in %s).",
+			m.Error = fmt.Sprintf("Sign-ins with this API key failed many times lately, from several addresses, yours among them: from your address, try again at %s (in %s).",
 				at, plural(wait, "second"))
 		}
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))

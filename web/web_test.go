@@ -798,7 +798,7 @@ func TestOthersFailuresWithAnAPIKeyDoNotLockItsOwnerOut(t *testing.T) {
 	if again.StatusCode != http.StatusTooManyRequests || again.Header.Get("Retry-After") != "40" {
 		t.Errorf("a guessing address trying the key again: %d, Retry-After %q; want 429 and 40", again.StatusCode, again.Header.Get("Retry-After"))
 	}
-	if msg := strings.Join(strings.Fields(again.doc(t).Find("main").Text()), " "); !strings.Contains(msg, "Sign-ins with this API key failed many times lately, from several addresses, and once from yours") ||
+	if msg := strings.Join(strings.Fields(again.doc(t).Find("main").Text()), " "); !strings.Contains(msg, "Sign-ins with this API key failed many times lately, from several addresses, yours among them") ||
 		!strings.Contains(msg, "in 40 seconds") {
 		t.Errorf("the 429 page says %q; want why, and when to try again", msg)
 	}
