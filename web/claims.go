@@ -76,22 +76,22 @@ func (s *Server) claimAlert(c echo.Context) error {
 // releaseClaim ends the claim on an alert.
 func (s *Server) releaseClaim(c echo.Context) error {
 	ss := sessionOf(c)
-	if err := s.dash.Release(c.Request().Context(), ss.Account, c.Param("id")); err != nil {
+	err := s.dash.Release(c.Request().Context(), ss.Account, c.Param("id"))
+	if errors.Is(err, dashboard.ErrNoOpenAlert) {
+		return s.renderClaim(c, http.StatusNotFound, claimInput{}, "")
+	}
+	if err != nil {
 		return err
 	}
 	return redirect(c, claimBack(c))
 }
 
 // claimBack is the page to go back to: the back parameter when it is a
-// path of this site, else the alerts page.
+// path of this site (returnPath), else the alerts page.
 func claimBack(c echo.Context) string {
 	back := c.FormValue("back")
 	if back == "" {
 		back = c.QueryParam("back")
 	}
-	if !strings.HasPrefix(back, "/") || strings.HasPrefix(back, "//") || strings.HasPrefix(back, "/\\") ||
-		strings.ContainsAny(back, "\r\n") || len(back) > 512 {
-		return "/alerts"
-	}
-	return back
+	return returnPath(back, "/alerts")
 }

@@ -202,3 +202,31 @@ func TestClaimsRefuseWhatCannotBeKept(t *testing.T) {
 		t.Errorf("claiming a closed alert: %d; want 404", r.StatusCode)
 	}
 }
+
+// TestAnotherAccountsClaimIsNotFound: someone of another account cannot
+// see, take over or release a claim: each is answered 404, and the claim
+// stays as it was.
+func TestAnotherAccountsClaimIsNotFound(t *testing.T) {
+	a := newApp(t, Config{})
+	maria, other := a.browser(), a.browser()
+	maria.signIn(credA)
+	other.signIn(credB)
+	alert := a.anOpenAlert()
+	claimPath := "/alerts/" + alert.ID + "/claim"
+	if r := maria.post(claimPath, url.Values{"csrf_token": {maria.pageCSRF(claimPath)}, "name": {"Maria"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("claiming: %d", r.StatusCode)
+	}
+	token := other.pageCSRF("/alerts")
+	if r := other.get(claimPath); r.StatusCode != http.StatusNotFound {
+		t.Errorf("another account's claim page: %d, want 404", r.StatusCode)
+	}
+	if r := other.post(claimPath, url.Values{"csrf_token": {token}, "name": {"Ali"}}); r.StatusCode != http.StatusNotFound {
+		t.Errorf("taking over another account's claim: %d, want 404", r.StatusCode)
+	}
+	if r := other.post("/alerts/"+alert.ID+"/release", url.Values{"csrf_token": {token}}); r.StatusCode != http.StatusNotFound {
+		t.Errorf("releasing another account's claim: %d, want 404", r.StatusCode)
+	}
+	if got := claimCellOf(t, maria.get("/alerts"), alert.ID); !strings.Contains(got, "Maria") {
+		t.Errorf("after another account's tries the cell says %q; want Maria still on it", got)
+	}
+}

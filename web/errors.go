@@ -63,6 +63,21 @@ func (s *Server) handleError(err error, c echo.Context) {
 		page.ErrorID = randomHex(6)
 		s.logOf(c).Error("request failed", "error_id", page.ErrorID, "error", fmt.Sprint(err), "path", c.Request().URL.Path)
 	}
+	if isHookPath(c.Request().URL.Path) {
+		// The service reads the answers of its receivers: JSON, as
+		// receiveEvent's own.
+		why := he.Msg
+		switch {
+		case he.Code == http.StatusRequestEntityTooLarge:
+			why = fmt.Sprintf("the body is larger than %d bytes, the most an event may be", maxEventBody)
+		case page.ErrorID != "":
+			why += " Error " + page.ErrorID + "."
+		}
+		if rerr := hookAnswer(c, he.Code, why); rerr != nil {
+			s.logOf(c).Error("answering a delivery", "error", rerr.Error())
+		}
+		return
+	}
 	comp := views.ErrorView(page)
 	if isHTMX(c) {
 		comp = views.ErrorFragment(page)

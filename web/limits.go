@@ -50,7 +50,7 @@ var errTooLarge = &HTTPError{Code: http.StatusRequestEntityTooLarge,
 // bodyLimit is the largest body a request to path may have: an event of
 // the service at /hooks/, a form anywhere else.
 func bodyLimit(path string) int64 {
-	if strings.HasPrefix(path, "/hooks/") {
+	if isHookPath(path) {
 		return maxEventBody
 	}
 	return maxFormBody
@@ -91,6 +91,10 @@ func limitBody(limit func(path string) int64) echo.MiddlewareFunc {
 		}
 	}
 }
+
+// isHookPath says whether path is a receiver's address, where the service
+// sends its events.
+func isHookPath(path string) bool { return strings.HasPrefix(path, "/hooks/") }
 
 // loggedPath is a request's path as its log line shows it: a screen link's
 // token redacted, and cut short when long.

@@ -31,9 +31,10 @@ import (
 // and keeps the delivery log: the notifier.
 type Notifications interface {
 	Settings(ctx context.Context, account string) (notifier.Settings, error)
-	// SaveSettings replaces the channels and rules made on the page; a
+	// ChangeSettings changes the channels and rules made on the page and
+	// saves them, none lost to another change at once; a
 	// *notifier.SettingsError says what to change.
-	SaveSettings(ctx context.Context, account string, a rules.Account) error
+	ChangeSettings(ctx context.Context, account string, change func(*rules.Account) error) error
 	// TestChannel sends the channel a test notification and says in
 	// words what happened; the error is nil when it was delivered.
 	TestChannel(ctx context.Context, account, name string) (string, error)
@@ -196,16 +197,7 @@ func (r *refusal) Error() string { return r.msg }
 // changeSettings changes the account's channels and rules made on the page
 // and saves them. What the notifier refuses comes back as a *refusal.
 func (s *Server) changeSettings(c echo.Context, change func(*rules.Account) error) error {
-	ctx := c.Request().Context()
-	account := sessionOf(c).Account
-	set, err := s.notes.Settings(ctx, account)
-	if err != nil {
-		return err
-	}
-	if err := change(&set.Page); err != nil {
-		return err
-	}
-	err = s.notes.SaveSettings(ctx, account, set.Page)
+	err := s.notes.ChangeSettings(c.Request().Context(), sessionOf(c).Account, change)
 	if se := (*notifier.SettingsError)(nil); errors.As(err, &se) {
 		return &refusal{msg: se.Msg}
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -261,6 +262,70 @@ func TestShiftReportOlderThanTheCacheReadsTheService(t *testing.T) {
 	r = b.get("/reports/shift?date=2026-10-01&shift=Late")
 	if r.StatusCode != http.StatusOK || !strings.Contains(r.doc(t).Find(".report-gap").Text(), "reading it from the Device Monitoring Service failed") {
 		t.Errorf("with the service failing: status %d, gaps %q", r.StatusCode, r.doc(t).Find(".report-gap").Text())
+	}
+}
+
+// TestAnOldPeriodIsReadFromTheServiceOnceAWhile: views of an old period's
+// report and its CSVs, by two people of the account, read the service
+// once; the report says how old the read is, and a view after it is kept
+// reads again. Another account's view of the same period reads its own.
+func TestAnOldPeriodIsReadFromTheServiceOnceAWhile(t *testing.T) {
+	a := newApp(t, Config{})
+	var reads atomic.Int64
+	count := func(r *http.Request) {
+		// A read of the early shift of 1 October asks for the alerts
+		// resolved from its start, and those open created until its end.
+		q := r.URL.Query()
+		if r.URL.Path == "/alerts" && (q.Get("start_date") == "2026-10-01T06:00:00.000Z" || q.Get("end_date") == "2026-10-01T14:00:00.000Z") {
+			reads.Add(1)
+		}
+	}
+	a.beforeUpstream.Store(&count)
+	maria, ali := a.browser(), a.browser()
+	maria.signIn(credA)
+	ali.signIn(credA)
+	const period = "date=2026-10-01&shift=Early"
+	note := func(b *browser) string {
+		r := b.get("/reports/shift?" + period)
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("the old period's report: %d", r.StatusCode)
+		}
+		return strings.Join(strings.Fields(r.doc(t).Find(".report-note").Text()), " ")
+	}
+	if got := note(maria); !strings.Contains(got, "read from the Device Monitoring Service just now") {
+		t.Errorf("the first view says %q; want it read just now", got)
+	}
+	first := reads.Load()
+	if first == 0 {
+		t.Fatal("the first view of an old period read nothing from the service")
+	}
+	for _, b := range []*browser{maria, ali} {
+		for range 3 {
+			note(b)
+		}
+		for _, table := range []string{"opened", "resolved", "top"} {
+			if r := b.get("/reports/shift.csv?table=" + table + "&" + period); r.StatusCode != http.StatusOK {
+				t.Fatalf("the %s CSV: %d", table, r.StatusCode)
+			}
+		}
+	}
+	if n := reads.Load(); n != first {
+		t.Errorf("12 more views of the period made %d more reads of the service; want none", n-first)
+	}
+	a.clock.Advance(4 * time.Minute)
+	if got := note(ali); !strings.Contains(got, "read from the Device Monitoring Service at 09:30, 4 minutes ago") ||
+		!strings.Contains(got, "kept for 10 minutes") || reads.Load() != first {
+		t.Errorf("4 minutes later the report says %q after %d more reads; want the read's age, and no read", got, reads.Load()-first)
+	}
+	other := a.browser()
+	other.signIn(credB)
+	note(other)
+	if reads.Load() != 2*first {
+		t.Errorf("another account's view of the period made %d reads; want its own %d", reads.Load()-first, first)
+	}
+	a.clock.Advance(6 * time.Minute)
+	if got := note(maria); !strings.Contains(got, "just now") || reads.Load() != 3*first {
+		t.Errorf("10 minutes after the read the report says %q after %d more reads; want it read again", got, reads.Load()-2*first)
 	}
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -52,6 +53,9 @@ func (s *Server) createScreen(c echo.Context) error {
 		return s.screenFormError(c, in, problem)
 	}
 	sc, token, err := s.dash.CreateScreen(ctx, in.screen(ss.Account), ss.Cred)
+	if le := (*domain.LimitError)(nil); errors.As(err, &le) {
+		return s.renderScreenForm(c, http.StatusUnprocessableEntity, in, le.Error())
+	}
 	if err != nil {
 		return err
 	}
@@ -119,11 +123,17 @@ func (s *Server) showNewLink(c echo.Context, name, token string) error {
 }
 
 func (s *Server) screenFormError(c echo.Context, in screenFormInput, problem string) error {
+	return s.renderScreenForm(c, http.StatusBadRequest, in, problem)
+}
+
+// renderScreenForm shows the screens with the form as typed and what is
+// wrong with it.
+func (s *Server) renderScreenForm(c echo.Context, status int, in screenFormInput, problem string) error {
 	m, err := s.screensModel(c, in, problem)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusBadRequest, views.ScreensPage(m))
+	return render(c, status, views.ScreensPage(m))
 }
 
 // screenFormInput is what the screen form holds.

@@ -39,8 +39,9 @@ type Config struct {
 	// Demo, when set, offers these credentials on the sign-in page in one
 	// click. They never reach the browser.
 	Demo *domain.Credentials
-	// SignInLimit is the failed sign-ins allowed per client address and
-	// per API key within a minute; 10 if zero.
+	// SignInLimit is the failed sign-ins allowed per client address within
+	// a minute, and those with one API key from all addresses before the
+	// key counts as guessed (see failureLimiter); 10 if zero.
 	SignInLimit int
 	// ScreenHeartbeat is how often a wall screen's event stream says it is
 	// alive; 15 s if zero.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -21,7 +20,7 @@ import (
 
 func (s *Server) showSignIn(c echo.Context) error {
 	if _, ok := s.currentSession(c.Request().Context()); ok {
-		return redirect(c, safeNext(c.QueryParam("next")))
+		return redirect(c, returnPath(c.QueryParam("next"), "/"))
 	}
 	m := s.signInModel(c)
 	switch syncer.Rejection(c.QueryParam("reason")) {
@@ -46,7 +45,7 @@ func (s *Server) signInModel(c echo.Context) views.SignIn {
 	if c.Request().Method == http.MethodPost {
 		next = c.FormValue("next")
 	}
-	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: safeNext(next)}
+	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/")}
 }
 
 // signIn checks the credentials with one small call to the service and,
@@ -102,14 +101,18 @@ func (s *Server) signInDemo(c echo.Context) error {
 
 func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	// Failed attempts count against the client's address and the API key
-	// tried; successful ones count against nothing.
-	limitKeys := []string{"addr:" + c.RealIP(), apiKeyLimitKey(cred.APIKey)}
-	if until := s.limiter.blockedUntil(limitKeys...); !until.IsZero() {
+	// tried; successful ones count against nothing (see failureLimiter).
+	tried := signInAttempt(c.RealIP(), cred.APIKey)
+	if why, until := s.limiter.held(tried); why != heldNot {
 		wait := max(int(math.Ceil(until.Sub(s.clock.Now()).Seconds())), 1)
+		at := until.In(s.cfg.Zone).Format("15:04:05")
 		m := s.signInModel(c)
 		m.Kind = "limited"
-		m.Error = fmt.Sprintf("Too many failed sign-ins from your address or with this API key. Try again at %s (in %s).",
-			until.In(s.cfg.Zone).Format("15:04:05"), plural(wait, "second"))
+		m.Error = fmt.Sprintf("Too many failed sign-ins from your address. Try again at %s (in %s).", at, plural(wait, "second"))
+		if why == heldAPIKey {
+			m.Error = fmt.Sprintf("Sign-ins with this API key failed many times lately, from several addresses, yours among them: from your address, try again at %s (in %s).",
+				at, plural(wait, "second"))
+		}
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
 		return render(c, http.StatusTooManyRequests, views.SignInPage(m))
 	}
@@ -117,7 +120,7 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	defer cancel()
 	account, err := s.dash.VerifyCredentials(ctx, cred)
 	if err != nil {
-		s.limiter.fail(limitKeys...)
+		s.limiter.fail(tried)
 		m := s.signInModel(c)
 		status := http.StatusBadGateway
 		switch {
@@ -162,7 +165,7 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	s.sync.Accept(cred)
 	s.sync.Hold(holderID(holder), account.ID, cred, s.clock.Now().Add(s.sessions.IdleTimeout))
 	s.logOf(c).Info("signed in", "account", account.ID)
-	return redirect(c, safeNext(c.FormValue("next")))
+	return redirect(c, returnPath(c.FormValue("next"), "/"))
 }
 
 func (s *Server) signOut(c echo.Context) error {
@@ -175,15 +178,4 @@ func (s *Server) signOut(c echo.Context) error {
 	}
 	s.renewAnonymousToken(c)
 	return redirect(c, "/signin?signed_out=1")
-}
-
-// safeNext keeps a redirect target on this site: a path, never another
-// host or scheme.
-func safeNext(next string) string {
-	u, err := url.Parse(next)
-	if next == "" || err != nil || u.IsAbs() || u.Host != "" || !strings.HasPrefix(next, "/") ||
-		strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") || strings.HasPrefix(next, "/signin") {
-		return "/"
-	}
-	return next
 }

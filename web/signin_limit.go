@@ -3,55 +3,104 @@ package web
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"net/netip"
 	"sync"
 	"time"
 
 	"washboard/internal/clock"
 )
 
-// failureLimiter counts failed sign-ins per key (a client address, an API
-// key) over a sliding window. Successful sign-ins are not counted, so that
-// the people of one office behind one address do not lock each other out;
-// someone guessing is stopped, from one address or across many against
-// one API key.
+// failureLimiter counts failed sign-ins over a sliding window and says
+// when an attempt must wait. Successful sign-ins are not counted, so that
+// the people of one office behind one address do not lock each other out.
+// Two rules hold attempts back:
+//
+//   - An address (an IPv6 address's /64) with limit failures within the
+//     window waits, whatever API key it tries: guessing from one place is
+//     stopped.
+//   - An API key with limit failures within the window, from all addresses
+//     together, is being guessed: an address that has failed with it
+//     within the window may try it again only a window after its last
+//     failure. Guessing from many addresses is slowed to one try per
+//     address and window, while an address that has not failed with the
+//     key — its owner's — is let in at once: others' failures never lock
+//     the owner out.
 type failureLimiter struct {
-	limit   int           // failures allowed per key within window
+	limit   int           // failures allowed per address, and per key before it counts as guessed
 	window  time.Duration // how long a failure counts
-	maxKeys int           // keys remembered at most
+	maxKeys int           // addresses, keys and pairs remembered at most
 	clock   clock.Clock
 
 	mu       sync.Mutex
-	failures map[string][]time.Time // per key, oldest first, at most limit
+	failures map[string][]time.Time // per address, key or pair, oldest first, at most limit
 }
 
 func newFailureLimiter(limit int, window time.Duration, clk clock.Clock) *failureLimiter {
 	return &failureLimiter{limit: limit, window: window, maxKeys: 100_000, clock: clk, failures: map[string][]time.Time{}}
 }
 
-// blockedUntil returns when the first of keys that reached the limit may
-// try again, or the zero time when none has.
-func (l *failureLimiter) blockedUntil(keys ...string) time.Time {
+// signInHold says why an attempt waits.
+type signInHold int
+
+const (
+	heldNot     signInHold = iota
+	heldAddress            // too many failures from the address
+	heldAPIKey             // the key is being guessed, and the address failed with it lately
+)
+
+// attempt is a sign-in's address and API key, as the limiter counts them.
+type attempt struct{ addr, key, pair string }
+
+// signInAttempt names the address and API key of an attempt in the
+// limiter, without keeping the key.
+func signInAttempt(addr, apiKey string) attempt {
+	h := sha256.Sum256([]byte("sign-in\x00" + apiKey))
+	key := "key:" + hex.EncodeToString(h[:12])
+	a := addressLimitKey(addr)
+	return attempt{addr: a, key: key, pair: key + "|" + a}
+}
+
+// addressLimitKey is the address an attempt is counted against: an IPv6
+// address's /64, which one client usually holds whole.
+func addressLimitKey(addr string) string {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return "addr:" + addr
+	}
+	ip = ip.Unmap()
+	if ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return "addr:" + p.String()
+	}
+	return "addr:" + ip.String()
+}
+
+// held returns why and until when an attempt must wait, or heldNot.
+func (l *failureLimiter) held(a attempt) (signInHold, time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.clock.Now()
-	var until time.Time
-	for _, k := range keys {
-		f := l.recentLocked(k, now)
-		if len(f) >= l.limit {
-			if free := f[0].Add(l.window); free.After(until) {
-				until = free
+	why, until := heldNot, time.Time{}
+	if f := l.recentLocked(a.addr, now); len(f) >= l.limit {
+		why, until = heldAddress, f[0].Add(l.window)
+	}
+	if k := l.recentLocked(a.key, now); len(k) >= l.limit {
+		if p := l.recentLocked(a.pair, now); len(p) > 0 {
+			if free := p[len(p)-1].Add(l.window); free.After(until) {
+				why, until = heldAPIKey, free
 			}
 		}
 	}
-	return until
+	return why, until
 }
 
-// fail counts a failed attempt against each of keys.
-func (l *failureLimiter) fail(keys ...string) {
+// fail counts a failed attempt against its address, its key and the two
+// together.
+func (l *failureLimiter) fail(a attempt) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.clock.Now()
-	for _, k := range keys {
+	for _, k := range []string{a.addr, a.key, a.pair} {
 		f := l.recentLocked(k, now)
 		if f == nil && len(l.failures) >= l.maxKeys {
 			l.forgetLocked(now)
@@ -63,25 +112,25 @@ func (l *failureLimiter) fail(keys ...string) {
 	}
 }
 
-// recentLocked drops a key's failures that no longer count.
-func (l *failureLimiter) recentLocked(key string, now time.Time) []time.Time {
-	f := l.failures[key]
+// recentLocked drops a name's failures that no longer count.
+func (l *failureLimiter) recentLocked(name string, now time.Time) []time.Time {
+	f := l.failures[name]
 	i := 0
 	for i < len(f) && !f[i].Add(l.window).After(now) {
 		i++
 	}
 	if i == len(f) {
-		delete(l.failures, key)
+		delete(l.failures, name)
 		return nil
 	}
 	f = f[i:]
-	l.failures[key] = f
+	l.failures[name] = f
 	return f
 }
 
-// forgetLocked makes room: every key whose failures no longer count goes,
-// and when that is not enough, half of the rest. Keeping too many keys
-// would let someone with many addresses or keys grow the map without end.
+// forgetLocked makes room: every name whose failures no longer count goes,
+// and when that is not enough, half of the rest. Keeping too many would
+// let someone with many addresses or keys grow the map without end.
 func (l *failureLimiter) forgetLocked(now time.Time) {
 	for k := range l.failures {
 		l.recentLocked(k, now)
@@ -92,10 +141,4 @@ func (l *failureLimiter) forgetLocked(now time.Time) {
 		}
 		delete(l.failures, k) // any: the map's order is random
 	}
-}
-
-// apiKeyLimitKey names an API key in the limiter without keeping it.
-func apiKeyLimitKey(apiKey string) string {
-	h := sha256.Sum256([]byte("sign-in\x00" + apiKey))
-	return "key:" + hex.EncodeToString(h[:12])
 }

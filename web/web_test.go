@@ -770,12 +770,85 @@ func TestSignInLimitsBelieveForwardedAddressesOnlyFromTrustedProxies(t *testing.
 	if code := guess(b, "other-9", "198.51.100.77, 203.0.113.99"); code != http.StatusTooManyRequests {
 		t.Errorf("a client naming new addresses before its own = %d, want 429", code)
 	}
-	// Many addresses against one API key are stopped too.
-	for i := range 3 {
-		guess(b, credA.APIKey, fmt.Sprintf("192.0.2.%d", i+1))
+}
+
+// TestOthersFailuresWithAnAPIKeyDoNotLockItsOwnerOut: failures with one
+// API key from many addresses slow the guessing — each of those addresses
+// then waits a minute after its failure before trying the key again,
+// saying so in words — but the owner, at an address that has not failed
+// with the key, signs in at once; and a guesser's wait ends.
+func TestOthersFailuresWithAnAPIKeyDoNotLockItsOwnerOut(t *testing.T) {
+	a := newApp(t, Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	from := func(addr string, form url.Values) response {
+		b := a.browser()
+		form.Set("csrf_token", b.csrf())
+		req, _ := http.NewRequest(http.MethodPost, a.srv.URL+"/signin", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Forwarded-For", addr)
+		return b.do(req)
 	}
-	if code := guess(b, credA.APIKey, "192.0.2.200"); code != http.StatusTooManyRequests {
-		t.Errorf("a fourth address guessing one API key = %d, want 429", code)
+	guess := url.Values{"api_key": {credA.APIKey}, "authorization": {"Bearer guess"}}
+	for i := range 10 {
+		if r := from(fmt.Sprintf("203.0.113.%d", i+1), guess); r.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("guess %d: %d, want 401", i+1, r.StatusCode)
+		}
+	}
+	a.clock.Advance(20 * time.Second)
+	again := from("203.0.113.1", guess)
+	if again.StatusCode != http.StatusTooManyRequests || again.Header.Get("Retry-After") != "40" {
+		t.Errorf("a guessing address trying the key again: %d, Retry-After %q; want 429 and 40", again.StatusCode, again.Header.Get("Retry-After"))
+	}
+	if msg := strings.Join(strings.Fields(again.doc(t).Find("main").Text()), " "); !strings.Contains(msg, "Sign-ins with this API key failed many times lately, from several addresses, yours among them") ||
+		!strings.Contains(msg, "in 40 seconds") {
+		t.Errorf("the 429 page says %q; want why, and when to try again", msg)
+	}
+	right := url.Values{"api_key": {credA.APIKey}, "authorization": {credA.Authorization}}
+	if r := from("198.51.100.7", right); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("the owner, from an address that has not failed: %d, want 303", r.StatusCode)
+	}
+	if r := from("203.0.113.2", url.Values{"api_key": {credB.APIKey}, "authorization": {"Bearer guess"}}); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a guessing address trying another key: %d, want 401 (not held)", r.StatusCode)
+	}
+	a.clock.Advance(40 * time.Second)
+	if r := from("203.0.113.1", right); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("a minute after its failure, an address that failed: %d, want 303", r.StatusCode)
+	}
+}
+
+// TestAnIPv6ClientIsCountedByItsSlash64: the addresses of one /64 are one
+// client to the sign-in limit; another /64 is another.
+func TestAnIPv6ClientIsCountedByItsSlash64(t *testing.T) {
+	a := newApp(t, Config{SignInLimit: 3, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	b := a.browser()
+	from := func(addr, key string) int {
+		form := url.Values{"csrf_token": {b.csrf()}, "api_key": {key}, "authorization": {"Bearer guess"}}
+		req, _ := http.NewRequest(http.MethodPost, a.srv.URL+"/signin", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Forwarded-For", addr)
+		return b.do(req).StatusCode
+	}
+	for i := range 3 {
+		from(fmt.Sprintf("2001:db8:1:2::%x", i+1), fmt.Sprintf("key-%d", i))
+	}
+	if code := from("2001:db8:1:2:ffff::9", "key-9"); code != http.StatusTooManyRequests {
+		t.Errorf("a fourth address of the same /64: %d, want 429", code)
+	}
+	if code := from("2001:db8:1:3::1", "key-9"); code != http.StatusUnauthorized {
+		t.Errorf("an address of another /64: %d, want 401", code)
+	}
+}
+
+// TestTheSignInLimitRemembersABoundedNumber: however many addresses and
+// keys fail, the limiter keeps at most its bound of them.
+func TestTheSignInLimitRemembersABoundedNumber(t *testing.T) {
+	clk := clock.NewFake(start)
+	l := newFailureLimiter(3, time.Minute, clk)
+	l.maxKeys = 100
+	for i := range 1000 {
+		l.fail(signInAttempt(fmt.Sprintf("198.51.100.%d", i%250), fmt.Sprint("key-", i)))
+	}
+	if n := len(l.failures); n > l.maxKeys {
+		t.Errorf("%d addresses, keys and pairs remembered; want at most %d", n, l.maxKeys)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/domain"
 	"washboard/internal/receiver"
 	"washboard/views"
 )
@@ -68,6 +69,14 @@ func (s *Server) createWebhook(c echo.Context) error {
 	id, secret, err := s.receiver.Create(c.Request().Context(), ss.Account, strings.TrimSpace(c.FormValue("secret")), s.clock.Now())
 	if errors.Is(err, receiver.ErrBadSecret) {
 		return s.webhookFormError(c, err)
+	}
+	if le := (*domain.LimitError)(nil); errors.As(err, &le) {
+		// The pasted secret is not shown again: it is one.
+		m, merr := s.webhooksModel(c, le.Error())
+		if merr != nil {
+			return merr
+		}
+		return render(c, http.StatusUnprocessableEntity, views.WebhooksPage(m))
 	}
 	if err != nil {
 		return err

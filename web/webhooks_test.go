@@ -166,6 +166,10 @@ func TestTheHookAnswersEveryBadDeliveryWithItsStatus(t *testing.T) {
 			xh, xb := alertEvent(a, secret, "evt_x", bAlert, now)
 			return postEvent(t, addr, xh, xb)
 		}, http.StatusBadRequest},
+		{"an event of a type this receiver does not read", func() (int, string) {
+			ev, _ := json.Marshal(webhook.Event{ID: "evt_del", Type: "alert.deleted", CreatedAt: now, Data: json.RawMessage(`{"alert_id":"hook-alert-1"}`)})
+			return postEvent(t, addr, webhook.Sign(secret, "evt_del", now, ev), ev)
+		}, http.StatusBadRequest},
 		{"a body over 1 MB", func() (int, string) {
 			big := bytes.Repeat([]byte("x"), 1<<20+1)
 			return postEvent(t, addr, webhook.Sign(secret, "evt_big", now, big), big)
@@ -176,6 +180,25 @@ func TestTheHookAnswersEveryBadDeliveryWithItsStatus(t *testing.T) {
 		if code != tt.want {
 			t.Errorf("%s = %d (%s), want %d", tt.name, code, answer, tt.want)
 		}
+		// Every refusal is JSON with the status and why, in words.
+		var refusal struct {
+			Status int    `json:"status"`
+			Error  string `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(answer), &refusal); code >= 400 && (err != nil || refusal.Status != code || refusal.Error == "") {
+			t.Errorf("%s is answered %.100q; want JSON with the status and why", tt.name, answer)
+		}
+	}
+	if code, answer := postEvent(t, addr, http.Header{}, bytes.Repeat([]byte("x"), 1<<20+1)); code != http.StatusRequestEntityTooLarge ||
+		!strings.Contains(answer, "larger than 1048576 bytes") {
+		t.Errorf("a body over 1 MB: %d %.100q; want 413 saying how large an event may be", code, answer)
+	}
+	// The refused deliveries are counted as such on the Webhooks page: all
+	// but the first, its repeat, the unknown receiver's and the bodies too
+	// large to read.
+	row := b.get("/webhooks").doc(t).Find("tbody tr").First()
+	if acc, ref := row.Find(`td[data-label="Accepted"]`).Text(), row.Find(`td[data-label="Refused"]`).Text(); acc != "2" || ref != "6" {
+		t.Errorf("the receiver's counts: %s accepted, %s refused; want 2 and 6", acc, ref)
 	}
 	// No cookie or form token applies: the route sets none.
 	req, _ := http.NewRequest(http.MethodPost, addr, bytes.NewReader(body))

@@ -18,6 +18,7 @@ import (
 	"washboard/internal/store/readings"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
+	"washboard/internal/webhook"
 )
 
 // runDemo starts the simulator on a loopback port with a lively fleet and
@@ -86,8 +87,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		// The simulator sends the demo account's events to the dashboard
 		// from the start, so that alerts arrive as they happen.
 		ready: func(ctx context.Context, url string, events *receiver.Service) error {
-			account := world.Accounts()[0].ID
-			id, secret, err := events.Create(ctx, account, "", clk.Now())
+			id, secret, err := demoReceiver(ctx, events, world.Accounts()[0].ID, clk.Now())
 			if err != nil {
 				return fmt.Errorf("making the demo's webhook receiver: %w", err)
 			}
@@ -98,6 +98,23 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return nil
 		},
 	}, stdout, log)
+}
+
+// demoReceiver makes the demo account's webhook receiver, for the
+// simulator to send its events to. The receivers of an earlier run on the
+// same --data go first: the simulator that was given them is gone, and they
+// would pile up to the account's limit, one a run.
+func demoReceiver(ctx context.Context, events *receiver.Service, account string, now time.Time) (string, webhook.Secret, error) {
+	earlier, err := events.List(ctx, account)
+	if err != nil {
+		return "", webhook.Secret{}, err
+	}
+	for _, r := range earlier {
+		if err := events.Remove(ctx, account, r.ID); err != nil {
+			return "", webhook.Secret{}, err
+		}
+	}
+	return events.Create(ctx, account, "", now)
 }
 
 // pastEvery is how often the demo's past is read, as a dashboard that

@@ -56,13 +56,13 @@ func newSealedData(t *testing.T, keys *keyring.Ring) *sealedData {
 	}
 	sc := domain.Screen{ID: "screen1", Account: "acc", Name: "Lobby", Scope: domain.ScreenScope{Kind: "account"},
 		PageSeconds: 10, DimFrom: -1, DimTo: -1, Created: time.Now()}
-	if err := st.CreateScreen(ctx, sc, []byte("hash"), keys.Seal(keyring.ScreenCredentials, []byte("creds"), []byte("screen1"))); err != nil {
+	if err := st.CreateScreen(ctx, sc, []byte("hash"), keys.Seal(keyring.ScreenCredentials, []byte("creds"), []byte("screen1")), 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.CreateReceiver(ctx, store.Receiver{ID: "rcv_1", Account: "acc", Secret: keys.Seal(keyring.WebhookSecrets, []byte("whsec_x"), []byte("rcv_1")), Created: time.Now()}); err != nil {
+	if err := st.CreateReceiver(ctx, store.Receiver{ID: "rcv_1", Account: "acc", Secret: keys.Seal(keyring.WebhookSecrets, []byte("whsec_x"), []byte("rcv_1")), Created: time.Now()}, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SaveNotificationSettings(ctx, "acc", keys.Seal(keyring.NotificationSettings, []byte(`{"channels": []}`), []byte("acc")), time.Now()); err != nil {
+	if err := st.SaveNotificationSettings(ctx, "acc", nil, keys.Seal(keyring.NotificationSettings, []byte(`{"channels": []}`), []byte("acc")), time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	return &sealedData{t: t, st: st, sdb: sdb}

@@ -62,8 +62,17 @@ func (s *Service) Claim(ctx context.Context, account, alertID, name, note string
 	return c, nil
 }
 
-// Release ends the claim on the account's alert, if there is one.
+// Release ends the claim on the account's open alert, if there is one.
+// ErrNoOpenAlert when the account has no open alert of the id: another
+// account's alert is not found, as it is not on the claim page.
 func (s *Service) Release(ctx context.Context, account, alertID string) error {
+	open, err := s.store.CountAlerts(ctx, store.AlertFilter{Account: account, AlertID: alertID, Status: domain.AlertOpen})
+	if err != nil {
+		return err
+	}
+	if open == 0 {
+		return ErrNoOpenAlert
+	}
 	if err := s.store.ReleaseClaim(ctx, account, alertID, s.clock.Now()); err != nil {
 		return err
 	}

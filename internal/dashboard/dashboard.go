@@ -59,6 +59,9 @@ type Service struct {
 	// period, the latest heat maps by account and zone.
 	trendAlerts keptValues[trendsKey, alertTrends]
 	trendHeat   renewedValues[heatScope, heatTrends]
+
+	// The reads of periods older than the cache covers (see Report).
+	pastReads pastReads
 }
 
 // New returns the service.

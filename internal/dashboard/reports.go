@@ -76,16 +76,20 @@ func (s *Service) Report(ctx context.Context, account string, cred domain.Creden
 	zone := p.Start.Location()
 	fromService := false
 	if cov := s.sync.Coverage(); p.Start.Before(cov.From) {
-		rctx, cancel := context.WithTimeout(ctx, pastAlertsTimeout)
-		past, w, err := s.sync.PastAlerts(rctx, cred, p.Start, p.End)
-		cancel()
+		past, err := s.pastReads.get(ctx, pastKey{account: account, from: p.Start.UnixMilli(), to: p.End.UnixMilli()}, now,
+			func(rctx context.Context) (pastRead, error) {
+				alerts, w, err := s.sync.PastAlerts(rctx, cred, p.Start, p.End)
+				return pastRead{alerts: alerts, window: w, at: now}, err
+			})
 		held := fmt.Sprintf("the cache holds the alerts created since %s", dateTimeIn(cov.From, zone))
 		if err != nil {
 			out.Gaps = append(out.Gaps, fmt.Sprintf("This period is older than the cache covers (%s), and reading it from the Device Monitoring Service failed: %s. Only the alerts the cache still holds are counted.",
 				held, syncer.Describe(err)))
 		} else {
-			alerts, fromService = past, true
-			out.Sources = append(out.Sources, fmt.Sprintf("This period is older than the cache covers (%s): its alerts were read from the Device Monitoring Service just now.", held))
+			alerts, fromService = past.alerts, true
+			out.Sources = append(out.Sources, fmt.Sprintf("This period is older than the cache covers (%s): its alerts were read from the Device Monitoring Service %s. A read is kept for %d minutes; a view after that reads again.",
+				held, readAgo(past.at, now, zone), int(PastReadsKeptFor/time.Minute)))
+			w := past.window
 			out.Gaps = append(out.Gaps, fmt.Sprintf("Alerts created before %s, and alerts resolved after %s, were not read: the service is asked for at most %d days on either side of the period.",
 				dateTimeIn(w.CreatedFrom, zone), dateTimeIn(w.ResolvedTo, zone), int(s.sync.Config().Lookback/(24*time.Hour))))
 		}
@@ -123,8 +127,9 @@ func (s *Service) Report(ctx context.Context, account string, cred domain.Creden
 			FloorID: pa.Floor.ID, Floor: pa.Floor.Name, BuildingID: pa.Building.ID, Building: pa.Building.Name, Type: pa.Location.Type}
 	}
 	if fromService && building != "" {
-		// The service was asked for the whole account.
-		kept := alerts[:0]
+		// The service was asked for the whole account; its read is kept
+		// for others, so the building's alerts are a copy.
+		kept := make([]domain.Alert, 0, len(alerts))
 		for _, a := range alerts {
 			if places[a.LocationID].BuildingID == building {
 				kept = append(kept, a)
@@ -160,6 +165,19 @@ func (s *Service) Report(ctx context.Context, account string, cred domain.Creden
 		out.Gaps = append(out.Gaps, fmt.Sprintf("The last successful sync was at %s, before the end of the period: what happened after it is not counted.", dateTimeIn(out.AsOf, zone)))
 	}
 	return out, nil
+}
+
+// readAgo says when a read was made: "just now", or "at 14:05, 3 minutes
+// ago".
+func readAgo(at, now time.Time, zone *time.Location) string {
+	mins := int(now.Sub(at) / time.Minute)
+	switch {
+	case mins < 1:
+		return "just now"
+	case mins == 1:
+		return fmt.Sprintf("at %s, 1 minute ago", at.In(zone).Format("15:04"))
+	}
+	return fmt.Sprintf("at %s, %d minutes ago", at.In(zone).Format("15:04"), mins)
 }
 
 func dateTimeIn(t time.Time, zone *time.Location) string {

@@ -68,8 +68,13 @@ func (s *Service) openCreds(screenID string, b []byte) (domain.Credentials, erro
 	return domain.Credentials{APIKey: sc.APIKey, Authorization: sc.Authorization, ClientID: sc.ClientID, ClientSecret: sc.ClientSecret}, nil
 }
 
+// MaxScreens is how many wall screens an account keeps at most, revoked
+// ones included: a revoked screen is relinked rather than a new one made.
+const MaxScreens = 200
+
 // CreateScreen makes a screen showing the account's data with cred, and
-// returns it with its link token, which is never stored.
+// returns it with its link token, which is never stored; a
+// *domain.LimitError when the account has MaxScreens already.
 func (s *Service) CreateScreen(ctx context.Context, sc domain.Screen, cred domain.Credentials) (domain.Screen, string, error) {
 	id := make([]byte, 8)
 	if _, err := rand.Read(id); err != nil {
@@ -81,7 +86,11 @@ func (s *Service) CreateScreen(ctx context.Context, sc domain.Screen, cred domai
 		return sc, "", err
 	}
 	token, hash := newToken()
-	if err := s.store.CreateScreen(ctx, sc, hash, sealed); err != nil {
+	switch err := s.store.CreateScreen(ctx, sc, hash, sealed, MaxScreens); {
+	case errors.Is(err, domain.ErrLimit):
+		return sc, "", &domain.LimitError{What: "wall screens", Max: MaxScreens,
+			Advice: "Relink one it no longer uses (Relink gives it a new link, Edit a new name and scope) rather than adding one."}
+	case err != nil:
 		return sc, "", err
 	}
 	return sc, token, nil

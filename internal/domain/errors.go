@@ -1,7 +1,29 @@
 package domain
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // ErrNotFound is wrapped by errors that say something asked for does not
 // exist (or belongs to another account, which to the asker is the same).
 var ErrNotFound = errors.New("not found")
+
+// ErrLimit says an account keeps as many of something as it may: nothing
+// more is added.
+var ErrLimit = errors.New("the account keeps as many as it may")
+
+// LimitError is an ErrLimit in words: what the account keeps, how many it
+// may, and what to do instead.
+type LimitError struct {
+	What   string // "wall screens"
+	Max    int
+	Advice string // "Remove one it no longer uses before adding another."
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("An account keeps at most %d %s, and this one has as many. %s", e.Max, e.What, e.Advice)
+}
+
+// Is makes a LimitError an ErrLimit.
+func (e *LimitError) Is(target error) bool { return target == ErrLimit }

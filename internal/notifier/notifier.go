@@ -160,6 +160,10 @@ type Notifier struct {
 	log  *slog.Logger
 	wake chan struct{}
 
+	// settingsMu makes this replica's changes of page settings one at a
+	// time; another replica's are caught by store.ErrChanged.
+	settingsMu sync.Mutex
+
 	mu       sync.Mutex
 	channels map[string]cachedChannel // by account and channel name
 	sends    map[string][]time.Time   // by account and channel: this minute's sends

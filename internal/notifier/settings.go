@@ -8,9 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"washboard/internal/domain"
 	"washboard/internal/keyring"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
+	"washboard/internal/store"
 	"washboard/internal/webhook"
 )
 
@@ -57,24 +59,91 @@ type SettingsError struct{ Msg string }
 
 func (e *SettingsError) Error() string { return e.Msg }
 
+// The most channels and rules an account keeps made on the page: enough
+// for a large estate, few enough that the page stays readable and every
+// decision about a fact stays cheap. Those of the --notifications file are
+// not counted.
+const (
+	MaxChannels = 50
+	MaxRules    = 200
+)
+
 // SaveSettings replaces the channels and rules made on the page for the
 // account with a. It refuses, with a *SettingsError, what could not be
-// sent: a rule naming a channel that neither the page nor the file has,
-// a name the file uses already, an e-mail channel without a mail server.
+// sent (see ChangeSettings).
 func (n *Notifier) SaveSettings(ctx context.Context, account string, a rules.Account) error {
-	a.AccountID = account
-	if err := n.check(account, a); err != nil {
-		return err
+	return n.ChangeSettings(ctx, account, func(page *rules.Account) error {
+		*page = a
+		return nil
+	})
+}
+
+// changeAttempts is how many times ChangeSettings reads and changes the
+// settings when other replicas change them meanwhile.
+const changeAttempts = 10
+
+// ChangeSettings changes the channels and rules made on the page for the
+// account with change, and saves them: of two changes at once, each is
+// made to what the other saved, and none is lost. It refuses, with a
+// *SettingsError, what could not be sent: a rule naming a channel that
+// neither the page nor the file has, a name the file uses already, an
+// e-mail channel without a mail server, more than MaxChannels channels or
+// MaxRules rules (a change that adds none is made, so that an account
+// beyond them from before can remove some). Settings that cannot be read
+// are replaced, as Settings says. change's own error is returned as it is.
+func (n *Notifier) ChangeSettings(ctx context.Context, account string, change func(*rules.Account) error) error {
+	n.settingsMu.Lock()
+	defer n.settingsMu.Unlock()
+	for range changeAttempts {
+		previous, err := n.st.NotificationSettings(ctx, account)
+		if err != nil {
+			return err
+		}
+		page := rules.Account{AccountID: account}
+		if previous != nil {
+			if page, err = n.open(account, previous); err != nil {
+				page = rules.Account{AccountID: account}
+			}
+		}
+		before := page
+		if err := change(&page); err != nil {
+			return err
+		}
+		page.AccountID = account
+		if err := checkLimits(before, page); err != nil {
+			return err
+		}
+		if err := n.check(account, page); err != nil {
+			return err
+		}
+		plain, err := json.Marshal(toSaved(page))
+		if err != nil {
+			return err
+		}
+		sealed := n.keys.Seal(keyring.NotificationSettings, plain, []byte(account))
+		switch err := n.st.SaveNotificationSettings(ctx, account, previous, sealed, n.clk.Now()); {
+		case errors.Is(err, store.ErrChanged):
+			continue // changed meanwhile: made again on what was saved
+		case err != nil:
+			return err
+		}
+		n.Wake()
+		return nil
 	}
-	plain, err := json.Marshal(toSaved(a))
-	if err != nil {
-		return err
+	return fmt.Errorf("the notification settings of account %s changed %d times while a change was made; try again", account, changeAttempts)
+}
+
+// checkLimits refuses settings that grow beyond MaxChannels or MaxRules.
+func checkLimits(before, after rules.Account) error {
+	if n := len(after.Channels); n > MaxChannels && n > len(before.Channels) {
+		return &SettingsError{(&domain.LimitError{What: "channels made on this page", Max: MaxChannels,
+			Advice: "Remove one it no longer uses before adding another; an e-mail channel may send to up to " +
+				fmt.Sprint(rules.MaxRecipients) + " addresses."}).Error()}
 	}
-	sealed := n.keys.Seal(keyring.NotificationSettings, plain, []byte(account))
-	if err := n.st.SaveNotificationSettings(ctx, account, sealed, n.clk.Now()); err != nil {
-		return err
+	if n := len(after.Rules); n > MaxRules && n > len(before.Rules) {
+		return &SettingsError{(&domain.LimitError{What: "rules made on this page", Max: MaxRules,
+			Advice: "Remove one it no longer uses before adding another."}).Error()}
 	}
-	n.Wake()
 	return nil
 }
 

@@ -30,7 +30,7 @@ import (
 
 // Store keeps the receivers.
 type Store interface {
-	CreateReceiver(ctx context.Context, r store.Receiver) error
+	CreateReceiver(ctx context.Context, r store.Receiver, max int) error
 	Receivers(ctx context.Context, account string) ([]store.Receiver, error)
 	Receiver(ctx context.Context, id string) (store.Receiver, error)
 	RotateReceiver(ctx context.Context, account, id string, secret []byte, at, previousUntil time.Time) error
@@ -158,16 +158,13 @@ func (s *Service) Receive(ctx context.Context, id string, h http.Header, body []
 	if err := ev.UnmarshalJSON(body); err != nil {
 		return s.refuse(id, ErrMalformed, "it is not an event", err)
 	}
+	if _, err := webhook.ParseEventType(string(ev.Type)); err != nil {
+		// Nothing of an event of another type is applied: it is refused,
+		// so that the sender's log shows it was not taken.
+		return s.refuse(id, ErrMalformed, "its type is not one this receiver reads", err)
+	}
 	eventID := h.Get(webhook.HeaderID)
 	if s.seenBefore(id, eventID, now) {
-		s.count(id, true, now)
-		return nil
-	}
-	switch ev.Type {
-	case webhook.AlertCreated, webhook.AlertUpdated, webhook.AlertResolved:
-	default:
-		// The service may add types: taken, and left alone.
-		s.remember(id, eventID, now)
 		s.count(id, true, now)
 		return nil
 	}
@@ -410,16 +407,24 @@ func (s *Service) List(ctx context.Context, account string) ([]Summary, error) {
 // text says why in words.
 var ErrBadSecret = errors.New("the signing secret")
 
+// MaxReceivers is how many receivers an account keeps at most.
+const MaxReceivers = 20
+
 // Create makes a receiver for the account with a new signing secret, or
 // with the one pasted (as the vendor's portal shows it). It returns the
-// receiver's id and the secret, to be shown once.
+// receiver's id and the secret, to be shown once; a *domain.LimitError
+// when the account has MaxReceivers already.
 func (s *Service) Create(ctx context.Context, account, pasted string, at time.Time) (string, webhook.Secret, error) {
 	sec, err := secretOf(pasted)
 	if err != nil {
 		return "", sec, err
 	}
 	id := newID()
-	err = s.store.CreateReceiver(ctx, store.Receiver{ID: id, Account: account, Secret: s.sealSecret(id, sec), Created: at})
+	err = s.store.CreateReceiver(ctx, store.Receiver{ID: id, Account: account, Secret: s.sealSecret(id, sec), Created: at}, MaxReceivers)
+	if errors.Is(err, domain.ErrLimit) {
+		err = &domain.LimitError{What: "webhook receivers", Max: MaxReceivers,
+			Advice: "Remove one it no longer uses, or give one a new secret, rather than adding another."}
+	}
 	s.forget(id)
 	return id, sec, err
 }

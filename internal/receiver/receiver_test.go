@@ -174,6 +174,10 @@ func TestDeliveriesThatFailACheckAreRefusedWithTheirReason(t *testing.T) {
 			b, _ := json.Marshal(webhook.Event{ID: "evt_d", Type: webhook.AlertUpdated, CreatedAt: now, Data: json.RawMessage(`{"no":"id"}`)})
 			return e.svc.Receive(ctx, id, webhook.Sign(secret, "evt_d", now, b), b)
 		}, ErrMalformed},
+		{"an event of a type this receiver does not read", func() error {
+			b, _ := json.Marshal(webhook.Event{ID: "evt_t", Type: "alert.deleted", CreatedAt: now, Data: json.RawMessage(`{"alert_id":"g"}`)})
+			return e.svc.Receive(ctx, id, webhook.Sign(secret, "evt_t", now, b), b)
+		}, ErrMalformed},
 		{"another account's alert", func() error { h, b := good("alert-of-2"); return e.svc.Receive(ctx, id, h, b) }, ErrOtherAccount},
 		{"the first event fills the queue", func() error { h, b := good("e"); return e.svc.Receive(ctx, id, h, b) }, nil},
 		{"a full queue", func() error { h, b := good("f"); return e.svc.Receive(ctx, id, h, b) }, ErrBusy},
@@ -197,15 +201,15 @@ func TestDeliveriesThatFailACheckAreRefusedWithTheirReason(t *testing.T) {
 			t.Errorf("the log holds %q:\n%s", leak, logs)
 		}
 	}
-	for _, reason := range []string{"no matching webhook signature", "too old", "its data is not an alert", "another account", "too many events"} {
+	for _, reason := range []string{"no matching webhook signature", "too old", "its data is not an alert", "its type is not one this receiver reads", "another account", "too many events"} {
 		if !strings.Contains(logs, reason) {
 			t.Errorf("the log does not say %q:\n%s", reason, logs)
 		}
 	}
 	e.svc.flush(ctx)
 	list, _ := e.svc.List(ctx, "acc-1")
-	if len(list) != 1 || list[0].Rejected != 8 || list[0].Accepted != 2 {
-		t.Errorf("counts %+v; want 8 refused and 2 accepted", list)
+	if len(list) != 1 || list[0].Rejected != 9 || list[0].Accepted != 2 {
+		t.Errorf("counts %+v; want 9 refused and 2 accepted", list)
 	}
 }
 

@@ -14,10 +14,15 @@ package store
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"washboard/internal/domain"
 )
+
+// ErrChanged says that what a write was to replace was changed meanwhile:
+// read it again, and make the change again.
+var ErrChanged = errors.New("changed meanwhile")
 
 // Store is the cache.
 type Store interface {
@@ -144,7 +149,10 @@ type AlertRefresh interface {
 // Screens are the wall screens, with the hash of their link's token and
 // their credentials, sealed by the caller.
 type Screens interface {
-	CreateScreen(ctx context.Context, sc domain.Screen, tokenHash, sealed []byte) error
+	// CreateScreen stores a new screen, unless its account has max
+	// screens already (revoked ones included; max <= 0 for no limit):
+	// then domain.ErrLimit. Two creations at once cannot both pass max.
+	CreateScreen(ctx context.Context, sc domain.Screen, tokenHash, sealed []byte, max int) error
 	UpdateScreen(ctx context.Context, sc domain.Screen) error
 	RelinkScreen(ctx context.Context, account, id string, tokenHash, sealed []byte) error
 	RevokeScreen(ctx context.Context, account, id string, at time.Time) error
@@ -163,7 +171,10 @@ type Screens interface {
 
 // Receivers are the addresses given out for the service's events.
 type Receivers interface {
-	CreateReceiver(ctx context.Context, r Receiver) error
+	// CreateReceiver stores a new receiver, unless its account has max
+	// receivers already (max <= 0 for no limit): then domain.ErrLimit.
+	// Two creations at once cannot both pass max.
+	CreateReceiver(ctx context.Context, r Receiver, max int) error
 	Receivers(ctx context.Context, account string) ([]Receiver, error)
 	// Receiver finds a receiver by id, whatever its account, as just
 	// written.
@@ -501,8 +512,11 @@ type Notifications interface {
 	// NotificationSettings returns the account's channels and rules made
 	// on the page, sealed; nil when it has none.
 	NotificationSettings(ctx context.Context, account string) ([]byte, error)
-	// SaveNotificationSettings replaces the account's sealed settings.
-	SaveNotificationSettings(ctx context.Context, account string, sealed []byte, at time.Time) error
+	// SaveNotificationSettings replaces the account's sealed settings
+	// with sealed if they are still previous (nil: none saved), and
+	// answers ErrChanged otherwise: of two changes made at once from the
+	// same settings, the second is told, and none is lost.
+	SaveNotificationSettings(ctx context.Context, account string, previous, sealed []byte, at time.Time) error
 	// AllNotificationSettings returns every account's sealed settings,
 	// by account.
 	AllNotificationSettings(ctx context.Context) (map[string][]byte, error)

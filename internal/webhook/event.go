@@ -83,7 +83,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads an event's body. It requires every field; a type it
-// does not know is kept as it is, since the service may add types.
+// does not know is kept as it is, for its reader to refuse in words
+// (ParseEventType names the types there are).
 func (e *Event) UnmarshalJSON(b []byte) error {
 	var j eventJSON
 	if err := json.Unmarshal(b, &j); err != nil {

@@ -30,15 +30,25 @@ func (s *Store) NotificationSettings(ctx context.Context, account string) ([]byt
 }
 
 // SaveNotificationSettings replaces the account's sealed channels and
-// rules.
-func (s *Store) SaveNotificationSettings(ctx context.Context, account string, sealed []byte, at time.Time) error {
+// rules if they are still previous (nil: none saved); store.ErrChanged
+// otherwise.
+func (s *Store) SaveNotificationSettings(ctx context.Context, account string, previous, sealed []byte, at time.Time) error {
 	key, err := s.accountKey(ctx, account, true)
 	if err != nil {
 		return err
 	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO notification_settings (account_id, sealed, updated) VALUES ($1, $2, $3)
-		ON CONFLICT (account_id) DO UPDATE SET sealed = excluded.sealed, updated = excluded.updated`, key, sealed, at)
-	return err
+	var tag pgconn.CommandTag
+	if previous == nil {
+		tag, err = s.pool.Exec(ctx, `INSERT INTO notification_settings (account_id, sealed, updated) VALUES ($1, $2, $3)
+			ON CONFLICT (account_id) DO NOTHING`, key, sealed, at)
+	} else {
+		tag, err = s.pool.Exec(ctx, `UPDATE notification_settings SET sealed = $2, updated = $3 WHERE account_id = $1 AND sealed = $4`,
+			key, sealed, at, previous)
+	}
+	if err != nil || tag.RowsAffected() == 1 {
+		return err
+	}
+	return store.ErrChanged
 }
 
 // AllNotificationSettings returns every account's sealed channels and

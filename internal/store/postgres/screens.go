@@ -16,18 +16,19 @@ const screenCols = `s.id, a.id, s.name, s.scope, s.scope_id, s.healths, s.page_s
 	s.created, s.last_seen, s.revoked`
 
 // CreateScreen stores a new screen with the hash of its link's token and
-// its sealed credentials.
-func (s *Store) CreateScreen(ctx context.Context, sc domain.Screen, tokenHash, sealed []byte) error {
+// its sealed credentials, unless its account has max screens already
+// (see insertWithinLimit).
+func (s *Store) CreateScreen(ctx context.Context, sc domain.Screen, tokenHash, sealed []byte, max int) error {
 	key, err := s.accountKey(ctx, sc.Account, true)
 	if err != nil {
 		return err
 	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO screens (id, account_id, name, scope, scope_id, healths, page_seconds,
+	return s.insertWithinLimit(ctx, key, `INSERT INTO screens (id, account_id, name, scope, scope_id, healths, page_seconds,
 		dim_from, dim_to, contact, token_hash, credentials, created)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13
+		WHERE $14::int <= 0 OR (SELECT count(*) FROM screens WHERE account_id = $2) < $14::int`,
 		sc.ID, key, sc.Name, sc.Scope.Kind, sc.Scope.ID, joinHealths(sc.Healths), sc.PageSeconds,
-		sc.DimFrom, sc.DimTo, sc.Contact, tokenHash, sealed, sc.Created)
-	return err
+		sc.DimFrom, sc.DimTo, sc.Contact, tokenHash, sealed, sc.Created, max)
 }
 
 // UpdateScreen changes a screen's name, scope and settings.

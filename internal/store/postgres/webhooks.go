@@ -22,15 +22,16 @@ func scanReceiver(scan func(...any) error) (store.Receiver, error) {
 	return r, err
 }
 
-// CreateReceiver stores a new receiver.
-func (s *Store) CreateReceiver(ctx context.Context, r store.Receiver) error {
+// CreateReceiver stores a new receiver, unless its account has max
+// already (see insertWithinLimit).
+func (s *Store) CreateReceiver(ctx context.Context, r store.Receiver, max int) error {
 	key, err := s.accountKey(ctx, r.Account, true)
 	if err != nil {
 		return err
 	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO webhook_receivers (id, account_id, secret, created) VALUES ($1, $2, $3, $4)`,
-		r.ID, key, r.Secret, r.Created)
-	return err
+	return s.insertWithinLimit(ctx, key, `INSERT INTO webhook_receivers (id, account_id, secret, created)
+		SELECT $1, $2, $3, $4 WHERE $5::int <= 0 OR (SELECT count(*) FROM webhook_receivers WHERE account_id = $2) < $5::int`,
+		r.ID, key, r.Secret, r.Created, max)
 }
 
 // Receivers lists an account's receivers, oldest first.

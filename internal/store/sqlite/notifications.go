@@ -27,15 +27,28 @@ func (s *Store) NotificationSettings(ctx context.Context, account string) ([]byt
 }
 
 // SaveNotificationSettings replaces the account's sealed channels and
-// rules.
-func (s *Store) SaveNotificationSettings(ctx context.Context, account string, sealed []byte, at time.Time) error {
+// rules if they are still previous (nil: none saved); store.ErrChanged
+// otherwise.
+func (s *Store) SaveNotificationSettings(ctx context.Context, account string, previous, sealed []byte, at time.Time) error {
 	key, err := s.accountKey(ctx, account, true)
 	if err != nil {
 		return err
 	}
-	_, err = s.write.ExecContext(ctx, `INSERT INTO notification_settings (account_id, sealed, updated_ms) VALUES (?, ?, ?)
-		ON CONFLICT (account_id) DO UPDATE SET sealed = excluded.sealed, updated_ms = excluded.updated_ms`, key, sealed, ms(at))
-	return err
+	var res sql.Result
+	if previous == nil {
+		res, err = s.write.ExecContext(ctx, `INSERT INTO notification_settings (account_id, sealed, updated_ms) VALUES (?, ?, ?)
+			ON CONFLICT (account_id) DO NOTHING`, key, sealed, ms(at))
+	} else {
+		res, err = s.write.ExecContext(ctx, `UPDATE notification_settings SET sealed = ?, updated_ms = ? WHERE account_id = ? AND sealed = ?`,
+			sealed, ms(at), key, previous)
+	}
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	return store.ErrChanged
 }
 
 // AllNotificationSettings returns every account's sealed channels and

@@ -327,3 +327,15 @@ func boolInt(b bool) int64 {
 	}
 	return 0
 }
+
+// insertedOne is the error of an insert made only while its account had
+// fewer rows than its limit: domain.ErrLimit when it inserted nothing.
+func insertedOne(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
+	return domain.ErrLimit
+}

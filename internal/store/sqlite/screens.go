@@ -14,18 +14,21 @@ const screenCols = `s.id, a.id, s.name, s.scope, s.scope_id, s.healths, s.page_s
 	s.created_ms, s.last_seen_ms, s.revoked_ms`
 
 // CreateScreen stores a new screen with the hash of its link's token and
-// its sealed credentials.
-func (s *Store) CreateScreen(ctx context.Context, sc domain.Screen, tokenHash, sealed []byte) error {
+// its sealed credentials, unless its account has max screens already. One
+// statement counts and inserts, on the one writer connection: two
+// creations cannot both pass max.
+func (s *Store) CreateScreen(ctx context.Context, sc domain.Screen, tokenHash, sealed []byte, max int) error {
 	key, err := s.accountKey(ctx, sc.Account, true)
 	if err != nil {
 		return err
 	}
-	_, err = s.write.ExecContext(ctx, `INSERT INTO screens (id, account_id, name, scope, scope_id, healths, page_seconds,
+	res, err := s.write.ExecContext(ctx, `INSERT INTO screens (id, account_id, name, scope, scope_id, healths, page_seconds,
 		dim_from, dim_to, contact, token_hash, credentials, created_ms, last_seen_ms, revoked_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`,
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0
+		WHERE ? <= 0 OR (SELECT count(*) FROM screens WHERE account_id = ?) < ?`,
 		sc.ID, key, sc.Name, sc.Scope.Kind, sc.Scope.ID, joinHealths(sc.Healths), sc.PageSeconds,
-		sc.DimFrom, sc.DimTo, sc.Contact, tokenHash, sealed, ms(sc.Created))
-	return err
+		sc.DimFrom, sc.DimTo, sc.Contact, tokenHash, sealed, ms(sc.Created), max, key, max)
+	return insertedOne(res, err)
 }
 
 // UpdateScreen changes a screen's name, scope and settings.

@@ -22,15 +22,17 @@ func scanReceiver(scan func(...any) error) (store.Receiver, error) {
 	return r, err
 }
 
-// CreateReceiver stores a new receiver.
-func (s *Store) CreateReceiver(ctx context.Context, r store.Receiver) error {
+// CreateReceiver stores a new receiver, unless its account has max
+// already; one statement counts and inserts, as CreateScreen.
+func (s *Store) CreateReceiver(ctx context.Context, r store.Receiver, max int) error {
 	key, err := s.accountKey(ctx, r.Account, true)
 	if err != nil {
 		return err
 	}
-	_, err = s.write.ExecContext(ctx, `INSERT INTO webhook_receivers (id, account_id, secret, created_ms) VALUES (?, ?, ?, ?)`,
-		r.ID, key, r.Secret, ms(r.Created))
-	return err
+	res, err := s.write.ExecContext(ctx, `INSERT INTO webhook_receivers (id, account_id, secret, created_ms)
+		SELECT ?, ?, ?, ? WHERE ? <= 0 OR (SELECT count(*) FROM webhook_receivers WHERE account_id = ?) < ?`,
+		r.ID, key, r.Secret, ms(r.Created), max, key, max)
+	return insertedOne(res, err)
 }
 
 // Receivers lists an account's receivers, oldest first.

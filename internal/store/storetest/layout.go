@@ -28,14 +28,14 @@ func testNotFound(t *testing.T, open func(*testing.T) store.Store) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.CreateScreen(ctx, domain.Screen{ID: "scr", Account: "a", Name: "Lobby", Created: t0}, []byte("h"), []byte("s")); err != nil {
+	if err := s.CreateScreen(ctx, domain.Screen{ID: "scr", Account: "a", Name: "Lobby", Created: t0}, []byte("h"), []byte("s"), 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CreateReceiver(ctx, store.Receiver{ID: "rcv", Account: "a", Secret: []byte("s"), Created: t0}); err != nil {
+	if err := s.CreateReceiver(ctx, store.Receiver{ID: "rcv", Account: "a", Secret: []byte("s"), Created: t0}, 0); err != nil {
 		t.Fatal(err)
 	}
 	// Account d has a screen and no layout yet.
-	if err := s.CreateScreen(ctx, domain.Screen{ID: "scr-d", Account: "d", Name: "Lobby", Created: t0}, []byte("hd"), []byte("s")); err != nil {
+	if err := s.CreateScreen(ctx, domain.Screen{ID: "scr-d", Account: "d", Name: "Lobby", Created: t0}, []byte("hd"), []byte("s"), 0); err != nil {
 		t.Fatal(err)
 	}
 	for name, call := range map[string]func() error{

@@ -444,11 +444,13 @@ func testNotificationSettings(t *testing.T, open func(*testing.T) store.Store) {
 		}
 		return string(b)
 	}
+	saved := map[string][]byte{}
 	save := func(account, sealed string) {
 		t.Helper()
-		if err := s.SaveNotificationSettings(ctx, account, []byte(sealed), t0); err != nil {
+		if err := s.SaveNotificationSettings(ctx, account, saved[account], []byte(sealed), t0); err != nil {
 			t.Fatal(err)
 		}
+		saved[account] = []byte(sealed)
 	}
 	all := func() map[string]string {
 		t.Helper()
@@ -476,6 +478,16 @@ func testNotificationSettings(t *testing.T, open func(*testing.T) store.Store) {
 	}
 	if got := all(); !maps.Equal(got, map[string]string{"a": "sealed-a2", "b": "sealed-b1"}) {
 		t.Errorf("every account's settings = %v", got)
+	}
+	// A save from settings that changed meanwhile changes nothing, and
+	// says so: from none when some were saved, or from others.
+	for _, previous := range [][]byte{nil, []byte("sealed-a1")} {
+		if err := s.SaveNotificationSettings(ctx, "a", previous, []byte("lost"), t0); !errors.Is(err, store.ErrChanged) {
+			t.Errorf("saving from %q once a has sealed-a2: %v, want store.ErrChanged", previous, err)
+		}
+	}
+	if got := settings("a"); got != "sealed-a2" {
+		t.Errorf("after saves from settings changed meanwhile, account a's = %q; want sealed-a2", got)
 	}
 	// b saves after its settings were read: it keeps what it saved.
 	save("b", "sealed-b2")

@@ -147,7 +147,7 @@ func testScreens(t *testing.T, open func(*testing.T) store.Store) {
 	sc := domain.Screen{ID: "scr1", Account: "a", Name: "Staff room", Scope: domain.ScreenScope{Kind: "floor", ID: "a-f1"},
 		Healths: []domain.Health{domain.HealthAction, domain.HealthOffline}, PageSeconds: 15, DimFrom: 22 * 60, DimTo: 6 * 60,
 		Contact: "Facilities desk", Created: t0}
-	if err := s.CreateScreen(ctx, sc, []byte("hash-1"), []byte("sealed")); err != nil {
+	if err := s.CreateScreen(ctx, sc, []byte("hash-1"), []byte("sealed"), 0); err != nil {
 		t.Fatal(err)
 	}
 	got, sealed, err := s.ScreenByToken(ctx, []byte("hash-1"))
@@ -158,11 +158,11 @@ func testScreens(t *testing.T, open func(*testing.T) store.Store) {
 	newer := domain.Screen{ID: "scr2", Account: "a", Name: "Annex", Scope: domain.ScreenScope{Kind: "building", ID: "a-b1"}, Created: t0.Add(time.Hour),
 		Healths: []domain.Health{domain.HealthOK, domain.HealthAttention, domain.HealthAction, domain.HealthOffline}}
 	for i, x := range []domain.Screen{older, newer} {
-		if err := s.CreateScreen(ctx, x, fmt.Appendf(nil, "hash-x%d", i), []byte("sealed")); err != nil {
+		if err := s.CreateScreen(ctx, x, fmt.Appendf(nil, "hash-x%d", i), []byte("sealed"), 0); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.CreateScreen(ctx, domain.Screen{ID: "scr9", Account: "b", Created: t0}, []byte("hash-1"), []byte("x")); err == nil {
+	if err := s.CreateScreen(ctx, domain.Screen{ID: "scr9", Account: "b", Created: t0}, []byte("hash-1"), []byte("x"), 0); err == nil {
 		t.Error("a second screen with the same token's hash was created")
 	}
 	list, err := s.Screens(ctx, "a")
@@ -209,7 +209,7 @@ func testScreens(t *testing.T, open func(*testing.T) store.Store) {
 	// Active: linked and checked in since the time asked, of any account.
 	now := t0.Add(3 * time.Hour)
 	other := domain.Screen{ID: "scr-b", Account: "b", Name: "B", Created: t0}
-	if err := s.CreateScreen(ctx, other, []byte("hash-b"), []byte("sealed")); err != nil {
+	if err := s.CreateScreen(ctx, other, []byte("hash-b"), []byte("sealed"), 0); err != nil {
 		t.Fatal(err)
 	}
 	for id, at := range map[string]time.Time{"scr1": now, "scr0": now.Add(-2 * time.Hour), "scr2": now.Add(-time.Minute), "scr-b": now} {
@@ -235,7 +235,7 @@ func testScreenCredentials(t *testing.T, open func(*testing.T) store.Store) {
 	ctx := t.Context()
 	for i, x := range []struct{ id, account string }{{"s1", "a"}, {"s2", "a"}, {"s3", "b"}} {
 		sc := domain.Screen{ID: x.id, Account: x.account, Name: x.id, Created: t0.Add(time.Duration(i) * time.Minute)}
-		if err := s.CreateScreen(ctx, sc, []byte("hash-"+x.id), []byte("old-"+x.id)); err != nil {
+		if err := s.CreateScreen(ctx, sc, []byte("hash-"+x.id), []byte("old-"+x.id), 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -287,11 +287,11 @@ func testReceivers(t *testing.T, open func(*testing.T) store.Store) {
 	r2 := store.Receiver{ID: "r2", Account: "a", Secret: []byte("secret-2"), Created: t0.Add(time.Minute)}
 	r3 := store.Receiver{ID: "r3", Account: "b", Secret: []byte("secret-3"), Created: t0.Add(-time.Minute)}
 	for _, r := range []store.Receiver{r2, r1, r3} {
-		if err := s.CreateReceiver(ctx, r); err != nil {
+		if err := s.CreateReceiver(ctx, r, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.CreateReceiver(ctx, store.Receiver{ID: "r1", Account: "b", Secret: []byte("x"), Created: t0}); err == nil {
+	if err := s.CreateReceiver(ctx, store.Receiver{ID: "r1", Account: "b", Secret: []byte("x"), Created: t0}, 0); err == nil {
 		t.Error("a second receiver with the same id was created")
 	}
 	list, err := s.Receivers(ctx, "a")
@@ -459,5 +459,65 @@ func testSessions(t *testing.T, open func(*testing.T) store.Store) {
 	}
 	if data, _, found, _ := s.FindSession(ctx, "expired"); !found || string(data) != "again" {
 		t.Errorf("a token used again: %q, %v", data, found)
+	}
+}
+
+// testLimitsHoldAtOnce: an account's screens and receivers stop at the
+// limit their creation is given, however many are created at once; the
+// refused are domain.ErrLimit, and another account is not counted.
+func testLimitsHoldAtOnce(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	const max = 3
+	kinds := []struct {
+		name   string
+		create func(account string, i int) error
+	}{
+		{"screens", func(account string, i int) error {
+			id := fmt.Sprintf("%s-scr%d", account, i)
+			return s.CreateScreen(ctx, domain.Screen{ID: id, Account: account, Name: id, Scope: domain.ScreenScope{Kind: "account"}, Created: t0},
+				[]byte("hash-"+id), []byte("sealed"), max)
+		}},
+		{"receivers", func(account string, i int) error {
+			return s.CreateReceiver(ctx, store.Receiver{ID: fmt.Sprintf("%s-rcv%d", account, i), Account: account, Secret: []byte("s"), Created: t0}, max)
+		}},
+	}
+	for _, k := range kinds {
+		if err := k.create("a", 0); err != nil {
+			t.Fatalf("the first of account a's %s: %v", k.name, err)
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, 8)
+		for i := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = k.create("a", i+1)
+			}()
+		}
+		wg.Wait()
+		made, refused := 1, 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				made++
+			case errors.Is(err, domain.ErrLimit):
+				refused++
+			default:
+				t.Errorf("creating %s at once: %v", k.name, err)
+			}
+		}
+		if made != max || refused != len(errs)+1-max {
+			t.Errorf("%d %s made at once from 1 with a limit of %d: %d made, %d refused", len(errs), k.name, max, made, refused)
+		}
+		if err := k.create("b", 0); err != nil {
+			t.Errorf("account b's first %s, account a at its limit: %v", k.name, err)
+		}
+	}
+	if list, err := s.Screens(ctx, "a"); err != nil || len(list) != max {
+		t.Errorf("account a keeps %d screens (%v); want %d", len(list), err, max)
+	}
+	if list, err := s.Receivers(ctx, "a"); err != nil || len(list) != max {
+		t.Errorf("account a keeps %d receivers (%v); want %d", len(list), err, max)
 	}
 }

@@ -80,6 +80,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Screens", testScreens},
 		{"ScreenCredentials", testScreenCredentials},
 		{"Receivers", testReceivers},
+		{"LimitsHoldAtOnce", testLimitsHoldAtOnce},
 		{"Sessions", testSessions},
 	} {
 		t.Run(c.name, func(t *testing.T) {

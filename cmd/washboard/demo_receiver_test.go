@@ -1,0 +1,33 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"washboard/internal/receiver"
+	"washboard/internal/store/sqlite"
+)
+
+// TestTheDemoStartsAgainOnItsDataAsOftenAsWanted: each run of the demo on
+// the same --data makes the demo account's receiver anew, in place of the
+// earlier runs' (whose simulator is gone), so that it never reaches the
+// account's limit of receivers.
+func TestTheDemoStartsAgainOnItsDataAsOftenAsWanted(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "washboard.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	events := receiver.New(st, ring(t, 1), nil, receiver.Config{}, nil)
+	for run := range receiver.MaxReceivers + 2 {
+		if _, _, err := demoReceiver(ctx, events, "demo-account", time.Now()); err != nil {
+			t.Fatalf("run %d of the demo: %v", run+1, err)
+		}
+	}
+	if list, err := events.List(ctx, "demo-account"); err != nil || len(list) != 1 {
+		t.Errorf("after %d runs the demo account has %d receivers (%v); want 1", receiver.MaxReceivers+2, len(list), err)
+	}
+}
