@@ -112,7 +112,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 
-	ln, err := net.Listen("tcp", cfg.Listen)
+	ln, err := listen("--listen", cfg.Listen)
 	if err != nil {
 		return err
 	}
