@@ -191,7 +191,7 @@ func seedHistory(ctx context.Context, st store.Store, h *seededHistory, keep boo
 
 // serveDashboard runs the dashboard until ctx ends.
 func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions, stdout io.Writer, log *slog.Logger) error {
-	zone, err := time.LoadLocation(cfg.TimeZone)
+	zone, err := loadZone(cfg.TimeZone)
 	if err != nil {
 		return usageError{fmt.Sprintf("--tz %q: %v", cfg.TimeZone, err)}
 	}
