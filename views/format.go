@@ -29,6 +29,28 @@ func dateTime(t time.Time, zone *time.Location) string {
 	return in(t, zone).Format("Mon 2 Jan 2006, 15:04 MST")
 }
 
+// zoneName names a time zone as a person reads it: its IANA name,
+// "Europe/Berlin"; UTC when nil. The server's own zone, when the machine
+// does not say which it is (Go names it "Local"), is its offset from UTC
+// at t: "UTC+01:00", or "UTC".
+func zoneName(zone *time.Location, t time.Time) string {
+	if zone == nil {
+		return "UTC"
+	}
+	if name := zone.String(); name != "Local" && name != "" {
+		return name
+	}
+	_, offset := t.In(zone).Zone()
+	if offset == 0 {
+		return "UTC"
+	}
+	sign := "+"
+	if offset < 0 {
+		sign, offset = "-", -offset
+	}
+	return fmt.Sprintf("UTC%s%02d:%02d", sign, offset/3600, offset%3600/60)
+}
+
 // machineTime is the datetime attribute of a <time> element.
 func machineTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)

@@ -208,23 +208,7 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 		c.Ticks = append(c.Ticks, t)
 	}
 
-	// Days: a line at each midnight, a label in the middle of each day
-	// wide enough for one.
-	bounds := []time.Time{h.From}
-	from := in(h.From, h.Zone)
-	for m := time.Date(from.Year(), from.Month(), from.Day()+1, 0, 0, 0, 0, from.Location()); m.Before(h.To); m = time.Date(m.Year(), m.Month(), m.Day()+1, 0, 0, 0, 0, m.Location()) {
-		bounds = append(bounds, m)
-		c.Midnights = append(c.Midnights, ff(x(m)))
-	}
-	bounds = append(bounds, h.To)
-	for k := 0; k+1 < len(bounds); k++ {
-		xa, xb := x(bounds[k]), x(bounds[k+1])
-		if xb-xa < historyMinDay {
-			continue
-		}
-		t := in(bounds[k], h.Zone)
-		c.Days = append(c.Days, historyDay{X: ff((xa + xb) / 2), Y: ff(bottom + 24), Name: t.Format("Mon"), Date: t.Format("2")})
-	}
+	c.Midnights, c.Days = historyDaysAxis(h, x, bottom)
 
 	for k, steps := range d.Levels {
 		if len(steps) == 0 {
@@ -267,6 +251,17 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 // rounded: 7.
 func historyDays(h LocationHistory) int {
 	return int(math.Round(h.To.Sub(h.From).Hours() / 24))
+}
+
+// historyHasLevels reports whether a device of the location reported
+// levels over the stretch.
+func historyHasLevels(h LocationHistory) bool {
+	for _, d := range h.Devices {
+		if len(d.Levels) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // historyDeviceName names a device of a location's history as its card
@@ -447,4 +442,129 @@ func closedWords(r domain.Resolution) string {
 		return "closed as the device went offline"
 	}
 	return "closed"
+}
+
+// presenceBand is the height of the band of a device that reports no
+// levels (a gateway), in SVG user units, above the same time axis.
+const presenceBand = 48
+
+// presenceChart is the chart of the last days of a device without levels:
+// a band across the days, filled where the device was online, hatched
+// where it was offline, grey before its record begins.
+type presenceChart struct {
+	ID, Name, Desc           string
+	ViewBox                  string
+	Left, Right, Top, Bottom string // the band's edges
+	Midnights                []string
+	Days                     []historyDay
+	NoRecord                 *historySpan
+	Online, Offline          []historySpan
+	Labels                   []presenceLabel
+}
+
+// presenceLabel is a word in the middle of a stretch of the band wide
+// enough for it at its largest: "Online", "Offline", "No record".
+type presenceLabel struct {
+	X, Y string
+	Text string
+}
+
+// presenceChartOf lays out the band of the i-th device of a location's
+// history, which reports no levels.
+func presenceChartOf(h LocationHistory, i int) presenceChart {
+	d := h.Devices[i]
+	left, right := float64(historyLeft), float64(historyWidth-historyRight)
+	top, bottom := float64(historyPad), float64(historyPad+presenceBand)
+	span := max(h.To.Sub(h.From).Seconds(), 1)
+	x := func(t time.Time) float64 {
+		return left + (right-left)*min(max(t.Sub(h.From).Seconds()/span, 0), 1)
+	}
+	c := presenceChart{ID: "history-" + strconv.Itoa(i), Name: historyDeviceName(h, d), Desc: presenceDescription(h, d),
+		ViewBox: "0 0 " + strconv.Itoa(historyWidth) + " " + ff(bottom+historyBottom),
+		Left:    ff(left), Right: ff(right), Top: ff(top), Bottom: ff(bottom)}
+	c.Midnights, c.Days = historyDaysAxis(h, x, bottom)
+
+	stretch := func(from, to time.Time, title, label string) historySpan {
+		x1, x2 := x(from), x(to)
+		if label != "" && x2-x1 >= float64(len(label)*historyCharWidth+8) {
+			c.Labels = append(c.Labels, presenceLabel{X: ff((x1 + x2) / 2), Y: ff(top + presenceBand/2), Text: label})
+		}
+		return historySpan{X: ff(x1), Y: ff(top), W: ff(x2 - x1), H: ff(presenceBand), Title: title}
+	}
+	if d.Since.After(h.From) {
+		s := stretch(h.From, d.Since, "No record before "+shortDateTime(d.Since, h.Zone), "No record")
+		c.NoRecord = &s
+	}
+	// Online between the spans offline, from the start of the record.
+	from := maxTime(d.Since, h.From)
+	for _, o := range d.Offline {
+		if o.From.After(from) {
+			c.Online = append(c.Online, stretch(from, o.From, onlineText(from, o.From, h.Zone), "Online"))
+		}
+		c.Offline = append(c.Offline, stretch(o.From, o.To, offlineText(o, h.Zone), "Offline"))
+		from = maxTime(from, o.To)
+	}
+	if h.To.After(from) {
+		c.Online = append(c.Online, stretch(from, h.To, onlineText(from, h.To, h.Zone), "Online"))
+	}
+	return c
+}
+
+// historyDaysAxis is the time axis of a chart whose plot ends at bottom:
+// a line at each midnight of the stretch, and a label in the middle of
+// each day wide enough for one.
+func historyDaysAxis(h LocationHistory, x func(time.Time) float64, bottom float64) (midnights []string, days []historyDay) {
+	bounds := []time.Time{h.From}
+	from := in(h.From, h.Zone)
+	for m := time.Date(from.Year(), from.Month(), from.Day()+1, 0, 0, 0, 0, from.Location()); m.Before(h.To); m = time.Date(m.Year(), m.Month(), m.Day()+1, 0, 0, 0, 0, m.Location()) {
+		bounds = append(bounds, m)
+		midnights = append(midnights, ff(x(m)))
+	}
+	bounds = append(bounds, h.To)
+	for k := 0; k+1 < len(bounds); k++ {
+		xa, xb := x(bounds[k]), x(bounds[k+1])
+		if xb-xa < historyMinDay {
+			continue
+		}
+		t := in(bounds[k], h.Zone)
+		days = append(days, historyDay{X: ff((xa + xb) / 2), Y: ff(bottom + 24), Name: t.Format("Mon"), Date: t.Format("2")})
+	}
+	return midnights, days
+}
+
+// presenceDescription is a band in words: the device, the stretch, when
+// its record begins, and its time offline.
+func presenceDescription(h LocationHistory, d domain.DeviceHistory) string {
+	var b strings.Builder
+	b.WriteString(historyDeviceName(h, d) + ", " + shortDateTime(h.From, h.Zone) + " to " + shortDateTime(h.To, h.Zone) + ".")
+	if d.Since.After(h.From) {
+		b.WriteString(" No record before " + shortDateTime(d.Since, h.Zone) + ".")
+	}
+	n := len(d.Offline)
+	if n == 0 {
+		b.WriteString(" Online throughout.")
+		return b.String()
+	}
+	var total time.Duration
+	for _, o := range d.Offline {
+		total += o.To.Sub(o.From)
+	}
+	b.WriteString(" Offline " + plural(n, "time", "times") + ", " + duration(total) + " in all")
+	if d.Offline[n-1].Ongoing {
+		b.WriteString(", and still offline")
+	}
+	b.WriteString("; online the rest of the time.")
+	return b.String()
+}
+
+// onlineText is a stretch online with its times.
+func onlineText(from, to time.Time, zone *time.Location) string {
+	return "Online, " + shortDateTime(from, zone) + " to " + shortDateTime(to, zone)
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

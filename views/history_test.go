@@ -186,3 +186,92 @@ func TestLocationHistoryWithoutRecord(t *testing.T) {
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// gatewayHistory is a gateway's week: online but for a day and a half
+// from the evening of the 17th.
+func gatewayHistory() LocationHistory {
+	from := now.Add(-7 * 24 * time.Hour)
+	return LocationHistory{
+		LocationHistory: domain.LocationHistory{From: from, To: now, Devices: []domain.DeviceHistory{{
+			MAC: "C0FFEE000001", Position: "main", Since: from,
+			Offline: []domain.OfflineSpan{{From: utc(17, 20), To: utc(19, 8)}},
+		}}},
+		Type: domain.Collector,
+		Zone: cet,
+	}
+}
+
+// A gateway has no levels: its page charts when it was online and
+// offline over the days, as a band, with the same in a table, and draws
+// no empty chart of levels.
+func TestGatewayHistoryChartsOnlineAndOffline(t *testing.T) {
+	doc, _ := render(t, LocationView(sampleLocationPage(gatewayHistory())))
+	section := doc.Find("section.history")
+	if n := section.Find("svg").Not(".key-swatch").Length(); n != 1 || section.Find("svg.presence-chart").Length() != 1 {
+		t.Fatalf("%d charts, %d of them bands; want the one band", n, section.Find("svg.presence-chart").Length())
+	}
+	if section.Find(".chart-level, .chart-norecord, text.chart-norecord-label").Length() != 0 || strings.Contains(text(section), "level") {
+		t.Errorf("the gateway's section speaks of levels or of no record: %q", text(section))
+	}
+	svg := section.Find("svg.presence-chart")
+	var names []string
+	for _, id := range strings.Fields(svg.AttrOr("aria-labelledby", "")) {
+		names = append(names, text(doc.Find("#"+id)))
+	}
+	if got, want := strings.Join(names, " "), "Gateway: online and offline over the last 7 days Gateway, Sat 14 Nov 14:02 to Sat 21 Nov 14:02. Offline 1 time, 1 day 12 h in all; online the rest of the time."; got != want {
+		t.Errorf("the band's name and description\n%s\nwant\n%s", got, want)
+	}
+	var labels []string
+	svg.Find("text.chart-band-label").Each(func(_ int, s *goquery.Selection) { labels = append(labels, text(s)) })
+	if strings.Join(labels, ",") != "Online,Offline,Online" || svg.Find("rect.chart-online").Length() != 2 || svg.Find("rect.chart-offline").Length() != 1 {
+		t.Errorf("band labels %q, %d online and %d offline stretches; want online, offline, online", labels,
+			svg.Find("rect.chart-online").Length(), svg.Find("rect.chart-offline").Length())
+	}
+	// The offline stretch runs from 20:00 UTC on the 17th to 08:00 on the 19th.
+	off := svg.Find("rect.chart-offline")
+	x := func(t time.Time) string {
+		return ftoa(64 + 720*float64(t.Sub(now.Add(-7*24*time.Hour)))/float64(7*24*time.Hour))
+	}
+	if off.AttrOr("x", "") != x(utc(17, 20)) || off.AttrOr("width", "") != ftoa(720*36/168.0) ||
+		!strings.Contains(text(off.Find("title")), "Offline, Tue 17 Nov 21:00 to Thu 19 Nov 09:00") {
+		t.Errorf("the offline stretch at x %s, %s wide (%q); want %s, %s", off.AttrOr("x", ""), off.AttrOr("width", ""), text(off.Find("title")),
+			x(utc(17, 20)), ftoa(720*36/168.0))
+	}
+	var days []string
+	svg.Find("text.chart-day").Each(func(_ int, s *goquery.Selection) { days = append(days, s.Text()) })
+	if strings.Join(days, ",") != "Sun 15,Mon 16,Tue 17,Wed 18,Thu 19,Fri 20,Sat 21" {
+		t.Errorf("day labels %q", days)
+	}
+	if legend := text(section.Find("figcaption")); legend != "Online (filled) Offline (hatched)" {
+		t.Errorf("the legend reads %q", legend)
+	}
+
+	details := section.Find("details")
+	var rows []string
+	details.Find("tbody tr").Each(func(_ int, s *goquery.Selection) {
+		var cells []string
+		s.Find("td").Each(func(_ int, c *goquery.Selection) { cells = append(cells, text(c)) })
+		rows = append(rows, strings.Join(cells, " | "))
+	})
+	want := []string{"Sat 14 Nov 14:02 | Start of the 7 days", "Tue 17 Nov 21:00 | Went offline (last heard from)", "Thu 19 Nov 09:00 | Back online"}
+	if text(details.Find("summary")) != "Online and offline as a table" || strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the table %q:\n%s\nwant\n%s", text(details.Find("summary")), strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Recorded only since Thursday: the days before are marked as such.
+	late := gatewayHistory()
+	late.Devices[0].Since, late.Devices[0].Offline = utc(19, 8), nil
+	doc, _ = render(t, LocationView(sampleLocationPage(late)))
+	svg = doc.Find("svg.presence-chart")
+	if text(svg.Find("text.chart-band-label")) != "No recordOnline" || !strings.Contains(text(svg.Find("desc")), "No record before Thu 19 Nov 09:00. Online throughout.") {
+		t.Errorf("a band recorded since Thursday reads %q, %q", text(svg.Find("text.chart-band-label")), text(svg.Find("desc")))
+	}
+
+	// Without any record, a sentence about the gateway, and no chart.
+	none := gatewayHistory()
+	none.Devices[0] = domain.DeviceHistory{MAC: "C0FFEE000001"}
+	doc, _ = render(t, LocationView(sampleLocationPage(none)))
+	if got := text(doc.Find("section.history .history-none")); !strings.Contains(got, "no record of this gateway over the last 7 days") || doc.Find("section.history svg").Length() != 0 {
+		t.Errorf("a gateway without a record: %q, %d charts", got, doc.Find("section.history svg").Length())
+	}
+}

@@ -43,14 +43,6 @@ func addressHint(again bool) string {
 	return s + "."
 }
 
-// zoneName names a time zone: "Europe/Berlin", "UTC" when nil.
-func zoneName(zone *time.Location) string {
-	if zone == nil {
-		return "UTC"
-	}
-	return zone.String()
-}
-
 // logState says where a notification of a delivery log is, in words.
 func logState(r LogRow, now time.Time, zone *time.Location) string {
 	// A time of today is its time of day; another day's, its date too.

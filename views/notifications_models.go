@@ -25,7 +25,8 @@ type Notifications struct {
 	// DefaultMail is the sender of --smtp-url and --mail-from; empty when
 	// the server has no mail server of its own.
 	DefaultMail string
-	// AccountID is the account's id, which a notifications file names.
+	// AccountID is the account's id, by which a notifications file names
+	// it; shown only there, labelled, beside the account's name.
 	AccountID string
 	// Unreadable, when set, says why the channels and rules made on the
 	// page could not be read.

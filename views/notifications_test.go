@@ -100,3 +100,16 @@ func TestNotificationsPageKeepsTheFilesReadOnlyAndLinksItsProblem(t *testing.T) 
 		t.Errorf("the mail server's hint reads %q", got)
 	}
 }
+
+// The page calls the account by its name; its id shows once, labelled as
+// what a notifications file names it by.
+func TestNotificationsPageNamesTheAccount(t *testing.T) {
+	doc, raw := render(t, NotificationsPage(sampleNotifications()))
+	want := "A notifications file (--notifications) names Acme Facilities by its account id: acme-eu."
+	if got := text(doc.Find("p.account-id")); got != want {
+		t.Errorf("the account's line reads %q; want %q", got, want)
+	}
+	if n := strings.Count(raw, "acme-eu"); n != 1 {
+		t.Errorf("the account id shows %d times; want once, labelled", n)
+	}
+}

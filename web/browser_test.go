@@ -38,10 +38,7 @@ func newChrome(t *testing.T, width, height int) context.Context {
 	t.Helper()
 	path := chromiumPath()
 	if path == "" {
-		if os.Getenv("WASHBOARD_BROWSER_TESTS") == "required" {
-			t.Fatal("WASHBOARD_BROWSER_TESTS=required but no Chromium was found (install it with apt-get install chromium, or set WASHBOARD_CHROMIUM)")
-		}
-		t.Skip("no Chromium found: install it (apt-get install chromium) or set WASHBOARD_CHROMIUM to run the browser tests; .ci/run does")
+		needed(t, "Chromium: install it (apt-get install chromium) or set WASHBOARD_CHROMIUM to its path")
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
@@ -58,6 +55,30 @@ func newChrome(t *testing.T, width, height int) context.Context {
 	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
 	return ctx
+}
+
+// needed skips a browser test for want of what, in the words of every
+// browser test: "needs Chromium: install it …". When the browser tests
+// are required (WASHBOARD_BROWSER_TESTS=required, as .ci/run sets it), it
+// fails the test instead.
+func needed(t *testing.T, what string) {
+	t.Helper()
+	msg := "needs " + what + "; .ci/run installs it"
+	if os.Getenv("WASHBOARD_BROWSER_TESTS") == "required" {
+		t.Fatal("WASHBOARD_BROWSER_TESTS=required, and this test " + msg)
+	}
+	t.Skip(msg)
+}
+
+// pdftotextPath is the path of pdftotext, which reads back what a browser
+// test printed.
+func pdftotextPath(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("pdftotext")
+	if err != nil {
+		needed(t, "pdftotext to read the printed page: install poppler-utils (apt-get install poppler-utils)")
+	}
+	return p
 }
 
 func must(t *testing.T, err error, what string) {

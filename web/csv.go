@@ -43,9 +43,10 @@ func (s *Server) exportAlerts(c echo.Context) error {
 	return w.Error()
 }
 
-// exportDevices answers /devices.csv: one row per device, for the whole
-// account or a building, floor or room, with the type and health filters
-// of the place pages.
+// exportDevices answers /devices.csv: one row per device (a location with
+// two dispensers has two, told apart by their MAC and position; one with
+// none has one, without them), for the whole account or a building, floor
+// or room, with the type and health filters of the place pages.
 func (s *Server) exportDevices(c echo.Context) error {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
@@ -65,13 +66,13 @@ func (s *Server) exportDevices(c echo.Context) error {
 		return err
 	}
 	w := csvResponse(c, "devices.csv")
-	w.Write([]string{"location_id", "location", "device_type", "building", "floor", "room", "health", "product_levels",
+	w.Write([]string{"location_id", "location", "device_type", "device_mac", "device_position", "building", "floor", "room", "health", "product_levels",
 		"battery_level", "battery_state", "faults", "offline", "last_seen", "runs_out_at", "runs_out_earliest", "runs_out_latest"})
 	for _, cd := range cards {
 		l := cd.Location
 		b, f, r := places.Parts(l.RoomID)
 		if len(cd.Devices) == 0 {
-			w.Write(cells(l.ID, l.Name, string(l.Type), b, f, r, cd.Health.String(), "", "", "", "", "", "", "", "", ""))
+			w.Write(cells(l.ID, l.Name, string(l.Type), "", "", b, f, r, cd.Health.String(), "", "", "", "", "", "", "", "", ""))
 			continue
 		}
 		for _, d := range cd.Devices {
@@ -90,7 +91,7 @@ func (s *Server) exportDevices(c echo.Context) error {
 			// When it runs out: the best estimate and the range, all empty
 			// without an estimate; a device out has when it went out in all three.
 			e := cd.RunsOut[d.MAC]
-			w.Write(cells(l.ID, l.Name, string(l.Type), b, f, r, cd.Health.String(), strings.Join(levels, ";"),
+			w.Write(cells(l.ID, l.Name, string(l.Type), d.MAC, d.Position, b, f, r, cd.Health.String(), strings.Join(levels, ";"),
 				battery, string(d.BatteryState), strings.Join(faults, ";"), strconv.FormatBool(d.Offline), isoTime(d.LastSeen),
 				isoTime(e.At), isoTime(e.Earliest), isoTime(e.Latest)))
 		}

@@ -140,13 +140,56 @@ func TestLocationPageWithoutHistorySaysSo(t *testing.T) {
 	a.store.KeepHistory(false) // --device-history 0
 	b := a.browser()
 	b.signIn(credA)
-	loc := fmt.Sprint(a.world.Accounts()[0].Rooms[0].Locations[0].ID)
+	var loc string // a dispenser's
+	for _, r := range a.world.Accounts()[0].Rooms {
+		for _, l := range r.Locations {
+			if loc == "" && l.Type != "collector" {
+				loc = fmt.Sprint(l.ID)
+			}
+		}
+	}
 	doc := b.get("/locations/" + loc).doc(t)
 	if got := words(doc.Find("section.history .history-none")); !strings.Contains(got, "no record of this location's levels over the last 7 days") {
 		t.Errorf("without history the page says %q", got)
 	}
 	if doc.Find("section.history svg").Length() != 0 {
 		t.Error("an empty chart is drawn")
+	}
+}
+
+// A gateway's page charts what a gateway has: when it was online and
+// offline, from the first sync on, and no chart of levels.
+func TestGatewayPageChartsOnlineAndOffline(t *testing.T) {
+	a := newAppOf(t, Config{}, 40)
+	b := a.browser()
+	b.signIn(credA)
+	signedIn := a.clock.Now()
+	var loc string
+	for _, r := range a.world.Accounts()[0].Rooms {
+		for _, l := range r.Locations {
+			if loc == "" && l.Type == "collector" {
+				loc = fmt.Sprint(l.ID)
+			}
+		}
+	}
+	if loc == "" {
+		t.Fatal("the simulated fleet has no gateway")
+	}
+	a.clock.Advance(2 * time.Hour)
+	a.clock.BlockUntil(1)
+	section := b.get("/locations/" + loc).doc(t).Find("section.history")
+	svg := section.Find(`svg[role="img"]`)
+	if svg.Length() != 1 || !svg.HasClass("presence-chart") || svg.Find(".chart-level").Length() != 0 {
+		t.Fatalf("%d charts, the first of class %q; want one band of online and offline", svg.Length(), svg.AttrOr("class", ""))
+	}
+	if got, want := words(svg.Find("title").First()), "Gateway: online and offline over the last 7 days"; got != want {
+		t.Errorf("the chart is named %q; want %q", got, want)
+	}
+	if desc := words(svg.Find("desc")); !strings.Contains(desc, "No record before "+signedIn.Format("Mon 2 Jan 15:04")) {
+		t.Errorf("the chart's description %q does not say when its record begins", desc)
+	}
+	if svg.Find("rect.chart-online").Length() == 0 || strings.Contains(words(section), "level") {
+		t.Errorf("no stretch online, or the section speaks of levels: %q", words(section))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"washboard/internal/store/postgres/pgtest"
 	"washboard/internal/upstream"
 )
 
@@ -19,7 +20,7 @@ import (
 // p95 and p99. It needs WASHBOARD_TEST_ENGINE=postgres.
 func BenchmarkChangeReachesAnotherReplica(b *testing.B) {
 	if testEngine(b) != "postgres" {
-		b.Skip("replicas share a PostgreSQL database: run with WASHBOARD_TEST_ENGINE=postgres")
+		b.Skip(pgtest.NeededEngine)
 	}
 	e := newBenchEnv(b, 1, 1)
 	_, writer := e.replica(b)

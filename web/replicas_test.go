@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"washboard/internal/cluster"
+	"washboard/internal/store/postgres/pgtest"
 )
 
 // TestSignOutOnOneReplicaEndsTheSessionOnTheOthers runs two replicas on
@@ -19,7 +20,7 @@ import (
 // second (the announcement's delay, milliseconds).
 func TestSignOutOnOneReplicaEndsTheSessionOnTheOthers(t *testing.T) {
 	if testEngine(t) != "postgres" {
-		t.Skip("replicas share a PostgreSQL database: run with WASHBOARD_TEST_ENGINE=postgres")
+		t.Skip(pgtest.NeededEngine)
 	}
 	a := newApp(t, Config{})
 	replica := func(sessions SessionStore) *Server {

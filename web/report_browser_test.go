@@ -30,13 +30,7 @@ var pageFooter = regexp.MustCompile(`Page (\d+) of (\d+)`)
 func TestBrowserShiftReportPrints(t *testing.T) {
 	a := newApp(t, Config{})
 	ctx := newChrome(t, 1280, 900)
-	pdftotext, err := exec.LookPath("pdftotext")
-	if err != nil {
-		if os.Getenv("WASHBOARD_BROWSER_TESTS") == "required" {
-			t.Fatal("WASHBOARD_BROWSER_TESTS=required but pdftotext was not found (apt-get install poppler-utils)")
-		}
-		t.Skip("no pdftotext: install poppler-utils to check the printed report")
-	}
+	pdftotext := pdftotextPath(t)
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/signin"),
 		chromedp.SendKeys(chromedp.ID("api_key"), credA.APIKey),
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")

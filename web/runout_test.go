@@ -331,10 +331,10 @@ func (a *app) useEstimates(estimates map[string]forecast.Estimate) {
 	a.handler.Store(s)
 }
 
-// The alerts page says of each open alert when its dispenser runs out,
-// orders the alerts by it, and keeps those whose dispenser runs out
-// within the hours chosen and is not out yet; the CSV of that view has
-// the same alerts. It refuses the filter with closed alerts, and orders
+// The alerts page says of each open alert about supplies when its
+// dispenser runs out, orders the alerts by it, and keeps those whose
+// dispenser runs out within the hours chosen and is not out yet; the CSV
+// of that view has the same alerts. It refuses the filter with closed alerts, and orders
 // it does not know, naming the parameter.
 func TestAlertsPageOrdersAndFiltersByRunOut(t *testing.T) {
 	a := newApp(t, Config{})
@@ -345,9 +345,9 @@ func TestAlertsPageOrdersAndFiltersByRunOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	open = slices.DeleteFunc(open, func(al domain.Alert) bool { return len(al.MACs) == 0 })
+	open = slices.DeleteFunc(open, func(al domain.Alert) bool { return len(al.MACs) == 0 || !al.Type.Supplies() })
 	if len(open) < 5 {
-		t.Fatalf("%d open alerts name their device; the test needs five", len(open))
+		t.Fatalf("%d open alerts about supplies name their device; the test needs five", len(open))
 	}
 	// The estimates, for the devices of five of the open alerts, in an
 	// order that is not the page's own (overdue first, then oldest).
@@ -445,5 +445,74 @@ func TestAlertsPageOrdersAndFiltersByRunOut(t *testing.T) {
 		if r := b.get("/alerts?" + bad.query); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, bad.param) {
 			t.Errorf("/alerts?%s answered %d; want 400 naming %s", bad.query, r.StatusCode, bad.param)
 		}
+	}
+}
+
+// A forecast shows only beside what it forecasts: of the open alerts of
+// dispensers that all have an estimate, those about product and batteries
+// say when the dispenser runs out, and a fault's or an offline device's
+// do not, nor does the run-out filter keep them.
+func TestAlertsPageForecastsOnlyBesideSupplies(t *testing.T) {
+	a := newAppWith(t, Config{}, appOptions{locations: 400}) // a fleet with open faults beside its product and battery alerts
+	b := a.browser()
+	b.signIn(credA)
+	a.clock.BlockUntil(1)
+	now := a.clock.Now()
+	soon := forecast.Estimate{At: now.Add(3 * time.Hour), Earliest: now.Add(2 * time.Hour), Latest: now.Add(4 * time.Hour), Basis: forecast.FromLevels}
+	estimates := map[string]forecast.Estimate{}
+	for _, macs := range a.macsByLocation() {
+		for _, mac := range macs {
+			estimates[mac] = soon
+		}
+	}
+	a.useEstimates(estimates)
+	open, err := a.store.FindAlerts(context.Background(), store.AlertFilter{Account: a.world.Accounts()[0].ID, Status: domain.AlertOpen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]domain.AlertType{}
+	supplies, others := 0, 0
+	for _, al := range open {
+		types[al.ID] = al.Type
+		if al.Type.Supplies() {
+			supplies++
+		} else {
+			others++
+		}
+	}
+	if supplies == 0 || others == 0 {
+		t.Fatalf("%d open alerts about supplies and %d others; the test needs both", supplies, others)
+	}
+
+	said := map[domain.AlertType]int{}
+	for _, query := range []string{"", "?runs_out=4h"} {
+		doc := b.get("/alerts" + query).doc(t)
+		rows := 0
+		doc.Find(`table.alerts-table tbody tr`).Each(func(_ int, tr *goquery.Selection) {
+			href := tr.Find(`a[href^="/alerts/"]`).AttrOr("href", "")
+			id, _ := url.PathUnescape(strings.TrimPrefix(href[:max(strings.Index(href, "/claim"), 0)], "/alerts/"))
+			typ, ok := types[id]
+			if !ok {
+				t.Errorf("/alerts%s: a row of alert %q, which is not open", query, id)
+				return
+			}
+			rows++
+			says := tr.Find(`.runs-out`).Text()
+			switch {
+			case typ.Supplies() && !strings.HasPrefix(says, "Runs out in about 3 h"):
+				t.Errorf("/alerts%s: the %s alert %s says %q; want when its dispenser runs out", query, typ, id, says)
+			case !typ.Supplies() && says != "":
+				t.Errorf("/alerts%s: the %s alert %s says %q; a forecast belongs only beside product and battery alerts", query, typ, id, says)
+			case !typ.Supplies() && query != "":
+				t.Errorf("/alerts%s keeps the %s alert %s", query, typ, id)
+			}
+			said[typ]++
+		})
+		if want := min(len(open), alertsLimit); query == "" && rows != want {
+			t.Errorf("/alerts lists %d open alerts; want %d", rows, want)
+		}
+	}
+	if said[domain.AlertSystem]+said[domain.AlertJam]+said[domain.AlertSensor]+said[domain.AlertDeviceOff] == 0 {
+		t.Errorf("no fault or offline alert was listed (%v); the test proves little", said)
 	}
 }

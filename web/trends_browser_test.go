@@ -83,13 +83,7 @@ func TestBrowserTrends(t *testing.T) {
 	// Printed, from a page whose disclosures are closed.
 	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900),
 		chromedp.Navigate(a.srv.URL+"/trends"), chromedp.WaitVisible(chromedp.CSS("main"))), "opening the trends to print")
-	pdftotext, err := exec.LookPath("pdftotext")
-	if err != nil {
-		if os.Getenv("WASHBOARD_BROWSER_TESTS") == "required" {
-			t.Fatal("WASHBOARD_BROWSER_TESTS=required but pdftotext was not found (apt-get install poppler-utils)")
-		}
-		t.Skip("no pdftotext: install poppler-utils to check the printed page")
-	}
+	pdftotext := pdftotextPath(t)
 	for _, paper := range []struct {
 		name string
 		w, h float64 // inches

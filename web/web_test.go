@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/csv"
 	"fmt"
 	"io"
 	"log/slog"
@@ -665,7 +666,7 @@ func TestCSVExports(t *testing.T) {
 	}
 	r = b.get("/devices.csv")
 	lines = strings.Split(strings.TrimSpace(r.body), "\n")
-	if lines[0] != "location_id,location,device_type,building,floor,room,health,product_levels,battery_level,battery_state,faults,offline,last_seen,runs_out_at,runs_out_earliest,runs_out_latest" {
+	if lines[0] != "location_id,location,device_type,device_mac,device_position,building,floor,room,health,product_levels,battery_level,battery_state,faults,offline,last_seen,runs_out_at,runs_out_earliest,runs_out_latest" {
 		t.Errorf("devices.csv header = %q", lines[0])
 	}
 	if len(lines)-1 < 120 {
@@ -673,6 +674,55 @@ func TestCSVExports(t *testing.T) {
 	}
 	if !regexp.MustCompile(`,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ(,[^,]*){3}\r?$`).MatchString(lines[1]) {
 		t.Errorf("last_seen is not ISO 8601 UTC: %q", lines[1])
+	}
+}
+
+// devices.csv has a row per device: the two dispensers of a location are
+// told apart by their MAC and position, each row's MAC is one of its
+// location's devices, and every device of the fleet has its row.
+func TestDevicesCSVTellsTheDevicesOfALocationApart(t *testing.T) {
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	rows, err := csv.NewReader(strings.NewReader(b.get("/devices.csv").body)).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("devices.csv: %d rows, %v", len(rows), err)
+	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	macs, positions := map[string]map[string]string{}, 0 // by location, the MACs and positions of its devices
+	for _, r := range a.world.Accounts()[0].Rooms {
+		for _, l := range r.Locations {
+			macs[fmt.Sprint(l.ID)] = map[string]string{}
+			for _, d := range l.Devices {
+				macs[fmt.Sprint(l.ID)][d.MAC] = d.Position
+				positions++
+			}
+		}
+	}
+	twice := 0
+	seen := map[string]bool{}
+	for _, r := range rows[1:] {
+		loc, mac, pos := r[col["location_id"]], r[col["device_mac"]], r[col["device_position"]]
+		want, ok := macs[loc][mac]
+		if !ok || pos != want {
+			t.Errorf("location %s has a row of device %q at %q; its devices are %v", loc, mac, pos, macs[loc])
+		}
+		if seen[loc+" "+mac] {
+			t.Errorf("location %s has two rows of device %s", loc, mac)
+		}
+		seen[loc+" "+mac] = true
+		if len(macs[loc]) == 2 {
+			twice++
+		}
+	}
+	if len(rows)-1 != positions {
+		t.Errorf("devices.csv has %d rows for the fleet's %d devices", len(rows)-1, positions)
+	}
+	if twice == 0 {
+		t.Fatal("no location of the simulated fleet holds two devices; the test proves nothing")
 	}
 }
 

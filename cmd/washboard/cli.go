@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -46,14 +47,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 	default:
-		fmt.Fprintf(stderr, "washboard: unknown command %q\n\n%s", args[0], usage)
+		fmt.Fprintf(stderr, "washboard: unknown command %q (see washboard --help)\n", args[0])
 		return 2
 	}
+	var mistake flagError
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, &mistake):
+		fmt.Fprintf(stderr, "%s: %s (see %s --help)\n", mistake.cmd, mistake.msg, mistake.cmd)
+		return 2
 	case errors.As(err, new(usageError)):
 		fmt.Fprintln(stderr, "washboard:", err)
 		return 2
@@ -68,22 +73,33 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
+// flagError is a mistake in a command's flags or arguments, said in one
+// line that names the command, whose --help lists its flags.
+type flagError struct{ cmd, msg string }
+
+func (e flagError) Error() string { return e.cmd + ": " + e.msg }
+
 // parseFlags parses args, then fills every flag not given on the command
 // line from its environment variable, WASHBOARD_ followed by the flag's
-// name in upper case with dashes as underscores.
+// name in upper case with dashes as underscores. --help shows the flags;
+// a mistake is one line (the flag package would print the whole usage).
 func parseFlags(fs *flag.FlagSet, args []string, env func(string) string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	out := fs.Output()
+	var said bytes.Buffer
+	fs.SetOutput(&said)
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		out.Write(said.Bytes())
+		return err
+	case err != nil:
+		return flagError{fs.Name(), flagMistake(err)}
+	case fs.NArg() > 0:
+		return flagError{fs.Name(), fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	var err error
 	fs.VisitAll(func(f *flag.Flag) {
 		if given[f.Name] || err != nil {
 			return
@@ -96,6 +112,21 @@ func parseFlags(fs *flag.FlagSet, args []string, env func(string) string) error 
 		}
 	})
 	return err
+}
+
+// flagMistake says a mistake the flag package found with the flags as
+// this command's help spells them, with two dashes: "unknown flag
+// --listne".
+func flagMistake(err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return "unknown flag --" + name
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return "--" + name + " needs a value"
+	}
+	msg = strings.Replace(msg, " for flag -", " for -", 1) // invalid value "x" for flag -devices
+	return strings.Replace(msg, " for -", " for --", 1)
 }
 
 func envName(flagName string) string {

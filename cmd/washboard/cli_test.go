@@ -6,10 +6,15 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -287,6 +292,144 @@ func TestSimIssuesTokens(t *testing.T) {
 	for _, secret := range append(tokens, "key-1", "north", "s3cr", url.QueryEscape("s3cr:t+1"), key2[1], id2[0][1], secret2[0][1]) {
 		if strings.Contains(logs, secret) {
 			t.Errorf("the log reveals %q", secret)
+		}
+	}
+}
+
+// A mistake in a command's flags or arguments is one line that names it
+// and says where the flags are listed, not the whole usage.
+func TestMistakesInTheCommandLineAreOneLine(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // the whole line
+	}{
+		{[]string{"serve", "--listne", ":9000"}, "washboard serve: unknown flag --listne (see washboard serve --help)"},
+		{[]string{"demo", "--speed"}, "washboard demo: --speed needs a value (see washboard demo --help)"},
+		{[]string{"sim", "--devices", "lots"}, `washboard sim: invalid value "lots" for --devices: parse error (see washboard sim --help)`},
+		{[]string{"sim", "extra"}, `washboard sim: unexpected argument "extra" (see washboard sim --help)`},
+		{[]string{"srve"}, `washboard: unknown command "srve" (see washboard --help)`},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), tt.args, &stdout, &stderr); code != 2 {
+			t.Errorf("%v: exit code %d, want 2", tt.args, code)
+		}
+		if got := stderr.String(); got != tt.want+"\n" {
+			t.Errorf("%v: stderr\n%s\nwant the one line\n%s", tt.args, got, tt.want)
+		}
+		if stdout.Len() > 0 {
+			t.Errorf("%v: printed %q", tt.args, stdout.String())
+		}
+	}
+	// --help still lists the flags.
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"serve", "--help"}, io.Discard, &stderr); code != 0 || !strings.Contains(stderr.String(), "-listen string") {
+		t.Errorf("serve --help: exit code %d, stderr %q; want the flags listed", code, stderr.String())
+	}
+}
+
+// An address already in use says which flag changes it, and the start
+// stops before anything is written.
+func TestAnAddressInUseNamesItsFlag(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	addr := busy.Addr().String()
+	data := filepath.Join(t.TempDir(), "data")
+	for _, tt := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"serve", "--data", data, "--upstream", "http://127.0.0.1:1", "--listen", addr}, "--listen"},
+		{[]string{"serve", "--data", data, "--upstream", "http://127.0.0.1:1", "--listen", "127.0.0.1:0", "--metrics-listen", addr}, "--metrics-listen"},
+		{[]string{"sim", "--devices", "10", "--history", "1h", "--listen", addr}, "--listen"},
+	} {
+		var stderr bytes.Buffer
+		if code := run(context.Background(), tt.args, io.Discard, &stderr); code != 1 {
+			t.Errorf("%v: exit code %d, want 1", tt.args, code)
+		}
+		want := fmt.Sprintf("washboard: %s %s: the address is already in use; choose another with %s\n", tt.flag, addr, tt.flag)
+		if got := stderr.String(); got != want {
+			t.Errorf("%v: stderr\n%s\nwant\n%s", tt.args, got, want)
+		}
+		if _, err := os.Stat(data); err == nil {
+			t.Errorf("%v: the data directory was made before the address was found in use", tt.args)
+		}
+	}
+}
+
+// A URL the service's client refuses is named by its flag, once, and
+// stops the start before anything is written.
+func TestServeNamesTheURLFlagAtFault(t *testing.T) {
+	for _, tt := range []struct {
+		args       []string
+		want, not  string
+		repeatable string
+	}{
+		{[]string{"--upstream", "not-a-url"}, `washboard: --upstream "not-a-url": want an http or https URL` + "\n", "--token-url", "--upstream"},
+		{[]string{"--upstream", "https://dms.example.com", "--token-url", "ftp://dms.example.com/token"},
+			`washboard: --token-url "ftp://dms.example.com/token": want an http or https URL` + "\n", "--upstream", "--token-url"},
+		{[]string{"--upstream", "https://user:s3cret@dms.example.com"}, "washboard: --upstream must not hold a user name or password; credentials go with each call\n", "s3cret", "--upstream"},
+	} {
+		data := filepath.Join(t.TempDir(), "data")
+		var stderr bytes.Buffer
+		if code := run(context.Background(), append([]string{"serve", "--data", data}, tt.args...), io.Discard, &stderr); code != 2 {
+			t.Errorf("%v: exit code %d, want 2", tt.args, code)
+		}
+		got := stderr.String()
+		if got != tt.want || strings.Contains(got, tt.not) || strings.Count(got, tt.repeatable) != 1 {
+			t.Errorf("%v: stderr\n%s\nwant\n%s", tt.args, got, tt.want)
+		}
+		if _, err := os.Stat(data); err == nil {
+			t.Errorf("%v: the data directory was made before the URL was refused", tt.args)
+		}
+	}
+}
+
+// demo --help says where the demo keeps its data: a temporary directory
+// unless --data names one; serve's default is ./data.
+func TestDemoHelpSaysWhereItsDataGo(t *testing.T) {
+	for _, tt := range []struct{ cmd, want, not string }{
+		{"demo", "(default: a temporary directory, removed when the demo stops)", `default "./data"`},
+		{"serve", `(default "./data")`, "temporary"},
+	} {
+		var stderr bytes.Buffer
+		run(context.Background(), []string{tt.cmd, "--help"}, io.Discard, &stderr)
+		_, data, _ := strings.Cut(stderr.String(), "-data string\n")
+		data, _, _ = strings.Cut(data, "\n")
+		if !strings.Contains(data, tt.want) || strings.Contains(data, tt.not) {
+			t.Errorf("%s --help says of --data %q; want %q", tt.cmd, data, tt.want)
+		}
+	}
+}
+
+// The README's architecture names the commands the binary has, and every
+// one of them.
+func TestReadmeNamesTheCommands(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^cmd/washboard .*the commands ((?:[a-z]+ / )*[a-z]+)$`).FindSubmatch(readme)
+	if m == nil {
+		t.Fatal(`the README's architecture has no line "cmd/washboard … the commands a / b / c"`)
+	}
+	named := strings.Split(string(m[1]), " / ")
+	var listed []string // by the usage
+	for _, l := range regexp.MustCompile(`(?m)^  washboard ([a-z]+)`).FindAllStringSubmatch(usage, -1) {
+		listed = append(listed, l[1])
+	}
+	slices.Sort(named)
+	slices.Sort(listed)
+	if !slices.Equal(named, listed) {
+		t.Errorf("the README names the commands %v; the usage lists %v", named, listed)
+	}
+	for _, name := range named {
+		var stderr bytes.Buffer
+		if code := run(context.Background(), []string{name, "--help"}, io.Discard, &stderr); code != 0 {
+			t.Errorf("washboard %s --help: exit code %d, %s", name, code, stderr.String())
 		}
 	}
 }

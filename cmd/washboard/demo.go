@@ -28,6 +28,10 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var cfg serveConfig
 	fs := newFlagSet("demo", stderr)
 	cfg.flags(fs)
+	// The demo keeps its data in a temporary directory unless told where.
+	data := fs.Lookup("data")
+	data.Usage = "directory for the database and the session key (default: a temporary directory, removed when the demo stops)"
+	data.DefValue, cfg.Data = "", ""
 	var devices int
 	var speed float64
 	var seed uint64
@@ -45,7 +49,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if devices < 1 || speed < 1 {
 		return usageError{"--devices and --speed must be at least 1"}
 	}
-	if cfg.Data == "./data" && os.Getenv("WASHBOARD_DATA") == "" {
+	if cfg.Data == "" {
 		dir, err := os.MkdirTemp("", "washboard-demo-")
 		if err != nil {
 			return err

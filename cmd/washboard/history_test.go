@@ -30,8 +30,9 @@ func TestDeviceHistoryFlag(t *testing.T) {
 		want  string
 		wrong string
 	}{
-		{"by default", nil, `class="chart history-chart"`, "keeps no history"},
-		{"with --device-history 0", []string{"--device-history", "0"}, "keeps no history", `class="chart history-chart"`},
+		// A chart of levels, or of a gateway's time online
+		{"by default", nil, `class="chart history-chart`, "keeps no history"},
+		{"with --device-history 0", []string{"--device-history", "0"}, "keeps no history", `class="chart history-chart`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"washboard/internal/clock"
@@ -190,13 +191,34 @@ func seedHistory(ctx context.Context, st store.Store, h *seededHistory, keep boo
 
 // serveDashboard runs the dashboard until ctx ends.
 func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions, stdout io.Writer, log *slog.Logger) error {
-	zone, err := time.LoadLocation(cfg.TimeZone)
+	zone, err := loadZone(cfg.TimeZone)
 	if err != nil {
 		return usageError{fmt.Sprintf("--tz %q: %v", cfg.TimeZone, err)}
 	}
 	notes, err := notifierConfig(cfg)
 	if err != nil {
 		return err
+	}
+	m := metrics.New()
+	client, err := upstream.New(upstream.Config{BaseURL: cfg.Upstream, TokenURL: cfg.TokenURL, HTTPClient: &http.Client{Transport: m.Transport(nil)}})
+	if err != nil {
+		return upstreamFlagError(err)
+	}
+	defer client.Close() // stops renewing access tokens
+	// The addresses first: one in use stops the start before anything is
+	// written. The servers close them when they stop; the deferred calls
+	// cover the early returns.
+	ln, err := listen("--listen", cfg.Listen)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	var mln net.Listener // /metrics on an address of its own
+	if cfg.MetricsListen != "" {
+		if mln, err = listen("--metrics-listen", cfg.MetricsListen); err != nil {
+			return err
+		}
+		defer mln.Close()
 	}
 	st, shared, err := openStore(ctx, cfg, log)
 	if err != nil {
@@ -219,12 +241,6 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return fmt.Errorf("writing the device history before the start: %w", err)
 	}
 	opts.history = nil // written: not kept for the dashboard's life
-	m := metrics.New()
-	client, err := upstream.New(upstream.Config{BaseURL: cfg.Upstream, TokenURL: cfg.TokenURL, HTTPClient: &http.Client{Transport: m.Transport(nil)}})
-	if err != nil {
-		return usageError{fmt.Sprintf("--upstream or --token-url: %v", err)}
-	}
-	defer client.Close() // stops renewing access tokens
 	m.Gauge("washboard_sessions_active", "Sessions that have not expired.", func() float64 {
 		n, _ := st.CountSessions(context.Background())
 		return float64(n)
@@ -234,23 +250,6 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return float64(n)
 	})
 
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		return err
-	}
-	var mln net.Listener // /metrics on its own address, when asked
-	if cfg.MetricsListen != "" {
-		if mln, err = net.Listen("tcp", cfg.MetricsListen); err != nil {
-			ln.Close()
-			return fmt.Errorf("--metrics-listen: %w", err)
-		}
-	}
-	closeListeners := func() {
-		ln.Close()
-		if mln != nil {
-			mln.Close()
-		}
-	}
 	url := "http://" + displayAddr(ln.Addr())
 	// Notifications are decided and delivered by one replica at a time.
 	var leases notifier.Leases = cluster.NewLocal(cluster.DefaultBuffer)
@@ -270,7 +269,6 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	notes.Zone = zone
 	notifications, err := notifier.New(notes, notifier.Deps{Store: st, Leases: leases, Keys: keys, Clock: opts.clock, Log: log})
 	if err != nil {
-		closeListeners()
 		return usageError{"--notifications: " + err.Error()}
 	}
 
@@ -329,7 +327,6 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		SessionNotes: sessionNotes, Notifications: notifications,
 	})
 	if err != nil {
-		closeListeners()
 		return err
 	}
 
@@ -346,11 +343,24 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	fmt.Fprintf(stdout, "Washboard is running on %s\n", url)
 	if opts.ready != nil {
 		if err := opts.ready(ctx, url, events); err != nil {
-			closeListeners()
 			return err
 		}
 	}
 	return shutdownGracefully(ctx, cfg.ShutdownGrace, servers, stopEngine, log)
+}
+
+// upstreamFlagError names the flag of a URL the service's client refuses,
+// and only that one.
+func upstreamFlagError(err error) error {
+	var bad *upstream.URLError
+	if !errors.As(err, &bad) {
+		return err
+	}
+	name := "--upstream"
+	if bad.Field == "TokenURL" {
+		name = "--token-url"
+	}
+	return usageError{name + " " + bad.Reason}
 }
 
 // served is a server and the listener it serves on.
@@ -397,6 +407,22 @@ func shutdownGracefully(ctx context.Context, grace time.Duration, servers []serv
 		log.Info("stopped")
 	}
 	return errors.Join(errs...)
+}
+
+// listen listens on the address a flag names; an address in use says
+// which flag changes it.
+func listen(flagName, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	var op *net.OpError
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("%s %s: the address is already in use; choose another with %s", flagName, addr, flagName)
+	case errors.As(err, &op):
+		return nil, fmt.Errorf("%s %s: %w", flagName, addr, op.Err)
+	case err != nil:
+		return nil, fmt.Errorf("%s %s: %w", flagName, addr, err)
+	}
+	return ln, nil
 }
 
 // displayAddr turns a listening address into one a browser can open.

@@ -66,7 +66,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := cfg.validate(); err != nil {
 		return err
 	}
-	zone, err := time.LoadLocation(cfg.TimeZone)
+	zone, err := loadZone(cfg.TimeZone)
 	if err != nil {
 		return usageError{fmt.Sprintf("--tz %q: %v", cfg.TimeZone, err)}
 	}
@@ -112,7 +112,7 @@ func runSim(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 
-	ln, err := net.Listen("tcp", cfg.Listen)
+	ln, err := listen("--listen", cfg.Listen)
 	if err != nil {
 		return err
 	}

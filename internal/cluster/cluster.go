@@ -83,8 +83,9 @@
 //
 // The tests of Leases and Broadcaster need a PostgreSQL server: set
 // WASHBOARD_TEST_POSTGRES to its URL, for example
-// postgres://postgres@/postgres?host=/tmp/pg&port=5432. Without it they are
-// skipped, unless WASHBOARD_POSTGRES_TESTS=required, when they fail.
+// postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable (eval
+// "$(.ci/postgres)" starts one and sets it). Without it they are skipped,
+// unless WASHBOARD_POSTGRES_TESTS=required, when they fail.
 package cluster
 
 import (

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"washboard/internal/store/postgres/pgtest"
 )
 
 // What a caller such as the syncer declares, without importing this
@@ -168,7 +170,7 @@ func TestLeasesKeepalives(t *testing.T) {
 		t.Fatal(err)
 	}
 	if unix {
-		t.Skip("connected over a Unix socket, which has no keepalives: give WASHBOARD_TEST_POSTGRES a TCP address to run this test")
+		t.Skip("connected over a Unix socket, which has no keepalives: give WASHBOARD_TEST_POSTGRES a TCP address, such as " + pgtest.ExampleURL + ", to run this test")
 	}
 	got := []string{idle, interval, count, user}
 	if want := []string{"30", "10", "3", "60000"}; !slices.Equal(got, want) {

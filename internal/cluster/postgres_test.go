@@ -5,29 +5,20 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"math"
-	"os"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"washboard/internal/store/postgres/pgtest"
 )
 
 // postgresURL returns the URL of the PostgreSQL server the tests use, or
 // skips the test without one (fails it when they are required).
 func postgresURL(t testing.TB) string {
 	t.Helper()
-	url := os.Getenv("WASHBOARD_TEST_POSTGRES")
-	if url != "" {
-		return url
-	}
-	const how = "set WASHBOARD_TEST_POSTGRES to a PostgreSQL server's URL to run it, " +
-		"e.g. postgres://postgres@/postgres?host=/tmp/pg&port=5432"
-	if os.Getenv("WASHBOARD_POSTGRES_TESTS") == "required" {
-		t.Fatal("WASHBOARD_POSTGRES_TESTS=required but WASHBOARD_TEST_POSTGRES is not set: " + how)
-	}
-	t.Skip("needs PostgreSQL: " + how)
-	return ""
+	return pgtest.ServerURL(t)
 }
 
 // unique returns prefix and a random suffix: names that no other test

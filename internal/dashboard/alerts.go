@@ -17,8 +17,9 @@ type AlertFilter = store.AlertFilter
 // and what the forecasts add to it.
 type AlertsQuery struct {
 	AlertFilter
-	// RunsOutBy keeps the alerts whose dispenser is estimated to run out
-	// by then, and is not out yet; the zero time keeps any.
+	// RunsOutBy keeps the alerts about supplies whose dispenser is
+	// estimated to run out by then, and is not out yet; the zero time
+	// keeps any.
 	RunsOutBy time.Time
 	// BySoonestOut orders the alerts by when their dispenser runs out,
 	// or went out; those without an estimate last, in the cache's order
@@ -41,8 +42,9 @@ type AlertsPage struct {
 	Refills []FloorRefill // nil for closed alerts
 	// Claims are who is on the open alerts, by alert id.
 	Claims map[string]domain.Claim
-	// RunsOut is when the dispenser of each listed open alert will run
-	// out, or went out, by alert id: of those with an estimate.
+	// RunsOut is when the dispenser of each listed open alert about
+	// supplies will run out, or went out, by alert id: of those with an
+	// estimate.
 	RunsOut map[string]forecast.Estimate
 	// Buildings are the account's; Floors those of the chosen building (or
 	// the chosen floor alone); Rooms those of the chosen floor (or the
@@ -179,9 +181,10 @@ func (s *Service) alertsByForecast(ctx context.Context, q AlertsQuery, limit int
 	return append(alerts, slices.DeleteFunc(rest, domain.Alert.Open)...), runsOut, total, nil
 }
 
-// alertsRunOut says when the dispenser of each open alert will run out,
-// or went out: the soonest of the devices the alert names, or of its
-// location's when it names none. Alerts without an estimate are left out.
+// alertsRunOut says when the dispenser of each open alert about its
+// supplies (product or batteries) will run out, or went out: the soonest
+// of the devices the alert names, or of its location's when it names
+// none. Other alerts, and those without an estimate, are left out.
 func (s *Service) alertsRunOut(ctx context.Context, f AlertFilter, alerts []domain.Alert) (map[string]forecast.Estimate, error) {
 	if s.forecast == nil {
 		return nil, nil
@@ -193,7 +196,7 @@ func (s *Service) alertsRunOut(ctx context.Context, f AlertFilter, alerts []doma
 	var atLocation map[string][]string // MACs by location, read if needed
 	out := map[string]forecast.Estimate{}
 	for _, a := range alerts {
-		if !a.Open() {
+		if !a.Open() || !a.Type.Supplies() {
 			continue
 		}
 		macs := a.MACs

@@ -66,6 +66,13 @@ func (t AlertType) Action() string {
 	return "The service gives no recommended action for this alert type."
 }
 
+// Supplies reports whether an alert of the type asks for what a dispenser
+// uses up: its product (consumable_out, raised when product is out or,
+// by the account's preference, low) or its batteries (battery_out). Only
+// beside these does a forecast of when the dispenser runs out belong: a
+// fault or an offline device is not what it forecasts.
+func (t AlertType) Supplies() bool { return t == AlertConsumableOut || t == AlertBatteryOut }
+
 // Known reports whether Washboard knows the type.
 func (t AlertType) Known() bool {
 	_, ok := alertTypeInfos[t]

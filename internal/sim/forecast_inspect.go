@@ -28,16 +28,17 @@ func (w *World) ProductReadings(k int, into []ProductReading) []ProductReading {
 	a.mu.Lock()
 	defer w.unlock(a)
 	a.advance(now)
-	return a.productReadings(now, into)
+	return a.productReadings(now, into, false)
 }
 
 // productReadings returns the product reading of each of the account's
-// devices with compartments at now, which it has advanced to.
-func (a *Account) productReadings(now time.Time, into []ProductReading) []ProductReading {
+// devices with compartments at now, which it has advanced to, and with
+// gateways also of those without (no levels).
+func (a *Account) productReadings(now time.Time, into []ProductReading, gateways bool) []ProductReading {
 	out := into[:0]
 	for _, l := range a.Locations {
 		for _, d := range l.Devices {
-			if len(d.compartments) == 0 {
+			if len(d.compartments) == 0 && !gateways {
 				continue
 			}
 			r := d.readingAt(d.lastSeenAt(now), a.usage)
@@ -47,6 +48,9 @@ func (a *Account) productReadings(now time.Time, into []ProductReading) []Produc
 			}
 			for _, v := range r.levels {
 				levels = append(levels, int(math.Ceil(v-eps))) // as stateOf reports it
+			}
+			if len(levels) == 0 {
+				levels = nil // a gateway's, as a poll's reading of it holds none
 			}
 			battery, state := r.battery()
 			out = append(out, ProductReading{

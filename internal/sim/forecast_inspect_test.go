@@ -67,8 +67,8 @@ func TestProductReadingsMatchDevices(t *testing.T) {
 }
 
 // Config.Record gets, every RecordEvery of the history from RecordFrom
-// on, the readings a poll would have got then, and leaves the world as it
-// would be without it.
+// on, the readings a poll would have got then, of the gateways too, and
+// leaves the world as it would be without it.
 func TestRecordedHistoryIsWhatPollsWouldHaveSeen(t *testing.T) {
 	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
 	const history = 36 * time.Hour
@@ -91,8 +91,34 @@ func TestRecordedHistoryIsWhatPollsWouldHaveSeen(t *testing.T) {
 		// A world of the same seed, polled at at.
 		then := cfg
 		then.Clock, then.History = NewManualClock(at), history-now.Sub(at)
-		if want := New(then).ProductReadings(1, nil); !slices.EqualFunc(got, want, sameReading) {
-			t.Errorf("recorded at %s: %d readings, not those a poll then gets (%d)", at, len(got), len(want))
+		polled := New(then)
+		var products []ProductReading
+		gateways := map[string]ProductReading{}
+		for _, r := range got {
+			if r.Levels == nil {
+				gateways[r.MAC] = r
+			} else {
+				products = append(products, r)
+			}
+		}
+		if want := polled.ProductReadings(1, nil); !slices.EqualFunc(products, want, sameReading) {
+			t.Errorf("recorded at %s: %d readings with levels, not those a poll then gets (%d)", at, len(products), len(want))
+		}
+		a, n := polled.accounts[1], 0
+		for _, l := range a.Locations {
+			for _, d := range l.Devices {
+				if len(d.compartments) > 0 {
+					continue
+				}
+				n++
+				s := a.stateOf(d, at)
+				if r, ok := gateways[d.MAC]; !ok || r.LastSeen.Format(time.RFC3339) != s.LastSeen || r.Offline != s.DeviceOff {
+					t.Errorf("recorded at %s: gateway %s as %+v; a poll then gets last_seen %s, device_off %v", at, d.MAC, r, s.LastSeen, s.DeviceOff)
+				}
+			}
+		}
+		if n == 0 || len(gateways) != n {
+			t.Errorf("recorded at %s: %d gateways without levels; the account has %d", at, len(gateways), n)
 		}
 	}
 	plain := cfg

@@ -53,11 +53,11 @@ type Config struct {
 	// Webhooks tune how webhooks are sent, once an account defines one.
 	// Defining one starts goroutines that Close stops.
 	Webhooks WebhookOptions
-	// Record, when set, is given each account's product readings every
-	// RecordEvery (an hour when not positive) of the history New
-	// simulates from RecordFrom on, as a service polled that often would
-	// have reported them: the readings of account k at at. The slice is
-	// reused: Record copies what it keeps.
+	// Record, when set, is given each account's readings of every device
+	// (a gateway's without levels) every RecordEvery (an hour when not
+	// positive) of the history New simulates from RecordFrom on, as a
+	// service polled that often would have reported them: the readings of
+	// account k at at. The slice is reused: Record copies what it keeps.
 	Record      func(k int, at time.Time, readings []ProductReading)
 	RecordEvery time.Duration
 	RecordFrom  time.Time
@@ -108,7 +108,7 @@ func New(cfg Config) *World {
 					continue
 				}
 				a.advance(at)
-				readings = a.productReadings(at, readings)
+				readings = a.productReadings(at, readings, true)
 				cfg.Record(k, at, readings)
 			}
 		}

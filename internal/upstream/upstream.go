@@ -192,20 +192,50 @@ type Client struct {
 	tokens *tokens
 }
 
+// URLError is a URL of a Config that New refuses: which one, and why.
+type URLError struct {
+	Field  string // "BaseURL" or "TokenURL"
+	Reason string // `"ftp://dms.example.com": want an http or https URL`; never a password
+}
+
+func (e *URLError) Error() string {
+	name := "base URL"
+	if e.Field == "TokenURL" {
+		name = "token URL"
+	}
+	return "upstream: " + name + " " + e.Reason
+}
+
+// parseURL parses the URL of a Config's field: an absolute http or https
+// URL without user information or a fragment.
+func parseURL(field, raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	var perr *url.Error
+	switch {
+	case errors.As(err, &perr): // its text would repeat the URL, password and all
+		return nil, &URLError{field, "does not parse: " + perr.Err.Error()}
+	case err != nil:
+		return nil, &URLError{field, "does not parse: " + err.Error()}
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, &URLError{field, fmt.Sprintf("%q: want an http or https URL", u.Redacted())}
+	case u.Host == "":
+		return nil, &URLError{field, fmt.Sprintf("%q has no host", u.Redacted())}
+	case u.User != nil:
+		return nil, &URLError{field, "must not hold a user name or password; credentials go with each call"}
+	case u.Fragment != "":
+		return nil, &URLError{field, fmt.Sprintf("%q must not have a fragment", u.Redacted())}
+	}
+	return u, nil
+}
+
 // New returns a Client for cfg.
 func New(cfg Config) (*Client, error) {
-	base, err := url.Parse(strings.TrimSpace(cfg.BaseURL))
+	base, err := parseURL("BaseURL", cfg.BaseURL)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("upstream: base URL: %w", err)
-	case base.Scheme != "http" && base.Scheme != "https":
-		return nil, fmt.Errorf("upstream: base URL %q: want an http or https URL", base.Redacted())
-	case base.Host == "":
-		return nil, fmt.Errorf("upstream: base URL %q has no host", base.Redacted())
-	case base.User != nil:
-		return nil, errors.New("upstream: base URL must not hold user information; pass Credentials with each call")
-	case base.RawQuery != "" || base.Fragment != "":
-		return nil, fmt.Errorf("upstream: base URL %q must not have a query or fragment", base.Redacted())
+		return nil, err
+	case base.RawQuery != "":
+		return nil, &URLError{"BaseURL", fmt.Sprintf("%q must not have a query", base.Redacted())}
 	}
 	c := &Client{
 		base:        base,
@@ -241,18 +271,9 @@ func New(cfg Config) (*Client, error) {
 
 	tokenURL := base.JoinPath("oauth", "token")
 	if raw := strings.TrimSpace(cfg.TokenURL); raw != "" {
-		u, err := url.Parse(raw)
-		switch {
-		case err != nil:
-			return nil, fmt.Errorf("upstream: token URL: %w", err)
-		case u.Scheme != "http" && u.Scheme != "https":
-			return nil, fmt.Errorf("upstream: token URL %q: want an http or https URL", u.Redacted())
-		case u.Host == "":
-			return nil, fmt.Errorf("upstream: token URL %q has no host", u.Redacted())
-		case u.User != nil:
-			return nil, errors.New("upstream: token URL must not hold user information")
-		case u.Fragment != "":
-			return nil, fmt.Errorf("upstream: token URL %q must not have a fragment", u.Redacted())
+		u, err := parseURL("TokenURL", raw)
+		if err != nil {
+			return nil, err
 		}
 		tokenURL = u
 	}

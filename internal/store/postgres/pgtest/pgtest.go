@@ -18,6 +18,21 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
+// ExampleURL is a test server's URL, as .ci/postgres makes one.
+const ExampleURL = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+
+// how says how to get a test server.
+const how = `, such as ` + ExampleURL + ` (eval "$(.ci/postgres)" starts one and sets it)`
+
+// Needed is what every test that needs PostgreSQL says when there is no
+// test server: when it skips, or fails because WASHBOARD_POSTGRES_TESTS is
+// "required".
+const Needed = "needs PostgreSQL: set WASHBOARD_TEST_POSTGRES to a server's URL" + how
+
+// NeededEngine is what the web layer's tests that need the PostgreSQL
+// engine say when run on another.
+const NeededEngine = "needs PostgreSQL: set WASHBOARD_TEST_ENGINE=postgres and WASHBOARD_TEST_POSTGRES to a server's URL" + how
+
 // Configured reports whether a test server is named.
 func Configured() bool { return os.Getenv("WASHBOARD_TEST_POSTGRES") != "" }
 
@@ -28,12 +43,10 @@ func ServerURL(tb testing.TB) string {
 	tb.Helper()
 	u := os.Getenv("WASHBOARD_TEST_POSTGRES")
 	if u == "" {
-		msg := "set WASHBOARD_TEST_POSTGRES to a PostgreSQL URL, e.g. " +
-			"postgres://postgres@/postgres?host=/tmp/pgsock&port=5433; .ci/postgres starts one"
 		if os.Getenv("WASHBOARD_POSTGRES_TESTS") == "required" {
-			tb.Fatal(msg)
+			tb.Fatal("WASHBOARD_POSTGRES_TESTS=required, and this test " + Needed)
 		}
-		tb.Skip(msg)
+		tb.Skip(Needed)
 	}
 	return u
 }
