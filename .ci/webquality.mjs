@@ -5,8 +5,10 @@
 // signs in with the demo account over HTTP, and then
 //   1. validates the HTML of every kind of page with html-validate
 //      (configuration: .ci/htmlvalidate.json), and
-//   2. audits the overview, the alerts, a floor, a wall screen, a shift
-//      report and the trends with Lighthouse in Debian's Chromium
+//   2. audits the overview, the alerts, a floor, a location (one with an
+//      open alert), a wall screen, a shift report, the trends, the
+//      notifications, the webhooks and the screens with Lighthouse in
+//      Debian's Chromium
 //      (CHROME_PATH, default /usr/bin/chromium), with its mobile settings (a
 //      mid-range phone on a slow 4G network) and with its desktop settings.
 // Each page is audited as a user reaches it, from another page of
@@ -22,8 +24,9 @@
 // (performance 95, accessibility 100, best practices 100), and prints every
 // finding. The server is stopped at the end, whatever happens.
 //
-// Usage: npm run webquality [-- --html-only | --lighthouse-only] [--mobile | --desktop] [--cold] [--reports DIR]
-// (--reports writes each page's Lighthouse result as JSON).
+// Usage: npm run webquality [-- --html-only | --lighthouse-only] [--mobile | --desktop] [--cold] [--reports DIR] [--pages NAMES]
+// (--reports writes each page's Lighthouse result as JSON; --pages audits
+// only the pages named, comma-separated, such as "location,shift report").
 //
 // Secrets (session, CSRF and screen cookies, the screen link's token) never
 // reach the output: every line printed goes through redact().
@@ -53,6 +56,7 @@ const htmlOnly = argv.includes('--html-only');
 const lighthouseOnly = argv.includes('--lighthouse-only');
 const reportsDir = argv.includes('--reports') ? resolve(argv[argv.indexOf('--reports') + 1] ?? '') : '';
 const cold = argv.includes('--cold');
+const onlyPages = argv.includes('--pages') ? (argv[argv.indexOf('--pages') + 1] ?? '').split(',').map((n) => n.trim()) : null;
 // Lighthouse's default settings emulate a mid-range phone on a slow 4G
 // network; its desktop preset a desktop computer on a cable connection.
 const desktopConfig = (await import('lighthouse/core/config/desktop-config.js')).default;
@@ -463,7 +467,9 @@ async function main(work, server) {
   await expect('location', `/locations/${location}`);
   await expect('search', '/search?q=Stall');
   await expect('search, none', '/search?q=zzzzzz');
-  await expect('alerts, open', '/alerts');
+  const alertsPage = await expect('alerts, open', '/alerts');
+  const alerted = firstMatch(alertsPage, /href="\/locations\/([^"?#/]+)"/, 'location link on the alerts page');
+  await expect('location, alerted', `/locations/${alerted}`);
   await expect('alerts, closed', '/alerts?status=closed');
   await expect('alerts, filter', `/alerts?status=all&type=consumable_out&building=${building}`);
   await expect('alerts, by run-out', '/alerts?sort=runs_out&runs_out=48h');
@@ -525,10 +531,14 @@ async function main(work, server) {
       { name: 'overview', path: '/', jar: user },
       { name: 'alerts', path: '/alerts', jar: user },
       { name: 'floor', path: `/floors/${floor}`, jar: user },
+      { name: 'location', path: `/locations/${alerted}`, jar: user },
       { name: 'wall screen', path: '/screen', jar: tv },
       { name: 'shift report', path: '/reports/shift', jar: user },
       { name: 'trends', path: '/trends', jar: user },
-    ].map((t) => ({ ...t, url: base + t.path }));
+      { name: 'notifications', path: '/notifications', jar: user },
+      { name: 'webhooks', path: '/webhooks', jar: user },
+      { name: 'screens', path: '/screens', jar: user },
+    ].filter((t) => !onlyPages || onlyPages.includes(t.name)).map((t) => ({ ...t, url: base + t.path }));
     failures += await auditPages(work, targets);
   }
   return failures;

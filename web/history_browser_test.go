@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -22,7 +23,7 @@ func TestBrowserLocationHistory(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
-	page := a.srv.URL + "/locations/" + a.runOutAndRefill()
+	location := a.srv.URL + "/locations/" + a.runOutAndRefill()
 
 	dir := os.Getenv("WASHBOARD_SCREENSHOTS")
 	if dir == "" {
@@ -42,7 +43,7 @@ func TestBrowserLocationHistory(t *testing.T) {
 		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
 		must(t, err, "emulating the "+scheme+" theme")
-		must(t, chromedp.Do(ctx, chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("svg.history-chart"))), "opening the location")
+		must(t, chromedp.Do(ctx, chromedp.Navigate(location), chromedp.WaitVisible(chromedp.CSS("svg.history-chart"))), "opening the location")
 		must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".history-table > summary")),
 			chromedp.WaitVisible(chromedp.CSS(".history-table tbody tr"))), "opening the table")
 		checkAxe(t, ctx, "a location's page with its history ("+scheme+")")
@@ -50,7 +51,33 @@ func TestBrowserLocationHistory(t *testing.T) {
 	}
 
 	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(360, 740)), "emulating a phone")
-	must(t, chromedp.Do(ctx, chromedp.Navigate(page), chromedp.WaitVisible(chromedp.CSS("svg.history-chart"))), "opening the location")
+	// Nothing on the page moves as it shows, nor when its card refreshes
+	// itself: the layout shifts are counted from before the first paint.
+	_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(() => {
+		window.shifted = [];
+		new PerformanceObserver((list) => {
+			for (const e of list.getEntries()) {
+				if (!e.hadRecentInput) window.shifted.push(e.value);
+			}
+		}).observe({type: 'layout-shift', buffered: true});
+	})()`})
+	must(t, err, "watching for layout shifts")
+	must(t, chromedp.Do(ctx, chromedp.Navigate(location), chromedp.WaitVisible(chromedp.CSS("svg.history-chart"))), "opening the location")
+	refreshed, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`new Promise((done) => {
+		const live = document.getElementById('live');
+		live.addEventListener('htmx:afterSettle', () => requestAnimationFrame(() => requestAnimationFrame(() => done(true))), {once: true});
+		htmx.trigger(live, 'sse:devices');
+		setTimeout(() => done(false), 10000);
+	})`, chromedp.EvalAwaitPromise))
+	must(t, err, "refreshing the card")
+	if !refreshed {
+		t.Fatal("the location's card did not refresh itself on a devices event")
+	}
+	shifts, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`window.shifted`))
+	must(t, err, "reading the layout shifts")
+	if len(shifts) > 0 {
+		t.Errorf("the location's page moved as it showed or as its card refreshed: layout shifts %v", shifts)
+	}
 	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".history-table > summary"))), "opening the table")
 	over, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - window.innerWidth`))
 	must(t, err, "measuring the page")
