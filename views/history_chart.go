@@ -305,18 +305,24 @@ func historyDescription(h LocationHistory, d domain.DeviceHistory) string {
 	} else {
 		b.WriteString(" No alerts.")
 	}
-	if n := len(d.Offline); n > 0 {
-		var total time.Duration
-		for _, o := range d.Offline {
-			total += o.To.Sub(o.From)
-		}
-		b.WriteString(" Offline " + plural(n, "time", "times") + ", " + duration(total) + " in all")
-		if d.Offline[n-1].Ongoing {
-			b.WriteString(", and still offline")
-		}
-		b.WriteString(".")
+	if len(d.Offline) > 0 {
+		b.WriteString(" " + offlineWords(d.Offline) + ".")
 	}
 	return b.String()
+}
+
+// offlineWords sums up a device's times offline: "Offline 2 times, 3 h in
+// all, and still offline".
+func offlineWords(offline []domain.OfflineSpan) string {
+	var total time.Duration
+	for _, o := range offline {
+		total += o.To.Sub(o.From)
+	}
+	s := "Offline " + plural(len(offline), "time", "times") + ", " + duration(total) + " in all"
+	if offline[len(offline)-1].Ongoing {
+		s += ", and still offline"
+	}
+	return s
 }
 
 // refillWords says what a refill was: "Refill of Roll 2, 3 % to 100 %",
@@ -540,20 +546,11 @@ func presenceDescription(h LocationHistory, d domain.DeviceHistory) string {
 	if d.Since.After(h.From) {
 		b.WriteString(" No record before " + shortDateTime(d.Since, h.Zone) + ".")
 	}
-	n := len(d.Offline)
-	if n == 0 {
+	if len(d.Offline) == 0 {
 		b.WriteString(" Online throughout.")
 		return b.String()
 	}
-	var total time.Duration
-	for _, o := range d.Offline {
-		total += o.To.Sub(o.From)
-	}
-	b.WriteString(" Offline " + plural(n, "time", "times") + ", " + duration(total) + " in all")
-	if d.Offline[n-1].Ongoing {
-		b.WriteString(", and still offline")
-	}
-	b.WriteString("; online the rest of the time.")
+	b.WriteString(" " + offlineWords(d.Offline) + "; online the rest of the time.")
 	return b.String()
 }
 
