@@ -464,7 +464,7 @@ func sampleScreens() Screens {
 				EditHref: "/screens/s1/edit", RevokeHref: "/screens/s1/revoke", RelinkHref: "/screens/s1/relink"},
 			{ID: "s2", Name: "Lobby", Scope: "Whole account", Settings: "Needs action · pages every 30 s",
 				Created: now.Add(-24 * time.Hour), Revoked: true,
-				EditHref: "/screens/s2/edit", RevokeHref: "/screens/s2/revoke", RelinkHref: "/screens/s2/relink"},
+				EditHref: "/screens/s2/edit", RevokeHref: "/screens/s2/revoke", RelinkHref: "/screens/s2/relink", RemoveHref: "/screens/s2/remove"},
 		},
 		Form: ScreenForm{
 			Action: "/screens",
@@ -572,8 +572,11 @@ func TestScreensPageTable(t *testing.T) {
 	if got := actions(active); got["/screens/s1/relink"] != "New link for Level 3 service room" || got["/screens/s1/revoke"] != "Unlink Level 3 service room" || len(got) != 2 {
 		t.Errorf("active row's forms = %v", got)
 	}
-	if got := actions(revoked); got["/screens/s2/relink"] == "" || len(got) != 1 {
-		t.Errorf("revoked row's forms = %v, want New link only", got)
+	if got := actions(revoked); got["/screens/s2/relink"] == "" || got["/screens/s2/remove"] != "Remove Lobby" || len(got) != 2 {
+		t.Errorf("revoked row's forms = %v, want New link and Remove", got)
+	}
+	if got := revoked.Find(`form[action="/screens/s2/remove"] button`).AttrOr("title", ""); got != "Remove this revoked screen from the list" {
+		t.Errorf("the Remove button says %q of what it does", got)
 	}
 }
 
@@ -582,8 +585,8 @@ func TestScreensFormsCarryCSRFToken(t *testing.T) {
 	m.NewLink, m.NewLinkName = "https://washboard.example/s/tok", "Lobby"
 	doc, _ := render(t, ScreensPage(m))
 	posts := doc.Find(`main form[method="post"]`)
-	if posts.Length() != 4 { // new link ×2, unlink ×1, the screen form
-		t.Errorf("%d POST forms, want 4", posts.Length())
+	if posts.Length() != 5 { // new link ×2, unlink ×1, remove ×1, the screen form
+		t.Errorf("%d POST forms, want 5", posts.Length())
 	}
 	posts.Each(func(_ int, f *goquery.Selection) {
 		if got := f.Find(`input[type="hidden"][name="csrf_token"]`).AttrOr("value", ""); got != "csrf-123" {

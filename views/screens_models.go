@@ -19,6 +19,9 @@ type Screens struct {
 	NewLink     string
 	NewLinkName string
 	Error       string // what is wrong with the form, in words
+	// Removal, when set, is why a screen of the list was not removed, in
+	// words.
+	Removal string
 	// Now is the present, for "last checked in 5 min ago"; when zero the
 	// times are absolute only.
 	Now time.Time
@@ -42,6 +45,9 @@ type ScreenRow struct {
 	EditHref   string // GET: the form filled with this screen
 	RevokeHref string // POST with csrf_token: unlink
 	RelinkHref string // POST with csrf_token: a new link, the old one stops working
+	// RemoveHref, set for a revoked screen only: POST with csrf_token
+	// removes it from the list for good.
+	RemoveHref string
 }
 
 // ScreenForm creates or edits a screen. Field names: name, scope, health

@@ -74,7 +74,7 @@ func TestWhatAnAccountKeepsIsLimited(t *testing.T) {
 	}
 	form := screenForm("One screen too many", "account")
 	form.Set("csrf_token", b.pageCSRF("/screens"))
-	refused("screen", b.post("/screens", form), "An account keeps at most 200 wall screens, and this one has as many. Relink one it no longer uses", "One screen too many")
+	refused("screen", b.post("/screens", form), "An account keeps at most 200 wall screens, and this one has as many. Revoked screens can be removed to make room", "One screen too many")
 
 	// Webhook receivers.
 	for range receiver.MaxReceivers {

@@ -74,6 +74,7 @@ func (s *Server) routes() *echo.Echo {
 	ready.POST("/screens/:id", s.updateScreen)
 	ready.POST("/screens/:id/revoke", s.revokeScreen)
 	ready.POST("/screens/:id/relink", s.relinkScreen)
+	ready.POST("/screens/:id/remove", s.removeScreen)
 	if s.receiver != nil {
 		ready.GET("/webhooks", s.listWebhooks)
 		ready.POST("/webhooks", s.createWebhook)

@@ -21,7 +21,7 @@ import (
 
 // listScreens shows the account's screens and the form for a new one.
 func (s *Server) listScreens(c echo.Context) error {
-	m, err := s.screensModel(c, screenFormInput{Healths: []domain.Health{domain.HealthAction, domain.HealthOffline, domain.HealthAttention}, PageSeconds: 15, DimFrom: -1, DimTo: -1}, "")
+	m, err := s.screensModel(c, blankScreenForm(), "")
 	if err != nil {
 		return err
 	}
@@ -95,6 +95,28 @@ func (s *Server) revokeScreen(c echo.Context) error {
 	return redirect(c, "/screens")
 }
 
+// removeScreen removes a revoked screen from the list for good, which
+// makes room for a new one; a screen still linked is refused in words,
+// the list shown as it is.
+func (s *Server) removeScreen(c echo.Context) error {
+	ss := sessionOf(c)
+	id := c.Param("id")
+	err := s.dash.RemoveScreen(c.Request().Context(), ss.Account, id)
+	if errors.Is(err, domain.ErrScreenLinked) {
+		m, merr := s.screensModel(c, blankScreenForm(), "")
+		if merr != nil {
+			return merr
+		}
+		m.Removal = "This screen is still linked, so it stays in the list: only a revoked screen can be removed. Unlink it first if it is no longer used."
+		return render(c, http.StatusUnprocessableEntity, views.ScreensPage(m))
+	}
+	if err != nil {
+		return err
+	}
+	s.logOf(c).Info("screen removed", "screen", id)
+	return redirect(c, "/screens")
+}
+
 // relinkScreen gives a screen a new link (and the credentials of the user
 // asking); the old link and the browser opened with it stop working.
 func (s *Server) relinkScreen(c echo.Context) error {
@@ -113,7 +135,7 @@ func (s *Server) showNewLink(c echo.Context, name, token string) error {
 	if s.secureRequest(c) {
 		scheme = "https"
 	}
-	m, err := s.screensModel(c, screenFormInput{Healths: []domain.Health{domain.HealthAction, domain.HealthOffline, domain.HealthAttention}, PageSeconds: 15, DimFrom: -1, DimTo: -1}, "")
+	m, err := s.screensModel(c, blankScreenForm(), "")
 	if err != nil {
 		return err
 	}
@@ -134,6 +156,11 @@ func (s *Server) renderScreenForm(c echo.Context, status int, in screenFormInput
 		return err
 	}
 	return render(c, status, views.ScreensPage(m))
+}
+
+// blankScreenForm is the form for a new screen, as it first shows.
+func blankScreenForm() screenFormInput {
+	return screenFormInput{Healths: []domain.Health{domain.HealthAction, domain.HealthOffline, domain.HealthAttention}, PageSeconds: 15, DimFrom: -1, DimTo: -1}
 }
 
 // screenFormInput is what the screen form holds.
@@ -244,11 +271,15 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 	}
 	for _, row := range screens {
 		sc := row.Screen
-		m.Screens = append(m.Screens, views.ScreenRow{
+		r := views.ScreenRow{
 			ID: sc.ID, Name: sc.Name, Scope: row.ScopeName, Settings: screenSettings(sc), Contact: sc.Contact,
 			Created: sc.Created, LastSeen: sc.LastSeen, Revoked: !sc.Revoked.IsZero(), NeedsLink: row.NeedsLink, Rejection: row.Rejection,
 			EditHref: "/screens/" + sc.ID + "/edit", RevokeHref: "/screens/" + sc.ID + "/revoke", RelinkHref: "/screens/" + sc.ID + "/relink",
-		})
+		}
+		if row.Removable {
+			r.RemoveHref = "/screens/" + sc.ID + "/remove"
+		}
+		m.Screens = append(m.Screens, r)
 	}
 	f := views.ScreenForm{Action: "/screens", Name: in.Name, PageSeconds: in.PageSeconds, DimFrom: formatClock(in.DimFrom),
 		DimTo: formatClock(in.DimTo), Contact: in.Contact}

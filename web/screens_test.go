@@ -2,6 +2,8 @@ package web
 
 import (
 	"bufio"
+	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -9,6 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
+	"washboard/internal/dashboard"
+	"washboard/internal/domain"
 	"washboard/internal/sim"
 	"washboard/internal/syncer"
 )
@@ -291,5 +297,157 @@ func TestScreenCanBeRenamedAndRescoped(t *testing.T) {
 	other.signIn(credB)
 	if r := other.get("/screens/" + id[1] + "/edit"); r.StatusCode != http.StatusNotFound {
 		t.Errorf("account B editing A's screen: %d, want 404\n%s", r.StatusCode, r.body[:min(len(r.body), 3000)])
+	}
+}
+
+// listedScreens returns the names of the screens the Screens page lists,
+// and the id of each by name.
+func (b *browser) listedScreens() map[string]string {
+	t := b.a.t
+	t.Helper()
+	r := b.get("/screens")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("GET /screens = %d", r.StatusCode)
+	}
+	out := map[string]string{}
+	r.doc(t).Find(".screens-table tbody tr").Each(func(_ int, row *goquery.Selection) {
+		id := regexp.MustCompile(`^/screens/([0-9a-f]{16})/edit$`).FindStringSubmatch(row.Find(`a[href$="/edit"]`).AttrOr("href", ""))
+		if id != nil {
+			out[strings.TrimSpace(row.Find("th").Text())] = id[1]
+		}
+	})
+	return out
+}
+
+// removeScreen posts the Remove form of the screen of the id.
+func (b *browser) removeScreen(id string) response {
+	return b.post("/screens/"+id+"/remove", url.Values{"csrf_token": {b.pageCSRF("/screens")}})
+}
+
+// TestRevokedScreenCanBeRemoved: a revoked screen has a Remove button that
+// takes it off the list for good; its old link and the browser opened with
+// it say it is unlinked, as for a revoked screen.
+func TestRevokedScreenCanBeRemoved(t *testing.T) {
+	a := newApp(t, Config{})
+	user := a.browser()
+	user.signIn(credA)
+	token := user.createScreen(screenForm("Old lobby", "account"))
+	user.createScreen(screenForm("Staff room", "account"))
+	tv := a.browser()
+	tv.get("/s/" + token)
+	id := user.listedScreens()["Old lobby"]
+	if r := user.post("/screens/"+id+"/revoke", url.Values{"csrf_token": {user.pageCSRF("/screens")}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("revoking = %d", r.StatusCode)
+	}
+
+	row := user.get("/screens").doc(t).Find(`.screens-table tr:has(a[href="/screens/` + id + `/edit"])`)
+	button := row.Find(`form[action="/screens/` + id + `/remove"] button`)
+	if got := strings.Join(strings.Fields(button.Text()), " "); got != "Remove Old lobby" || button.AttrOr("title", "") != "Remove this revoked screen from the list" {
+		t.Errorf("the revoked screen's Remove button reads %q, titled %q", got, button.AttrOr("title", ""))
+	}
+	if r := user.removeScreen(id); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/screens" {
+		t.Fatalf("removing the revoked screen = %d to %q, want 303 to /screens\n%s", r.StatusCode, r.Header.Get("Location"), r.body)
+	}
+	if got := user.listedScreens(); len(got) != 1 || got["Staff room"] == "" {
+		t.Errorf("the screens listed after the removal: %v, want Staff room only", got)
+	}
+	if r := tv.get("/screen"); r.StatusCode != http.StatusOK || !strings.Contains(r.body, "This screen was unlinked") {
+		t.Errorf("the removed screen's browser = %d:\n%s", r.StatusCode, r.body)
+	}
+	if r := a.browser().get("/s/" + token); r.StatusCode != http.StatusNotFound {
+		t.Errorf("the removed screen's link = %d, want 404", r.StatusCode)
+	}
+	if r := user.removeScreen(id); r.StatusCode != http.StatusNotFound {
+		t.Errorf("removing it again = %d, want 404", r.StatusCode)
+	}
+}
+
+// TestLinkedScreenIsNotRemoved: a screen still linked has no Remove
+// button, and a removal asked all the same is refused in words, the
+// screen kept.
+func TestLinkedScreenIsNotRemoved(t *testing.T) {
+	a := newApp(t, Config{})
+	user := a.browser()
+	user.signIn(credA)
+	token := user.createScreen(screenForm("Lobby", "account"))
+	id := user.listedScreens()["Lobby"]
+	if strings.Contains(user.get("/screens").body, "/remove") {
+		t.Error("a linked screen has a Remove button")
+	}
+	r := user.removeScreen(id)
+	alert := strings.Join(strings.Fields(r.doc(t).Find(`[role="alert"]`).Text()), " ")
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(alert, "The screen was not removed.") || !strings.Contains(alert, "This screen is still linked") ||
+		!strings.Contains(alert, "only a revoked screen can be removed") {
+		t.Errorf("removing a linked screen = %d saying %q; want 422 saying why", r.StatusCode, alert)
+	}
+	if got := user.listedScreens(); got["Lobby"] != id {
+		t.Errorf("the screens listed after the refusal: %v, want Lobby", got)
+	}
+	tv := a.browser()
+	if r := tv.get("/s/" + token); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("the kept screen's link = %d, want it to open", r.StatusCode)
+	}
+}
+
+// TestAnotherAccountsScreenIsNotRemoved: a revoked screen of account A is
+// not found by account B, and stays; A can remove it.
+func TestAnotherAccountsScreenIsNotRemoved(t *testing.T) {
+	a := newApp(t, Config{})
+	userA := a.browser()
+	userA.signIn(credA)
+	userA.createScreen(screenForm("Lobby", "account"))
+	id := userA.listedScreens()["Lobby"]
+	if err := a.deps.Dashboard.RevokeScreen(context.Background(), a.world.Accounts()[0].ID, id); err != nil {
+		t.Fatal(err)
+	}
+	userB := a.browser()
+	userB.signIn(credB)
+	for _, x := range []string{id, "0123456789abcdef"} {
+		if r := userB.removeScreen(x); r.StatusCode != http.StatusNotFound {
+			t.Errorf("account B removing screen %s = %d, want 404", x, r.StatusCode)
+		}
+	}
+	if got := userA.listedScreens(); got["Lobby"] != id {
+		t.Fatalf("account A's screens after B's attempt: %v, want Lobby", got)
+	}
+	if r := userA.removeScreen(id); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("account A removing its revoked screen = %d, want 303", r.StatusCode)
+	}
+}
+
+// TestRemovingARevokedScreenMakesRoomAtTheScreenLimit: an account at its
+// limit of screens, revoked ones included, is told that revoked screens
+// can be removed to make room; removing one lets a new screen be made.
+func TestRemovingARevokedScreenMakesRoomAtTheScreenLimit(t *testing.T) {
+	a := newApp(t, Config{})
+	user := a.browser()
+	user.signIn(credA)
+	ctx := context.Background()
+	acc := a.world.Accounts()[0]
+	var last domain.Screen
+	for i := range dashboard.MaxScreens {
+		sc, _, err := a.deps.Dashboard.CreateScreen(ctx, domain.Screen{Account: acc.ID, Name: fmt.Sprint("Screen ", i), Scope: domain.ScreenScope{Kind: "account"}},
+			domain.Credentials{APIKey: credA.APIKey, Authorization: credA.Authorization})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = sc
+	}
+	if err := a.deps.Dashboard.RevokeScreen(ctx, acc.ID, last.ID); err != nil {
+		t.Fatal(err)
+	}
+	form := screenForm("In its place", "account")
+	form.Set("csrf_token", user.pageCSRF("/screens"))
+	r := user.post("/screens", form)
+	text := strings.Join(strings.Fields(r.doc(t).Find(`[role="alert"]`).Text()), " ")
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(text, "An account keeps at most 200 wall screens, and this one has as many. Revoked screens can be removed to make room") {
+		t.Fatalf("a screen past the limit = %d saying %q; want 422 saying that revoked screens can be removed", r.StatusCode, text)
+	}
+	if r := user.removeScreen(last.ID); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("removing the revoked screen = %d\n%s", r.StatusCode, r.body)
+	}
+	user.createScreen(screenForm("In its place", "account"))
+	if got := user.listedScreens(); len(got) != dashboard.MaxScreens || got["In its place"] == "" || got[last.Name] != "" {
+		t.Errorf("after the removal and the new screen, %d screens listed, the new one %q, the removed one %q", len(got), got["In its place"], got[last.Name])
 	}
 }

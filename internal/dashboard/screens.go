@@ -69,7 +69,8 @@ func (s *Service) openCreds(screenID string, b []byte) (domain.Credentials, erro
 }
 
 // MaxScreens is how many wall screens an account keeps at most, revoked
-// ones included: a revoked screen is relinked rather than a new one made.
+// ones included until they are removed (RemoveScreen): a revoked screen
+// is relinked, or removed to make room, rather than counted for ever.
 const MaxScreens = 200
 
 // CreateScreen makes a screen showing the account's data with cred, and
@@ -89,7 +90,7 @@ func (s *Service) CreateScreen(ctx context.Context, sc domain.Screen, cred domai
 	switch err := s.store.CreateScreen(ctx, sc, hash, sealed, MaxScreens); {
 	case errors.Is(err, domain.ErrLimit):
 		return sc, "", &domain.LimitError{What: "wall screens", Max: MaxScreens,
-			Advice: "Relink one it no longer uses (Relink gives it a new link, Edit a new name and scope) rather than adding one."}
+			Advice: "Revoked screens can be removed to make room: use Remove beside one in the list. Or reuse a screen it no longer uses (New link gives it a new link, Edit a new name and scope) rather than adding one."}
 	case err != nil:
 		return sc, "", err
 	}
@@ -113,6 +114,26 @@ func (s *Service) UpdateScreen(ctx context.Context, sc domain.Screen) error {
 // RevokeScreen unlinks a screen.
 func (s *Service) RevokeScreen(ctx context.Context, account, id string) error {
 	return s.store.RevokeScreen(ctx, account, id, s.clock.Now())
+}
+
+// ScreenRemovable is the rule of removing a screen: only a revoked one can
+// be, so that a screen in use never leaves the list unseen.
+func ScreenRemovable(sc domain.Screen) bool { return !sc.Revoked.IsZero() }
+
+// RemoveScreen removes a revoked screen of the account for good, with the
+// credentials it keeps: it no longer counts toward MaxScreens, and its old
+// link answers as an unknown one. domain.ErrScreenLinked when the screen
+// is not revoked (or was relinked meanwhile); domain.ErrNotFound when the
+// account has no screen of the id.
+func (s *Service) RemoveScreen(ctx context.Context, account, id string) error {
+	sc, err := s.store.Screen(ctx, account, id)
+	if err != nil {
+		return err
+	}
+	if !ScreenRemovable(sc) {
+		return fmt.Errorf("screen %q: %w", id, domain.ErrScreenLinked)
+	}
+	return s.store.RemoveScreen(ctx, account, id)
 }
 
 // RelinkScreen gives a screen a new link token and the credentials cred;
@@ -200,6 +221,7 @@ type ScreenSummary struct {
 	Screen    domain.Screen
 	ScopeName string // what it shows, in words
 	NeedsLink bool   // the server's keys cannot open its credentials
+	Removable bool   // it can be removed from the list: see ScreenRemovable
 	Rejection string // why the service rejects its credentials; "" when it does not
 }
 
@@ -215,7 +237,7 @@ func (s *Service) Screens(ctx context.Context, account string) ([]ScreenSummary,
 	}
 	out := make([]ScreenSummary, 0, len(screens))
 	for _, sc := range screens {
-		row := ScreenSummary{Screen: sc}
+		row := ScreenSummary{Screen: sc, Removable: ScreenRemovable(sc)}
 		cred, openErr := s.openCreds(sc.ID, sealed[sc.ID])
 		row.NeedsLink = openErr != nil
 		if why, rejected := s.sync.Rejected(syncer.CredentialID(cred)); openErr == nil && rejected {

@@ -1,6 +1,9 @@
 package domain
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // Screen is a wall screen: a browser that shows one part of an account
 // unattended, opened once with a link instead of a sign-in.
@@ -18,6 +21,10 @@ type Screen struct {
 	LastSeen    time.Time // zero: never opened
 	Revoked     time.Time // zero: active
 }
+
+// ErrScreenLinked says that a screen is still linked (not revoked): only
+// a revoked screen can be removed.
+var ErrScreenLinked = errors.New("the screen is still linked")
 
 // ScreenScope is what a screen shows: the whole account, one building or
 // one floor.

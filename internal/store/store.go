@@ -156,6 +156,10 @@ type Screens interface {
 	UpdateScreen(ctx context.Context, sc domain.Screen) error
 	RelinkScreen(ctx context.Context, account, id string, tokenHash, sealed []byte) error
 	RevokeScreen(ctx context.Context, account, id string, at time.Time) error
+	// RemoveScreen removes a revoked screen of the account for good, with
+	// its sealed credentials: domain.ErrScreenLinked when it is not
+	// revoked, domain.ErrNotFound when the account has no screen of the id.
+	RemoveScreen(ctx context.Context, account, id string) error
 	TouchScreen(ctx context.Context, id string, at time.Time) error
 	Screens(ctx context.Context, account string) ([]domain.Screen, error)
 	Screen(ctx context.Context, account, id string) (domain.Screen, error)

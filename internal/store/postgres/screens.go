@@ -74,6 +74,29 @@ func (s *Store) RevokeScreen(ctx context.Context, account, id string, at time.Ti
 	return err
 }
 
+// RemoveScreen removes a revoked screen of the account for good, with its
+// sealed credentials; domain.ErrScreenLinked when the screen is not
+// revoked, so that a screen in use is never removed. The statement's
+// second look sees the screens as they were before the removal.
+func (s *Store) RemoveScreen(ctx context.Context, account, id string) error {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return err
+	}
+	var removed, found bool
+	err = s.pool.QueryRow(ctx, `WITH removed AS (
+			DELETE FROM screens WHERE account_id = $1 AND id = $2 AND revoked IS NOT NULL RETURNING 1)
+		SELECT EXISTS (SELECT 1 FROM removed), EXISTS (SELECT 1 FROM screens WHERE account_id = $1 AND id = $2)`,
+		key, id).Scan(&removed, &found)
+	switch {
+	case err != nil || removed:
+		return err
+	case !found:
+		return fmt.Errorf("screen %q: %w", id, domain.ErrNotFound)
+	}
+	return fmt.Errorf("screen %q: %w", id, domain.ErrScreenLinked)
+}
+
 // TouchScreen records that a screen checked in.
 func (s *Store) TouchScreen(ctx context.Context, id string, at time.Time) error {
 	_, err := s.pool.Exec(ctx, `UPDATE screens SET last_seen = $1 WHERE id = $2`, ts(at), id)

@@ -73,6 +73,24 @@ func (s *Store) RevokeScreen(ctx context.Context, account, id string, at time.Ti
 	return err
 }
 
+// RemoveScreen removes a revoked screen of the account for good, with its
+// sealed credentials; domain.ErrScreenLinked when the screen is not
+// revoked, so that a screen in use is never removed.
+func (s *Store) RemoveScreen(ctx context.Context, account, id string) error {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return err
+	}
+	res, err := s.write.ExecContext(ctx, `DELETE FROM screens WHERE account_id = ? AND id = ? AND revoked_ms <> 0`, key, id)
+	if n, err := rowsAffected(res, err); err != nil || n > 0 {
+		return err
+	}
+	if _, err := s.Screen(ctx, account, id); err != nil {
+		return err
+	}
+	return fmt.Errorf("screen %q: %w", id, domain.ErrScreenLinked)
+}
+
 // TouchScreen records that a screen checked in.
 func (s *Store) TouchScreen(ctx context.Context, id string, at time.Time) error {
 	_, err := s.write.ExecContext(ctx, `UPDATE screens SET last_seen_ms = ? WHERE id = ?`, ms(at), id)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -277,6 +278,83 @@ func testScreenCredentials(t *testing.T, open func(*testing.T) store.Store) {
 	}
 	if _, sealed, err := s.ScreenByToken(ctx, []byte("hash-s1")); err != nil || string(sealed) != "new-s1" {
 		t.Errorf("s1 by token: %q, %v", sealed, err)
+	}
+}
+
+// testRemoveRevokedScreens: a revoked screen of the account is removed for
+// good, with its sealed credentials, and no longer counts toward the
+// account's limit; a linked screen is refused (domain.ErrScreenLinked);
+// another account's screen and an unknown one are not found.
+func testRemoveRevokedScreens(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	const max = 2
+	create := func(account, id string) error {
+		return s.CreateScreen(ctx, domain.Screen{ID: id, Account: account, Name: id, Scope: domain.ScreenScope{Kind: "account"}, Created: t0},
+			[]byte("hash-"+id), []byte("sealed-"+id), max)
+	}
+	for _, x := range []struct{ account, id string }{{"a", "old"}, {"a", "live"}, {"b", "theirs"}} {
+		if err := create(x.account, x.id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, x := range []struct{ account, id string }{{"a", "old"}, {"b", "theirs"}} {
+		if err := s.RevokeScreen(ctx, x.account, x.id, t0.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := create("a", "new"); !errors.Is(err, domain.ErrLimit) {
+		t.Fatalf("a third screen with a limit of 2 before any removal: %v, want ErrLimit", err)
+	}
+
+	for name, x := range map[string]struct {
+		account, id string
+		want        error
+	}{
+		"a linked screen":          {"a", "live", domain.ErrScreenLinked},
+		"another account's screen": {"a", "theirs", domain.ErrNotFound},
+		"an unknown screen":        {"a", "nope", domain.ErrNotFound},
+		"an unknown account's":     {"nobody", "old", domain.ErrNotFound},
+	} {
+		if err := s.RemoveScreen(ctx, x.account, x.id); !errors.Is(err, x.want) {
+			t.Errorf("removing %s: %v, want %v", name, err, x.want)
+		}
+	}
+	if err := s.RemoveScreen(ctx, "a", "old"); err != nil {
+		t.Fatalf("removing a revoked screen: %v", err)
+	}
+	if err := s.RemoveScreen(ctx, "a", "old"); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("removing it again: %v, want ErrNotFound", err)
+	}
+
+	ids := func(account string) string {
+		list, err := s.Screens(ctx, account)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, sc := range list {
+			out = append(out, sc.ID)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := ids("a"); got != "live" {
+		t.Errorf("account a's screens after the removal: %q, want live", got)
+	}
+	if got := ids("b"); got != "theirs" {
+		t.Errorf("account b's screens after account a's removals: %q, want theirs", got)
+	}
+	if _, err := s.Screen(ctx, "a", "old"); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("the removed screen: %v, want ErrNotFound", err)
+	}
+	if _, _, err := s.ScreenByToken(ctx, []byte("hash-old")); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("the removed screen's link: %v, want ErrNotFound", err)
+	}
+	if sealed, err := s.ScreenCredentials(ctx, ""); err != nil || sealed["old"] != nil || len(sealed) != 2 {
+		t.Errorf("sealed credentials after the removal: %d (%v), the removed screen's %q; want only live's and theirs", len(sealed), err, sealed["old"])
+	}
+	if err := create("a", "new"); err != nil {
+		t.Errorf("a new screen in the removed one's place, at the limit: %v", err)
 	}
 }
 

@@ -79,6 +79,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ReportSettings", testReportSettings},
 		{"Screens", testScreens},
 		{"ScreenCredentials", testScreenCredentials},
+		{"RemoveRevokedScreens", testRemoveRevokedScreens},
 		{"Receivers", testReceivers},
 		{"LimitsHoldAtOnce", testLimitsHoldAtOnce},
 		{"Sessions", testSessions},
