@@ -15,14 +15,13 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/forecast"
 	"washboard/internal/keyring"
-	"washboard/internal/store"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
 )
 
 // Deps are what the service reads from.
 type Deps struct {
-	Store    store.Store
+	Store    Store
 	Sync     *syncer.Engine
 	Upstream *upstream.Client // checks credentials at sign-in
 	Clock    clock.Clock
@@ -45,7 +44,7 @@ type Forecasts interface {
 
 // Service answers the pages from the cache.
 type Service struct {
-	store    store.Store
+	store    Store
 	sync     *syncer.Engine
 	upstream *upstream.Client
 	clock    clock.Clock

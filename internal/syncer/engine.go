@@ -16,7 +16,6 @@ import (
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
-	"washboard/internal/store"
 	"washboard/internal/upstream"
 )
 
@@ -68,7 +67,7 @@ func (c Config) withDefaults() Config {
 // Engine runs the sync loops.
 type Engine struct {
 	src   Source
-	store store.Store
+	store Store
 	clock clock.Clock
 	cfg   Config
 	log   *slog.Logger
@@ -99,7 +98,7 @@ type holder struct {
 }
 
 // New returns an engine whose loops stop when ctx ends.
-func New(ctx context.Context, src Source, st store.Store, clk clock.Clock, cfg Config, log *slog.Logger) *Engine {
+func New(ctx context.Context, src Source, st Store, clk clock.Clock, cfg Config, log *slog.Logger) *Engine {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}

@@ -1,0 +1,78 @@
+package dashboard
+
+import (
+	"context"
+	"time"
+
+	"washboard/internal/domain"
+	"washboard/internal/store"
+)
+
+// Store is what the service reads and writes of the cache: the methods of
+// store.Store it calls, and no others.
+type Store interface {
+	placeReader
+	alertReader
+	deviceReader
+	screenStore
+	claimStore
+	SyncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error)
+	ReportSettings(ctx context.Context, account string) (rs store.ReportSettings, ok bool, err error)
+	SaveReportSettings(ctx context.Context, account string, rs store.ReportSettings) error
+	// Migrated reports whether every schema migration has been applied.
+	Migrated(ctx context.Context) (bool, error)
+}
+
+// placeReader reads an account's layout: its buildings, floors, rooms
+// and locations, and their counts.
+type placeReader interface {
+	Account(ctx context.Context, id string) (domain.Account, error)
+	Buildings(ctx context.Context, account string) ([]domain.Building, error)
+	Floors(ctx context.Context, account, building string) ([]domain.Floor, error)
+	Rooms(ctx context.Context, account, floor string) ([]domain.Room, error)
+	Building(ctx context.Context, account, id string) (domain.Building, error)
+	Floor(ctx context.Context, account, id string) (domain.Floor, error)
+	Room(ctx context.Context, account, id string) (domain.Room, error)
+	Location(ctx context.Context, account, id string) (domain.Location, error)
+	LocationsIn(ctx context.Context, account, building, floor, room string) ([]domain.Location, error)
+	SearchLocations(ctx context.Context, account, query string, limit int) ([]domain.Location, error)
+	Paths(ctx context.Context, account string, ids []string) (map[string]store.Path, error)
+	Rollup(ctx context.Context, account string, scope domain.Scope, id string) (domain.Rollup, error)
+	Rollups(ctx context.Context, account string, scope domain.Scope, ids ...string) (map[string]domain.Rollup, error)
+}
+
+// alertReader reads the cached alerts.
+type alertReader interface {
+	FindAlerts(ctx context.Context, f store.AlertFilter) ([]domain.Alert, error)
+	CountAlerts(ctx context.Context, f store.AlertFilter) (int, error)
+	RefillTotals(ctx context.Context, f store.AlertFilter) ([]store.RefillTotal, error)
+	AlertSpans(ctx context.Context, f store.AlertFilter) ([]store.AlertSpan, error)
+}
+
+// deviceReader reads the cached devices and their history.
+type deviceReader interface {
+	FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain.Device, error)
+	DeviceHistory(ctx context.Context, account string, macs []string, from time.Time) (map[string][]store.Reading, error)
+}
+
+// screenStore keeps the wall screens.
+type screenStore interface {
+	CreateScreen(ctx context.Context, sc domain.Screen, tokenHash, sealed []byte, max int) error
+	UpdateScreen(ctx context.Context, sc domain.Screen) error
+	RelinkScreen(ctx context.Context, account, id string, tokenHash, sealed []byte) error
+	RevokeScreen(ctx context.Context, account, id string, at time.Time) error
+	RemoveScreen(ctx context.Context, account, id string) error
+	TouchScreen(ctx context.Context, id string, at time.Time) error
+	Screens(ctx context.Context, account string) ([]domain.Screen, error)
+	Screen(ctx context.Context, account, id string) (domain.Screen, error)
+	ScreenByToken(ctx context.Context, tokenHash []byte) (domain.Screen, []byte, error)
+	ScreenCredentials(ctx context.Context, account string) (map[string][]byte, error)
+}
+
+// claimStore keeps who is on the account's open alerts.
+type claimStore interface {
+	ClaimAlert(ctx context.Context, account string, c domain.Claim) error
+	ReleaseClaim(ctx context.Context, account, alertID string, at time.Time) error
+	ActiveClaims(ctx context.Context, account string) (map[string]domain.Claim, error)
+	ClaimsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.Claim, error)
+}
