@@ -47,14 +47,14 @@ func TestWhatAnAccountKeepsIsLimited(t *testing.T) {
 	for i := range notifier.MaxRules {
 		page.Rules = append(page.Rules, rules.Rule{Name: fmt.Sprint("Rule ", i), When: notify.AlertOpened, Channels: []string{"Ops 0"}})
 	}
-	if err := a.notes.SaveSettings(ctx, acc.ID, page); err != nil {
+	if err := a.notifier.SaveSettings(ctx, acc.ID, page); err != nil {
 		t.Fatal(err)
 	}
 	refused("channel", b.addChannel(webhookChannel("One too many", hook.URL)),
 		"An account keeps at most 50 channels made on this page, and this one has as many. Remove one it no longer uses before adding another", "One too many")
 	refused("rule", b.addRule(url.Values{"name": {"One rule too many"}, "when": {"alert.opened"}, "channel": {"Ops 1"}}),
 		"An account keeps at most 200 rules made on this page, and this one has as many", "One rule too many")
-	if set, err := a.notes.Settings(ctx, acc.ID); err != nil || len(set.Page.Channels) != notifier.MaxChannels || len(set.Page.Rules) != notifier.MaxRules {
+	if set, err := a.notifier.Settings(ctx, acc.ID); err != nil || len(set.Page.Channels) != notifier.MaxChannels || len(set.Page.Rules) != notifier.MaxRules {
 		t.Errorf("after the refusals the account keeps %d channels and %d rules (%v)", len(set.Page.Channels), len(set.Page.Rules), err)
 	}
 	token := b.pageCSRF("/notifications")
@@ -107,7 +107,7 @@ func TestChannelsAddedAtOnceAreAllKept(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	set, err := a.notes.Settings(context.Background(), a.world.Accounts()[0].ID)
+	set, err := a.notifier.Settings(context.Background(), a.world.Accounts()[0].ID)
 	if err != nil || len(set.Page.Channels) != len(codes) {
 		t.Errorf("%d channels added at once (answered %v); %d kept (%v)", len(codes), codes, len(set.Page.Channels), err)
 	}

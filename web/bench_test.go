@@ -147,18 +147,18 @@ func newBenchEnv(b *testing.B, buildings, floors int) *benchEnv {
 	b.Cleanup(func() { cancel(); engine.Wait(); <-eventsDone })
 	// On PostgreSQL, as replicas run: sessions shared with any other,
 	// kept while their writes are announced.
-	var notes SessionNotes
+	var announcements SessionAnnouncements
 	if dbURL != "" {
 		replicas, err := cluster.OpenReplicas(ctx, dbURL, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Cleanup(replicas.Close)
-		notes = replicas
+		announcements = replicas
 	}
 	s, err := New(Config{Zone: time.UTC, Sessions: SessionConfig{Shared: dbURL != ""}},
 		Deps{Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: clk, Keys: keys}),
-			Sessions: st, Sync: engine, Clock: clk, Keys: keys, Receiver: events, SessionNotes: notes})
+			Sessions: st, Sync: engine, Clock: clk, Keys: keys, Receiver: events, SessionAnnouncements: announcements})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func (e *benchEnv) replica(b *testing.B) (*httptest.Server, *syncer.Engine) {
 	engine := syncer.New(ctx, syncer.UpstreamSource{Client: client}, st, e.clk, syncer.Config{Interval: 24 * time.Hour, Cluster: others}, nil)
 	s, err := New(Config{Zone: time.UTC, Sessions: SessionConfig{Shared: true}},
 		Deps{Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: e.clk, Keys: e.keys}),
-			Sessions: st, Sync: engine, Clock: e.clk, Keys: e.keys, SessionNotes: others})
+			Sessions: st, Sync: engine, Clock: e.clk, Keys: e.keys, SessionAnnouncements: others})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -129,7 +129,7 @@ func (s *Server) testChannel(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	msg, err := s.notes.TestChannel(c.Request().Context(), sessionOf(c).Account, name)
+	msg, err := s.notifier.TestChannel(c.Request().Context(), sessionOf(c).Account, name)
 	if msg == "" && err != nil {
 		return err
 	}
@@ -197,7 +197,7 @@ func (r *refusal) Error() string { return r.msg }
 // changeSettings changes the account's channels and rules made on the page
 // and saves them. What the notifier refuses comes back as a *refusal.
 func (s *Server) changeSettings(c echo.Context, change func(*rules.Account) error) error {
-	err := s.notes.ChangeSettings(c.Request().Context(), sessionOf(c).Account, change)
+	err := s.notifier.ChangeSettings(c.Request().Context(), sessionOf(c).Account, change)
 	if se := (*notifier.SettingsError)(nil); errors.As(err, &se) {
 		return &refusal{msg: se.Msg}
 	}
@@ -466,7 +466,7 @@ func (s *Server) notificationsModel(c echo.Context, st notificationsState) (view
 		s.sessionChanged(ctx)
 		m.Flash, m.FlashFailed = msg, s.sessions.PopBool(ctx, keyNotificationsFlashFailed)
 	}
-	set, err := s.notes.Settings(ctx, account)
+	set, err := s.notifier.Settings(ctx, account)
 	if err != nil {
 		return m, err
 	}
@@ -488,7 +488,7 @@ func (s *Server) notificationsModel(c echo.Context, st notificationsState) (view
 		m.FileRules = append(m.FileRules, ruleRow(r, places, false))
 	}
 	for i, ch := range slices.Concat(set.Page.Channels, set.File.Channels) {
-		log, err := s.notes.Log(ctx, account, ch.Name, logLength)
+		log, err := s.notifier.Log(ctx, account, ch.Name, logLength)
 		if err != nil {
 			return m, err
 		}

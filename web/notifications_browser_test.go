@@ -48,7 +48,7 @@ func TestBrowserNotificationsPage(t *testing.T) {
 				QuietHours: &rules.QuietHours{From: 20 * 60, To: 7 * 60, During: rules.QuietDrop}},
 		},
 	}
-	if err := a.notes.SaveSettings(context.Background(), acc.ID, page); err != nil {
+	if err := a.notifier.SaveSettings(context.Background(), acc.ID, page); err != nil {
 		t.Fatal(err)
 	}
 
@@ -59,7 +59,7 @@ func TestBrowserNotificationsPage(t *testing.T) {
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
 	openAlert(t, a, acc.Rooms[0].Locations[0], "browser-alert-1")
-	a.notes.Pass(context.Background())
+	a.notifier.Pass(context.Background())
 
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/notifications"), chromedp.WaitVisible(chromedp.CSS("main"))), "opening /notifications")
 	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(".channels-table tbody tr:first-child .test-form button")),

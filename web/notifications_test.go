@@ -77,8 +77,8 @@ func webhookChannel(name, u string) url.Values {
 // --notifications file, the mail server), as the server is started.
 func (a *app) useNotifications(cfg notifier.Config) {
 	a.t.Helper()
-	a.notes = a.newNotifier(cfg, a.deps.Keys)
-	a.deps.Notifications = a.notes
+	a.notifier = a.newNotifier(cfg, a.deps.Keys)
+	a.deps.Notifications = a.notifier
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
 		a.t.Fatal(err)
@@ -428,7 +428,7 @@ func TestNotificationsLogShowsWhatWasSent(t *testing.T) {
 		t.Fatalf("adding the rule = %d", r.StatusCode)
 	}
 	openAlert(t, a, acc.Rooms[0].Locations[0], "log-alert-1")
-	a.notes.Pass(context.Background())
+	a.notifier.Pass(context.Background())
 
 	doc := b.get("/notifications").doc(t)
 	rowOf := func(channel string) map[string]string {

@@ -17,7 +17,7 @@ import (
 // page builds what every page carries: who is signed in, the CSRF token,
 // how fresh the data is.
 func (s *Server) page(c echo.Context, title, nav string) views.Page {
-	p := views.Page{Title: title, Nav: nav, CSRFToken: csrfToken(c), Version: s.version, Zone: s.cfg.Zone, NotificationsLink: s.notes != nil}
+	p := views.Page{Title: title, Nav: nav, CSRFToken: csrfToken(c), Version: s.version, Zone: s.cfg.Zone, NotificationsLink: s.notifier != nil}
 	if loaded, _ := c.Get(ctxSessionLoaded).(bool); !loaded {
 		return p
 	}

@@ -24,13 +24,13 @@ func TestSignOutOnOneReplicaEndsTheSessionOnTheOthers(t *testing.T) {
 	}
 	a := newApp(t, Config{})
 	replica := func(sessions SessionStore) *Server {
-		notes, err := cluster.OpenReplicas(context.Background(), a.dbURL, nil)
+		replicas, err := cluster.OpenReplicas(context.Background(), a.dbURL, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(notes.Close)
+		t.Cleanup(replicas.Close)
 		deps := a.deps
-		deps.Sessions, deps.SessionNotes = sessions, notes
+		deps.Sessions, deps.SessionAnnouncements = sessions, replicas
 		s, err := New(a.cfg, deps)
 		if err != nil {
 			t.Fatal(err)

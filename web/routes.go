@@ -81,7 +81,7 @@ func (s *Server) routes() *echo.Echo {
 		ready.POST("/webhooks/:id/rotate", s.rotateWebhook)
 		ready.POST("/webhooks/:id/remove", s.removeWebhook)
 	}
-	if s.notes != nil {
+	if s.notifier != nil {
 		ready.GET("/notifications", s.listNotifications)
 		ready.POST("/notifications/channels", s.addChannel)
 		ready.POST("/notifications/channels/:name/test", s.testChannel)

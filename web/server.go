@@ -73,10 +73,10 @@ type Deps struct {
 	Keys *keyring.Ring
 	// Receiver takes the service's events at /hooks/; nil answers them 404.
 	Receiver *receiver.Service
-	// SessionNotes, with SessionConfig.Shared, carries the announcements
+	// SessionAnnouncements, with SessionConfig.Shared, carries the announcements
 	// of sessions written between replicas, so that each may keep
 	// sessions in memory.
-	SessionNotes SessionNotes
+	SessionAnnouncements SessionAnnouncements
 	// Notifications keeps the account's notification channels and rules
 	// and sends them; nil answers /notifications 404.
 	Notifications Notifications
@@ -95,7 +95,7 @@ type Server struct {
 	sessions *scs.SessionManager
 	keys     *keyring.Ring
 	receiver *receiver.Service
-	notes    Notifications
+	notifier Notifications
 	limiter  *failureLimiter
 	echo     *echo.Echo
 	version  string
@@ -125,7 +125,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, dash: deps.Dashboard, sync: deps.Sync, clock: deps.Clock, log: deps.Log, metrics: deps.Metrics, closing: make(chan struct{}),
-		sessions: newSessionManager(deps.Sessions, cfg.Sessions, deps.Keys, deps.SessionNotes), keys: deps.Keys, receiver: deps.Receiver, notes: deps.Notifications, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
+		sessions: newSessionManager(deps.Sessions, cfg.Sessions, deps.Keys, deps.SessionAnnouncements), keys: deps.Keys, receiver: deps.Receiver, notifier: deps.Notifications, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
 		pages: newPageCache(pageCacheBytes),
 	}
 	if s.version == "" {

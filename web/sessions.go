@@ -51,21 +51,21 @@ type SessionConfig struct {
 	Lifetime    time.Duration // default 7 days
 	// Shared says that other replicas read and write the same sessions:
 	// signing out on one replica signs out on all at once. With
-	// Deps.SessionNotes, replicas keep sessions in memory and announce
+	// Deps.SessionAnnouncements, replicas keep sessions in memory and announce
 	// their writes to each other; without, none is kept.
 	Shared bool
 }
 
 // newSessionManager returns a session manager storing sessions, sealed
 // with the ring's session key, in the store.
-func newSessionManager(st SessionStore, cfg SessionConfig, keys *keyring.Ring, notes SessionNotes) *scs.SessionManager {
+func newSessionManager(st SessionStore, cfg SessionConfig, keys *keyring.Ring, announcements SessionAnnouncements) *scs.SessionManager {
 	codec := newEncryptedCodec(keys)
 	sm := scs.New()
 	switch {
 	case !cfg.Shared:
 		sm.Store = newSessionCache(st, sessionCacheSize)
-	case notes != nil:
-		sm.Store = newSharedSessionCache(st, sessionCacheSize, notes)
+	case announcements != nil:
+		sm.Store = newSharedSessionCache(st, sessionCacheSize, announcements)
 	default:
 		sm.Store = newSessionCache(st, 0)
 	}

@@ -32,7 +32,8 @@ const sessionCacheSize = 4096
 // the store on every request. It is scs's store: every write goes through
 // it. With one server it is the store's only writer.
 //
-// Replicas sharing a store tell each other what they wrote (SessionNotes):
+// Replicas sharing a store tell each other what they wrote
+// (SessionAnnouncements):
 // a session another replica signed out or renewed must end here at once.
 // Each write is announced with the token's hash, and every replica drops
 // what it kept of that session; a replica that may have missed
@@ -49,28 +50,28 @@ type sessionCache struct {
 
 	// With other replicas: the announcements, and this cache's own name
 	// among them.
-	notes SessionNotes
-	self  string
+	announcements SessionAnnouncements
+	self          string
 
 	writing sync.Mutex // a write and its change to memory, one at a time, so both see writes in the same order
 
 	mu        sync.Mutex
 	gen       uint64 // moves with every write: a read that a write overtook is not kept
 	byID      map[string]cachedSession
-	listening bool // with notes: they are heard, and sessions may be kept
+	listening bool // with announcements: they are heard, and sessions may be kept
 }
 
 type cachedSession struct {
 	data   []byte
 	expiry time.Time
-	read   time.Time // with notes: when it was read or written
+	read   time.Time // with announcements: when it was read or written
 }
 
-// SessionNotes carries the announcements of sessions written between
+// SessionAnnouncements carries the announcements of sessions written between
 // replicas sharing a session store: the cluster's Replicas implement it.
 // Subscribe's channel receives "" when announcements may have been missed,
 // first of all once they are listened to.
-type SessionNotes interface {
+type SessionAnnouncements interface {
 	Publish(ctx context.Context, channel, payload string) error
 	Subscribe(channel string) (<-chan string, func())
 }
@@ -89,10 +90,10 @@ func newSessionCache(st SessionStore, max int) *sessionCache {
 
 // newSharedSessionCache is a session cache among replicas: it keeps
 // sessions while it hears the others' announcements.
-func newSharedSessionCache(st SessionStore, max int, notes SessionNotes) *sessionCache {
+func newSharedSessionCache(st SessionStore, max int, announcements SessionAnnouncements) *sessionCache {
 	c := newSessionCache(st, max)
-	c.notes, c.self = notes, rand.Text()
-	heard, _ := notes.Subscribe(sessionsChannel)
+	c.announcements, c.self = announcements, rand.Text()
+	heard, _ := announcements.Subscribe(sessionsChannel)
 	go c.hear(heard)
 	return c
 }
@@ -100,13 +101,13 @@ func newSharedSessionCache(st SessionStore, max int, notes SessionNotes) *sessio
 // hear drops the sessions the other replicas wrote, until the
 // announcements end.
 func (c *sessionCache) hear(heard <-chan string) {
-	for note := range heard {
+	for payload := range heard {
 		c.mu.Lock()
 		c.gen++
-		if note == "" {
+		if payload == "" {
 			clear(c.byID)
 			c.listening = true
-		} else if writer, token, ok := strings.Cut(note, " "); ok && writer != c.self {
+		} else if writer, token, ok := strings.Cut(payload, " "); ok && writer != c.self {
 			delete(c.byID, token)
 		}
 		c.mu.Unlock()
@@ -119,14 +120,14 @@ func (c *sessionCache) hear(heard <-chan string) {
 
 // announce tells the other replicas that the session was written.
 func (c *sessionCache) announce(token string) {
-	if c.notes == nil {
+	if c.announcements == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	// A failure is bounded: the others read the session again within
 	// sharedSessionKept.
-	_ = c.notes.Publish(ctx, sessionsChannel, c.self+" "+token)
+	_ = c.announcements.Publish(ctx, sessionsChannel, c.self+" "+token)
 }
 
 // Find returns a session's sealed data, if it exists and has not expired.
@@ -136,7 +137,7 @@ func (c *sessionCache) Find(token string) ([]byte, bool, error) {
 	gen := c.gen
 	c.mu.Unlock()
 	now := c.now()
-	if ok && (c.notes == nil || now.Sub(e.read) < sharedSessionKept) {
+	if ok && (c.announcements == nil || now.Sub(e.read) < sharedSessionKept) {
 		if !now.Before(e.expiry) {
 			return nil, false, nil
 		}
@@ -191,7 +192,7 @@ func (c *sessionCache) Delete(token string) error {
 }
 
 func (c *sessionCache) keepLocked(token string, s cachedSession) {
-	if c.max <= 0 || (c.notes != nil && !c.listening) {
+	if c.max <= 0 || (c.announcements != nil && !c.listening) {
 		return // nothing kept: the store is shared, and the others' writes unheard
 	}
 	if _, ok := c.byID[token]; !ok && len(c.byID) >= c.max {

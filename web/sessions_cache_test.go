@@ -240,12 +240,12 @@ func (c *countingSessions) reads() int {
 	return c.finds
 }
 
-// silentNotes are announcements never heard: no subscriber is told that
+// silence is announcements never heard: no subscriber is told that
 // they are listened to.
-type silentNotes struct{}
+type silence struct{}
 
-func (silentNotes) Publish(context.Context, string, string) error { return nil }
-func (silentNotes) Subscribe(string) (<-chan string, func())      { return make(chan string), func() {} }
+func (silence) Publish(context.Context, string, string) error { return nil }
+func (silence) Subscribe(string) (<-chan string, func())      { return make(chan string), func() {} }
 
 // TestSharedSessionCachesHearEachOther runs two replicas' session caches
 // on one store: each keeps the sessions it read while it hears the
@@ -254,10 +254,10 @@ func (silentNotes) Subscribe(string) (<-chan string, func())      { return make(
 // and keeps nothing while it does not hear the others.
 func TestSharedSessionCachesHearEachOther(t *testing.T) {
 	st := &countingSessions{SessionStore: sessionTestStore(t)}
-	notes := cluster.NewLocal(0)
-	t.Cleanup(notes.Close)
-	one := newSharedSessionCache(st, 16, notes)
-	two := newSharedSessionCache(st, 16, notes)
+	local := cluster.NewLocal(0)
+	t.Cleanup(local.Close)
+	one := newSharedSessionCache(st, 16, local)
+	two := newSharedSessionCache(st, 16, local)
 	now := time.Now()
 	two.now = func() time.Time { return now }
 	expiry := now.Add(time.Hour)
@@ -339,7 +339,7 @@ func TestSharedSessionCachesHearEachOther(t *testing.T) {
 	}
 
 	// A replica that does not hear the others keeps nothing.
-	deaf := newSharedSessionCache(st, 16, silentNotes{})
+	deaf := newSharedSessionCache(st, 16, silence{})
 	reads = st.reads()
 	for range 3 {
 		if _, found, err := deaf.Find("t2"); err != nil || !found {

@@ -65,7 +65,7 @@ type app struct {
 	sessionDB *sql.DB
 	engine    *syncer.Engine
 	events    *receiver.Service
-	notes     *notifier.Notifier // not running: a test calls its Pass
+	notifier  *notifier.Notifier // not running: a test calls its Pass
 	logs      *syncBuffer
 	seen      *syncBuffer // every response body and header the tests received
 	cfg       Config
@@ -174,9 +174,9 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	go func() { a.events.Run(ctx); close(eventsDone) }()
 	t.Cleanup(func() { cancel(); <-eventsDone })
 	a.client = client
-	a.notes = a.newNotifier(notifier.Config{}, keys)
+	a.notifier = a.newNotifier(notifier.Config{}, keys)
 	a.cfg, a.deps = cfg, Deps{Dashboard: dashboard.New(dashboard.Deps{Store: a.store, Sync: a.engine, Upstream: client, Clock: a.clock, Keys: keys}),
-		Sessions: a.store, Sync: a.engine, Clock: a.clock, Log: log, Metrics: m, Keys: keys, Receiver: a.events, Notifications: a.notes}
+		Sessions: a.store, Sync: a.engine, Clock: a.clock, Log: log, Metrics: m, Keys: keys, Receiver: a.events, Notifications: a.notifier}
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
 		t.Fatal(err)

@@ -195,7 +195,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err != nil {
 		return usageError{fmt.Sprintf("--tz %q: %v", cfg.TimeZone, err)}
 	}
-	notes, err := notifierConfig(cfg)
+	notifierCfg, err := notifierConfig(cfg)
 	if err != nil {
 		return err
 	}
@@ -256,18 +256,18 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if shared != nil {
 		leases = shared
 	}
-	notes.Link = cmp.Or(cfg.PublicURL, url)
+	notifierCfg.Link = cmp.Or(cfg.PublicURL, url)
 	// Webhooks and channels' mail servers must not reach the dashboard:
 	// every address it listens on, and the one it is reached at.
-	notes.Guard.Own = []string{ln.Addr().String()}
+	notifierCfg.Guard.Own = []string{ln.Addr().String()}
 	if mln != nil {
-		notes.Guard.Own = append(notes.Guard.Own, mln.Addr().String())
+		notifierCfg.Guard.Own = append(notifierCfg.Guard.Own, mln.Addr().String())
 	}
-	if own := hostPort(notes.Link); own != "" {
-		notes.Guard.Own = append(notes.Guard.Own, own)
+	if own := hostPort(notifierCfg.Link); own != "" {
+		notifierCfg.Guard.Own = append(notifierCfg.Guard.Own, own)
 	}
-	notes.Zone = zone
-	notifications, err := notifier.New(notes, notifier.Deps{Store: st, Leases: leases, Keys: keys, Clock: opts.clock, Log: log})
+	notifierCfg.Zone = zone
+	notifications, err := notifier.New(notifierCfg, notifier.Deps{Store: st, Leases: leases, Keys: keys, Clock: opts.clock, Log: log})
 	if err != nil {
 		return usageError{"--notifications: " + err.Error()}
 	}
@@ -278,9 +278,9 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 
 	// nil interfaces, not nil pointers, on an engine of its own
 	var others syncer.Cluster
-	var sessionNotes web.SessionNotes
+	var sessionAnnouncements web.SessionAnnouncements
 	if shared != nil {
-		others, sessionNotes = shared, shared
+		others, sessionAnnouncements = shared, shared
 	}
 	syncCtx, stopSync := context.WithCancel(context.WithoutCancel(ctx))
 	engine := syncer.New(syncCtx, syncer.UpstreamSource{Client: client}, st, opts.clock, syncer.Config{
@@ -324,7 +324,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	}, web.Deps{
 		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log}),
 		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,
-		SessionNotes: sessionNotes, Notifications: notifications,
+		SessionAnnouncements: sessionAnnouncements, Notifications: notifications,
 	})
 	if err != nil {
 		return err

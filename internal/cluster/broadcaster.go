@@ -54,7 +54,7 @@ func (c BroadcasterConfig) withDefaults() BroadcasterConfig {
 	return c
 }
 
-// Broadcaster publishes notifications with pg_notify and hands those of
+// Broadcaster publishes announcements with pg_notify and hands those of
 // every replica to the local subscribers of their channel, listening on one
 // connection of its own that it makes again when it breaks (see the
 // package's documentation).
@@ -113,20 +113,20 @@ func (b *Broadcaster) connect(ctx context.Context) (*pgx.Conn, error) {
 // Publish sends payload on channel to every replica's subscribers, this
 // one's included, at once: it commits as soon as it runs.
 func (b *Broadcaster) Publish(ctx context.Context, channel, payload string) error {
-	return notify(ctx, b.pool, channel, payload)
+	return publish(ctx, b.pool, channel, payload)
 }
 
 // PublishTx sends payload on channel when tx commits, and not at all if it
-// rolls back. PostgreSQL sends identical notifications of one transaction
+// rolls back. PostgreSQL sends identical announcements of one transaction
 // (same channel, same payload) once.
 func (b *Broadcaster) PublishTx(ctx context.Context, tx pgx.Tx, channel, payload string) error {
-	return notify(ctx, tx, channel, payload)
+	return publish(ctx, tx, channel, payload)
 }
 
-func notify(ctx context.Context, db interface {
+func publish(ctx context.Context, db interface {
 	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
 }, channel, payload string) error {
-	if err := checkNotification(channel, payload); err != nil {
+	if err := checkAnnouncement(channel, payload); err != nil {
 		return err
 	}
 	if _, err := db.Exec(ctx, "SELECT pg_notify($1, $2)", channel, payload); err != nil {
@@ -172,7 +172,7 @@ func (b *Broadcaster) run(ctx context.Context, conn *pgx.Conn) {
 			if ctx.Err() != nil {
 				return
 			}
-			b.cfg.Log.Warn("the listening connection broke; subscribers will be told they may have missed notifications", "error", err)
+			b.cfg.Log.Warn("the listening connection broke; subscribers will be told they may have missed announcements", "error", err)
 			if listened {
 				backoff = 0
 			}
@@ -196,11 +196,11 @@ func (b *Broadcaster) run(ctx context.Context, conn *pgx.Conn) {
 	}
 }
 
-// errIdle ends a wait for a notification that lasted CheckInterval.
+// errIdle ends a wait for an announcement that lasted CheckInterval.
 var errIdle = errors.New("cluster: the listening connection was silent")
 
 // listen listens to the subscribed channels on conn and hands out their
-// notifications until conn breaks or ctx ends. It reports whether it
+// announcements until conn breaks or ctx ends. It reports whether it
 // listened to every channel at least once: then the connection was good,
 // and the next one is made without waiting long.
 func (b *Broadcaster) listen(ctx context.Context, conn *pgx.Conn) (listened bool, err error) {
@@ -254,7 +254,7 @@ func (b *Broadcaster) follow(ctx context.Context, conn *pgx.Conn) error {
 	return nil
 }
 
-// wait waits for the next notification on conn, for CheckInterval at
+// wait waits for the next announcement on conn, for CheckInterval at
 // most (errIdle), and no longer than until the subscribed channels change.
 // Interrupting the wait leaves the connection usable: pgx reads on after a
 // deadline.

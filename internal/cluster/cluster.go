@@ -1,6 +1,6 @@
 // Package cluster lets several identical replicas of Washboard share one
 // PostgreSQL database: leases, so that exactly one replica polls each
-// account at a time, and notifications, so that a change written by one
+// account at a time, and announcements, so that a change written by one
 // replica reaches the event streams of every replica.
 //
 // Each has two implementations with the same methods: Leases and
@@ -54,25 +54,26 @@
 // breaks both session locks and LISTEN: Leases and Broadcaster must reach
 // PostgreSQL directly or through a pooler in session mode.
 //
-// # Notifications
+// # Announcements
 //
-// A Broadcaster publishes with pg_notify and listens on one connection of
-// its own, handing each notification to the local subscribers of its
-// channel. Every subscriber has a bounded buffer and the Broadcaster never
-// waits for one: a subscriber that falls behind misses notifications, and
+// An announcement is a payload published on a channel to every replica,
+// with PostgreSQL's NOTIFY. A Broadcaster publishes with pg_notify and
+// listens on one connection of its own, handing each announcement to the
+// local subscribers of its channel. Every subscriber has a bounded buffer and the Broadcaster never
+// waits for one: a subscriber that falls behind misses announcements, and
 // is told so. The value Gap ("") in place of a payload means "you may have
-// missed notifications on this channel: read the state again". A
+// missed announcements on this channel: read the state again". A
 // subscriber receives it
 //
 //   - first, once its channel is being listened to: whatever was published
 //     before may have been missed;
 //   - after the listening connection broke and was made again;
-//   - in place of the notifications dropped because its buffer was full.
+//   - in place of the announcements dropped because its buffer was full.
 //
 // Gap is the last value in a full buffer, so that a subscriber that reads
-// it has read past every notification it missed.
+// it has read past every announcement it missed.
 //
-// PostgreSQL delivers a notification published inside a transaction when
+// PostgreSQL delivers an announcement published inside a transaction when
 // the transaction commits, and not at all if it rolls back: PublishTx in
 // the transaction that writes a change announces it exactly when it
 // becomes visible. Publish right after the commit is just as prompt; only
@@ -110,7 +111,7 @@ type Lease = interface {
 }
 
 // Gap is the value a subscriber receives in place of a payload when it may
-// have missed notifications on its channel. Publish refuses it as a
+// have missed announcements on its channel. Publish refuses it as a
 // payload.
 const Gap = ""
 
@@ -123,8 +124,8 @@ const (
 
 // Sentinel errors, for errors.Is.
 var (
-	ErrPayloadTooLarge = errors.New("cluster: a notification's payload must be shorter than 8000 bytes")
-	ErrInvalid         = errors.New("cluster: invalid notification")
+	ErrPayloadTooLarge = errors.New("cluster: an announcement's payload must be shorter than 8000 bytes")
+	ErrInvalid         = errors.New("cluster: invalid announcement")
 	ErrClosed          = errors.New("cluster: closed")
 	ErrDisconnected    = errors.New("cluster: not connected to PostgreSQL")
 )

@@ -11,7 +11,7 @@ import (
 // DefaultBuffer is how many values a subscriber's channel holds by default.
 const DefaultBuffer = 64
 
-// hub hands notifications to the local subscribers of their channel
+// hub hands announcements to the local subscribers of their channel
 // without ever waiting for one. It knows which channels are being listened
 // to: a subscriber to one of those is told Gap at once, the others when
 // their channel's listening begins.
@@ -132,7 +132,7 @@ func (h *hub) plan() (listen, unlisten []string) {
 }
 
 // listening records that channels are now listened to, and tells their
-// subscribers that they may have missed notifications until now.
+// subscribers that they may have missed announcements until now.
 func (h *hub) listening(channels []string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -165,10 +165,10 @@ func (h *hub) close() {
 	clear(h.listened)
 }
 
-// checkNotification says why PostgreSQL would refuse a notification, or
+// checkAnnouncement says why PostgreSQL would refuse an announcement, or
 // why Gap cannot be sent as a payload. Local applies the same rules, so
 // that what one process publishes would work across replicas too.
-func checkNotification(channel, payload string) error {
+func checkAnnouncement(channel, payload string) error {
 	if err := checkChannel(channel); err != nil {
 		return err
 	}

@@ -5,10 +5,10 @@ import (
 	"sync"
 )
 
-// Local is the single process's leases and notifications, with the same
+// Local is the single process's leases and announcements, with the same
 // methods and rules as Leases and Broadcaster: a key is leased to one
 // holder at a time until it releases it (a lease is never lost
-// otherwise), and a notification reaches every subscriber of its channel
+// otherwise), and an announcement reaches every subscriber of its channel
 // in the process, at once.
 type Local struct {
 	hub *hub
@@ -18,7 +18,7 @@ type Local struct {
 	closed bool
 }
 
-// NewLocal returns leases and notifications for one process. Subscribers'
+// NewLocal returns leases and announcements for one process. Subscribers'
 // channels hold buffer values (DefaultBuffer when 0).
 func NewLocal(buffer int) *Local {
 	h := newHub(buffer)
@@ -64,7 +64,7 @@ func (ls *localLease) Release() {
 
 // Publish hands payload to every subscriber of channel in the process.
 func (l *Local) Publish(ctx context.Context, channel, payload string) error {
-	if err := checkNotification(channel, payload); err != nil {
+	if err := checkAnnouncement(channel, payload); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {

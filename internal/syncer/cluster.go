@@ -11,7 +11,7 @@ import (
 )
 
 // Cluster is what the replicas of one deployment share: leases, so that
-// exactly one replica syncs each account at a time, and notifications, so
+// exactly one replica syncs each account at a time, and announcements, so
 // that a change one replica writes reaches every replica's subscribers.
 // internal/cluster implements it over PostgreSQL (advisory locks and
 // LISTEN/NOTIFY); without one, the engine is the only one and needs
@@ -123,22 +123,22 @@ func (e *Engine) announceLive(account string, now time.Time) {
 
 // hear passes the other replicas' announcements on to this one's
 // subscribers, until the engine's context ends.
-func (e *Engine) hear(notes <-chan string, stop func()) {
+func (e *Engine) hear(heard <-chan string, stop func()) {
 	defer stop()
 	for {
 		select {
 		case <-e.ctx.Done():
 			return
-		case note, ok := <-notes:
+		case payload, ok := <-heard:
 			if !ok {
 				return
 			}
-			if note == "" {
+			if payload == "" {
 				e.heardGap()
 				continue
 			}
 			var a announcement
-			if err := json.Unmarshal([]byte(note), &a); err != nil || a.Replica == e.replica || a.Account == "" {
+			if err := json.Unmarshal([]byte(payload), &a); err != nil || a.Replica == e.replica || a.Account == "" {
 				continue
 			}
 			e.heard(a)

@@ -115,11 +115,11 @@ func New(ctx context.Context, src Source, st Store, clk clock.Clock, cfg Config,
 		liveToldAt: map[string]time.Time{},
 	}
 	if e.cfg.Cluster != nil {
-		notes, stop := e.cfg.Cluster.Subscribe(changesChannel)
+		heard, stop := e.cfg.Cluster.Subscribe(changesChannel)
 		e.wg.Add(1)
 		go func() {
 			defer e.wg.Done()
-			e.hear(notes, stop)
+			e.hear(heard, stop)
 		}()
 	}
 	return e
