@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -162,13 +161,13 @@ func (s *Server) showShiftReport(c echo.Context) error {
 	if next, ok := shifts.Next(q.period); ok && q.period.Shift != "" && !next.Start.After(now) {
 		m.NextHref = shiftHref(next, q.building.ID)
 	}
-	for _, t := range reportTables {
+	for _, t := range report.CSVTables() {
 		v := url.Values{}
 		for k, vs := range q.values {
 			v[k] = vs
 		}
-		v.Set("table", t.name)
-		m.CSV = append(m.CSV, views.ReportCSV{Table: t.name, Label: t.label, Href: "/reports/shift.csv?" + v.Encode()})
+		v.Set("table", t.Name)
+		m.CSV = append(m.CSV, views.ReportCSV{Table: t.Name, Label: t.Label, Href: "/reports/shift.csv?" + v.Encode()})
 	}
 	m.Running = runningHeader(m, zone)
 	return render(c, http.StatusOK, views.ShiftReportPage(m))
@@ -196,33 +195,19 @@ func shiftHref(p report.Period, building string) string {
 	return "/reports/shift?" + v.Encode()
 }
 
-// reportTables are the tables of a report that download as CSV.
-var reportTables = []struct{ name, label string }{
-	{"opened", "Alerts opened"},
-	{"resolved", "Alerts resolved"},
-	{"open", "Alerts still open"},
-	{"offline", "Devices offline"},
-	{"top", "Locations with the most alerts"},
-	{"picklist", "Pick list"},
-	{"runningout", "Will run out during the next shift"},
-	{"handled", "Who handled what"},
-}
-
-// exportShiftReport answers /reports/shift.csv: one of the report's tables,
-// all its rows, for the same parameters as the page.
+// exportShiftReport answers /reports/shift.csv: one of the report's tables
+// (report.CSVTables), all its rows, for the same parameters as the page.
 func (s *Server) exportShiftReport(c echo.Context) error {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
 	now := s.clock.Now()
-	table := c.QueryParam("table")
-	known := false
-	names := make([]string, len(reportTables))
-	for i, t := range reportTables {
-		names[i] = t.name
-		known = known || t.name == table
-	}
-	if !known {
-		return errBadParam("table", "must be one of %s, not %q", strings.Join(names, ", "), clip(table))
+	table, ok := report.FindCSVTable(c.QueryParam("table"))
+	if !ok {
+		var names []string
+		for _, t := range report.CSVTables() {
+			names = append(names, t.Name)
+		}
+		return errBadParam("table", "must be one of %s, not %q", strings.Join(names, ", "), clip(c.QueryParam("table")))
 	}
 	shifts, zone, err := s.reportSettings(ctx, ss.Account)
 	if err != nil {
@@ -239,73 +224,10 @@ func (s *Server) exportShiftReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r := built.Report
-	w := csvResponse(c, "shift-report-"+table+".csv")
-	place := func(p report.Place) []string { return []string{p.Building, p.Floor, p.Room, p.Location, p.LocationID} }
-	placeHeader := []string{"building", "floor", "room", "location", "location_id"}
-	alertRows := func(rows []report.AlertRow) {
-		w.Write(append([]string{"alert_id", "type", "created_at", "resolved_at", "resolution_type", "not_necessarily_fixed",
-			"time_to_resolve_minutes", "open_at_end", "overdue_at_end", "refill_count", "device_macids"}, placeHeader...))
-		for _, row := range rows {
-			a := row.Alert
-			ttr := ""
-			if row.TimeToResolve > 0 {
-				ttr = strconv.Itoa(int(row.TimeToResolve / time.Minute))
-			}
-			w.Write(cells(append([]string{a.ID, string(a.Type), isoTime(a.Created), isoTime(a.Resolved), strings.ToLower(string(a.Resolution)),
-				strconv.FormatBool(row.MayBeUnfixed), ttr, strconv.FormatBool(row.OpenAtEnd), strconv.FormatBool(row.OverdueAtEnd),
-				strconv.Itoa(a.RefillCount), strings.Join(a.MACs, ";")}, place(row.Place)...)...))
-		}
-	}
-	switch table {
-	case "opened":
-		alertRows(r.Opened)
-	case "resolved":
-		alertRows(r.Resolved)
-	case "open":
-		alertRows(r.StillOpen)
-	case "offline":
-		w.Write(append([]string{"device_macid", "offline_since", "last_seen", "alert_id"}, placeHeader...))
-		for _, o := range r.Offline {
-			w.Write(cells(append([]string{o.MAC, isoTime(o.Since), isoTime(o.LastSeen), o.AlertID}, place(o.Place)...)...))
-		}
-	case "top":
-		w.Write(append([]string{"alerts_opened", "alert_types"}, placeHeader...))
-		for _, l := range r.TopLocations {
-			types := make([]string, len(l.Types))
-			for i, t := range l.Types {
-				types[i] = string(t)
-			}
-			w.Write(cells(append([]string{strconv.Itoa(l.Opened), strings.Join(types, ";")}, place(l.Place)...)...))
-		}
-	case "handled":
-		w.Write(append([]string{"name", "note", "alert_id", "type", "claimed_at", "time_to_claim_minutes", "ended_at", "ended_by",
-			"time_to_resolve_minutes"}, placeHeader...))
-		for _, h := range r.Handled {
-			ttr := ""
-			if h.Alert.TimeToResolve > 0 {
-				ttr = strconv.Itoa(int(h.Alert.TimeToResolve / time.Minute))
-			}
-			w.Write(cells(append([]string{h.Claim.Name, h.Claim.Note, h.Claim.AlertID, string(h.Alert.Alert.Type), isoTime(h.Claim.At),
-				strconv.Itoa(int(h.TimeToClaim / time.Minute)), isoTime(h.Claim.Ended), string(h.Claim.EndedBy), ttr}, place(h.Alert.Place)...)...))
-		}
-	case "picklist":
-		w.Write([]string{"building", "floor", "product", "refills", "battery_sets"})
-		for _, row := range r.PickList.Rows {
-			for _, rf := range row.Refills {
-				w.Write(cells(row.Building, row.Floor, string(rf.Type), strconv.Itoa(rf.Count), ""))
-			}
-			if row.BatterySets > 0 {
-				w.Write(cells(row.Building, row.Floor, "", "", strconv.Itoa(row.BatterySets)))
-			}
-		}
-	case "runningout":
-		w.Write([]string{"building", "floor", "product", "refills", "runs_out_before"})
-		for _, row := range r.RunningOut.Rows {
-			for _, rf := range row.Refills {
-				w.Write(cells(row.Building, row.Floor, string(rf.Type), strconv.Itoa(rf.Count), isoTime(r.NextShiftEnd)))
-			}
-		}
+	w := csvResponse(c, "shift-report-"+table.Name+".csv")
+	w.Write(table.Header)
+	for row := range table.Rows(built.Report) {
+		w.Write(cells(row...))
 	}
 	w.Flush()
 	return w.Error()
