@@ -3,7 +3,26 @@ package views
 import (
 	"strings"
 	"time"
+
+	"github.com/a-h/templ"
 )
+
+// channelFieldsets are the forms of their own of the kinds of channel that
+// have one, by the kind's name (ChannelKind.Name): a new kind of channel
+// adds its component here, or shows its fields one under the other.
+var channelFieldsets = map[string]func(Notifications) templ.Component{
+	"email":   emailFields,
+	"webhook": webhookFields,
+}
+
+// kindFields are the fields of a kind of channel, in its own form when it
+// has one.
+func kindFields(m Notifications, k ChannelKind) templ.Component {
+	if form, ok := channelFieldsets[k.Name]; ok {
+		return form(m)
+	}
+	return plainKindFields(m, k)
+}
 
 // describedBy is a field's aria-describedby: its hint, and its problem
 // (fieldProblem) when it is the field at fault.

@@ -89,27 +89,48 @@ type NewChannelSecret struct {
 	Secret  string
 }
 
-// ChannelForm adds a channel. Field names: name, kind (email or webhook);
-// for e-mail to, smtp_host, smtp_port, smtp_tls, smtp_user,
-// smtp_password, smtp_from; for a webhook url, format, secret and
-// generate_secret. What was typed comes back with an error, but for the
-// password, the webhook's address and its secret, which are never shown.
+// ChannelForm adds a channel. Field names: name, kind (the name of one of
+// Kinds), and the fields of each kind (ChannelKind.Fields): for e-mail to,
+// smtp_host, smtp_port, smtp_tls, smtp_user, smtp_password, smtp_from; for
+// a webhook url, format, secret and generate_secret. What was typed comes
+// back with an error, but for the fields never shown (KindField.Secret):
+// the password, the webhook's address and its secret.
 type ChannelForm struct {
-	Name     string
-	Kind     string // "email" or "webhook"
-	To       string
-	Host     string
-	Port     string
-	TLSModes []Option
-	User     string
-	From     string
-	Formats  []Option
-	Generate bool
+	Name string
+	Kind string // the kind chosen: "email", "webhook"
+	// Kinds are the kinds of channel to choose from, by name.
+	Kinds []ChannelKind
+	// Values are what was typed in the kinds' fields, by the field's
+	// name, but for the secrets.
+	Values map[string]string
+	// Choices are the choices of the kinds' lists, by the field's name,
+	// what was chosen selected.
+	Choices map[string][]Option
+	// Hints say what to type or choose in a field, by the field's name,
+	// where it depends on what the server offers.
+	Hints map[string]string
 	// Problem says what to change, in words; Field names the field at
 	// fault as the form does ("to", "url"), or is empty when it is the
 	// form as a whole.
 	Problem string
 	Field   string
+}
+
+// ChannelKind is a kind of channel the form offers: e-mail, a webhook.
+type ChannelKind struct {
+	Name  string // the form's value: "email"
+	Label string // "E-mail"
+	// Fields are the kind's fields, which a kind without a form of its own
+	// (channelFieldsets) shows one under the other.
+	Fields []KindField
+}
+
+// KindField is a field of a kind of channel.
+type KindField struct {
+	Name   string // the form's field: "smtp_host"
+	Label  string
+	Secret bool // never shown: typed again after a problem
+	List   bool // a list of ChannelForm.Choices
 }
 
 // RuleForm adds a rule. Field names: name, when, alert_type (repeated

@@ -33,8 +33,10 @@ func sampleNotifications() Notifications {
 		{Created: at(-7), What: "Alert opened", Rule: "Jams", State: "digested", Note: `sent in a digest of the rule "Jams"`},
 		{Created: at(-1), What: "Alert opened", Rule: "Jams", State: "pending", Due: at(-1)},
 	}}, {ID: "log-2", Channel: "Desk", FromFile: true}}
-	m.ChannelForm = ChannelForm{Name: "Cleaners", Kind: "email", To: "cleaners at example.com", Problem: `Recipients: "cleaners at example.com" is not an e-mail address.`, Field: "to",
-		TLSModes: []Option{{Value: "starttls", Label: "STARTTLS"}}, Formats: []Option{{Value: "json", Label: "JSON"}}}
+	m.ChannelForm = ChannelForm{Name: "Cleaners", Kind: "email", Values: map[string]string{"to": "cleaners at example.com"},
+		Problem: `Recipients: "cleaners at example.com" is not an e-mail address.`, Field: "to",
+		Kinds:   []ChannelKind{{Name: "email", Label: "E-mail"}, {Name: "webhook", Label: "Webhook"}},
+		Choices: map[string][]Option{"smtp_tls": {{Value: "starttls", Label: "STARTTLS"}}, "format": {{Value: "json", Label: "JSON"}}}}
 	m.RuleForm = RuleForm{Kinds: []Option{{Value: "alert.opened", Label: "Alert opened"}}, Places: []Option{{Value: "", Label: "Whole account"}},
 		Channels: []Option{{Value: "Ops <chat>", Label: "Ops <chat>"}, {Value: "Desk", Label: "Desk (from the file)"}}}
 	return m

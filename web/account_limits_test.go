@@ -42,7 +42,7 @@ func TestWhatAnAccountKeepsIsLimited(t *testing.T) {
 	// Channels and rules: the page's, at their limits.
 	page := rules.Account{AccountID: acc.ID}
 	for i := range notifier.MaxChannels {
-		page.Channels = append(page.Channels, rules.Channel{Name: fmt.Sprint("Ops ", i), Webhook: &rules.WebhookChannel{URL: hook.URL, Format: "json"}})
+		page.Channels = append(page.Channels, rules.Channel{Name: fmt.Sprint("Ops ", i), Settings: &notify.WebhookSettings{URL: hook.URL, Format: "json"}})
 	}
 	for i := range notifier.MaxRules {
 		page.Rules = append(page.Rules, rules.Rule{Name: fmt.Sprint("Rule ", i), When: notify.AlertOpened, Channels: []string{"Ops 0"}})

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -17,7 +19,6 @@ import (
 	"washboard/internal/notifier"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
-	"washboard/internal/webhook"
 	"washboard/views"
 )
 
@@ -75,10 +76,10 @@ func (s *Server) addChannel(c echo.Context) error {
 		return err
 	}
 	s.logOf(c).Info("notification channel added", "channel", ch.Name)
-	if ch.Webhook != nil && in.generate {
+	if made, ok := ch.Settings.(notify.ShownOnce); ok && made.MadeSecret() != "" {
 		c.Response().Header().Set("Cache-Control", "no-store")
 		return s.showNotifications(c, http.StatusOK, notificationsState{
-			secret: &views.NewChannelSecret{Channel: ch.Name, Secret: ch.Webhook.Secret.Text()}})
+			secret: &views.NewChannelSecret{Channel: ch.Name, Secret: made.MadeSecret()}})
 	}
 	return s.flashNotifications(c, fmt.Sprintf("The channel %q was added.", ch.Name))
 }
@@ -243,82 +244,59 @@ func nameHref(list, name, action string) string {
 	return "/notifications/" + list + "/" + url.PathEscape(name) + "/" + action
 }
 
-// channelInput is what the channel form holds, as typed, but for the
-// password, the webhook's address and its secret, never shown again.
+// channelInput is what the channel form holds, as typed, but for what a
+// kind of channel never shows again (notify.FormField.Secret): a
+// password, a webhook's address and its secret.
 type channelInput struct {
-	name, kind, to, host, port, tls, user, from, format string
-	generate                                            bool
+	name, kind string
+	values     map[string]string // by the form's field
 }
 
-// readChannel reads the channel form into a channel and checks it.
+// readChannel reads the channel form into a channel of the kind chosen
+// (notify.ChannelKinds) and checks it.
 func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
-	in := channelInput{
-		name: strings.TrimSpace(c.FormValue("name")), kind: c.FormValue("kind"), to: c.FormValue("to"),
-		host: strings.TrimSpace(c.FormValue("smtp_host")), port: strings.TrimSpace(c.FormValue("smtp_port")), tls: c.FormValue("smtp_tls"),
-		user: strings.TrimSpace(c.FormValue("smtp_user")), from: strings.TrimSpace(c.FormValue("smtp_from")),
-		format: c.FormValue("format"), generate: c.FormValue("generate_secret") != "",
+	form, err := c.FormParams()
+	if err != nil {
+		return channelInput{}, rules.Channel{}, err
+	}
+	in := channelInput{name: strings.TrimSpace(form.Get("name")), kind: form.Get("kind"), values: map[string]string{}}
+	kinds := notify.ChannelKinds()
+	for _, k := range kinds {
+		for _, f := range k.FormFields {
+			if v := form.Get(f.Name); !f.Secret && v != "" {
+				in.values[f.Name] = v
+			}
+		}
 	}
 	ch := rules.Channel{Name: in.name}
-	switch in.kind {
-	case "email":
-		ch.Email = &rules.EmailChannel{To: splitAddresses(in.to)}
-		password := c.FormValue("smtp_password")
-		if in.host != "" || in.port != "" || in.user != "" || password != "" || in.from != "" {
-			port := 0
-			if in.port != "" {
-				n, err := strconv.Atoi(in.port)
-				if err != nil || n < 1 || n > 65535 {
-					return in, ch, &refusal{"smtp_port", "Port: write a whole number from 1 to 65535, or leave it empty."}
-				}
-				port = n
-			}
-			ch.Email.SMTP = &notify.SMTPSettings{Host: in.host, Port: port, TLS: notify.TLSMode(in.tls), User: in.user, Password: password, From: in.from}
+	kind, ok := notify.FindChannelKind(in.kind)
+	if !ok {
+		var labels []string
+		for _, k := range kinds {
+			first, size := utf8.DecodeRuneInString(k.Label)
+			labels = append(labels, string(unicode.ToLower(first))+k.Label[size:])
 		}
-	case "webhook":
-		ch.Webhook = &rules.WebhookChannel{URL: strings.TrimSpace(c.FormValue("url")), Format: notify.Format(in.format)}
-		switch pasted := strings.TrimSpace(c.FormValue("secret")); {
-		case pasted != "" && in.generate:
-			return in, ch, &refusal{"secret", "Signing secret: paste one, or tick the box for Washboard to make one, not both."}
-		case pasted != "":
-			secret, err := webhook.ParseSecret(pasted)
-			if err != nil {
-				return in, ch, &refusal{"secret", "Signing secret: the " + err.Error() + "."}
-			}
-			ch.Webhook.Secret = secret
-		case in.generate:
-			ch.Webhook.Secret = webhook.NewSecret()
+		return in, ch, &refusal{"kind", "Sends by: choose " + choiceWords(labels) + "."}
+	}
+	if ch.Settings, err = kind.ReadForm(form); err != nil {
+		var fe *notify.FieldError
+		if errors.As(err, &fe) {
+			return in, ch, &refusal{fe.Field, fe.Msg}
 		}
-	default:
-		return in, ch, &refusal{"kind", "Sends by: choose e-mail or webhook."}
+		return in, ch, err
 	}
 	var re *rules.Error
 	if err := ch.Validate(); errors.As(err, &re) {
 		field, label := "", ""
-		switch f := re.Field; {
-		case f == "name":
+		switch setting, ok := strings.CutPrefix(re.Field, kind.Name+"."); {
+		case re.Field == "name":
 			field, label = "name", "Name"
-		case strings.HasPrefix(f, "email.to"):
-			field, label = "to", "Recipients"
-		case f == "webhook.url":
-			field, label = "url", "Address"
-		case f == "webhook.format":
-			field, label = "format", "Format"
+		case ok:
+			field, label = kind.FormFieldOf(setting)
 		}
 		return in, ch, &refusal{field, labelled(label, re.Msg)}
 	}
 	return in, ch, nil
-}
-
-// splitAddresses reads the recipients typed one a line or separated by
-// commas.
-func splitAddresses(s string) []string {
-	var out []string
-	for _, a := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' || r == '\r' || r == ';' }) {
-		if a = strings.TrimSpace(a); a != "" {
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 // ruleInput is what the rule form holds, as typed.
@@ -506,12 +484,8 @@ func (s *Server) notificationsModel(c echo.Context, st notificationsState) (view
 // channelRow is a channel in words, without its secrets.
 func channelRow(id string, ch rules.Channel, page bool) views.ChannelRow {
 	what := strings.TrimPrefix(ch.String(), ch.Name+": ")
-	if e := ch.Email; e != nil {
-		if e.SMTP != nil {
-			what += ", through " + e.SMTP.String()
-		} else {
-			what += ", through the server's mail server"
-		}
+	if d, ok := ch.Settings.(notify.Detailed); ok {
+		what = d.Details()
 	}
 	r := views.ChannelRow{ID: id, Name: ch.Name, What: what, TestHref: nameHref("channels", ch.Name, "test")}
 	if page {
@@ -587,21 +561,28 @@ func logRow(n notifier.Delivery) views.LogRow {
 }
 
 // channelForm is the channel form as it was sent, and what is wrong with
-// it; the defaults when nothing was sent.
+// it, offering every kind of channel (notify.ChannelKinds); the defaults
+// when nothing was sent.
 func channelForm(in channelInput, problem *refusal) views.ChannelForm {
-	f := views.ChannelForm{Name: in.name, Kind: in.kind, To: in.to, Host: in.host, Port: in.port, User: in.user, From: in.from, Generate: in.generate}
-	for _, t := range []struct {
-		mode  notify.TLSMode
-		label string
-	}{
-		{notify.StartTLS, "STARTTLS (port 587)"},
-		{notify.ImplicitTLS, "TLS from the start (port 465)"},
-		{notify.NoTLS, "None (port 25, no password)"},
-	} {
-		f.TLSModes = append(f.TLSModes, views.Option{Value: string(t.mode), Label: t.label, Selected: in.tls == string(t.mode)})
+	f := views.ChannelForm{Name: in.name, Kind: in.kind, Values: in.values, Choices: map[string][]views.Option{}, Hints: map[string]string{}}
+	kinds := notify.ChannelKinds()
+	if _, ok := notify.FindChannelKind(in.kind); !ok && len(kinds) > 0 {
+		f.Kind = kinds[0].Name
 	}
-	for _, format := range notify.Formats {
-		f.Formats = append(f.Formats, views.Option{Value: string(format), Label: format.Label(), Selected: in.format == string(format)})
+	for _, k := range kinds {
+		kind := views.ChannelKind{Name: k.Name, Label: k.Label}
+		for _, field := range k.FormFields {
+			kind.Fields = append(kind.Fields, views.KindField{Name: field.Name, Label: field.Label, Secret: field.Secret, List: field.Choices != nil})
+			if field.Choices != nil {
+				for _, c := range field.Choices() {
+					f.Choices[field.Name] = append(f.Choices[field.Name], views.Option{Value: c.Value, Label: c.Label, Selected: in.values[field.Name] == c.Value})
+				}
+			}
+			if field.Hint != nil {
+				f.Hints[field.Name] = field.Hint()
+			}
+		}
+		f.Kinds = append(f.Kinds, kind)
 	}
 	if problem != nil {
 		f.Problem, f.Field = problem.msg, problem.field
@@ -641,9 +622,15 @@ func ruleForm(in ruleInput, problem *refusal, places []dashboard.BuildingFloors,
 
 // joinWords joins words as a sentence lists them: "a", "a and b",
 // "a, b and c".
-func joinWords(words []string) string {
+func joinWords(words []string) string { return listWords(words, " and ") }
+
+// choiceWords joins words as a sentence offers them: "a", "a or b", "a, b
+// or c".
+func choiceWords(words []string) string { return listWords(words, " or ") }
+
+func listWords(words []string, last string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
 }

@@ -38,8 +38,8 @@ func TestBrowserNotificationsPage(t *testing.T) {
 	floor := acc.Buildings[0].Floors[0]
 	page := rules.Account{
 		Channels: []rules.Channel{
-			{Name: "Ops chat", Webhook: &rules.WebhookChannel{URL: hook.URL + "/services/T000/B000/XXXX", Format: notify.FormatSlack, Secret: webhook.NewSecret()}},
-			{Name: "Stores", Email: &rules.EmailChannel{To: []string{"stores@example.com"},
+			{Name: "Ops chat", Settings: &notify.WebhookSettings{URL: hook.URL + "/services/T000/B000/XXXX", Format: notify.FormatSlack, Secret: webhook.NewSecret()}},
+			{Name: "Stores", Settings: &notify.EmailSettings{To: []string{"stores@example.com"},
 				SMTP: &notify.SMTPSettings{Host: "smtp.example.com", Port: 587, User: "stores", Password: "pw-not-shown", From: "stores@example.com"}}},
 		},
 		Rules: []rules.Rule{

@@ -22,7 +22,7 @@ import (
 func (f *fixture) pageChannels(n int) []rules.Channel {
 	var cs []rules.Channel
 	for i := range n {
-		cs = append(cs, rules.Channel{Name: fmt.Sprint("c", i), Webhook: &rules.WebhookChannel{URL: f.hooks.srv.URL, Format: notify.FormatJSON}})
+		cs = append(cs, rules.Channel{Name: fmt.Sprint("c", i), Settings: &notify.WebhookSettings{URL: f.hooks.srv.URL, Format: notify.FormatJSON}})
 	}
 	return cs
 }

@@ -178,7 +178,9 @@ type pause struct {
 }
 
 // New returns a notifier; Run starts it. It refuses a file whose rules
-// name a channel it lacks, and e-mail channels without a mail server.
+// name a channel it lacks, and channels the server lacks something to
+// send through (notify.ChannelSettings.Ready), such as e-mail channels
+// without a mail server.
 func New(cfg Config, deps Deps) (*Notifier, error) {
 	if deps.Store == nil || deps.Leases == nil || deps.Keys == nil {
 		return nil, errors.New("notifier: a store, leases and keys are required")
@@ -186,12 +188,11 @@ func New(cfg Config, deps Deps) (*Notifier, error) {
 	if err := cfg.File.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.SMTP == nil {
-		for _, a := range cfg.File.Accounts {
-			for _, c := range a.Channels {
-				if c.Email != nil && c.Email.SMTP == nil {
-					return nil, fmt.Errorf("account %q, channel %q sends e-mail, and no mail server is set: start Washboard with --smtp-url and --mail-from", a.AccountID, c.Name)
-				}
+	env := notify.Env{SMTP: cfg.SMTP, SMTPTLS: cfg.SMTPTLS, Guard: cfg.Guard}
+	for _, a := range cfg.File.Accounts {
+		for _, c := range a.Channels {
+			if err := c.Settings.Ready(env); err != nil {
+				return nil, fmt.Errorf("account %q, channel %q %w", a.AccountID, c.Name, err)
 			}
 		}
 	}

@@ -386,7 +386,7 @@ func TestPageSettings(t *testing.T) {
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`))
 	secret := webhook.NewSecret()
 	page := rules.Account{
-		Channels: []rules.Channel{{Name: "night", Webhook: &rules.WebhookChannel{URL: f.hooks.srv.URL + "/night", Format: notify.FormatSlack, Secret: secret}}},
+		Channels: []rules.Channel{{Name: "night", Settings: &notify.WebhookSettings{URL: f.hooks.srv.URL + "/night", Format: notify.FormatSlack, Secret: secret}}},
 		Rules:    []rules.Rule{{Name: "Batteries", When: notify.BatteryLow, Channels: []string{"night", "desk"}}},
 	}
 	if err := f.n.SaveSettings(f.ctx, account, page); err != nil {
@@ -400,7 +400,7 @@ func TestPageSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Page.Channels) != 1 || !s.Page.Channels[0].Webhook.Secret.Equal(secret) || len(s.File.Rules) != 1 || s.DefaultMail == "" {
+	if len(s.Page.Channels) != 1 || !s.Page.Channels[0].Settings.(*notify.WebhookSettings).Secret.Equal(secret) || len(s.File.Rules) != 1 || s.DefaultMail == "" {
 		t.Errorf("settings read back: %#v", s)
 	}
 
@@ -409,9 +409,9 @@ func TestPageSettings(t *testing.T) {
 		page rules.Account
 		want string
 	}{
-		{"a channel named like the file's", rules.Account{Channels: []rules.Channel{{Name: "ops", Email: &rules.EmailChannel{To: []string{"a@example.com"}}}}}, `has a channel named "ops"`},
+		{"a channel named like the file's", rules.Account{Channels: []rules.Channel{{Name: "ops", Settings: &notify.EmailSettings{To: []string{"a@example.com"}}}}}, `has a channel named "ops"`},
 		{"a rule naming no channel there is", rules.Account{Rules: []rules.Rule{{Name: "x", When: notify.AlertOpened, Channels: []string{"nowhere"}}}}, `nowhere`},
-		{"a mail server without a sender", rules.Account{Channels: []rules.Channel{{Name: "m", Email: &rules.EmailChannel{To: []string{"a@example.com"}, SMTP: &notify.SMTPSettings{Host: "mail.example.com"}}}}}, "sender"},
+		{"a mail server without a sender", rules.Account{Channels: []rules.Channel{{Name: "m", Settings: &notify.EmailSettings{To: []string{"a@example.com"}, SMTP: &notify.SMTPSettings{Host: "mail.example.com"}}}}}, "sender"},
 	} {
 		err := f.n.SaveSettings(f.ctx, account, c.page)
 		var se *notifier.SettingsError
@@ -475,7 +475,7 @@ func TestOneReplicaDelivers(t *testing.T) {
 // failed on: the page still opens, and saving new ones replaces them.
 func TestUnreadablePageSettingsAreReportedAndReplaced(t *testing.T) {
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`))
-	page := rules.Account{Channels: []rules.Channel{{Name: "night", Webhook: &rules.WebhookChannel{URL: f.hooks.srv.URL, Format: notify.FormatJSON}}}}
+	page := rules.Account{Channels: []rules.Channel{{Name: "night", Settings: &notify.WebhookSettings{URL: f.hooks.srv.URL, Format: notify.FormatJSON}}}}
 	if err := f.n.SaveSettings(f.ctx, account, page); err != nil {
 		t.Fatal(err)
 	}
@@ -568,7 +568,7 @@ func TestChannelsOwnMailServerIsGuarded(t *testing.T) {
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["desk"]}`), func(c *notifier.Config) { c.Guard.AllowPrivate = false })
 	own := &notify.SMTPSettings{Host: f.mail.Host, Port: f.mail.Port, TLS: notify.StartTLS, User: f.mail.User, Password: f.mail.Pass, From: "alerts@washboard.example.com"}
 	page := rules.Account{
-		Channels: []rules.Channel{{Name: "own", Email: &rules.EmailChannel{To: []string{"night@example.com"}, SMTP: own}}},
+		Channels: []rules.Channel{{Name: "own", Settings: &notify.EmailSettings{To: []string{"night@example.com"}, SMTP: own}}},
 		Rules:    []rules.Rule{{Name: "Opened here", When: notify.AlertOpened, Channels: []string{"own"}}},
 	}
 	if err := f.n.SaveSettings(f.ctx, account, page); err != nil {
@@ -604,9 +604,9 @@ func TestAnswersAreNotReadOut(t *testing.T) {
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`))
 	page := rules.Account{
 		Channels: []rules.Channel{
-			{Name: "db", Email: &rules.EmailChannel{To: []string{"night@example.com"},
+			{Name: "db", Settings: &notify.EmailSettings{To: []string{"night@example.com"},
 				SMTP: &notify.SMTPSettings{Host: im.Host, Port: im.Port, TLS: notify.NoTLS, From: "alerts@washboard.example.com"}}},
-			{Name: "hook", Webhook: &rules.WebhookChannel{URL: failing.URL + "/hook", Format: notify.FormatJSON}},
+			{Name: "hook", Settings: &notify.WebhookSettings{URL: failing.URL + "/hook", Format: notify.FormatJSON}},
 		},
 		Rules: []rules.Rule{{Name: "Opened here", When: notify.AlertOpened, Channels: []string{"db", "hook"}}},
 	}

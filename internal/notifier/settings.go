@@ -13,7 +13,6 @@ import (
 	"washboard/internal/notify"
 	"washboard/internal/rules"
 	"washboard/internal/store"
-	"washboard/internal/webhook"
 )
 
 // Settings are an account's channels and rules, as the /notifications
@@ -116,7 +115,11 @@ func (n *Notifier) ChangeSettings(ctx context.Context, account string, change fu
 		if err := n.check(account, page); err != nil {
 			return err
 		}
-		plain, err := json.Marshal(toSaved(page))
+		kept, err := toSaved(page)
+		if err != nil {
+			return err
+		}
+		plain, err := json.Marshal(kept)
 		if err != nil {
 			return err
 		}
@@ -138,7 +141,7 @@ func checkLimits(before, after rules.Account) error {
 	if n := len(after.Channels); n > MaxChannels && n > len(before.Channels) {
 		return &SettingsError{(&domain.LimitError{What: "channels made on this page", Max: MaxChannels,
 			Advice: "Remove one it no longer uses before adding another; an e-mail channel may send to up to " +
-				fmt.Sprint(rules.MaxRecipients) + " addresses."}).Error()}
+				fmt.Sprint(notify.MaxRecipients) + " addresses."}).Error()}
 	}
 	if n := len(after.Rules); n > MaxRules && n > len(before.Rules) {
 		return &SettingsError{(&domain.LimitError{What: "rules made on this page", Max: MaxRules,
@@ -154,18 +157,11 @@ func (n *Notifier) check(account string, page rules.Account) error {
 		if _, ok := file.Channel(c.Name); ok {
 			return &SettingsError{fmt.Sprintf("The notifications file has a channel named %q already; give this one another name.", c.Name)}
 		}
-		if c.Email == nil {
-			continue
+		if c.Settings == nil {
+			continue // Validate says what is missing
 		}
-		if c.Email.SMTP == nil && n.cfg.SMTP == nil {
-			return &SettingsError{fmt.Sprintf("Channel %q sends e-mail: give it a mail server (Washboard was started without --smtp-url).", c.Name)}
-		}
-		if s := c.Email.SMTP; s != nil {
-			test := *s
-			test.To = c.Email.To
-			if err := test.Validate(); err != nil {
-				return &SettingsError{fmt.Sprintf("Channel %q: %v.", c.Name, err)}
-			}
+		if err := c.Settings.Ready(n.env()); err != nil {
+			return &SettingsError{fmt.Sprintf("Channel %q %v.", c.Name, err)}
 		}
 	}
 	for _, r := range page.Rules {
@@ -284,72 +280,71 @@ type saved struct {
 	Rules    []rules.Rule   `json:"rules"`
 }
 
+// savedChannel is a channel as it is kept: its name, and its settings
+// under the name of their kind, as the kind writes them:
+// {"name": "desk", "email": {"to": […]}}.
 type savedChannel struct {
-	Name    string        `json:"name"`
-	Email   *savedEmail   `json:"email,omitempty"`
-	Webhook *savedWebhook `json:"webhook,omitempty"`
+	Name     string
+	Kind     string
+	Settings json.RawMessage
 }
 
-type savedEmail struct {
-	To   []string   `json:"to"`
-	SMTP *savedSMTP `json:"smtp,omitempty"`
+func (sc savedChannel) MarshalJSON() ([]byte, error) {
+	name, err := json.Marshal(sc.Name)
+	if err != nil {
+		return nil, err
+	}
+	kind, err := json.Marshal(sc.Kind)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(`{"name":` + string(name) + `,` + string(kind) + `:` + string(sc.Settings) + `}`), nil
 }
 
-type savedSMTP struct {
-	Host     string `json:"host"`
-	Port     int    `json:"port"`
-	TLS      string `json:"tls"`
-	User     string `json:"user"`
-	Password string `json:"password"`
-	From     string `json:"from"`
+func (sc *savedChannel) UnmarshalJSON(data []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return err
+	}
+	if name, ok := fields["name"]; ok {
+		if err := json.Unmarshal(name, &sc.Name); err != nil {
+			return err
+		}
+	}
+	for field, value := range fields {
+		if field != "name" && string(value) != "null" {
+			sc.Kind, sc.Settings = field, value
+		}
+	}
+	return nil
 }
 
-type savedWebhook struct {
-	URL    string `json:"url"`
-	Format string `json:"format"`
-	Secret string `json:"secret,omitempty"`
-}
-
-func toSaved(a rules.Account) saved {
+func toSaved(a rules.Account) (saved, error) {
 	s := saved{Rules: a.Rules, Channels: []savedChannel{}}
 	for _, c := range a.Channels {
-		sc := savedChannel{Name: c.Name}
-		if e := c.Email; e != nil {
-			sc.Email = &savedEmail{To: e.To}
-			if m := e.SMTP; m != nil {
-				sc.Email.SMTP = &savedSMTP{Host: m.Host, Port: m.Port, TLS: string(m.TLS), User: m.User, Password: m.Password, From: m.From}
-			}
+		settings, err := c.Settings.Save()
+		if err != nil {
+			return saved{}, fmt.Errorf("channel %q: %w", c.Name, err)
 		}
-		if w := c.Webhook; w != nil {
-			sc.Webhook = &savedWebhook{URL: w.URL, Format: string(w.Format)}
-			if !w.Secret.IsZero() {
-				sc.Webhook.Secret = w.Secret.Text()
-			}
-		}
-		s.Channels = append(s.Channels, sc)
+		s.Channels = append(s.Channels, savedChannel{Name: c.Name, Kind: c.Settings.Kind(), Settings: settings})
 	}
-	return s
+	return s, nil
 }
 
 func (s saved) account(id string) (rules.Account, error) {
 	a := rules.Account{AccountID: id, Rules: s.Rules}
 	for _, sc := range s.Channels {
 		c := rules.Channel{Name: sc.Name}
-		if e := sc.Email; e != nil {
-			c.Email = &rules.EmailChannel{To: e.To}
-			if m := e.SMTP; m != nil {
-				c.Email.SMTP = &notify.SMTPSettings{Host: m.Host, Port: m.Port, TLS: notify.TLSMode(m.TLS), User: m.User, Password: m.Password, From: m.From}
+		if sc.Kind != "" {
+			kind, ok := notify.FindChannelKind(sc.Kind)
+			if !ok {
+				return rules.Account{}, fmt.Errorf("channel %q sends by %q, which this Washboard does not know", sc.Name, sc.Kind)
 			}
-		}
-		if w := sc.Webhook; w != nil {
-			c.Webhook = &rules.WebhookChannel{URL: w.URL, Format: notify.Format(w.Format)}
-			if w.Secret != "" {
-				sec, err := webhook.ParseSecret(w.Secret)
-				if err != nil {
-					return rules.Account{}, fmt.Errorf("channel %q: %w", sc.Name, err)
-				}
-				c.Webhook.Secret = sec
+			settings, err := kind.Load(sc.Settings)
+			if err != nil {
+				return rules.Account{}, fmt.Errorf("channel %q: %w", sc.Name, err)
 			}
+			c.Settings = settings
 		}
 		a.Channels = append(a.Channels, c)
 	}

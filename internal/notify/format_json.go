@@ -13,52 +13,10 @@ import (
 // milliseconds, as the interface writes the dates of alerts.
 const TimeLayout = "2006-01-02T15:04:05.000Z"
 
-// Format is the body a webhook receives.
-type Format string
+// FormatJSON is Washboard's own JSON body (FormatJSONBody).
+const FormatJSON Format = "json"
 
-// The webhook formats.
-const (
-	FormatJSON  Format = "json"  // Washboard's own JSON body (FormatJSON)
-	FormatSlack Format = "slack" // a Slack incoming webhook message
-	FormatTeams Format = "teams" // a Microsoft Teams Workflows card message
-)
-
-// Formats are the webhook formats, in the order a form lists them.
-var Formats = []Format{FormatJSON, FormatSlack, FormatTeams}
-
-// ParseFormat reads a format's name.
-func ParseFormat(s string) (Format, error) {
-	for _, f := range Formats {
-		if string(f) == s {
-			return f, nil
-		}
-	}
-	return "", fmt.Errorf("unknown webhook format %q; the formats are json, slack, teams", s)
-}
-
-// Label is the format in words.
-func (f Format) Label() string {
-	switch f {
-	case FormatSlack:
-		return "Slack"
-	case FormatTeams:
-		return "Microsoft Teams"
-	}
-	return "JSON"
-}
-
-// Body is the webhook body of n in the format.
-func (f Format) Body(n Notification) ([]byte, error) {
-	switch f {
-	case FormatSlack:
-		return FormatSlackBody(n)
-	case FormatTeams:
-		return FormatTeamsBody(n)
-	case FormatJSON, "":
-		return FormatJSONBody(n)
-	}
-	return nil, fmt.Errorf("unknown webhook format %q", string(f))
-}
+func init() { registerFormat(FormatJSON, "JSON", "Washboard's own JSON", FormatJSONBody) }
 
 // jsonBody is the generic webhook body. Fields that do not apply are left
 // out: alert when the item is about no alert; where, since, bring and

@@ -5,6 +5,11 @@ import (
 	"strings"
 )
 
+// FormatSlack is a Slack incoming webhook message (FormatSlackBody).
+const FormatSlack Format = "slack"
+
+func init() { registerFormat(FormatSlack, "Slack", "a Slack message", FormatSlackBody) }
+
 // chatItems is how many items of a digest a chat message lists; the rest
 // are counted ("and 5 more"). Slack allows 50 blocks in a message, and
 // Teams about 28 KB of card.

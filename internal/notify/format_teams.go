@@ -5,6 +5,14 @@ import (
 	"time"
 )
 
+// FormatTeams is a Microsoft Teams Workflows card message
+// (FormatTeamsBody).
+const FormatTeams Format = "teams"
+
+func init() {
+	registerFormat(FormatTeams, "Microsoft Teams", "a Microsoft Teams card", FormatTeamsBody)
+}
+
 // The shape of a message to a Microsoft Teams Workflows webhook (the
 // Power Automate trigger "When a Teams webhook request is received"): a
 // message with one Adaptive Card attachment

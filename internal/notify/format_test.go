@@ -22,7 +22,7 @@ import (
 // for byte (the JSON indented, so that a person can read the file).
 func TestFormatsMatchTheGoldenFiles(t *testing.T) {
 	for name, n := range map[string]Notification{"alert": productOut(), "digest": digest(), "test": testNotification()} {
-		for _, f := range Formats {
+		for _, f := range Formats() {
 			body, err := f.Body(n)
 			if err != nil {
 				t.Fatalf("%s %s: %v", f, name, err)

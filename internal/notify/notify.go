@@ -10,6 +10,12 @@
 // wrong as permanent or transient in an *Error, whose text is written for a
 // delivery log and never holds a secret, a password or a message body.
 //
+// Each kind of channel (ChannelKind: e-mail, webhook) and each webhook
+// Format registers itself from a file of its own (email_kind.go,
+// webhook_kind.go; format_json.go, format_slack.go, format_teams.go): the
+// notifications file, the /notifications page and the notifier offer and
+// read what is registered.
+//
 // What to notify, when, and how often to try again is decided elsewhere:
 // this package makes one attempt per Send.
 package notify

@@ -11,7 +11,6 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/notify"
-	"washboard/internal/webhook"
 )
 
 // MaxFileSize is the size of the largest notifications file ParseFile
@@ -26,9 +25,6 @@ const maxDepth = 32
 var (
 	fileFields    = []string{"accounts"}
 	accountFields = []string{"account_id", "channels", "rules"}
-	channelFields = []string{"name", "email", "webhook"}
-	emailFields   = []string{"to"}
-	webhookFields = []string{"url", "format", "secret"}
 	ruleFields    = []string{"name", "when", "alert_types", "building_id", "floor_id", "after_minutes", "quiet_hours", "digest_minutes", "channels"}
 	quietFields   = []string{"from", "to", "during"}
 	byteOrderMark = []byte("\xef\xbb\xbf")
@@ -471,41 +467,64 @@ func nameOf(n *node) string {
 }
 
 func (r *reader) channel(n *node) Channel {
-	o := r.object(n, "", "a channel", channelFields)
+	o := r.object(n, "", "a channel", channelFields())
 	c := Channel{Name: r.str(o, "name")}
-	if r.has(o, "email") {
-		e := r.object(r.field(o, "email"), "email", `"email"`, emailFields)
-		c.Email = &EmailChannel{To: r.strs(e, "to")}
-	}
-	if r.has(o, "webhook") {
-		w := r.object(r.field(o, "webhook"), "webhook", `"webhook"`, webhookFields)
-		c.Webhook = &WebhookChannel{URL: r.str(w, "url"), Format: notify.FormatJSON}
-		if r.has(w, "format") {
-			c.Webhook.Format = notify.Format(r.str(w, "format"))
+	for _, k := range notify.ChannelKinds() {
+		if !r.has(o, k.Name) {
+			continue
 		}
-		if n := r.field(w, "secret"); n != nil {
-			c.Webhook.Secret = r.secret(n, r.str(w, "secret"))
+		if c.Settings != nil {
+			r.fail(r.field(o, k.Name), k.Name, `has both %s and %s; a channel is one or the other`, strconv.Quote(c.Settings.Kind()), strconv.Quote(k.Name))
+			return c
 		}
+		c.Settings = r.settings(k, r.field(o, k.Name))
 	}
 	return c
 }
 
-// secret reads a webhook's secret. Its errors never repeat it.
-func (r *reader) secret(n *node, text string) webhook.Secret {
+// channelFields are the fields of a channel: its name, and a field for
+// each kind of channel.
+func channelFields() []string {
+	fields := []string{"name"}
+	for _, k := range notify.ChannelKinds() {
+		fields = append(fields, k.Name)
+	}
+	return fields
+}
+
+// settings reads a channel's settings of the kind, from the object n, as
+// the kind reads them (notify.ChannelKind.ReadFile). Its errors never
+// repeat a secret.
+func (r *reader) settings(k notify.ChannelKind, n *node) notify.ChannelSettings {
+	o := r.object(n, k.Name, strconv.Quote(k.Name), k.FileFields)
 	if r.err != nil {
-		return webhook.Secret{}
+		return nil
 	}
-	if strings.TrimSpace(text) == "" {
-		r.fail(n, "webhook.secret", `"secret" is empty; leave it out for deliveries that are not signed`)
-		return webhook.Secret{}
-	}
-	s, err := webhook.ParseSecret(text)
-	if err != nil {
-		r.fail(n, "webhook.secret", `"secret" is not a whsec_ secret (whsec_ and a key of 24 to 64 bytes in base64): the %v`, err)
-		return webhook.Secret{}
+	s, err := k.ReadFile(fileObject{r, o})
+	if err != nil && r.err == nil {
+		field, at := k.Name, n
+		var fe *notify.FieldError
+		if errors.As(err, &fe) && fe.Field != "" {
+			field += "." + fe.Field
+			name, _, _ := strings.Cut(fe.Field, "[")
+			if v := o.n.get(name); v != nil {
+				at = v
+			}
+		}
+		r.fail(at, field, "%s", err.Error())
 	}
 	return s
 }
+
+// fileObject is a kind's object of the file, as the kind reads it.
+type fileObject struct {
+	r *reader
+	o object
+}
+
+func (f fileObject) Has(field string) bool         { return f.r.has(f.o, field) }
+func (f fileObject) String(field string) string    { return f.r.str(f.o, field) }
+func (f fileObject) Strings(field string) []string { return f.r.strs(f.o, field) }
 
 func (r *reader) rule(n *node) Rule {
 	o := r.object(n, "", "a rule", ruleFields)

@@ -41,8 +41,8 @@ func exampleModel(t *testing.T) File {
 	return File{Accounts: []Account{{
 		AccountID: "acme-eu",
 		Channels: []Channel{
-			{Name: "ops", Webhook: &WebhookChannel{URL: hookURL, Format: notify.FormatJSON, Secret: secret}},
-			{Name: "desk", Email: &EmailChannel{To: []string{"facilities@example.com", "Night Desk <night@example.com>"}}},
+			{Name: "ops", Settings: &notify.WebhookSettings{URL: hookURL, Format: notify.FormatJSON, Secret: secret}},
+			{Name: "desk", Settings: &notify.EmailSettings{To: []string{"facilities@example.com", "Night Desk <night@example.com>"}}},
 		},
 		Rules: []Rule{
 			{
@@ -71,7 +71,7 @@ func TestParseFileReadsTheExample(t *testing.T) {
 	if _, ok := got.Account("globex"); ok {
 		t.Error("Account(globex) found an account the file does not list")
 	}
-	if c, ok := acme.Channel("desk"); !ok || c.Email == nil {
+	if c, ok := acme.Channel("desk"); !ok || c.Settings.Kind() != "email" {
 		t.Errorf("Channel(desk) = %v, %v; want the e-mail channel", c, ok)
 	}
 	if _, ok := acme.Channel("Desk"); ok {
@@ -103,7 +103,7 @@ func TestParseFileDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ParseFile: %v", err)
 	}
-	w := f.Accounts[0].Channels[0].Webhook
+	w := f.Accounts[0].Channels[0].Settings.(*notify.WebhookSettings)
 	if w.Format != notify.FormatJSON || !w.Secret.IsZero() {
 		t.Errorf("a webhook without format and secret has format %q and a secret %v; want json and none", w.Format, !w.Secret.IsZero())
 	}
@@ -667,7 +667,7 @@ func TestValidateWithoutFile(t *testing.T) {
 		t.Errorf("Account.Validate = %q; want it to say the account has no channels", err)
 	}
 
-	if err := (Channel{Name: "ops", Webhook: &WebhookChannel{URL: "https://hooks.example.com/w"}}).Validate(); err == nil ||
+	if err := (Channel{Name: "ops", Settings: &notify.WebhookSettings{URL: "https://hooks.example.com/w"}}).Validate(); err == nil ||
 		!strings.Contains(err.Error(), `"format" must be one of json, slack, teams, not ""`) {
 		t.Errorf("a webhook channel without a format: %v; want the format refused", err)
 	}
@@ -701,7 +701,7 @@ func TestValidateWithoutFile(t *testing.T) {
 
 	var channels []Channel
 	for i := range 12 {
-		channels = append(channels, Channel{Name: fmt.Sprintf("c%d", i), Email: &EmailChannel{To: []string{"a@example.com"}}})
+		channels = append(channels, Channel{Name: fmt.Sprintf("c%d", i), Settings: &notify.EmailSettings{To: []string{"a@example.com"}}})
 	}
 	many := Account{AccountID: "acme-eu", Channels: channels, Rules: []Rule{{Name: "r", When: notify.AlertOpened, Channels: []string{"c12"}}}}
 	if err := many.Validate(); err == nil || !strings.HasSuffix(err.Error(), `("c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", …)`) {

@@ -57,11 +57,8 @@ func inNames(f File, s string) bool {
 		texts = append(texts, a.AccountID)
 		for _, c := range a.Channels {
 			texts = append(texts, c.Name)
-			if c.Email != nil {
-				texts = append(texts, c.Email.To...)
-			}
-			if c.Webhook != nil {
-				texts = append(texts, redactURL(c.Webhook.URL))
+			if c.Settings != nil {
+				texts = append(texts, c.Settings.String())
 			}
 		}
 		for _, r := range a.Rules {

@@ -4,10 +4,11 @@
 //
 // # The model
 //
-// An Account holds Channels and Rules. A Channel is a named destination:
-// e-mail to 1 to 20 recipients, or an outgoing webhook (an http or https
-// URL, a body format of json, slack or teams, and a secret that signs the
-// deliveries when there is one). A Rule says:
+// An Account holds Channels and Rules. A Channel is a named destination,
+// of one of the kinds of channel internal/notify registers
+// (notify.ChannelKinds): e-mail to 1 to 20 recipients, or an outgoing
+// webhook (an http or https URL, a body format of json, slack or teams,
+// and a secret that signs the deliveries when there is one). A Rule says:
 //
 //   - when: the kind of thing that happened (a notify.Kind: alert.opened,
 //     alert.overdue, alert.unclaimed, product.out, battery.low or
@@ -36,7 +37,9 @@
 //	             "building_id": "b1", "floor_id": "f3", "quiet_hours": {"from": "22:00", "to": "06:00", "during": "hold"},
 //	             "digest_minutes": 30}]}]}
 //
-// "format" is json when left out, "during" is hold. A field that is left
+// A channel has its name and one field named after its kind of channel,
+// which holds the kind's settings (notify.ChannelKind.FileFields). "format"
+// is json when left out, "during" is hold. A field that is left
 // out and one written null are the same. The file is at most 1 MB; fields
 // it does not know, a field given twice and anything after the object are
 // refused. Its first problem is reported as an *Error that says where it
@@ -81,12 +84,9 @@ package rules
 
 import (
 	"log/slog"
-	"net/url"
-	"strings"
 
 	"washboard/internal/domain"
 	"washboard/internal/notify"
-	"washboard/internal/webhook"
 )
 
 // File is a notifications file: the channels and rules of each account.
@@ -133,44 +133,24 @@ func (a Account) Matching(f Fact) []Rule {
 	return out
 }
 
-// Channel is a named destination of notifications: exactly one of Email
-// and Webhook is set. String, GoString and LogValue leave out the webhook's
-// secret and the path of its URL, which is often a secret too.
+// Channel is a named destination of notifications. String, GoString and
+// LogValue leave out its secrets, and the path of a webhook's URL, which
+// is often a secret too.
 type Channel struct {
-	Name    string
-	Email   *EmailChannel
-	Webhook *WebhookChannel
-}
-
-// EmailChannel sends e-mail to its recipients, each an address alone or
-// with a name ("Facilities <facilities@example.com>").
-type EmailChannel struct {
-	To []string
-	// SMTP is the mail server of a channel made on the /notifications
-	// page, its To left empty; nil for the server and sender of
-	// --smtp-url and --mail-from. The file has no way to set it: a
-	// password does not belong in version control.
-	SMTP *notify.SMTPSettings
-}
-
-// WebhookChannel posts to an http or https URL, in a format, signed with
-// Secret unless it is the zero Secret.
-type WebhookChannel struct {
-	URL    string
-	Format notify.Format
-	Secret webhook.Secret
+	Name string
+	// Settings are where and how it sends, of one of the kinds of
+	// channel (notify.ChannelKinds): a *notify.EmailSettings, a
+	// *notify.WebhookSettings; nil for none.
+	Settings notify.ChannelSettings
 }
 
 // String describes the channel without secrets: `ops: slack webhook to
 // https://hooks.slack.com/…, signed`.
 func (c Channel) String() string {
-	switch {
-	case c.Webhook != nil:
-		return c.Name + ": " + c.Webhook.String()
-	case c.Email != nil:
-		return c.Name + ": e-mail to " + strings.Join(c.Email.To, ", ")
+	if c.Settings == nil {
+		return c.Name + ": no destination"
 	}
-	return c.Name + ": no destination"
+	return c.Name + ": " + c.Settings.String()
 }
 
 // GoString leaves the secrets out of %#v.
@@ -178,40 +158,6 @@ func (c Channel) GoString() string { return "rules.Channel{" + c.String() + "}" 
 
 // LogValue leaves the secrets out of slog.
 func (c Channel) LogValue() slog.Value { return slog.StringValue(c.String()) }
-
-// String describes the webhook without its secret and with only the
-// scheme and host of its URL: `slack webhook to https://hooks.slack.com/…,
-// signed`.
-func (w WebhookChannel) String() string {
-	format := w.Format
-	if format == "" {
-		format = notify.FormatJSON
-	}
-	signed := "unsigned"
-	if !w.Secret.IsZero() {
-		signed = "signed"
-	}
-	return string(format) + " webhook to " + redactURL(w.URL) + ", " + signed
-}
-
-// GoString leaves the secrets out of %#v.
-func (w WebhookChannel) GoString() string { return "rules.WebhookChannel{" + w.String() + "}" }
-
-// LogValue leaves the secrets out of slog.
-func (w WebhookChannel) LogValue() slog.Value { return slog.StringValue(w.String()) }
-
-// redactURL is the scheme and host of a URL, then "/…" when it has more.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return "a URL that is not valid"
-	}
-	out := u.Scheme + "://" + u.Host
-	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		out += "/…"
-	}
-	return out
-}
 
 // Rule says which notifications to send, when and where to.
 type Rule struct {

@@ -18,13 +18,13 @@ func TestPrintingHidesSecrets(t *testing.T) {
 	ops := f.Accounts[0].Channels[0]
 	var logged bytes.Buffer
 	text := slog.New(slog.NewTextHandler(&logged, nil))
-	text.Info("channel", "channel", ops, "webhook", ops.Webhook, "pointer", &ops)
+	text.Info("channel", "channel", ops, "webhook", ops.Settings, "pointer", &ops)
 	jsonLog := slog.New(slog.NewJSONHandler(&logged, nil))
-	jsonLog.Info("channel", "channel", ops, "webhook", *ops.Webhook)
+	jsonLog.Info("channel", "channel", ops, "webhook", *ops.Settings.(*notify.WebhookSettings))
 
 	outputs := map[string]string{"slog": logged.String()}
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
-		for name, v := range map[string]any{"file": f, "account": f.Accounts[0], "channel": ops, "*channel": &ops, "webhook": ops.Webhook, "channels": f.Accounts[0].Channels} {
+		for name, v := range map[string]any{"file": f, "account": f.Accounts[0], "channel": ops, "*channel": &ops, "webhook": ops.Settings, "channels": f.Accounts[0].Channels} {
 			outputs[verb+" of the "+name] = fmt.Sprintf(verb, v)
 		}
 	}
@@ -45,13 +45,13 @@ func TestChannelString(t *testing.T) {
 		channel Channel
 		want    string
 	}{
-		{Channel{Name: "ops", Webhook: &WebhookChannel{URL: hookURL, Format: notify.FormatSlack}}, "ops: slack webhook to https://hooks.example.com/…, unsigned"},
-		{Channel{Name: "ops", Webhook: &WebhookChannel{URL: "https://hooks.example.com"}}, "ops: json webhook to https://hooks.example.com, unsigned"},
-		{Channel{Name: "ops", Webhook: &WebhookChannel{URL: "https://hooks.example.com/"}}, "ops: json webhook to https://hooks.example.com, unsigned"},
-		{Channel{Name: "ops", Webhook: &WebhookChannel{URL: "https://hooks.example.com?token=abc"}}, "ops: json webhook to https://hooks.example.com/…, unsigned"},
-		{Channel{Name: "ops", Webhook: &WebhookChannel{URL: "https://u:p@hooks.example.com"}}, "ops: json webhook to https://hooks.example.com/…, unsigned"},
-		{Channel{Name: "ops", Webhook: &WebhookChannel{URL: "mailto:a@example.com"}}, "ops: json webhook to a URL that is not valid, unsigned"},
-		{Channel{Name: "desk", Email: &EmailChannel{To: []string{"a@example.com", "b@example.com"}}}, "desk: e-mail to a@example.com, b@example.com"},
+		{Channel{Name: "ops", Settings: &notify.WebhookSettings{URL: hookURL, Format: notify.FormatSlack}}, "ops: slack webhook to https://hooks.example.com/…, unsigned"},
+		{Channel{Name: "ops", Settings: &notify.WebhookSettings{URL: "https://hooks.example.com"}}, "ops: json webhook to https://hooks.example.com, unsigned"},
+		{Channel{Name: "ops", Settings: &notify.WebhookSettings{URL: "https://hooks.example.com/"}}, "ops: json webhook to https://hooks.example.com, unsigned"},
+		{Channel{Name: "ops", Settings: &notify.WebhookSettings{URL: "https://hooks.example.com?token=abc"}}, "ops: json webhook to https://hooks.example.com/…, unsigned"},
+		{Channel{Name: "ops", Settings: &notify.WebhookSettings{URL: "https://u:p@hooks.example.com"}}, "ops: json webhook to https://hooks.example.com/…, unsigned"},
+		{Channel{Name: "ops", Settings: &notify.WebhookSettings{URL: "mailto:a@example.com"}}, "ops: json webhook to a URL that is not valid, unsigned"},
+		{Channel{Name: "desk", Settings: &notify.EmailSettings{To: []string{"a@example.com", "b@example.com"}}}, "desk: e-mail to a@example.com, b@example.com"},
 		{Channel{Name: "empty"}, "empty: no destination"},
 	}
 	for _, tt := range tests {

@@ -1,10 +1,10 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
-	"net/mail"
-	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,8 +16,6 @@ import (
 // The bounds of a rule's and a channel's fields.
 const (
 	MaxNameLen       = 80    // characters in a channel's or a rule's name
-	MaxRecipients    = 20    // addresses of an e-mail channel
-	MaxURLLen        = 2048  // bytes of a webhook's URL
 	MaxRuleChannels  = 10    // channels of a rule
 	MaxAfterMinutes  = 10080 // a week
 	MinDigestMinutes = 5
@@ -129,68 +127,32 @@ func (c Channel) check() *Error {
 	if e := checkName(c.Name); e != nil {
 		return e
 	}
-	switch {
-	case c.Email != nil && c.Webhook != nil:
-		return problem("webhook", `has both "email" and "webhook"; a channel is one or the other`)
-	case c.Email != nil:
-		return c.Email.check()
-	case c.Webhook != nil:
-		return c.Webhook.check()
+	if c.Settings == nil {
+		return problem("", `needs %s, where to send its notifications`, kindChoice())
 	}
-	return problem("", `needs "email" or "webhook", where to send its notifications`)
+	err := c.Settings.Validate()
+	if err == nil {
+		return nil
+	}
+	field := c.Settings.Kind()
+	var fe *notify.FieldError
+	if errors.As(err, &fe) && fe.Field != "" {
+		field += "." + fe.Field
+	}
+	return problem(field, "%s", err.Error())
 }
 
-func (m EmailChannel) check() *Error {
-	switch n := len(m.To); {
-	case n == 0:
-		return problem("email.to", `"to" lists no address; list 1 to %d`, MaxRecipients)
-	case n > MaxRecipients:
-		return problem(fmt.Sprintf("email.to[%d]", MaxRecipients), `"to" lists %d addresses; it may list at most %d`, n, MaxRecipients)
+// kindChoice names the kinds of channel as a choice: `"email" or
+// "webhook"`.
+func kindChoice() string {
+	var names []string
+	for _, k := range notify.ChannelKinds() {
+		names = append(names, strconv.Quote(k.Name))
 	}
-	seen := make(map[string]int, len(m.To))
-	for i, to := range m.To {
-		field := fmt.Sprintf("email.to[%d]", i)
-		addr, err := mail.ParseAddress(to)
-		if err != nil || strings.ContainsAny(to, "\r\n") {
-			return problem(field, `%s is not an e-mail address such as facilities@example.com or "Facilities <facilities@example.com>"`, quote(to))
-		}
-		key := strings.ToLower(addr.Address)
-		if j, dup := seen[key]; dup {
-			return problem(field, `the address %s is also to[%d]; list each address once`, quote(addr.Address), j)
-		}
-		seen[key] = i
+	if n := len(names); n > 1 {
+		return strings.Join(names[:n-1], ", ") + " or " + names[n-1]
 	}
-	return nil
-}
-
-func (w WebhookChannel) check() *Error {
-	if e := checkURL(w.URL); e != nil {
-		return e
-	}
-	if _, err := notify.ParseFormat(string(w.Format)); err != nil {
-		return problem("webhook.format", `"format" must be one of %s, not %s`, formatList(), quote(string(w.Format)))
-	}
-	return nil
-}
-
-// checkURL checks a webhook's URL. Its errors do not repeat the URL, whose
-// path is often a secret.
-func checkURL(s string) *Error {
-	const field = "webhook.url"
-	if s == "" {
-		return problem(field, `needs a "url", the address to post to`)
-	}
-	if len(s) > MaxURLLen {
-		return problem(field, `"url" is %d bytes long; it may be at most %d`, len(s), MaxURLLen)
-	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Opaque != "" || u.Hostname() == "" {
-		return problem(field, `"url" is not an absolute http or https URL, such as https://hooks.example.com/washboard`)
-	}
-	if u.User != nil {
-		return problem(field, `"url" holds a user name or password before the host; sign deliveries with a "secret" instead`)
-	}
-	return nil
+	return strings.Join(names, "")
 }
 
 // Validate reports the first problem of the rule as an *Error. It does not
@@ -297,8 +259,6 @@ func checkName(name string) *Error {
 }
 
 func kindNames() string { return joinStrings(notify.Kinds) }
-
-func formatList() string { return joinStrings(notify.Formats) }
 
 func alertTypeList() string { return joinStrings(domain.AlertTypes) }
 
