@@ -25,6 +25,6 @@ ENTRYPOINT ["/washboard"]
 # Set WASHBOARD_UPSTREAM to the service's base URL; `demo` runs on a
 # simulated fleet instead. The cache is SQLite in /data; for several
 # replicas, set WASHBOARD_DATABASE to a PostgreSQL URL and
-# WASHBOARD_SECRET_KEY to the key they share (README, "Running several
-# replicas"), and /data holds nothing.
+# WASHBOARD_SECRET_KEY to the key they share (docs/replicas.md), and
+# /data holds nothing.
 CMD ["serve"]
