@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
@@ -41,6 +42,30 @@ const pageCacheBytes = 64 << 20
 //   - the request names the same page: account, path and normalized query,
 //     and the account's name as the session knows it (the overview's
 //     heading).
+//
+// A change is never served from an older region: whoever asks for the
+// page after its generation moved waits for the render of the new data
+// (one render, shared by all who ask for it meanwhile). The clock is not a
+// change: when only the second moved, the kept region is served at once
+// while one render in the background brings it up to the second, so that
+// no request waits for a render only the clock asked for. Such a region
+// is at most pageClockSlack seconds behind the clock: its times relative
+// to now ("5 min ago", "runs out in 3 h") read as they did that much
+// earlier, and app.js counts on from its data-now, so they stay that much
+// behind and no more ("5 min ago" turns into "6 min ago" up to 2 s late).
+// Beyond the slack (a page nobody asked for in a while, renders in the
+// background that did not keep up), the request waits for a render as it
+// does after a change.
+
+// pageClockSlack is how many seconds behind the clock a kept region may be
+// served while the next one renders in the background.
+const pageClockSlack = 2
+
+// maxBackgroundRenders bounds the renders the clock asks for that run at
+// once, over all pages. A page whose render finds no room is served as
+// kept and tried again by its next request; once it is beyond the slack,
+// its requests render it themselves.
+const maxBackgroundRenders = 4
 
 // pageKey names a page as its region shows it.
 type pageKey struct {
@@ -133,11 +158,22 @@ func (k *keptFrame) pieces(dst []deflatePiece, b []byte, token string, last bool
 
 // pageCache keeps rendered pages, the most recently used first, within a
 // budget of bytes. Requests for a page that is being rendered wait for that
-// render rather than starting their own.
+// render rather than starting their own. The cache's lock is held only to
+// look pages up and keep them, never during a render: a render of one page
+// holds up no request for another.
 type pageCache struct {
 	maxBytes int
 
+	// Renders in the background: their context, cancelled by close, and
+	// a slot each.
+	ctx        context.Context
+	cancel     context.CancelFunc
+	slots      chan struct{}
+	background sync.WaitGroup
+	log        *slog.Logger
+
 	mu      sync.Mutex
+	closed  bool // no more renders in the background
 	bytes   int
 	lru     list.List // of *renderedPage, most recently used at the front
 	byKey   map[pageKey]*list.Element
@@ -152,29 +188,66 @@ type pageFlight struct {
 	err   error
 }
 
-func newPageCache(maxBytes int) *pageCache {
-	return &pageCache{maxBytes: maxBytes, byKey: map[pageKey]*list.Element{}, flights: map[pageKey]*pageFlight{}}
+// serves says whether a page rendered with stamp a may answer a request
+// with stamp b: it shows b's data or later, and is at most pageClockSlack
+// seconds behind b's clock.
+func (a pageStamp) serves(b pageStamp) bool {
+	return a.generation >= b.generation && b.second-a.second <= pageClockSlack
 }
 
-// get returns the page rendered with stamp, rendering it with build when
-// it is not kept. Requests that arrive during a render share its outcome,
-// an error included; errors are not kept.
-func (pc *pageCache) get(key pageKey, stamp pageStamp, build func() (*renderedPage, error)) (*renderedPage, error) {
+// current says whether a page rendered with stamp a is what a render with
+// stamp b would show, or later.
+func (a pageStamp) current(b pageStamp) bool {
+	return a.generation >= b.generation && a.second >= b.second
+}
+
+func newPageCache(maxBytes int, log *slog.Logger) *pageCache {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &pageCache{maxBytes: maxBytes, ctx: ctx, cancel: cancel, slots: make(chan struct{}, maxBackgroundRenders), log: log,
+		byKey: map[pageKey]*list.Element{}, flights: map[pageKey]*pageFlight{}}
+}
+
+// pageRender renders a page in ctx.
+type pageRender func(ctx context.Context) (*renderedPage, error)
+
+// get returns the page to answer a request with stamp, rendering it with
+// build in ctx (without its cancellation: others may wait for the render)
+// when none kept will do: a page kept for an earlier second of the same
+// data is returned at once, and build runs in the background. Requests
+// that arrive during a render share its outcome, an error included;
+// errors are not kept.
+func (pc *pageCache) get(ctx context.Context, key pageKey, stamp pageStamp, build pageRender) (*renderedPage, error) {
 	pc.mu.Lock()
-	if el, ok := pc.byKey[key]; ok && el.Value.(*renderedPage).stamp == stamp {
+	if el, ok := pc.byKey[key]; ok && el.Value.(*renderedPage).stamp.serves(stamp) {
+		p := el.Value.(*renderedPage)
 		pc.lru.MoveToFront(el)
+		if !p.stamp.current(stamp) {
+			pc.renderInBackgroundLocked(key, stamp, build)
+		}
 		pc.mu.Unlock()
-		return el.Value.(*renderedPage), nil
+		return p, nil
 	}
-	if f, ok := pc.flights[key]; ok && f.stamp == stamp {
+	if f, ok := pc.flights[key]; ok && f.stamp.serves(stamp) {
 		pc.mu.Unlock()
 		<-f.done
 		return f.page, f.err
 	}
+	f := pc.startLocked(key, stamp)
+	pc.mu.Unlock()
+	pc.render(context.WithoutCancel(ctx), f, key, build)
+	return f.page, f.err
+}
+
+// startLocked records a render of the page with stamp under way.
+func (pc *pageCache) startLocked(key pageKey, stamp pageStamp) *pageFlight {
 	f := &pageFlight{stamp: stamp, done: make(chan struct{})}
 	pc.flights[key] = f
-	pc.mu.Unlock()
+	return f
+}
 
+// render runs the render f stands for, keeps its page and lets those who
+// wait for it go on.
+func (pc *pageCache) render(ctx context.Context, f *pageFlight, key pageKey, build pageRender) {
 	defer func() {
 		if f.page == nil && f.err == nil {
 			f.err = errors.New("rendering the page failed") // build panicked; the panic goes on up
@@ -184,14 +257,54 @@ func (pc *pageCache) get(key pageKey, stamp pageStamp, build func() (*renderedPa
 			delete(pc.flights, key)
 		}
 		if f.err == nil {
-			f.page.key, f.page.stamp = key, stamp
+			f.page.key, f.page.stamp = key, f.stamp
 			pc.keepLocked(f.page)
 		}
 		pc.mu.Unlock()
 		close(f.done)
 	}()
-	f.page, f.err = build()
-	return f.page, f.err
+	f.page, f.err = build(ctx)
+}
+
+// renderInBackgroundLocked renders the page with stamp in the background,
+// unless it is being rendered already, the renders in the background have
+// no room left or the cache is closed.
+func (pc *pageCache) renderInBackgroundLocked(key pageKey, stamp pageStamp, build pageRender) {
+	if _, ok := pc.flights[key]; ok || pc.closed {
+		return
+	}
+	select {
+	case pc.slots <- struct{}{}:
+	default:
+		return
+	}
+	f := pc.startLocked(key, stamp)
+	pc.background.Add(1)
+	go func() {
+		defer pc.background.Done()
+		defer func() { <-pc.slots }()
+		defer func() {
+			// No request is there to take a panic up: it is logged, and
+			// the next request past the slack renders the page itself.
+			if v := recover(); v != nil {
+				pc.log.Error("rendering a page in the background panicked", "path", key.path, "panic", v)
+			}
+		}()
+		// An error is not kept, and shows to the first request past the
+		// slack, which renders the page itself.
+		pc.render(pc.ctx, f, key, build)
+	}()
+}
+
+// close cancels the renders in the background, waits for them to end and
+// starts no more: pages are rendered from then on only by the requests
+// that wait for them.
+func (pc *pageCache) close() {
+	pc.mu.Lock()
+	pc.closed = true
+	pc.mu.Unlock()
+	pc.cancel()
+	pc.background.Wait()
 }
 
 // keepLocked keeps a page, unless a page rendered from later data is kept
@@ -231,10 +344,7 @@ func (s *Server) servePage(c echo.Context, path string, build pageBuilder) error
 	now := s.clock.Now().Truncate(time.Second)
 	key := pageKey{account: ss.Account, path: path, name: ss.AccountName}
 	stamp := pageStamp{generation: s.sync.Generation(ss.Account), second: now.Unix()}
-	// The render carries on if its own request goes away: others may be
-	// waiting for it.
-	ctx := context.WithoutCancel(c.Request().Context())
-	p, err := s.pages.get(key, stamp, func() (*renderedPage, error) {
+	p, err := s.pages.get(c.Request().Context(), key, stamp, func(ctx context.Context) (*renderedPage, error) {
 		p, err := build(ctx, now)
 		if err == nil {
 			p.compressLive()
