@@ -414,3 +414,40 @@ func BenchmarkPageGrowth(b *testing.B) {
 		b.ReportMetric(float64(took[name][2])/float64(took[name][0]), name+"-50k/1k")
 	}
 }
+
+// discardResponse is a ResponseWriter that keeps nothing of the body.
+type discardResponse struct{ h http.Header }
+
+func (d *discardResponse) Header() http.Header         { return d.h }
+func (d *discardResponse) Write(p []byte) (int, error) { return len(p), nil }
+func (d *discardResponse) WriteHeader(int)             {}
+
+// BenchmarkPageFraming serves the kept overview and floor page straight
+// through the dashboard's handler, without a network or clients, plain and
+// gzipped: what a request costs the server itself (the session, the
+// freshness banner, the frame around the kept region, the headers).
+func BenchmarkPageFraming(b *testing.B) {
+	srv, floor, _ := benchServer(b)
+	client := benchSession(b, srv)
+	u, _ := url.Parse(srv.URL)
+	handler := srv.Config.Handler
+	for _, page := range []struct{ name, path string }{{"overview", "/"}, {"floor", "/floors/" + floor}} {
+		for _, enc := range []string{"identity", "gzip"} {
+			b.Run(page.name+"/"+enc, func(b *testing.B) {
+				req := httptest.NewRequest(http.MethodGet, page.path, nil)
+				for _, c := range client.Jar.Cookies(u) {
+					req.AddCookie(c)
+				}
+				req.Header.Set("Accept-Encoding", enc)
+				b.ReportAllocs()
+				for b.Loop() {
+					w := &discardResponse{h: http.Header{}}
+					handler.ServeHTTP(w, req)
+					if w.h.Get("Content-Length") == "" {
+						b.Fatalf("GET %s: no page", page.path)
+					}
+				}
+			})
+		}
+	}
+}

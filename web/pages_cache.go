@@ -5,11 +5,12 @@ import (
 	"compress/flate"
 	"container/list"
 	"context"
+	"crypto/rand"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
-	"slices"
+	"reflect"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -98,8 +99,7 @@ type renderedPage struct {
 
 	liveZ    deflatePiece // the live region compressed, to frame for each request
 	liveGzip []byte       // the live region gzipped, as htmx fetches it
-	head     keptFrame    // the frame before the region
-	tail     keptFrame    // and after it
+	kept     atomic.Pointer[keptFrame]
 }
 
 // compressLive compresses the page's live region once for all who ask
@@ -113,47 +113,99 @@ func (p *renderedPage) compressLive() {
 // size is the memory the page's bytes take.
 func (p *renderedPage) size() int { return len(p.live) + len(p.liveZ.z) + len(p.liveGzip) }
 
-// keptFrame is one side of a page's frame around its live region, the
-// start or the end, kept compressed while it renders the same.
-type keptFrame struct{ atomic.Pointer[framedParts] }
+// keptFrame is a page's frame around its live region as last rendered:
+// the model it was rendered from, with csrfMark in the place of the CSRF
+// token, and its two sides, before the region and after it. Views are
+// functions of their models alone, so a request whose model is the same
+// but for its token is framed with the frame kept, its own token put in,
+// without rendering it again.
+type keptFrame struct {
+	model      views.Page
+	head, tail framedParts
+}
 
 // framedParts is a side of the frame cut at the places of the CSRF token:
-// the parts between them, and each part compressed.
+// the parts between them, and each part compressed. The token, new in
+// every response, is stored between the parts as it is: kept out of the
+// compressor, it cannot be matched against anything else on the page,
+// which is what BREACH needs.
 type framedParts struct {
 	parts [][]byte
 	z     []deflatePiece
 }
 
-// pieces appends to dst the pieces of b, a side of the frame; last says
-// it ends the page. A side of the frame is the same for every request but
-// for the masked CSRF token, so its parts are compressed when they change
-// and the token, new in every response, is stored between them as it is.
-// Kept out of the compressor, the token cannot be matched against
-// anything else on the page, which is what BREACH needs.
-func (k *keptFrame) pieces(dst []deflatePiece, b []byte, token string, last bool) []deflatePiece {
-	parts := [][]byte{b}
-	if token != "" {
-		parts = bytes.Split(b, []byte(token))
-	}
-	f := k.Load()
-	if f == nil || !slices.EqualFunc(f.parts, parts, bytes.Equal) {
-		f = &framedParts{parts: make([][]byte, len(parts)), z: make([]deflatePiece, len(parts))}
-		for i, part := range parts {
-			f.parts[i] = bytes.Clone(part)
-			if end := last && i == len(parts)-1; len(part) > 0 || end {
-				f.z[i] = compressPiece(part, flate.DefaultCompression, end)
-			}
+// csrfMark stands for the CSRF token in a kept frame: letters and digits,
+// which templ writes as they are, drawn afresh by each process, which no
+// page can hold otherwise.
+var csrfMark = "csrf" + rand.Text()
+
+// cutFrame cuts b, a side of a frame rendered with csrfMark for its
+// token, at the token's places, and compresses each part; last says the
+// side ends the page.
+func cutFrame(b []byte, last bool) framedParts {
+	parts := bytes.Split(b, []byte(csrfMark))
+	f := framedParts{parts: make([][]byte, len(parts)), z: make([]deflatePiece, len(parts))}
+	for i, part := range parts {
+		f.parts[i] = bytes.Clone(part)
+		if end := last && i == len(parts)-1; len(part) > 0 || end {
+			f.z[i] = compressPiece(part, flate.DefaultCompression, end)
 		}
-		k.Store(f)
 	}
-	tok := storedPiece([]byte(token))
+	return f
+}
+
+// size is the length of the side of the frame with token in its places.
+func (f *framedParts) size(token string) int {
+	n := (len(f.parts) - 1) * len(token)
+	for _, part := range f.parts {
+		n += len(part)
+	}
+	return n
+}
+
+// appendTo appends the side of the frame to dst, token in its places.
+func (f *framedParts) appendTo(dst []byte, token string) []byte {
+	for i, part := range f.parts {
+		if i > 0 {
+			dst = append(dst, token...)
+		}
+		dst = append(dst, part...)
+	}
+	return dst
+}
+
+// pieces appends the side of the frame to dst as pieces of a deflate
+// stream, token stored in its places.
+func (f *framedParts) pieces(dst []deflatePiece, token deflatePiece) []deflatePiece {
 	for i, z := range f.z {
 		if i > 0 {
-			dst = append(dst, tok)
+			dst = append(dst, token)
 		}
 		dst = append(dst, z)
 	}
 	return dst
+}
+
+// frame returns the frame for m around the page's live region, rendering
+// it unless the one kept was rendered from the same model.
+func (p *renderedPage) frame(ctx context.Context, m views.Page) (*keptFrame, error) {
+	if m.CSRFToken != "" {
+		m.CSRFToken = csrfMark
+	}
+	if f := p.kept.Load(); f != nil && reflect.DeepEqual(f.model, m) {
+		return f, nil
+	}
+	var buf bytes.Buffer
+	if err := views.Frame(m, liveMarkHTML).Render(ctx, &buf); err != nil {
+		return nil, err
+	}
+	i := bytes.Index(buf.Bytes(), []byte(liveMark))
+	if i < 0 {
+		return nil, errors.New("the page's frame has no place for its live region")
+	}
+	f := &keptFrame{model: m, head: cutFrame(buf.Bytes()[:i], false), tail: cutFrame(buf.Bytes()[i+len(liveMark):], true)}
+	p.kept.Store(f)
+	return f, nil
 }
 
 // pageCache keeps rendered pages, the most recently used first, within a
@@ -368,7 +420,7 @@ func (s *Server) servePage(c echo.Context, path string, build pageBuilder) error
 	}
 	m := s.page(c, p.title, p.nav)
 	m.Crumbs = p.crumbs
-	return sendFramed(c, views.Frame(m, liveMarkHTML), m.CSRFToken, p, gzipped)
+	return sendFramed(c, m, p, gzipped)
 }
 
 // renderLive renders a page's live region into bytes to keep.
@@ -394,11 +446,14 @@ const liveMark = "<!--live-->"
 
 var liveMarkHTML = rawHTML([]byte(liveMark))
 
-// sendFramed sends a page: its frame, rendered around liveMark, with a
-// kept live region in the mark's place, in one write. Gzipped, it joins
-// the region compressed before with the frame's parts, compressed when
-// they change, and token, the frame's CSRF token, stored between them.
-func sendFramed(c echo.Context, frame templ.Component, token string, p *renderedPage, gzipped bool) error {
+// sendFramed sends a page: its frame for m, with the kept live region in
+// its place, in one write. Gzipped, it joins the region and the frame's
+// parts, compressed before, with m's CSRF token stored between them.
+func sendFramed(c echo.Context, m views.Page, p *renderedPage, gzipped bool) error {
+	f, err := p.frame(c.Request().Context(), m)
+	if err != nil {
+		return err
+	}
 	buf := pagePool.Get().(*bytes.Buffer)
 	defer func() {
 		if buf.Cap() <= maxPooledPage {
@@ -406,32 +461,24 @@ func sendFramed(c echo.Context, frame templ.Component, token string, p *rendered
 		}
 	}()
 	buf.Reset()
-	if err := frame.Render(c.Request().Context(), buf); err != nil {
-		return err
-	}
-	i := bytes.Index(buf.Bytes(), []byte(liveMark))
-	if i < 0 {
-		return errors.New("the page's frame has no place for its live region")
-	}
-	head, tail := buf.Bytes()[:i], buf.Bytes()[i+len(liveMark):]
 	var page []byte
 	if gzipped {
 		c.Response().Header().Set(echo.HeaderContentEncoding, "gzip")
 		var pieces [8]deflatePiece
-		z := p.head.pieces(pieces[:0], head, token, false)
-		z = p.tail.pieces(append(z, p.liveZ), tail, token, true)
+		token := storedPiece([]byte(m.CSRFToken))
+		z := f.head.pieces(pieces[:0], token)
+		z = f.tail.pieces(append(z, p.liveZ), token)
 		size := gzipOverhead
 		for _, piece := range z {
 			size += len(piece.z)
 		}
-		buf.Grow(size) // the gzipped page goes after the frame, in the same buffer
+		buf.Grow(size)
 		page = appendGzip(buf.AvailableBuffer(), z...)
 	} else {
-		tail = bytes.Clone(tail)
-		buf.Truncate(i)
-		buf.Write(p.live)
-		buf.Write(tail)
-		page = buf.Bytes()
+		buf.Grow(f.head.size(m.CSRFToken) + len(p.live) + f.tail.size(m.CSRFToken))
+		page = f.head.appendTo(buf.AvailableBuffer(), m.CSRFToken)
+		page = append(page, p.live...)
+		page = f.tail.appendTo(page, m.CSRFToken)
 	}
 	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(page)))
 	return c.HTMLBlob(http.StatusOK, page)

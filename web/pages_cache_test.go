@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
 	"washboard/internal/sim"
@@ -586,5 +587,66 @@ func TestFrameHasAPlaceForTheLiveRegion(t *testing.T) {
 	}
 	if strings.Count(buf.String(), liveMark) != 1 || !strings.Contains(buf.String(), `<main id="main" tabindex="-1">`+liveMark+`</main>`) {
 		t.Errorf("the frame does not hold the live region once, in <main>:\n%s", buf.String())
+	}
+}
+
+// TestKeptFrameFollowsItsModel: the frame kept around a page's region
+// answers only a request whose page is the same but for its CSRF token: a
+// freshness banner that changed shows at once, plain and gzipped, and each
+// response carries its own token where the frame has one.
+func TestKeptFrameFollowsItsModel(t *testing.T) {
+	p := &renderedPage{title: "Level 3", live: []byte(`<div id="live">cards</div>`)}
+	p.compressLive()
+	asOf := time.Date(2026, 11, 18, 9, 30, 0, 0, time.UTC)
+	page := func(token string, f views.Freshness) views.Page {
+		return views.Page{Title: p.title, SignedIn: true, AccountName: "Estates", CSRFToken: token, Freshness: f, Zone: time.UTC, Live: true}
+	}
+	send := func(m views.Page, gzipped bool) string {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		c := echo.New().NewContext(httptest.NewRequest(http.MethodGet, "/", nil), rec)
+		if err := sendFramed(c, m, p, gzipped); err != nil {
+			t.Fatal(err)
+		}
+		if gzipped {
+			return gunzip(t, rec.Body.String())
+		}
+		return rec.Body.String()
+	}
+	banner := func(body string) string {
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(strings.Fields(doc.Find("#freshness").Text()), " ")
+	}
+	fresh, failed := views.Freshness{AsOf: asOf}, views.Freshness{AsOf: asOf, Failed: true, Reason: "the service did not answer"}
+	steps := []struct {
+		token  string
+		f      views.Freshness
+		banner string
+	}{
+		{"aaaa", fresh, "Data as of 09:30"},
+		{"bbbb", fresh, "Data as of 09:30"}, // the frame kept
+		{"cccc", failed, "may be out of date"},
+		{"dddd", fresh, "Data as of 09:30"},
+	}
+	for i, st := range steps {
+		for _, gzipped := range []bool{false, true} {
+			body := send(page(st.token, st.f), gzipped)
+			var want strings.Builder
+			if err := views.Frame(page(st.token, st.f), rawHTML(p.live)).Render(t.Context(), &want); err != nil {
+				t.Fatal(err)
+			}
+			if body != want.String() {
+				t.Errorf("step %d (gzip %v): the page differs from its frame rendered afresh around the region", i, gzipped)
+			}
+			if got := banner(body); !strings.Contains(got, st.banner) || (st.f.Failed != strings.Contains(got, "out of date")) {
+				t.Errorf("step %d (gzip %v): the banner reads %q, want %q", i, gzipped, got, st.banner)
+			}
+			if n := strings.Count(body, st.token); n != 2 {
+				t.Errorf("step %d (gzip %v): the request's token is on the page %d times, want 2", i, gzipped, n)
+			}
+		}
 	}
 }
