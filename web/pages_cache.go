@@ -97,9 +97,9 @@ type renderedPage struct {
 	crumbs []views.Crumb
 	live   []byte // the live region, as htmx fetches it
 
-	liveZ    deflatePiece // the live region compressed, to frame for each request
-	liveGzip []byte       // the live region gzipped, as htmx fetches it
-	kept     atomic.Pointer[keptFrame]
+	liveZ    deflatePiece              // the live region compressed, to frame for each request
+	liveGzip []byte                    // the live region gzipped, as htmx fetches it
+	kept     atomic.Pointer[keptFrame] // the frame around the region, as last rendered
 }
 
 // compressLive compresses the page's live region once for all who ask
