@@ -5,10 +5,12 @@ import (
 	"compress/flate"
 	"container/list"
 	"context"
+	"crypto/rand"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
-	"slices"
+	"reflect"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -41,6 +43,30 @@ const pageCacheBytes = 64 << 20
 //   - the request names the same page: account, path and normalized query,
 //     and the account's name as the session knows it (the overview's
 //     heading).
+//
+// A change is never served from an older region: whoever asks for the
+// page after its generation moved waits for the render of the new data
+// (one render, shared by all who ask for it meanwhile). The clock is not a
+// change: when only the second moved, the kept region is served at once
+// while one render in the background brings it up to the second, so that
+// no request waits for a render only the clock asked for. Such a region
+// is at most pageClockSlack seconds behind the clock: its times relative
+// to now ("5 min ago", "runs out in 3 h") read as they did that much
+// earlier, and app.js counts on from its data-now, so they stay that much
+// behind and no more ("5 min ago" turns into "6 min ago" up to 2 s late).
+// Beyond the slack (a page nobody asked for in a while, renders in the
+// background that did not keep up), the request waits for a render as it
+// does after a change.
+
+// pageClockSlack is how many seconds behind the clock a kept region may be
+// served while the next one renders in the background.
+const pageClockSlack = 2
+
+// maxBackgroundRenders bounds the renders the clock asks for that run at
+// once, over all pages. A page whose render finds no room is served as
+// kept and tried again by its next request; once it is beyond the slack,
+// its requests render it themselves.
+const maxBackgroundRenders = 4
 
 // pageKey names a page as its region shows it.
 type pageKey struct {
@@ -71,10 +97,9 @@ type renderedPage struct {
 	crumbs []views.Crumb
 	live   []byte // the live region, as htmx fetches it
 
-	liveZ    deflatePiece // the live region compressed, to frame for each request
-	liveGzip []byte       // the live region gzipped, as htmx fetches it
-	head     keptFrame    // the frame before the region
-	tail     keptFrame    // and after it
+	liveZ    deflatePiece              // the live region compressed, to frame for each request
+	liveGzip []byte                    // the live region gzipped, as htmx fetches it
+	kept     atomic.Pointer[keptFrame] // the frame around the region, as last rendered
 }
 
 // compressLive compresses the page's live region once for all who ask
@@ -88,56 +113,119 @@ func (p *renderedPage) compressLive() {
 // size is the memory the page's bytes take.
 func (p *renderedPage) size() int { return len(p.live) + len(p.liveZ.z) + len(p.liveGzip) }
 
-// keptFrame is one side of a page's frame around its live region, the
-// start or the end, kept compressed while it renders the same.
-type keptFrame struct{ atomic.Pointer[framedParts] }
+// keptFrame is a page's frame around its live region as last rendered:
+// the model it was rendered from, with csrfMark in the place of the CSRF
+// token, and its two sides, before the region and after it. Views are
+// functions of their models alone, so a request whose model is the same
+// but for its token is framed with the frame kept, its own token put in,
+// without rendering it again.
+type keptFrame struct {
+	model      views.Page
+	head, tail framedParts
+}
 
 // framedParts is a side of the frame cut at the places of the CSRF token:
-// the parts between them, and each part compressed.
+// the parts between them, and each part compressed. The token, new in
+// every response, is stored between the parts as it is: kept out of the
+// compressor, it cannot be matched against anything else on the page,
+// which is what BREACH needs.
 type framedParts struct {
 	parts [][]byte
 	z     []deflatePiece
 }
 
-// pieces appends to dst the pieces of b, a side of the frame; last says
-// it ends the page. A side of the frame is the same for every request but
-// for the masked CSRF token, so its parts are compressed when they change
-// and the token, new in every response, is stored between them as it is.
-// Kept out of the compressor, the token cannot be matched against
-// anything else on the page, which is what BREACH needs.
-func (k *keptFrame) pieces(dst []deflatePiece, b []byte, token string, last bool) []deflatePiece {
-	parts := [][]byte{b}
-	if token != "" {
-		parts = bytes.Split(b, []byte(token))
-	}
-	f := k.Load()
-	if f == nil || !slices.EqualFunc(f.parts, parts, bytes.Equal) {
-		f = &framedParts{parts: make([][]byte, len(parts)), z: make([]deflatePiece, len(parts))}
-		for i, part := range parts {
-			f.parts[i] = bytes.Clone(part)
-			if end := last && i == len(parts)-1; len(part) > 0 || end {
-				f.z[i] = compressPiece(part, flate.DefaultCompression, end)
-			}
+// csrfMark stands for the CSRF token in a kept frame: letters and digits,
+// which templ writes as they are, drawn afresh by each process, which no
+// page can hold otherwise.
+var csrfMark = "csrf" + rand.Text()
+
+// cutFrame cuts b, a side of a frame rendered with csrfMark for its
+// token, at the token's places, and compresses each part; last says the
+// side ends the page.
+func cutFrame(b []byte, last bool) framedParts {
+	parts := bytes.Split(b, []byte(csrfMark))
+	f := framedParts{parts: make([][]byte, len(parts)), z: make([]deflatePiece, len(parts))}
+	for i, part := range parts {
+		f.parts[i] = bytes.Clone(part)
+		if end := last && i == len(parts)-1; len(part) > 0 || end {
+			f.z[i] = compressPiece(part, flate.DefaultCompression, end)
 		}
-		k.Store(f)
 	}
-	tok := storedPiece([]byte(token))
+	return f
+}
+
+// size is the length of the side of the frame with token in its places.
+func (f *framedParts) size(token string) int {
+	n := (len(f.parts) - 1) * len(token)
+	for _, part := range f.parts {
+		n += len(part)
+	}
+	return n
+}
+
+// appendTo appends the side of the frame to dst, token in its places.
+func (f *framedParts) appendTo(dst []byte, token string) []byte {
+	for i, part := range f.parts {
+		if i > 0 {
+			dst = append(dst, token...)
+		}
+		dst = append(dst, part...)
+	}
+	return dst
+}
+
+// pieces appends the side of the frame to dst as pieces of a deflate
+// stream, token stored in its places.
+func (f *framedParts) pieces(dst []deflatePiece, token deflatePiece) []deflatePiece {
 	for i, z := range f.z {
 		if i > 0 {
-			dst = append(dst, tok)
+			dst = append(dst, token)
 		}
 		dst = append(dst, z)
 	}
 	return dst
 }
 
+// frame returns the frame for m around the page's live region, rendering
+// it unless the one kept was rendered from the same model.
+func (p *renderedPage) frame(ctx context.Context, m views.Page) (*keptFrame, error) {
+	if m.CSRFToken != "" {
+		m.CSRFToken = csrfMark
+	}
+	if f := p.kept.Load(); f != nil && reflect.DeepEqual(f.model, m) {
+		return f, nil
+	}
+	var buf bytes.Buffer
+	if err := views.Frame(m, liveMarkHTML).Render(ctx, &buf); err != nil {
+		return nil, err
+	}
+	i := bytes.Index(buf.Bytes(), []byte(liveMark))
+	if i < 0 {
+		return nil, errors.New("the page's frame has no place for its live region")
+	}
+	f := &keptFrame{model: m, head: cutFrame(buf.Bytes()[:i], false), tail: cutFrame(buf.Bytes()[i+len(liveMark):], true)}
+	p.kept.Store(f)
+	return f, nil
+}
+
 // pageCache keeps rendered pages, the most recently used first, within a
 // budget of bytes. Requests for a page that is being rendered wait for that
-// render rather than starting their own.
+// render rather than starting their own. The cache's lock is held only to
+// look pages up and keep them, never during a render: a render of one page
+// holds up no request for another.
 type pageCache struct {
 	maxBytes int
 
+	// Renders in the background: their context, cancelled by close, and
+	// a slot each.
+	ctx        context.Context
+	cancel     context.CancelFunc
+	slots      chan struct{}
+	background sync.WaitGroup
+	log        *slog.Logger
+
 	mu      sync.Mutex
+	closed  bool // no more renders in the background
 	bytes   int
 	lru     list.List // of *renderedPage, most recently used at the front
 	byKey   map[pageKey]*list.Element
@@ -152,29 +240,66 @@ type pageFlight struct {
 	err   error
 }
 
-func newPageCache(maxBytes int) *pageCache {
-	return &pageCache{maxBytes: maxBytes, byKey: map[pageKey]*list.Element{}, flights: map[pageKey]*pageFlight{}}
+// serves says whether a page rendered with stamp a may answer a request
+// with stamp b: it shows b's data or later, and is at most pageClockSlack
+// seconds behind b's clock.
+func (a pageStamp) serves(b pageStamp) bool {
+	return a.generation >= b.generation && b.second-a.second <= pageClockSlack
 }
 
-// get returns the page rendered with stamp, rendering it with build when
-// it is not kept. Requests that arrive during a render share its outcome,
-// an error included; errors are not kept.
-func (pc *pageCache) get(key pageKey, stamp pageStamp, build func() (*renderedPage, error)) (*renderedPage, error) {
+// current says whether a page rendered with stamp a is what a render with
+// stamp b would show, or later.
+func (a pageStamp) current(b pageStamp) bool {
+	return a.generation >= b.generation && a.second >= b.second
+}
+
+func newPageCache(maxBytes int, log *slog.Logger) *pageCache {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &pageCache{maxBytes: maxBytes, ctx: ctx, cancel: cancel, slots: make(chan struct{}, maxBackgroundRenders), log: log,
+		byKey: map[pageKey]*list.Element{}, flights: map[pageKey]*pageFlight{}}
+}
+
+// pageRender renders a page in ctx.
+type pageRender func(ctx context.Context) (*renderedPage, error)
+
+// get returns the page to answer a request with stamp, rendering it with
+// build in ctx (without its cancellation: others may wait for the render)
+// when none kept will do: a page kept for an earlier second of the same
+// data is returned at once, and build runs in the background. Requests
+// that arrive during a render share its outcome, an error included;
+// errors are not kept.
+func (pc *pageCache) get(ctx context.Context, key pageKey, stamp pageStamp, build pageRender) (*renderedPage, error) {
 	pc.mu.Lock()
-	if el, ok := pc.byKey[key]; ok && el.Value.(*renderedPage).stamp == stamp {
+	if el, ok := pc.byKey[key]; ok && el.Value.(*renderedPage).stamp.serves(stamp) {
+		p := el.Value.(*renderedPage)
 		pc.lru.MoveToFront(el)
+		if !p.stamp.current(stamp) {
+			pc.renderInBackgroundLocked(key, stamp, build)
+		}
 		pc.mu.Unlock()
-		return el.Value.(*renderedPage), nil
+		return p, nil
 	}
-	if f, ok := pc.flights[key]; ok && f.stamp == stamp {
+	if f, ok := pc.flights[key]; ok && f.stamp.serves(stamp) {
 		pc.mu.Unlock()
 		<-f.done
 		return f.page, f.err
 	}
+	f := pc.startLocked(key, stamp)
+	pc.mu.Unlock()
+	pc.render(context.WithoutCancel(ctx), f, key, build)
+	return f.page, f.err
+}
+
+// startLocked records a render of the page with stamp under way.
+func (pc *pageCache) startLocked(key pageKey, stamp pageStamp) *pageFlight {
 	f := &pageFlight{stamp: stamp, done: make(chan struct{})}
 	pc.flights[key] = f
-	pc.mu.Unlock()
+	return f
+}
 
+// render runs the render f stands for, keeps its page and lets those who
+// wait for it go on.
+func (pc *pageCache) render(ctx context.Context, f *pageFlight, key pageKey, build pageRender) {
 	defer func() {
 		if f.page == nil && f.err == nil {
 			f.err = errors.New("rendering the page failed") // build panicked; the panic goes on up
@@ -184,14 +309,54 @@ func (pc *pageCache) get(key pageKey, stamp pageStamp, build func() (*renderedPa
 			delete(pc.flights, key)
 		}
 		if f.err == nil {
-			f.page.key, f.page.stamp = key, stamp
+			f.page.key, f.page.stamp = key, f.stamp
 			pc.keepLocked(f.page)
 		}
 		pc.mu.Unlock()
 		close(f.done)
 	}()
-	f.page, f.err = build()
-	return f.page, f.err
+	f.page, f.err = build(ctx)
+}
+
+// renderInBackgroundLocked renders the page with stamp in the background,
+// unless it is being rendered already, the renders in the background have
+// no room left or the cache is closed.
+func (pc *pageCache) renderInBackgroundLocked(key pageKey, stamp pageStamp, build pageRender) {
+	if _, ok := pc.flights[key]; ok || pc.closed {
+		return
+	}
+	select {
+	case pc.slots <- struct{}{}:
+	default:
+		return
+	}
+	f := pc.startLocked(key, stamp)
+	pc.background.Add(1)
+	go func() {
+		defer pc.background.Done()
+		defer func() { <-pc.slots }()
+		defer func() {
+			// No request is there to take a panic up: it is logged, and
+			// the next request past the slack renders the page itself.
+			if v := recover(); v != nil {
+				pc.log.Error("rendering a page in the background panicked", "path", key.path, "panic", v)
+			}
+		}()
+		// An error is not kept, and shows to the first request past the
+		// slack, which renders the page itself.
+		pc.render(pc.ctx, f, key, build)
+	}()
+}
+
+// close cancels the renders in the background, waits for them to end and
+// starts no more: pages are rendered from then on only by the requests
+// that wait for them.
+func (pc *pageCache) close() {
+	pc.mu.Lock()
+	pc.closed = true
+	pc.mu.Unlock()
+	pc.cancel()
+	pc.background.Wait()
 }
 
 // keepLocked keeps a page, unless a page rendered from later data is kept
@@ -231,10 +396,7 @@ func (s *Server) servePage(c echo.Context, path string, build pageBuilder) error
 	now := s.clock.Now().Truncate(time.Second)
 	key := pageKey{account: ss.Account, path: path, name: ss.AccountName}
 	stamp := pageStamp{generation: s.sync.Generation(ss.Account), second: now.Unix()}
-	// The render carries on if its own request goes away: others may be
-	// waiting for it.
-	ctx := context.WithoutCancel(c.Request().Context())
-	p, err := s.pages.get(key, stamp, func() (*renderedPage, error) {
+	p, err := s.pages.get(c.Request().Context(), key, stamp, func(ctx context.Context) (*renderedPage, error) {
 		p, err := build(ctx, now)
 		if err == nil {
 			p.compressLive()
@@ -258,7 +420,7 @@ func (s *Server) servePage(c echo.Context, path string, build pageBuilder) error
 	}
 	m := s.page(c, p.title, p.nav)
 	m.Crumbs = p.crumbs
-	return sendFramed(c, views.Frame(m, liveMarkHTML), m.CSRFToken, p, gzipped)
+	return sendFramed(c, m, p, gzipped)
 }
 
 // renderLive renders a page's live region into bytes to keep.
@@ -284,11 +446,14 @@ const liveMark = "<!--live-->"
 
 var liveMarkHTML = rawHTML([]byte(liveMark))
 
-// sendFramed sends a page: its frame, rendered around liveMark, with a
-// kept live region in the mark's place, in one write. Gzipped, it joins
-// the region compressed before with the frame's parts, compressed when
-// they change, and token, the frame's CSRF token, stored between them.
-func sendFramed(c echo.Context, frame templ.Component, token string, p *renderedPage, gzipped bool) error {
+// sendFramed sends a page: its frame for m, with the kept live region in
+// its place, in one write. Gzipped, it joins the region and the frame's
+// parts, compressed before, with m's CSRF token stored between them.
+func sendFramed(c echo.Context, m views.Page, p *renderedPage, gzipped bool) error {
+	f, err := p.frame(c.Request().Context(), m)
+	if err != nil {
+		return err
+	}
 	buf := pagePool.Get().(*bytes.Buffer)
 	defer func() {
 		if buf.Cap() <= maxPooledPage {
@@ -296,32 +461,24 @@ func sendFramed(c echo.Context, frame templ.Component, token string, p *rendered
 		}
 	}()
 	buf.Reset()
-	if err := frame.Render(c.Request().Context(), buf); err != nil {
-		return err
-	}
-	i := bytes.Index(buf.Bytes(), []byte(liveMark))
-	if i < 0 {
-		return errors.New("the page's frame has no place for its live region")
-	}
-	head, tail := buf.Bytes()[:i], buf.Bytes()[i+len(liveMark):]
 	var page []byte
 	if gzipped {
 		c.Response().Header().Set(echo.HeaderContentEncoding, "gzip")
 		var pieces [8]deflatePiece
-		z := p.head.pieces(pieces[:0], head, token, false)
-		z = p.tail.pieces(append(z, p.liveZ), tail, token, true)
+		token := storedPiece([]byte(m.CSRFToken))
+		z := f.head.pieces(pieces[:0], token)
+		z = f.tail.pieces(append(z, p.liveZ), token)
 		size := gzipOverhead
 		for _, piece := range z {
 			size += len(piece.z)
 		}
-		buf.Grow(size) // the gzipped page goes after the frame, in the same buffer
+		buf.Grow(size)
 		page = appendGzip(buf.AvailableBuffer(), z...)
 	} else {
-		tail = bytes.Clone(tail)
-		buf.Truncate(i)
-		buf.Write(p.live)
-		buf.Write(tail)
-		page = buf.Bytes()
+		buf.Grow(f.head.size(m.CSRFToken) + len(p.live) + f.tail.size(m.CSRFToken))
+		page = f.head.appendTo(buf.AvailableBuffer(), m.CSRFToken)
+		page = append(page, p.live...)
+		page = f.tail.appendTo(page, m.CSRFToken)
 	}
 	c.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(page)))
 	return c.HTMLBlob(http.StatusOK, page)

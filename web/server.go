@@ -126,7 +126,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	s := &Server{
 		cfg: cfg, dash: deps.Dashboard, sync: deps.Sync, clock: deps.Clock, log: deps.Log, metrics: deps.Metrics, closing: make(chan struct{}),
 		sessions: newSessionManager(deps.Sessions, cfg.Sessions, deps.Keys, deps.SessionAnnouncements), keys: deps.Keys, receiver: deps.Receiver, notifier: deps.Notifications, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
-		pages: newPageCache(pageCacheBytes),
+		pages: newPageCache(pageCacheBytes, deps.Log),
 	}
 	if s.version == "" {
 		s.version = version.String()
@@ -146,3 +146,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.Serv
 // so that a shutting-down server does not wait for them: browsers and
 // screens reconnect by themselves. Other requests are left to finish.
 func (s *Server) CloseStreams() { s.closeOne.Do(func() { close(s.closing) }) }
+
+// Close stops the renders of pages that run in the background and waits
+// for them; from then on a page is rendered only by the request that asks
+// for it. Call it once the server has stopped serving, before the cache
+// it reads is closed.
+func (s *Server) Close() { s.pages.close() }

@@ -329,6 +329,9 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err != nil {
 		return err
 	}
+	// Pages rendered in the background read the cache: they end before it
+	// closes, once the requests have.
+	defer app.Close()
 
 	servers := []served{{web.NewHTTPServer(app, slog.NewLogLogger(log.Handler(), slog.LevelWarn)), ln}}
 	// Event streams end when shutdown begins, so that browsers and screens
