@@ -13,8 +13,8 @@ import (
 )
 
 var alertsTable = &table{name: "alerts", key: "id", cols: []string{
-	"location_id", "macs", "status", "type", "created_ms", "resolved_ms", "resolution", "overdue", "refill_count",
-}, rowid: true, onInsert: []string{"overdue_ms"}}
+	"location_id", "macs", "status", "type", "created", "resolved", "resolution", "overdue", "refill_count",
+}, rowid: true, onInsert: []string{"overdue_since"}}
 
 // alertRow is the row of an alert read from the service at seen.
 func alertRow(a domain.Alert, seen time.Time) row {
@@ -32,7 +32,7 @@ func alertRow(a domain.Alert, seen time.Time) row {
 	}, onInsert: []any{overdueSince(a, seen)}}
 }
 
-// overdueSince is the overdue_ms of an alert the cache does not hold yet,
+// overdueSince is the overdue_since of an alert the cache does not hold yet,
 // read from the service at seen: seen, or the alert's resolution if that
 // was earlier, when the alert is overdue; NULL when it is not, or when seen
 // is zero.
@@ -72,7 +72,7 @@ type AlertRefresh struct {
 	key     int64
 	account string
 	empty   bool             // the account had no alerts: nothing to compare with
-	seen    time.Time        // when the service was read; zero leaves overdue_ms alone
+	seen    time.Time        // when the service was read; zero leaves overdue_since alone
 	now     func() time.Time // the store's clock, for claims a refresh without seen ends
 	rollups rollupInputs     // read once the refresh changes something
 	// touched, when set, holds the states of the only locations the
@@ -231,7 +231,7 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 	if !pruneBefore.IsZero() {
 		// overdue is 0 or 1: naming both lets alerts_status reach the old
 		// closed alerts by creation date instead of scanning every closed one.
-		res, err := r.tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND status = 'CLOSED' AND overdue IN (0, 1) AND created_ms < ?`,
+		res, err := r.tx.ExecContext(ctx, `DELETE FROM alerts WHERE account_id = ? AND status = 'CLOSED' AND overdue IN (0, 1) AND created < ?`,
 			r.key, ms(pruneBefore))
 		if err != nil {
 			return *c, err
@@ -239,15 +239,15 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 		n, _ := res.RowsAffected()
 		c.Removed += int(n)
 		// The claims ended before then whose alerts are gone go with them.
-		if _, err := r.tx.ExecContext(ctx, `DELETE FROM claims WHERE account_id = ?1 AND ended_ms < ?2
+		if _, err := r.tx.ExecContext(ctx, `DELETE FROM claims WHERE account_id = ?1 AND ended < ?2
 			AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a.account_id = ?1 AND a.id = claims.alert_id)`, r.key, ms(pruneBefore)); err != nil {
 			return *c, err
 		}
 	}
 	if !r.seen.IsZero() {
 		at := ms(r.seen)
-		if _, err := r.tx.ExecContext(ctx, `UPDATE alerts SET overdue_ms = min(?, coalesce(resolved_ms, ?))
-			WHERE account_id = ? AND overdue = 1 AND overdue_ms IS NULL`, at, at, r.key); err != nil {
+		if _, err := r.tx.ExecContext(ctx, `UPDATE alerts SET overdue_since = min(?, coalesce(resolved, ?))
+			WHERE account_id = ? AND overdue = 1 AND overdue_since IS NULL`, at, at, r.key); err != nil {
 			return *c, err
 		}
 	}
@@ -347,7 +347,7 @@ func (s *Store) FindAlerts(ctx context.Context, f store.AlertFilter) ([]domain.A
 		return nil, err
 	}
 	q, args := alertQuery(key, f, alertCols)
-	q += " ORDER BY a.overdue DESC, a.created_ms, a.rowid"
+	q += " ORDER BY a.overdue DESC, a.created, a.rowid"
 	if f.Limit > 0 {
 		q += " LIMIT ?"
 		args = append(args, f.Limit)
@@ -369,7 +369,7 @@ func (s *Store) FindAlerts(ctx context.Context, f store.AlertFilter) ([]domain.A
 }
 
 // alertCols are the columns scanAlert reads, of alerts as a.
-const alertCols = `a.id, a.location_id, a.macs, a.status, a.type, a.created_ms, a.resolved_ms, a.resolution, a.overdue, a.refill_count, a.overdue_ms`
+const alertCols = `a.id, a.location_id, a.macs, a.status, a.type, a.created, a.resolved, a.resolution, a.overdue, a.refill_count, a.overdue_since`
 
 func scanAlert(scan func(...any) error) (domain.Alert, error) {
 	var a domain.Alert
@@ -455,9 +455,9 @@ func alertQuery(key int64, f store.AlertFilter, cols string) (string, []any) {
 	if f.Resolution != "" {
 		add("a.resolution = ?", string(f.Resolution))
 	}
-	dateCol := "a.created_ms"
+	dateCol := "a.created"
 	if f.Status == domain.AlertClosed {
-		dateCol = "a.resolved_ms"
+		dateCol = "a.resolved"
 	}
 	if !f.From.IsZero() {
 		add(dateCol+" >= ?", ms(f.From))
@@ -466,10 +466,10 @@ func alertQuery(key int64, f store.AlertFilter, cols string) (string, []any) {
 		add(dateCol+" < ?", ms(f.To))
 	}
 	if !f.OpenFrom.IsZero() {
-		add("(a.status = 'OPEN' OR a.resolved_ms >= ?)", ms(f.OpenFrom))
+		add("(a.status = 'OPEN' OR a.resolved >= ?)", ms(f.OpenFrom))
 	}
 	if !f.OpenTo.IsZero() {
-		add("a.created_ms < ?", ms(f.OpenTo))
+		add("a.created < ?", ms(f.OpenTo))
 	}
 	return "SELECT " + cols + " FROM " + from + " WHERE " + strings.Join(where, " AND "), args
 }
@@ -515,8 +515,8 @@ func (s *Store) AlertSpans(ctx context.Context, f store.AlertFilter) ([]store.Al
 	if err != nil {
 		return nil, err
 	}
-	q, args := alertQuery(key, f, "a.location_id, a.type, a.created_ms, a.resolved_ms")
-	q += " ORDER BY a.created_ms, a.rowid"
+	q, args := alertQuery(key, f, "a.location_id, a.type, a.created, a.resolved")
+	q += " ORDER BY a.created, a.rowid"
 	if f.Limit > 0 {
 		q += " LIMIT ?"
 		args = append(args, f.Limit)

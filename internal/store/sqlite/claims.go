@@ -39,11 +39,11 @@ func (s *Store) ClaimAlert(ctx context.Context, account string, c domain.Claim) 
 	if !open {
 		return fmt.Errorf("open alert %q: %w", c.AlertID, domain.ErrNotFound)
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE claims SET ended_ms = max(claimed_ms, ?), ended_by = ?
-		WHERE account_id = ? AND alert_id = ? AND ended_ms IS NULL`, ms(c.At), string(domain.ClaimHanded), key, c.AlertID); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE claims SET ended = max(claimed, ?), ended_by = ?
+		WHERE account_id = ? AND alert_id = ? AND ended IS NULL`, ms(c.At), string(domain.ClaimHanded), key, c.AlertID); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO claims (account_id, alert_id, name, note, claimed_ms) VALUES (?, ?, ?, ?, ?)`,
+	if _, err := tx.ExecContext(ctx, `INSERT INTO claims (account_id, alert_id, name, note, claimed) VALUES (?, ?, ?, ?, ?)`,
 		key, c.AlertID, c.Name, c.Note, ms(c.At)); err != nil {
 		return err
 	}
@@ -57,8 +57,8 @@ func (s *Store) ReleaseClaim(ctx context.Context, account, alertID string, at ti
 	if err != nil {
 		return err
 	}
-	_, err = s.write.ExecContext(ctx, `UPDATE claims SET ended_ms = max(claimed_ms, ?), ended_by = ?
-		WHERE account_id = ? AND alert_id = ? AND ended_ms IS NULL`, ms(at), string(domain.ClaimReleased), key, alertID)
+	_, err = s.write.ExecContext(ctx, `UPDATE claims SET ended = max(claimed, ?), ended_by = ?
+		WHERE account_id = ? AND alert_id = ? AND ended IS NULL`, ms(at), string(domain.ClaimReleased), key, alertID)
 	return err
 }
 
@@ -69,7 +69,7 @@ func (s *Store) ActiveClaims(ctx context.Context, account string) (map[string]do
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended_ms IS NULL`, key)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended IS NULL`, key)
 	if err != nil {
 		return nil, err
 	}
@@ -100,10 +100,10 @@ func (s *Store) ClaimsDuring(ctx context.Context, account string, from, to time.
 	}
 	// The active claims, and those ended after from, each read from an
 	// index: a recent span reads recent claims, not the whole history.
-	rows, err := s.read.QueryContext(ctx, `SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended_ms IS NULL AND claimed_ms < ?
+	rows, err := s.read.QueryContext(ctx, `SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended IS NULL AND claimed < ?
 		UNION ALL
-		SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended_ms > ? AND claimed_ms < ?
-		ORDER BY claimed_ms, alert_id, id LIMIT ?`, key, ms(to), key, ms(from), ms(to), limit)
+		SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended > ? AND claimed < ?
+		ORDER BY claimed, alert_id, id LIMIT ?`, key, ms(to), key, ms(from), ms(to), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func (s *Store) ClaimsDuring(ctx context.Context, account string, from, to time.
 
 // claimCols are the columns scanClaim reads; the last, the claim's row id,
 // orders claims made at the same time on the same alert.
-const claimCols = `alert_id, name, note, claimed_ms, ended_ms, coalesce(ended_by, ''), id`
+const claimCols = `alert_id, name, note, claimed, ended, coalesce(ended_by, ''), id`
 
 func scanClaim(scan func(...any) error) (domain.Claim, error) {
 	var c domain.Claim
@@ -151,8 +151,8 @@ func endClaimsOfClosedAlerts(ctx context.Context, tx *sql.Tx, account int64, see
 		at = ms(seen)
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE claims SET ended_by = ?,
-			ended_ms = max(claimed_ms, coalesce(?, (SELECT a.resolved_ms FROM alerts a WHERE a.account_id = claims.account_id AND a.id = claims.alert_id), ?))
-		WHERE account_id = ? AND ended_ms IS NULL
+			ended = max(claimed, coalesce(?, (SELECT a.resolved FROM alerts a WHERE a.account_id = claims.account_id AND a.id = claims.alert_id), ?))
+		WHERE account_id = ? AND ended IS NULL
 			AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a.account_id = claims.account_id AND a.id = claims.alert_id AND a.status = 'OPEN')`,
 		string(domain.ClaimClosed), at, ms(now), account)
 	return err

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net/url"
 	"path/filepath"
 	"runtime"
@@ -108,6 +109,11 @@ func (s *Store) Close() error {
 // migrate applies the embedded migrations in order, each in a transaction
 // that also records it.
 func migrate(ctx context.Context, db *sql.DB) error {
+	return migrateThrough(ctx, db, math.MaxInt)
+}
+
+// migrateThrough applies the embedded migrations up to the given version.
+func migrateThrough(ctx context.Context, db *sql.DB, last int) error {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)`); err != nil {
 		return err
 	}
@@ -120,6 +126,9 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		version, err := strconv.Atoi(strings.SplitN(filepath.Base(name), "_", 2)[0])
 		if err != nil {
 			return fmt.Errorf("migration %s: name must start with its number", name)
+		}
+		if version > last {
+			break
 		}
 		if err := applyMigration(ctx, db, version, name); err != nil {
 			return fmt.Errorf("migration %s: %w", name, err)
@@ -197,7 +206,7 @@ func (s *Store) accountKey(ctx context.Context, id string, create bool) (int64, 
 		return k.(int64), nil
 	}
 	if create {
-		if _, err := s.write.ExecContext(ctx, `INSERT INTO accounts (id, name, updated_ms) VALUES (?, '', ?)
+		if _, err := s.write.ExecContext(ctx, `INSERT INTO accounts (id, name, updated) VALUES (?, '', ?)
 			ON CONFLICT (id) DO NOTHING`, id, s.Now().UnixMilli()); err != nil {
 			return 0, err
 		}

@@ -16,7 +16,7 @@ import (
 
 var devicesTable = &table{name: "devices", key: "mac", cols: []string{
 	"location_id", "position", "generation", "compartments", "battery", "battery_state",
-	"faults", "offline", "last_seen_ms", "health", "reading",
+	"faults", "offline", "last_seen", "health", "reading",
 }}
 
 // compartmentJSON and faultJSON are how compartments and faults are kept in
@@ -337,7 +337,7 @@ func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain
 
 // deviceCols are the columns scanDevice reads, of devices as d.
 const deviceCols = `d.mac, d.location_id, d.position, d.generation, d.compartments, d.battery, d.battery_state,
-	d.faults, d.offline, d.last_seen_ms`
+	d.faults, d.offline, d.last_seen`
 
 func scanDevice(rows *sql.Rows) (domain.Device, error) {
 	var d domain.Device

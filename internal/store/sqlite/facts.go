@@ -20,7 +20,7 @@ func (s *Store) FactsAfter(ctx context.Context, after int64, limit int) ([]store
 	if limit <= 0 {
 		limit = outbox.Limit
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT f.seq, a.id, f.kind, f.alert_id, f.alert_type, f.mac, f.location_id, f.at_ms
+	rows, err := s.read.QueryContext(ctx, `SELECT f.seq, a.id, f.kind, f.alert_id, f.alert_type, f.mac, f.location_id, f.at
 		FROM facts f JOIN accounts a ON a.key = f.account_id
 		WHERE f.seq > ? ORDER BY f.seq LIMIT ?`, after, limit)
 	if err != nil {
@@ -50,8 +50,8 @@ func (s *Store) PruneFacts(ctx context.Context, through int64) error {
 // baselineCols are the columns of accounts that hold when the baseline of
 // each resource was made (see store.Facts).
 var baselineCols = map[domain.Resource]string{
-	domain.ResourceAlerts:  "alerts_baseline_ms",
-	domain.ResourceDevices: "devices_baseline_ms",
+	domain.ResourceAlerts:  "alerts_baseline",
+	domain.ResourceDevices: "devices_baseline",
 }
 
 // hasBaseline reports whether a refresh of the account's resource has
@@ -77,7 +77,7 @@ func recordFacts(ctx context.Context, tx *sql.Tx, account int64, facts []store.F
 		return nil
 	}
 	b := newBatch(tx, "facts", func(n int) string {
-		return `INSERT INTO facts (account_id, kind, alert_id, alert_type, mac, location_id, at_ms) VALUES ` + placeholders(7, n)
+		return `INSERT INTO facts (account_id, kind, alert_id, alert_type, mac, location_id, at) VALUES ` + placeholders(7, n)
 	})
 	defer b.close()
 	for _, f := range facts {

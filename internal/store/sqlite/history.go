@@ -131,7 +131,7 @@ func (s *Store) DeviceStates(ctx context.Context, account string) ([]store.Devic
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT mac, location_id, compartments <> '[]', reading, last_seen_ms FROM devices WHERE account_id = ?`, key)
+	rows, err := s.read.QueryContext(ctx, `SELECT mac, location_id, compartments <> '[]', reading, last_seen FROM devices WHERE account_id = ?`, key)
 	if err != nil {
 		return nil, err
 	}

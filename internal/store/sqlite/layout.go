@@ -151,7 +151,7 @@ func (r *LayoutRefresh) writeName(ctx context.Context, name string) error {
 	if name == r.name {
 		return nil
 	}
-	if _, err := r.tx.ExecContext(ctx, `UPDATE accounts SET name = ?, updated_ms = ? WHERE key = ?`, name, r.now().UnixMilli(), r.key); err != nil {
+	if _, err := r.tx.ExecContext(ctx, `UPDATE accounts SET name = ?, updated = ? WHERE key = ?`, name, r.now().UnixMilli(), r.key); err != nil {
 		return err
 	}
 	if r.name == "" {

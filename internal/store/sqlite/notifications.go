@@ -36,10 +36,10 @@ func (s *Store) SaveNotificationSettings(ctx context.Context, account string, pr
 	}
 	var res sql.Result
 	if previous == nil {
-		res, err = s.write.ExecContext(ctx, `INSERT INTO notification_settings (account_id, sealed, updated_ms) VALUES (?, ?, ?)
+		res, err = s.write.ExecContext(ctx, `INSERT INTO notification_settings (account_id, sealed, updated) VALUES (?, ?, ?)
 			ON CONFLICT (account_id) DO NOTHING`, key, sealed, ms(at))
 	} else {
-		res, err = s.write.ExecContext(ctx, `UPDATE notification_settings SET sealed = ?, updated_ms = ? WHERE account_id = ? AND sealed = ?`,
+		res, err = s.write.ExecContext(ctx, `UPDATE notification_settings SET sealed = ?, updated = ? WHERE account_id = ? AND sealed = ?`,
 			sealed, ms(at), key, previous)
 	}
 	if err != nil {
@@ -133,7 +133,7 @@ func (s *Store) Decide(ctx context.Context, d store.Decision) error {
 		}
 	}
 	for _, u := range d.Updates {
-		res, err := tx.ExecContext(ctx, `UPDATE notifications SET state = ?, due_ms = ?, attempts = ?, last_attempt_ms = ?, sent_ms = ?, note = ?
+		res, err := tx.ExecContext(ctx, `UPDATE notifications SET state = ?, due = ?, attempts = ?, last_attempt = ?, sent = ?, note = ?
 			WHERE id = ?`, string(u.State), ms(u.Due), u.Attempts, ms(u.LastAttempt), ms(u.Sent), store.CutNote(u.Note), u.ID)
 		if n, err := rowsAffected(res, err); err != nil {
 			return err
@@ -164,7 +164,7 @@ func addNotifications(ctx context.Context, tx *sql.Tx, keys map[string]int64, ns
 		return nil
 	}
 	insert, err := tx.PrepareContext(ctx, `INSERT INTO notifications (id, account_id, rule, channel, kind, subject, state,
-			created_ms, due_ms, attempts, last_attempt_ms, sent_ms, note)
+			created, due, attempts, last_attempt, sent, note)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
 	if err != nil {
 		return err
@@ -215,7 +215,7 @@ func (s *Store) OpenDigest(ctx context.Context, account, rule, channel string) (
 	// 'digest' is notify.KindDigest.
 	err = s.read.QueryRowContext(ctx, `SELECT id, (SELECT count(*) FROM notification_items WHERE notification_id = notifications.id) FROM notifications
 		WHERE account_id = ? AND channel = ? AND rule = ? AND kind = 'digest' AND state = 'pending' AND attempts = 0
-		ORDER BY created_ms DESC, id DESC LIMIT 1`, key, channel, rule).Scan(&id, &items)
+		ORDER BY created DESC, id DESC LIMIT 1`, key, channel, rule).Scan(&id, &items)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", 0, false, nil
 	}
@@ -224,8 +224,8 @@ func (s *Store) OpenDigest(ctx context.Context, account, rule, channel string) (
 
 // notificationCols are the columns scanNotification reads, of
 // notifications n joined with accounts a.
-const notificationCols = `n.id, a.id, n.rule, n.channel, n.kind, n.subject, n.state, n.created_ms, n.due_ms, n.attempts,
-	n.last_attempt_ms, n.sent_ms, n.note`
+const notificationCols = `n.id, a.id, n.rule, n.channel, n.kind, n.subject, n.state, n.created, n.due, n.attempts,
+	n.last_attempt, n.sent, n.note`
 
 // scanNotification reads notificationCols, then the columns in more.
 func scanNotification(scan func(...any) error, more ...any) (store.Notification, error) {
@@ -254,10 +254,10 @@ func notificationLimit(limit int) int {
 // the same moment.
 func (s *Store) DueNotifications(ctx context.Context, now time.Time, limit int) ([]store.Notification, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT `+notificationCols+`, i.position, i.item
-		FROM (SELECT * FROM notifications WHERE `+live+` AND due_ms <= ? ORDER BY due_ms, id LIMIT ?) n
+		FROM (SELECT * FROM notifications WHERE `+live+` AND due <= ? ORDER BY due, id LIMIT ?) n
 		JOIN accounts a ON a.key = n.account_id
 		LEFT JOIN notification_items i ON i.notification_id = n.id
-		ORDER BY n.due_ms, n.id, i.position`, ms(now), notificationLimit(limit))
+		ORDER BY n.due, n.id, i.position`, ms(now), notificationLimit(limit))
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +286,7 @@ func (s *Store) DueNotifications(ctx context.Context, now time.Time, limit int) 
 // pending; ok is false when there are none.
 func (s *Store) NextDue(ctx context.Context) (time.Time, bool, error) {
 	var due int64
-	err := s.read.QueryRowContext(ctx, `SELECT due_ms FROM notifications WHERE `+live+` ORDER BY due_ms LIMIT 1`).Scan(&due)
+	err := s.read.QueryRowContext(ctx, `SELECT due FROM notifications WHERE `+live+` ORDER BY due LIMIT 1`).Scan(&due)
 	if errors.Is(err, sql.ErrNoRows) {
 		return time.Time{}, false, nil
 	}
@@ -307,7 +307,7 @@ func (s *Store) NotificationLog(ctx context.Context, account, channel string, li
 	rows, err := s.read.QueryContext(ctx, `SELECT `+notificationCols+`,
 			(SELECT count(*) FROM notification_items i WHERE i.notification_id = n.id)
 		FROM notifications n JOIN accounts a ON a.key = n.account_id
-		WHERE n.account_id = ? AND n.channel = ? ORDER BY n.created_ms DESC, n.id DESC LIMIT ?`, key, channel, notificationLimit(limit))
+		WHERE n.account_id = ? AND n.channel = ? ORDER BY n.created DESC, n.id DESC LIMIT ?`, key, channel, notificationLimit(limit))
 	if err != nil {
 		return nil, err
 	}
@@ -329,7 +329,7 @@ func (s *Store) NotificationLog(ctx context.Context, account, channel string, li
 // nor pending) created before before, and their items, in one
 // transaction; it returns how many notifications it removed.
 func (s *Store) PruneNotifications(ctx context.Context, before time.Time) (int, error) {
-	const finished = `state NOT IN ('waiting', 'pending') AND created_ms < ?`
+	const finished = `state NOT IN ('waiting', 'pending') AND created < ?`
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err

@@ -15,7 +15,7 @@ func (s *Store) ReportSettings(ctx context.Context, account string) (rs store.Re
 		return store.ReportSettings{}, false, err
 	}
 	var updated int64
-	err = s.read.QueryRowContext(ctx, `SELECT shifts, zone, updated_ms FROM report_settings WHERE account_id = ?`, key).
+	err = s.read.QueryRowContext(ctx, `SELECT shifts, zone, updated FROM report_settings WHERE account_id = ?`, key).
 		Scan(&rs.Shifts, &rs.Zone, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.ReportSettings{}, false, nil
@@ -33,8 +33,8 @@ func (s *Store) SaveReportSettings(ctx context.Context, account string, rs store
 	if err != nil {
 		return err
 	}
-	_, err = s.write.ExecContext(ctx, `INSERT INTO report_settings (account_id, shifts, zone, updated_ms) VALUES (?, ?, ?, ?)
-		ON CONFLICT (account_id) DO UPDATE SET shifts = excluded.shifts, zone = excluded.zone, updated_ms = excluded.updated_ms`,
+	_, err = s.write.ExecContext(ctx, `INSERT INTO report_settings (account_id, shifts, zone, updated) VALUES (?, ?, ?, ?)
+		ON CONFLICT (account_id) DO UPDATE SET shifts = excluded.shifts, zone = excluded.zone, updated = excluded.updated`,
 		key, rs.Shifts, rs.Zone, ms(rs.Updated))
 	return err
 }

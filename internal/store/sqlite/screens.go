@@ -11,7 +11,7 @@ import (
 )
 
 const screenCols = `s.id, a.id, s.name, s.scope, s.scope_id, s.healths, s.page_seconds, s.dim_from, s.dim_to, s.contact,
-	s.created_ms, s.last_seen_ms, s.revoked_ms`
+	s.created, s.last_seen, s.revoked`
 
 // CreateScreen stores a new screen with the hash of its link's token and
 // its sealed credentials, unless its account has max screens already. One
@@ -23,7 +23,7 @@ func (s *Store) CreateScreen(ctx context.Context, sc domain.Screen, tokenHash, s
 		return err
 	}
 	res, err := s.write.ExecContext(ctx, `INSERT INTO screens (id, account_id, name, scope, scope_id, healths, page_seconds,
-		dim_from, dim_to, contact, token_hash, credentials, created_ms, last_seen_ms, revoked_ms)
+		dim_from, dim_to, contact, token_hash, credentials, created, last_seen, revoked)
 		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0
 		WHERE ? <= 0 OR (SELECT count(*) FROM screens WHERE account_id = ?) < ?`,
 		sc.ID, key, sc.Name, sc.Scope.Kind, sc.Scope.ID, joinHealths(sc.Healths), sc.PageSeconds,
@@ -51,7 +51,7 @@ func (s *Store) RelinkScreen(ctx context.Context, account, id string, tokenHash,
 	if err != nil {
 		return err
 	}
-	res, err := s.write.ExecContext(ctx, `UPDATE screens SET token_hash = ?, credentials = ?, revoked_ms = 0, last_seen_ms = 0
+	res, err := s.write.ExecContext(ctx, `UPDATE screens SET token_hash = ?, credentials = ?, revoked = 0, last_seen = 0
 		WHERE account_id = ? AND id = ?`, tokenHash, sealed, key, id)
 	return oneRow(res, err, "screen", id)
 }
@@ -62,7 +62,7 @@ func (s *Store) RevokeScreen(ctx context.Context, account, id string, at time.Ti
 	if err != nil {
 		return err
 	}
-	res, err := s.write.ExecContext(ctx, `UPDATE screens SET revoked_ms = ? WHERE account_id = ? AND id = ? AND revoked_ms = 0`,
+	res, err := s.write.ExecContext(ctx, `UPDATE screens SET revoked = ? WHERE account_id = ? AND id = ? AND revoked = 0`,
 		ms(at), key, id)
 	if n, _ := rowsAffected(res, err); n == 0 && err == nil {
 		if _, gerr := s.Screen(ctx, account, id); gerr != nil {
@@ -81,7 +81,7 @@ func (s *Store) RemoveScreen(ctx context.Context, account, id string) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.write.ExecContext(ctx, `DELETE FROM screens WHERE account_id = ? AND id = ? AND revoked_ms <> 0`, key, id)
+	res, err := s.write.ExecContext(ctx, `DELETE FROM screens WHERE account_id = ? AND id = ? AND revoked <> 0`, key, id)
 	if n, err := rowsAffected(res, err); err != nil || n > 0 {
 		return err
 	}
@@ -93,7 +93,7 @@ func (s *Store) RemoveScreen(ctx context.Context, account, id string) error {
 
 // TouchScreen records that a screen checked in.
 func (s *Store) TouchScreen(ctx context.Context, id string, at time.Time) error {
-	_, err := s.write.ExecContext(ctx, `UPDATE screens SET last_seen_ms = ? WHERE id = ?`, ms(at), id)
+	_, err := s.write.ExecContext(ctx, `UPDATE screens SET last_seen = ? WHERE id = ?`, ms(at), id)
 	return err
 }
 
@@ -104,7 +104,7 @@ func (s *Store) Screens(ctx context.Context, account string) ([]domain.Screen, e
 		return nil, err
 	}
 	rows, err := s.read.QueryContext(ctx, `SELECT `+screenCols+` FROM screens s JOIN accounts a ON a.key = s.account_id
-		WHERE s.account_id = ? ORDER BY s.created_ms DESC, s.id`, key)
+		WHERE s.account_id = ? ORDER BY s.created DESC, s.id`, key)
 	if err != nil {
 		return nil, err
 	}
@@ -190,6 +190,6 @@ func oneRow(res sql.Result, err error, what, id string) error {
 // checked in since the given time.
 func (s *Store) CountActiveScreens(ctx context.Context, since time.Time) (int, error) {
 	var n int
-	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM screens WHERE revoked_ms = 0 AND last_seen_ms >= ?`, ms(since)).Scan(&n)
+	err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM screens WHERE revoked = 0 AND last_seen >= ?`, ms(since)).Scan(&n)
 	return n, err
 }

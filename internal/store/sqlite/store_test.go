@@ -250,48 +250,47 @@ func alert(id, loc string, created time.Time, open, overdue bool) domain.Alert {
 // were recorded has its baselines once the cache migrates: its next
 // refreshes record facts; an account never refreshed has none.
 func TestFactsMigrationKeepsBaselines(t *testing.T) {
-	s, path := openTest(t)
 	ctx := context.Background()
-	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
-	// a has alerts and devices cached; b's alerts refreshed, none open;
-	// c's devices refreshed and failed.
-	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: []domain.Alert{alert("x1", "1", t0, true, false)}, SeenAt: t0}); err != nil {
+	path := filepath.Join(t.TempDir(), "washboard.db")
+	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC).UnixMilli()
+	// The cache as it was before migration 7: a has alerts and devices
+	// cached; b's alerts refreshed, none open; c's devices refreshed and
+	// failed.
+	old, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ReplaceDevices(ctx, "a", []domain.Device{device("0000000000A1", "1", 80)}); err != nil {
+	if err := migrateThrough(ctx, old, 6); err != nil {
 		t.Fatal(err)
 	}
-	for _, st := range []struct {
-		account string
-		status  store.SyncStatus
-	}{
-		{"b", store.SyncStatus{Resource: domain.ResourceAlerts, LastAttempt: t0, LastSuccess: t0}},
-		{"c", store.SyncStatus{Resource: domain.ResourceDevices, LastAttempt: t0, LastError: "the service did not answer"}},
-	} {
-		if err := s.RecordSync(ctx, st.account, st.status); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// The cache as it was before migration 7.
 	for _, q := range []string{
-		`DROP TABLE facts`,
-		`ALTER TABLE accounts DROP COLUMN alerts_baseline_ms`,
-		`ALTER TABLE accounts DROP COLUMN devices_baseline_ms`,
-		`DELETE FROM schema_migrations WHERE version = 7`,
+		`INSERT INTO accounts (key, id, name, updated_ms) VALUES (1, 'a', '', 0), (2, 'b', '', 0), (3, 'c', '', 0)`,
+		`INSERT INTO alerts (account_id, id, location_id, macs, status, type, created_ms, resolution, overdue, refill_count, hash)
+			VALUES (1, 'x1', '1', '', 'OPEN', 'consumable_out', ?1, '', 0, 1, 1)`,
+		`INSERT INTO devices (account_id, mac, location_id, position, generation, compartments, battery, battery_state, faults, offline, last_seen_ms, health, hash)
+			VALUES (1, '0000000000A1', '1', 'main', '2.0', '[]', 80, 'normal', '[]', 0, ?1, 0, 1)`,
+		`INSERT INTO sync_status (account_id, resource, last_attempt_ms, last_success_ms, duration_ms, added, changed, removed, skipped, last_error)
+			VALUES (2, 'alerts', ?1, ?1, 0, 0, 0, 0, 0, ''), (3, 'devices', ?1, 0, 0, 0, 0, 0, 0, 'the service did not answer')`,
 	} {
-		if _, err := s.write.ExecContext(ctx, q); err != nil {
+		if _, err := old.ExecContext(ctx, q, t0); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	s.Close()
+	old.Close()
 	s, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 
+	at := time.UnixMilli(t0).UTC()
+	// What the cache held is read as it was written, in the columns the
+	// later migrations renamed.
+	if got, err := s.FindAlerts(ctx, store.AlertFilter{Account: "a"}); err != nil || len(got) != 1 || got[0].ID != "x1" || !got[0].Created.Equal(at) {
+		t.Fatalf("after the migrations, a's alerts are %+v, %v; want x1 created at %s", got, err, at)
+	}
 	for _, account := range []string{"a", "b", "c"} {
-		if _, err := s.ApplyAlerts(ctx, account, store.AlertWrite{Upserts: []domain.Alert{alert("new-"+account, "1", t0, true, false)}, SeenAt: t0}); err != nil {
+		if _, err := s.ApplyAlerts(ctx, account, store.AlertWrite{Upserts: []domain.Alert{alert("new-"+account, "1", at, true, false)}, SeenAt: at}); err != nil {
 			t.Fatal(err)
 		}
 		offline := device("0000000000B1", "1", 80)

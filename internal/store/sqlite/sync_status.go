@@ -19,18 +19,18 @@ func (s *Store) RecordSync(ctx context.Context, account string, st store.SyncSta
 	defer s.statuses.forget(key)
 	if st.LastError != "" {
 		_, err := s.write.ExecContext(ctx, `INSERT INTO sync_status
-			(account_id, resource, last_attempt_ms, last_success_ms, duration_ms, added, changed, removed, skipped, last_error)
+			(account_id, resource, last_attempt, last_success, duration_ms, added, changed, removed, skipped, last_error)
 			VALUES (?, ?, ?, 0, ?, 0, 0, 0, 0, ?)
-			ON CONFLICT (account_id, resource) DO UPDATE SET last_attempt_ms = excluded.last_attempt_ms,
+			ON CONFLICT (account_id, resource) DO UPDATE SET last_attempt = excluded.last_attempt,
 				duration_ms = excluded.duration_ms, last_error = excluded.last_error`,
 			key, string(st.Resource), ms(st.LastAttempt), st.Duration.Milliseconds(), st.LastError)
 		return err
 	}
 	_, err = s.write.ExecContext(ctx, `INSERT INTO sync_status
-		(account_id, resource, last_attempt_ms, last_success_ms, duration_ms, added, changed, removed, skipped, last_error)
+		(account_id, resource, last_attempt, last_success, duration_ms, added, changed, removed, skipped, last_error)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')
-		ON CONFLICT (account_id, resource) DO UPDATE SET last_attempt_ms = excluded.last_attempt_ms,
-			last_success_ms = excluded.last_success_ms, duration_ms = excluded.duration_ms, added = excluded.added,
+		ON CONFLICT (account_id, resource) DO UPDATE SET last_attempt = excluded.last_attempt,
+			last_success = excluded.last_success, duration_ms = excluded.duration_ms, added = excluded.added,
 			changed = excluded.changed, removed = excluded.removed, skipped = excluded.skipped, last_error = ''`,
 		key, string(st.Resource), ms(st.LastAttempt), ms(st.LastSuccess), st.Duration.Milliseconds(),
 		st.Change.Added, st.Change.Changed, st.Change.Removed, st.Skipped)
@@ -58,7 +58,7 @@ func (s *Store) SyncStatuses(ctx context.Context, account string) (map[domain.Re
 }
 
 func (s *Store) readSyncStatuses(ctx context.Context, key int64) (map[domain.Resource]store.SyncStatus, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT resource, last_attempt_ms, last_success_ms, duration_ms,
+	rows, err := s.read.QueryContext(ctx, `SELECT resource, last_attempt, last_success, duration_ms,
 		added, changed, removed, skipped, last_error FROM sync_status WHERE account_id = ?`, key)
 	if err != nil {
 		return nil, err

@@ -11,8 +11,8 @@ import (
 	"washboard/internal/store"
 )
 
-const receiverCols = `r.id, a.id, r.secret, r.previous_secret, r.previous_until_ms, r.created_ms, r.rotated_ms,
-	r.last_event_ms, r.accepted, r.rejected`
+const receiverCols = `r.id, a.id, r.secret, r.previous_secret, r.previous_until, r.created, r.rotated,
+	r.last_event, r.accepted, r.rejected`
 
 func scanReceiver(scan func(...any) error) (store.Receiver, error) {
 	var r store.Receiver
@@ -29,7 +29,7 @@ func (s *Store) CreateReceiver(ctx context.Context, r store.Receiver, max int) e
 	if err != nil {
 		return err
 	}
-	res, err := s.write.ExecContext(ctx, `INSERT INTO webhook_receivers (id, account_id, secret, created_ms)
+	res, err := s.write.ExecContext(ctx, `INSERT INTO webhook_receivers (id, account_id, secret, created)
 		SELECT ?, ?, ?, ? WHERE ? <= 0 OR (SELECT count(*) FROM webhook_receivers WHERE account_id = ?) < ?`,
 		r.ID, key, r.Secret, ms(r.Created), max, key, max)
 	return insertedOne(res, err)
@@ -42,7 +42,7 @@ func (s *Store) Receivers(ctx context.Context, account string) ([]store.Receiver
 		return nil, err
 	}
 	rows, err := s.read.QueryContext(ctx, `SELECT `+receiverCols+` FROM webhook_receivers r JOIN accounts a ON a.key = r.account_id
-		WHERE r.account_id = ? ORDER BY r.created_ms, r.id`, key)
+		WHERE r.account_id = ? ORDER BY r.created, r.id`, key)
 	if err != nil {
 		return nil, err
 	}
@@ -73,8 +73,8 @@ func (s *Store) RotateReceiver(ctx context.Context, account, id string, secret [
 	if err != nil {
 		return err
 	}
-	res, err := s.write.ExecContext(ctx, `UPDATE webhook_receivers SET previous_secret = secret, previous_until_ms = ?,
-		secret = ?, rotated_ms = ? WHERE account_id = ? AND id = ?`, ms(previousUntil), secret, ms(at), key, id)
+	res, err := s.write.ExecContext(ctx, `UPDATE webhook_receivers SET previous_secret = secret, previous_until = ?,
+		secret = ?, rotated = ? WHERE account_id = ? AND id = ?`, ms(previousUntil), secret, ms(at), key, id)
 	return oneRow(res, err, "receiver", id)
 }
 
@@ -101,7 +101,7 @@ func (s *Store) RecordReceived(ctx context.Context, counts map[string]store.Rece
 	defer tx.Rollback()
 	for id, c := range counts {
 		if _, err := tx.ExecContext(ctx, `UPDATE webhook_receivers SET accepted = accepted + ?, rejected = rejected + ?,
-			last_event_ms = max(last_event_ms, ?) WHERE id = ?`, c.Accepted, c.Rejected, ms(c.LastEvent), id); err != nil {
+			last_event = max(last_event, ?) WHERE id = ?`, c.Accepted, c.Rejected, ms(c.LastEvent), id); err != nil {
 			return err
 		}
 	}
