@@ -23,12 +23,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/alexedwards/scs/pgxstore"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"washboard/internal/store"
+	"washboard/internal/store/sqlstore"
 )
 
 //go:embed migrations/*.sql
@@ -36,10 +36,9 @@ var migrations embed.FS
 
 // Store is the cache.
 type Store struct {
-	pool     *pgxpool.Pool
-	sessions *pgxstore.PostgresStore // writes the sessions table, as scs knows it
-	Now      func() time.Time
-	keys     sync.Map // account id → its integer key
+	*sqlstore.Store
+	pool *pgxpool.Pool
+	keys sync.Map // account id → its integer key
 	// noHistory says that writes of devices record no readings
 	// (KeepHistory).
 	noHistory atomic.Bool
@@ -81,12 +80,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrating: %w", err)
 	}
-	return &Store{
-		pool: pool,
-		// No cleanup goroutine: serve removes expired sessions itself.
-		sessions: pgxstore.NewWithCleanupInterval(pool, 0),
-		Now:      time.Now,
-	}, nil
+	return &Store{Store: sqlstore.New(engine{pool: pool}), pool: pool}, nil
 }
 
 // Close closes the pool, once; it waits for the connections in use.
@@ -176,14 +170,6 @@ func (s *Store) Migrated(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	return n == len(names), nil
-}
-
-// ts is a time as a timestamptz parameter: NULL for the zero time.
-func ts(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t
 }
 
 // fromTS is a timestamptz read, in UTC; NULL is the zero time.

@@ -11,13 +11,6 @@ import (
 	"washboard/internal/store/outbox"
 )
 
-// factsLock is the first key of the advisory lock a write takes just
-// before it records facts, until it commits (see lockKeys): the writes
-// that record facts, of every account and replica, are given their seqs
-// and commit one after the other, so that seqs become visible in order.
-// It is held for the insert of the facts and the commit alone.
-const factsLock = 0x6661_6374 // "fact"
-
 // FactsAfter returns at most limit facts with a seq above after, by seq,
 // or outbox.Limit when limit <= 0. A reader that has read up to a seq
 // misses nothing committed later: facts are given their seqs and commit

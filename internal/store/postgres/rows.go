@@ -38,13 +38,6 @@ type row struct {
 	onInsert []any
 }
 
-// flushRows is how many rows a refresh keeps waiting before it writes
-// them: enough that a COPY is worth its round trips.
-const flushRows = 4096
-
-// chunk is the most values a query takes in one array parameter.
-const chunk = 1000
-
 // hashRow hashes a row's content: equal content gives an equal hash.
 func hashRow(r row) int64 { return rowhash.Sum(r.vals) }
 
@@ -88,29 +81,6 @@ type tableWriter struct {
 type written struct {
 	hash  int64 // of the content written or confirmed last
 	added bool  // the refresh added the row
-}
-
-// pending are rows waiting to be written, with where each key is.
-type pending struct {
-	rows [][]any
-	at   map[string]int
-}
-
-// put queues a row, or replaces the one of the same key still waiting.
-func (p *pending) put(key string, vals []any) {
-	if i, ok := p.at[key]; ok {
-		p.rows[i] = vals
-		return
-	}
-	if p.at == nil {
-		p.at = map[string]int{}
-	}
-	p.at[key] = len(p.rows)
-	p.rows = append(p.rows, vals)
-}
-
-func (p *pending) reset() {
-	p.rows, p.at = nil, nil
 }
 
 func newTableWriter(tx *txn, t *table, account int64, existing map[string]int64) *tableWriter {

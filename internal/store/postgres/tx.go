@@ -87,6 +87,14 @@ func (t *txn) CopyFrom(ctx context.Context, table pgx.Identifier, cols []string,
 	return t.tx.CopyFrom(ctx, table, cols, src)
 }
 
+// SendBatch sends a batch of statements and reads their results.
+func (t *txn) SendBatch(ctx context.Context, b *pgx.Batch) error {
+	if err := t.wait(); err != nil {
+		return err
+	}
+	return t.tx.SendBatch(ctx, b).Close()
+}
+
 // Commit commits once the COPY under way has ended well.
 func (t *txn) Commit(ctx context.Context) error {
 	if err := t.wait(); err != nil {

@@ -24,6 +24,7 @@ import (
 	"sync/atomic"
 	"time"
 	"washboard/internal/store"
+	"washboard/internal/store/sqlstore"
 
 	_ "modernc.org/sqlite" // the pure-Go driver, registered as "sqlite"
 )
@@ -33,16 +34,14 @@ var migrations embed.FS
 
 // Store is the cache.
 type Store struct {
-	write    *sql.DB // one connection: every write goes through it
-	read     *sql.DB // read-only pool
-	sessions *sql.DB // sessions, on a pool of their own: a sign-in does not queue behind a refresh
-	Now      func() time.Time
+	*sqlstore.Store
+	write    *sql.DB  // one connection: every write goes through it
+	read     *sql.DB  // read-only pool
+	sessions *sql.DB  // sessions, on a pool of their own: a sign-in does not queue behind a refresh
 	keys     sync.Map // account id → its integer key
 	// noHistory says that writes of devices record no readings
 	// (KeepHistory).
 	noHistory atomic.Bool
-
-	statuses statusCache
 }
 
 // dsn builds a connection string with the pragmas in it, so that every
@@ -96,7 +95,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	sessions.SetMaxOpenConns(4)
-	return &Store{write: write, read: read, sessions: sessions, Now: time.Now}, nil
+	s := &Store{write: write, read: read, sessions: sessions}
+	s.Store = sqlstore.New(engine{read: conn{read}, write: conn{write}, sessions: conn{sessions}})
+	return s, nil
 }
 
 var _ store.Store = (*Store)(nil)
@@ -174,22 +175,6 @@ func (s *Store) Migrated(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	return n == len(names), nil
-}
-
-// ms converts a time to Unix milliseconds; the zero time is 0.
-func ms(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-// fromMS converts Unix milliseconds to a UTC time; 0 is the zero time.
-func fromMS(v int64) time.Time {
-	if v == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(v).UTC()
 }
 
 // noAccount is the key used for an account the cache does not have: it

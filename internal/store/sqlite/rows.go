@@ -231,6 +231,8 @@ type batch struct {
 	n     int                // how many rows are waiting
 	full  *sql.Stmt          // writes batchRows rows
 	one   *sql.Stmt          // writes one row
+	// returned, when set, is given the rows the statements return.
+	returned func(scan func(dest ...any) error) error
 }
 
 func newBatch(tx *sql.Tx, table string, query func(n int) string) *batch {
@@ -250,11 +252,31 @@ func (b *batch) add(ctx context.Context, vals ...any) error {
 			return err
 		}
 	}
-	if _, err = b.full.ExecContext(ctx, b.args...); err != nil {
+	if err := b.run(ctx, b.full, b.args); err != nil {
 		return fmt.Errorf("writing %d rows of %s: %w", b.n, b.table, err)
 	}
 	b.reset()
 	return nil
+}
+
+// run runs a statement of the batch, and passes the rows it returns to
+// returned.
+func (b *batch) run(ctx context.Context, st *sql.Stmt, args []any) error {
+	if b.returned == nil {
+		_, err := st.ExecContext(ctx, args...)
+		return err
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := b.returned(rows.Scan); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // flush writes the rows waiting, one at a time.
@@ -270,7 +292,7 @@ func (b *batch) flush(ctx context.Context) error {
 	}
 	per := len(b.args) / b.n
 	for i := 0; i < b.n; i++ {
-		if _, err = b.one.ExecContext(ctx, b.args[i*per:(i+1)*per]...); err != nil {
+		if err = b.run(ctx, b.one, b.args[i*per:(i+1)*per]); err != nil {
 			return fmt.Errorf("writing %s %v: %w", b.table, b.args[i*per+1], err)
 		}
 	}
@@ -328,14 +350,9 @@ func boolInt(b bool) int64 {
 	return 0
 }
 
-// insertedOne is the error of an insert made only while its account had
-// fewer rows than its limit: domain.ErrLimit when it inserted nothing.
-func insertedOne(res sql.Result, err error) error {
+func rowsAffected(res sql.Result, err error) (int64, error) {
 	if err != nil {
-		return err
+		return 0, err
 	}
-	if n, err := res.RowsAffected(); err != nil || n == 1 {
-		return err
-	}
-	return domain.ErrLimit
+	return res.RowsAffected()
 }
