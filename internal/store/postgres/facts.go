@@ -8,37 +8,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
-	"washboard/internal/store/outbox"
 )
-
-// FactsAfter returns at most limit facts with a seq above after, by seq,
-// or outbox.Limit when limit <= 0. A reader that has read up to a seq
-// misses nothing committed later: facts are given their seqs and commit
-// under factsLock, one write after the other.
-func (s *Store) FactsAfter(ctx context.Context, after int64, limit int) ([]store.Fact, error) {
-	if limit <= 0 {
-		limit = outbox.Limit
-	}
-	rows, err := s.pool.Query(ctx, `SELECT f.seq, a.id, f.kind, f.alert_id, f.alert_type, f.mac, f.location_id, f.at
-		FROM facts f JOIN accounts a ON a.key = f.account_id
-		WHERE f.seq > $1 ORDER BY f.seq LIMIT $2`, after, limit)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Fact, error) {
-		var f store.Fact
-		var kind, typ string
-		err := row.Scan(&f.Seq, &f.Account, &kind, &f.AlertID, &typ, &f.MAC, &f.LocationID, &f.At)
-		f.Kind, f.AlertType, f.At = store.FactKind(kind), domain.AlertType(typ), f.At.UTC()
-		return f, err
-	})
-}
-
-// PruneFacts removes the facts with a seq up to through.
-func (s *Store) PruneFacts(ctx context.Context, through int64) error {
-	_, err := s.pool.Exec(ctx, `DELETE FROM facts WHERE seq <= $1`, through)
-	return err
-}
 
 // baselineCols are the columns of accounts that hold when the baseline of
 // each resource was made (see store.Facts).

@@ -9,43 +9,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
-	"washboard/internal/store/outbox"
 )
-
-// FactsAfter returns at most limit facts with a seq above after, by seq,
-// or outbox.Limit when limit <= 0. Seqs follow the order the one writer
-// connection commits in: a reader that has read up to a seq misses
-// nothing committed later.
-func (s *Store) FactsAfter(ctx context.Context, after int64, limit int) ([]store.Fact, error) {
-	if limit <= 0 {
-		limit = outbox.Limit
-	}
-	rows, err := s.read.QueryContext(ctx, `SELECT f.seq, a.id, f.kind, f.alert_id, f.alert_type, f.mac, f.location_id, f.at
-		FROM facts f JOIN accounts a ON a.key = f.account_id
-		WHERE f.seq > ? ORDER BY f.seq LIMIT ?`, after, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.Fact
-	for rows.Next() {
-		var f store.Fact
-		var kind, typ string
-		var at int64
-		if err := rows.Scan(&f.Seq, &f.Account, &kind, &f.AlertID, &typ, &f.MAC, &f.LocationID, &at); err != nil {
-			return nil, err
-		}
-		f.Kind, f.AlertType, f.At = store.FactKind(kind), domain.AlertType(typ), fromMS(at)
-		out = append(out, f)
-	}
-	return out, rows.Err()
-}
-
-// PruneFacts removes the facts with a seq up to through.
-func (s *Store) PruneFacts(ctx context.Context, through int64) error {
-	_, err := s.write.ExecContext(ctx, `DELETE FROM facts WHERE seq <= ?`, through)
-	return err
-}
 
 // baselineCols are the columns of accounts that hold when the baseline of
 // each resource was made (see store.Facts).

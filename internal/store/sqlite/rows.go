@@ -349,10 +349,3 @@ func boolInt(b bool) int64 {
 	}
 	return 0
 }
-
-func rowsAffected(res sql.Result, err error) (int64, error) {
-	if err != nil {
-		return 0, err
-	}
-	return res.RowsAffected()
-}
