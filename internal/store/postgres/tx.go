@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -108,6 +109,15 @@ func (t *txn) Commit(ctx context.Context) error {
 func (t *txn) Rollback(ctx context.Context) error {
 	t.wait()
 	return t.tx.Rollback(ctx)
+}
+
+// rollback ends a refresh's transaction if it is still open. It does not
+// wait on a context the caller may have cancelled: the connection goes
+// back to the pool either way.
+func rollback(tx *txn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	tx.Rollback(ctx)
 }
 
 type errRow struct{ err error }

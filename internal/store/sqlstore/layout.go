@@ -1,8 +1,7 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -13,10 +12,10 @@ import (
 )
 
 var (
-	buildingsTable = &table{name: "buildings", key: "id", cols: []string{"name", "position"}}
-	floorsTable    = &table{name: "floors", key: "id", cols: []string{"building_id", "name", "position"}}
-	roomsTable     = &table{name: "rooms", key: "id", cols: []string{"floor_id", "building_id", "name", "position"}}
-	locationsTable = &table{name: "locations", key: "id", cols: []string{"room_id", "floor_id", "building_id", "name", "type", "position"}}
+	buildingsTable = &Table{Name: "buildings", Key: "id", Cols: []string{"name", "position"}}
+	floorsTable    = &Table{Name: "floors", Key: "id", Cols: []string{"building_id", "name", "position"}}
+	roomsTable     = &Table{Name: "rooms", Key: "id", Cols: []string{"floor_id", "building_id", "name", "position"}}
+	locationsTable = &Table{Name: "locations", Key: "id", Cols: []string{"room_id", "floor_id", "building_id", "name", "type", "position"}}
 )
 
 // ReplaceLayout writes an account's layout as the service now lists it, in
@@ -38,18 +37,18 @@ func (s *Store) ReplaceLayout(ctx context.Context, l domain.Layout) (domain.Chan
 }
 
 // LayoutRefresh is a refresh of an account's layout being written page by
-// page, in one transaction that holds the writer until Commit or Rollback.
+// page, in one transaction that holds the account until Commit or
+// Rollback.
 type LayoutRefresh struct {
-	tx      *sql.Tx
-	key     int64
-	account string
+	tx      Tx
+	d       Dialect
+	account heldAccount
 	now     func() time.Time
-	name    string        // the account's name in the cache
 	change  domain.Change // of the account's name
 
 	// The buildings, floors, rooms and locations, in that order, and how
 	// many of each the refresh has listed: the position of the next one.
-	parts  [4]*tableWriter
+	parts  [4]*TableWriter
 	listed [4]int64
 
 	floorBuilding map[string]string       // the building of each floor listed
@@ -67,41 +66,43 @@ func (s *Store) BeginLayout(ctx context.Context, account string) (store.LayoutRe
 }
 
 func (s *Store) beginLayout(ctx context.Context, account string) (*LayoutRefresh, error) {
-	key, tx, err := s.beginRefresh(ctx, account)
+	held, tx, err := s.beginRefresh(ctx, account)
 	if err != nil {
 		return nil, err
 	}
 	r := &LayoutRefresh{
-		tx: tx, key: key, account: account, now: s.Now,
+		tx: tx, d: s.d, account: held, now: s.Now,
 		floorBuilding: map[string]string{}, roomFloor: map[string]string{}, places: map[string]rollup.Place{},
 	}
-	if err := r.begin(ctx); err != nil {
-		tx.Rollback()
-		return nil, err
+	for i, t := range []*Table{buildingsTable, floorsTable, roomsTable, locationsTable} {
+		existing, err := existingHashes(ctx, tx, t, held.key)
+		if err != nil {
+			r.Rollback()
+			return nil, err
+		}
+		r.parts[i] = newTableWriter(tx, t, held.key, existing)
 	}
 	return r, nil
 }
 
-// begin reads what the cache holds of the layout.
-func (r *LayoutRefresh) begin(ctx context.Context) error {
-	if err := r.tx.QueryRowContext(ctx, `SELECT name FROM accounts WHERE key = ?`, r.key).Scan(&r.name); err != nil {
-		return err
-	}
-	for i, t := range []*table{buildingsTable, floorsTable, roomsTable, locationsTable} {
-		existing, err := existingHashes(ctx, r.tx, t, r.key, "")
-		if err != nil {
-			return err
-		}
-		r.parts[i] = newTableWriter(r.tx, t, r.key, existing)
-	}
-	return nil
+// existingHashes reads the key and content hash of every row of the
+// account in the table.
+func existingHashes(ctx context.Context, q Querier, t *Table, account int64) (map[string]int64, error) {
+	out := map[string]int64{}
+	var k string
+	var h int64
+	err := each(ctx, q, fmt.Sprintf("SELECT %s, hash FROM %s WHERE account_id = ?", t.Key, t.Name), []any{account}, []any{&k, &h}, func() error {
+		out[k] = h
+		return nil
+	})
+	return out, err
 }
 
 // Write writes a part of the layout: the account, and the buildings,
 // floors, rooms and locations that the service lists next, in its order.
 // A room's floor and a location's room are listed in the same part or an
-// earlier one. The last few rows may wait for the next part or for Commit,
-// to be written in a full batch.
+// earlier one. Rows may wait for the next part or for Commit, to be
+// written together.
 func (r *LayoutRefresh) Write(ctx context.Context, l domain.Layout) error {
 	if err := r.writeName(ctx, l.Account.Name); err != nil {
 		return err
@@ -112,25 +113,25 @@ func (r *LayoutRefresh) Write(ctx context.Context, l domain.Layout) error {
 	for _, room := range l.Rooms {
 		r.roomFloor[room.ID] = room.FloorID
 	}
-	rows := [4][]row{
-		make([]row, 0, len(l.Buildings)), make([]row, 0, len(l.Floors)),
-		make([]row, 0, len(l.Rooms)), make([]row, 0, len(l.Locations)),
+	rows := [4][]Row{
+		make([]Row, 0, len(l.Buildings)), make([]Row, 0, len(l.Floors)),
+		make([]Row, 0, len(l.Rooms)), make([]Row, 0, len(l.Locations)),
 	}
 	for _, b := range l.Buildings {
-		rows[0] = append(rows[0], row{key: b.ID, vals: []any{b.Name, r.next(0)}})
+		rows[0] = append(rows[0], Row{Key: b.ID, Vals: []any{b.Name, r.next(0)}})
 	}
 	for _, f := range l.Floors {
-		rows[1] = append(rows[1], row{key: f.ID, vals: []any{f.BuildingID, f.Name, r.next(1)}})
+		rows[1] = append(rows[1], Row{Key: f.ID, Vals: []any{f.BuildingID, f.Name, r.next(1)}})
 	}
 	for _, room := range l.Rooms {
-		rows[2] = append(rows[2], row{key: room.ID, vals: []any{room.FloorID, r.floorBuilding[room.FloorID], room.Name, r.next(2)}})
+		rows[2] = append(rows[2], Row{Key: room.ID, Vals: []any{room.FloorID, r.floorBuilding[room.FloorID], room.Name, r.next(2)}})
 	}
 	for _, loc := range l.Locations {
 		p := rollup.Place{Location: loc.ID, Room: loc.RoomID}
 		p.Floor = r.roomFloor[p.Room]
 		p.Building = r.floorBuilding[p.Floor]
 		r.places[p.Location] = p
-		rows[3] = append(rows[3], row{key: loc.ID, vals: []any{p.Room, p.Floor, p.Building, loc.Name, string(loc.Type), r.next(3)}})
+		rows[3] = append(rows[3], Row{Key: loc.ID, Vals: []any{p.Room, p.Floor, p.Building, loc.Name, string(loc.Type), r.next(3)}})
 	}
 	for i, w := range r.parts {
 		if err := w.write(ctx, rows[i]); err != nil {
@@ -148,18 +149,18 @@ func (r *LayoutRefresh) next(i int) int64 {
 
 // writeName writes the account's name when it differs from the cache's.
 func (r *LayoutRefresh) writeName(ctx context.Context, name string) error {
-	if name == r.name {
+	if name == r.account.name {
 		return nil
 	}
-	if _, err := r.tx.ExecContext(ctx, `UPDATE accounts SET name = ?, updated = ? WHERE key = ?`, name, r.now().UnixMilli(), r.key); err != nil {
+	if _, err := r.tx.Exec(ctx, `UPDATE accounts SET name = ?, updated = ? WHERE key = ?`, name, r.d.Time(r.now()), r.account.key); err != nil {
 		return err
 	}
-	if r.name == "" {
+	if r.account.name == "" {
 		r.change.Added++
 	} else {
 		r.change.Changed++
 	}
-	r.name = name
+	r.account.name = name
 	return nil
 }
 
@@ -178,11 +179,11 @@ func (r *LayoutRefresh) Commit(ctx context.Context) (domain.Change, error) {
 		total = total.Plus(w.change)
 	}
 	if !total.Empty() {
-		if err := recomputeRollups(ctx, r.tx, r.key, r.account, rollupInputs{places: r.listedPlaces()}); err != nil {
+		if err := recomputeRollups(ctx, r.tx, r.account, rollupInputs{places: r.listedPlaces()}); err != nil {
 			return total, err
 		}
 	}
-	return total, r.tx.Commit()
+	return total, r.tx.Commit(ctx)
 }
 
 // listedPlaces returns where the locations listed are: once the refresh
@@ -211,31 +212,42 @@ func (r *LayoutRefresh) close() {
 
 // Account returns a cached account.
 func (s *Store) Account(ctx context.Context, id string) (domain.Account, error) {
-	a := domain.Account{ID: id}
-	err := s.read.QueryRowContext(ctx, `SELECT name FROM accounts WHERE id = ? AND name != ''`, id).Scan(&a.Name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return a, fmt.Errorf("account %q: %w", id, domain.ErrNotFound)
-	}
-	return a, err
+	return readAccount(ctx, s.read, id)
 }
 
-// Layout reads an account's whole layout, in the service's order.
+func readAccount(ctx context.Context, q Querier, id string) (domain.Account, error) {
+	a := domain.Account{ID: id}
+	err := q.QueryRow(ctx, `SELECT name FROM accounts WHERE id = ? AND name != ''`, id).Scan(&a.Name)
+	return a, notFound(err, "account", id)
+}
+
+// Layout reads an account's whole layout, in the service's order, in one
+// read-only transaction: a refresh that commits meanwhile shows whole or
+// not at all.
 func (s *Store) Layout(ctx context.Context, account string) (domain.Layout, error) {
 	var l domain.Layout
-	var err error
-	if l.Account, err = s.Account(ctx, account); err != nil {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
 		return l, err
 	}
-	if l.Buildings, err = s.Buildings(ctx, account); err != nil {
+	tx, err := s.read.Begin(ctx)
+	if err != nil {
 		return l, err
 	}
-	if l.Floors, err = s.Floors(ctx, account, ""); err != nil {
+	defer tx.Rollback()
+	if l.Account, err = readAccount(ctx, tx, account); err != nil {
 		return l, err
 	}
-	if l.Rooms, err = s.Rooms(ctx, account, ""); err != nil {
+	if l.Buildings, err = buildings(ctx, tx, key); err != nil {
 		return l, err
 	}
-	l.Locations, err = s.Locations(ctx, account, "")
+	if l.Floors, err = floors(ctx, tx, key, ""); err != nil {
+		return l, err
+	}
+	if l.Rooms, err = s.rooms(ctx, tx, key, ""); err != nil {
+		return l, err
+	}
+	l.Locations, err = s.locationsIn(ctx, tx, key, "", "", "")
 	return l, err
 }
 
@@ -245,20 +257,17 @@ func (s *Store) Buildings(ctx context.Context, account string) ([]domain.Buildin
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id, name FROM buildings WHERE account_id = ? ORDER BY position`, key)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+	return buildings(ctx, s.read, key)
+}
+
+func buildings(ctx context.Context, q Querier, key int64) ([]domain.Building, error) {
 	var out []domain.Building
-	for rows.Next() {
-		var b domain.Building
-		if err := rows.Scan(&b.ID, &b.Name); err != nil {
-			return nil, err
-		}
+	var b domain.Building
+	err := each(ctx, q, `SELECT id, name FROM buildings WHERE account_id = ? ORDER BY position`, []any{key}, []any{&b.ID, &b.Name}, func() error {
 		out = append(out, b)
-	}
-	return out, rows.Err()
+		return nil
+	})
+	return out, err
 }
 
 // Floors lists an account's floors, of one building or of all when
@@ -268,21 +277,21 @@ func (s *Store) Floors(ctx context.Context, account, building string) ([]domain.
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id, building_id, name FROM floors
-		WHERE account_id = ? AND (? = '' OR building_id = ?) ORDER BY position`, key, building, building)
-	if err != nil {
-		return nil, err
+	return floors(ctx, s.read, key, building)
+}
+
+func floors(ctx context.Context, q Querier, key int64, building string) ([]domain.Floor, error) {
+	query, args := `SELECT id, building_id, name FROM floors WHERE account_id = ? ORDER BY position`, []any{key}
+	if building != "" {
+		query, args = `SELECT id, building_id, name FROM floors WHERE account_id = ? AND building_id = ? ORDER BY position`, append(args, building)
 	}
-	defer rows.Close()
 	var out []domain.Floor
-	for rows.Next() {
-		var f domain.Floor
-		if err := rows.Scan(&f.ID, &f.BuildingID, &f.Name); err != nil {
-			return nil, err
-		}
+	var f domain.Floor
+	err := each(ctx, q, query, args, []any{&f.ID, &f.BuildingID, &f.Name}, func() error {
 		out = append(out, f)
-	}
-	return out, rows.Err()
+		return nil
+	})
+	return out, err
 }
 
 // Rooms lists an account's rooms, of one floor or of all when floor is "".
@@ -291,25 +300,23 @@ func (s *Store) Rooms(ctx context.Context, account, floor string) ([]domain.Room
 	if err != nil {
 		return nil, err
 	}
-	q, args := `SELECT id, floor_id, name FROM rooms WHERE account_id = ? ORDER BY position`, []any{key}
+	return s.rooms(ctx, s.read, key, floor)
+}
+
+func (s *Store) rooms(ctx context.Context, q Querier, key int64, floor string) ([]domain.Room, error) {
+	query, args := `SELECT id, floor_id, name FROM rooms WHERE account_id = ? ORDER BY position`, []any{key}
 	if floor != "" {
 		// A floor's rooms by their index, not the account's filtered.
-		q, args = `SELECT id, floor_id, name FROM rooms INDEXED BY rooms_floor WHERE account_id = ? AND floor_id = ? ORDER BY position`, []any{key, floor}
+		query, args = `SELECT id, floor_id, name FROM rooms`+s.d.IndexedBy("rooms_floor")+` WHERE account_id = ? AND floor_id = ? ORDER BY position`,
+			append(args, floor)
 	}
-	rows, err := s.read.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []domain.Room
-	for rows.Next() {
-		var r domain.Room
-		if err := rows.Scan(&r.ID, &r.FloorID, &r.Name); err != nil {
-			return nil, err
-		}
+	var r domain.Room
+	err := each(ctx, q, query, args, []any{&r.ID, &r.FloorID, &r.Name}, func() error {
 		out = append(out, r)
-	}
-	return out, rows.Err()
+		return nil
+	})
+	return out, err
 }
 
 // Locations lists an account's device locations, of one room or of all
