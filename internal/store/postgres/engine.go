@@ -324,6 +324,7 @@ func (dialect) Time(t time.Time) any        { return t }
 func (dialect) TimeOrNever(t time.Time) any { return ts(t) }
 func (dialect) NullTime(t time.Time) any    { return ts(t) }
 func (dialect) ScanTime(t *time.Time) any   { return timestamptz{t} }
+func (dialect) ScanRaw(b *[]byte) any       { return (*pgtype.DriverBytes)(b) }
 func (dialect) Bool(b bool) any             { return b }
 func (dialect) ScanList(l *[]string) any    { return l }
 func (dialect) IsNever(col string) string   { return col + " IS NULL" }

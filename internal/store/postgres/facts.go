@@ -44,23 +44,3 @@ func recordFacts(ctx context.Context, tx *txn, account int64, facts []store.Fact
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"facts"}, factCols, pgx.CopyFromRows(rows))
 	return err
 }
-
-// devicesByMAC reads the given devices of an account within a transaction.
-func devicesByMAC(ctx context.Context, tx *txn, account int64, macs []string) (map[string]domain.Device, error) {
-	out := make(map[string]domain.Device, len(macs))
-	for start := 0; start < len(macs); start += chunk {
-		rows, err := tx.Query(ctx, `SELECT `+deviceCols+` FROM devices d WHERE d.account_id = $1 AND d.mac = ANY($2)`,
-			account, macs[start:min(start+chunk, len(macs))])
-		if err != nil {
-			return nil, err
-		}
-		devices, err := pgx.CollectRows(rows, scanDevice)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range devices {
-			out[d.MAC] = d
-		}
-	}
-	return out, nil
-}

@@ -190,6 +190,7 @@ func (dialect) NullTime(t time.Time) any {
 }
 
 func (dialect) ScanTime(t *time.Time) any { return msTime{t} }
+func (dialect) ScanRaw(b *[]byte) any     { return (*sql.RawBytes)(b) }
 
 func (dialect) Bool(b bool) any {
 	if b {

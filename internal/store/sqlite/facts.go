@@ -3,8 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"strings"
 	"time"
 
 	"washboard/internal/domain"
@@ -50,30 +48,4 @@ func recordFacts(ctx context.Context, tx *sql.Tx, account int64, facts []store.F
 		}
 	}
 	return b.flush(ctx)
-}
-
-// devicesByMAC reads the given devices of an account within a transaction.
-func devicesByMAC(ctx context.Context, tx *sql.Tx, account int64, macs []any) (map[string]domain.Device, error) {
-	out := make(map[string]domain.Device, len(macs))
-	const chunk = 500
-	for start := 0; start < len(macs); start += chunk {
-		part := macs[start:min(start+chunk, len(macs))]
-		rows, err := tx.QueryContext(ctx, `SELECT `+deviceCols+` FROM devices d WHERE d.account_id = ? AND d.mac IN (`+
-			strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`)`, append([]any{account}, part...)...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			d, err := scanDevice(rows)
-			if err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[d.MAC] = d
-		}
-		if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }

@@ -136,6 +136,10 @@ type Dialect interface {
 	// ScanTime is a destination of Scan for a column of times: NULL and
 	// "never" read as the zero time, times in UTC.
 	ScanTime(t *time.Time) any
+	// ScanRaw is a destination of Scan for a column of text or bytes that
+	// holds them only until the next row: a read of many rows copies only
+	// what it keeps.
+	ScanRaw(b *[]byte) any
 	// Bool is a boolean as a parameter.
 	Bool(b bool) any
 	// List is a list of strings as a parameter, for a column of lists

@@ -1,13 +1,11 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
@@ -16,7 +14,7 @@ import (
 	"washboard/internal/store/rollup"
 )
 
-var devicesTable = &table{name: "devices", key: "mac", cols: []string{
+var devicesTable = &Table{Name: "devices", Key: "mac", Cols: []string{
 	"location_id", "position", "generation", "compartments", "battery", "battery_state",
 	"faults", "offline", "last_seen", "health", "reading",
 }}
@@ -35,7 +33,7 @@ type faultJSON struct {
 }
 
 // deviceRow is a device's row; sum is its readings.Sum.
-func deviceRow(d domain.Device, sum int64) row {
+func (s *Store) deviceRow(d domain.Device, sum int64) Row {
 	comps := make([]compartmentJSON, len(d.Compartments))
 	for i, c := range d.Compartments {
 		comps[i] = compartmentJSON{c.Level, c.Low, c.Out}
@@ -50,9 +48,9 @@ func deviceRow(d domain.Device, sum int64) row {
 	if d.Battery != nil {
 		battery = int64(*d.Battery)
 	}
-	return row{key: d.MAC, vals: []any{
+	return Row{Key: d.MAC, Vals: []any{
 		d.LocationID, d.Position, d.Generation, string(cj), battery, string(d.BatteryState),
-		string(fj), d.Offline, ts(d.LastSeen), int64(domain.Classify(d, false)), sum,
+		string(fj), s.d.Bool(d.Offline), s.d.TimeOrNever(d.LastSeen), int64(domain.Classify(d, false)), sum,
 	}}
 }
 
@@ -76,12 +74,12 @@ func (s *Store) ReplaceDevices(ctx context.Context, account string, devices []do
 // page, in one transaction that holds the account until Commit or
 // Rollback.
 type DeviceRefresh struct {
-	tx      *txn
-	w       *tableWriter
-	key     int64
-	account string
+	s       *Store
+	tx      Tx
+	w       *TableWriter
+	account heldAccount
 	listed  map[string]placedHealth // each device listed, by MAC
-	now     func() time.Time        // the store's clock: when the refresh saw the service, unless seen says
+	places  []rollup.Place          // read once the refresh changes something
 	seen    time.Time               // when the refresh saw the service, if its caller says
 	// changes are the devices the refresh changes that may record facts;
 	// nil when the account's devices have no baseline yet: this refresh
@@ -114,12 +112,12 @@ func (s *Store) beginDevices(ctx context.Context, account string) (*DeviceRefres
 	}
 	existing, sums, err := existingDevices(ctx, tx, held.key)
 	if err != nil {
-		rollback(tx)
+		tx.Rollback()
 		return nil, err
 	}
 	r := &DeviceRefresh{
-		tx: tx, w: newTableWriter(tx, devicesTable, held.key, existing), key: held.key, account: account,
-		listed: map[string]placedHealth{}, now: s.Now,
+		s: s, tx: tx, w: newTableWriter(tx, devicesTable, held.key, existing), account: held,
+		listed: map[string]placedHealth{},
 	}
 	if !s.noHistory.Load() {
 		r.readings = readings.NewChanges(sums)
@@ -132,15 +130,11 @@ func (s *Store) beginDevices(ctx context.Context, account string) (*DeviceRefres
 
 // existingDevices reads the content hash and the reading's sum of every
 // device of the account, by MAC.
-func existingDevices(ctx context.Context, tx *txn, account int64) (hashes, sums map[string]int64, err error) {
-	rows, err := tx.Query(ctx, `SELECT mac, hash, reading FROM devices WHERE account_id = $1`, account)
-	if err != nil {
-		return nil, nil, err
-	}
+func existingDevices(ctx context.Context, q Querier, account int64) (hashes, sums map[string]int64, err error) {
 	hashes, sums = map[string]int64{}, map[string]int64{}
 	var mac string
 	var h, sum int64
-	_, err = pgx.ForEachRow(rows, []any{&mac, &h, &sum}, func() error {
+	err = each(ctx, q, `SELECT mac, hash, reading FROM devices WHERE account_id = ?`, []any{account}, []any{&mac, &h, &sum}, func() error {
 		hashes[mac], sums[mac] = h, sum
 		return nil
 	})
@@ -153,10 +147,10 @@ func (r *DeviceRefresh) SeenAt(t time.Time) { r.seen = t }
 // Write writes a page of devices. They may wait for the next page or for
 // Commit, to be written together.
 func (r *DeviceRefresh) Write(ctx context.Context, devices []domain.Device) error {
-	rows := make([]row, len(devices))
+	rows := make([]Row, len(devices))
 	for i, d := range devices {
 		sum := readings.Sum(d)
-		rows[i] = deviceRow(d, sum)
+		rows[i] = r.s.deviceRow(d, sum)
 		r.listed[d.MAC] = placedHealth{d.LocationID, domain.Classify(d, false)}
 		if r.readings != nil {
 			r.readings.Listed(d, sum)
@@ -169,13 +163,13 @@ func (r *DeviceRefresh) Write(ctx context.Context, devices []domain.Device) erro
 		return err
 	}
 	r.noteChanges(devices)
-	return nil
+	return r.readPlaces(ctx)
 }
 
 // readBefore reads what the cache holds of the devices listed, each the
 // row of rows at its index, that may record facts and that the refresh is
 // about to change, before it writes them.
-func (r *DeviceRefresh) readBefore(ctx context.Context, devices []domain.Device, rows []row) error {
+func (r *DeviceRefresh) readBefore(ctx context.Context, devices []domain.Device, rows []Row) error {
 	if r.changes == nil {
 		return nil
 	}
@@ -188,7 +182,7 @@ func (r *DeviceRefresh) readBefore(ctx context.Context, devices []domain.Device,
 	if len(macs) == 0 {
 		return nil
 	}
-	held, err := devicesByMAC(ctx, r.tx, r.key, macs)
+	held, err := r.s.devicesByMAC(ctx, r.tx, r.account.key, macs)
 	if err != nil {
 		return err
 	}
@@ -213,6 +207,16 @@ func (r *DeviceRefresh) noteChanges(devices []domain.Device) {
 	}
 }
 
+// readPlaces reads where the locations are once the refresh has changed
+// something, for the rollups, while the next page is on its way: a
+// refresh of devices does not move them.
+func (r *DeviceRefresh) readPlaces(ctx context.Context) (err error) {
+	if r.places == nil && !r.w.change.Empty() {
+		r.places, err = locationPlaces(ctx, r.tx, r.account.key)
+	}
+	return err
+}
+
 // healths returns the worst health of the devices listed at each location:
 // once the refresh commits, the devices the cache holds.
 func (r *DeviceRefresh) healths() map[string]domain.Health {
@@ -224,9 +228,10 @@ func (r *DeviceRefresh) healths() map[string]domain.Health {
 }
 
 // Commit writes the devices still waiting, removes those the refresh did
-// not list, brings the rollups up to date, records the facts of what it
-// changed (or the baseline) and the readings, and commits.
+// not list, brings the rollups up to date, records the readings and the
+// facts of what it changed (or the baseline), and commits.
 func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
+	defer r.w.close()
 	if err := r.w.flush(ctx); err != nil {
 		return r.w.change, err
 	}
@@ -234,16 +239,16 @@ func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
 		return r.w.change, err
 	}
 	if !r.w.change.Empty() {
-		if err := recomputeRollups(ctx, r.tx, r.key, r.account, rollupInputs{healths: r.healths()}); err != nil {
+		if err := recomputeRollups(ctx, r.tx, r.account, rollupInputs{places: r.places, healths: r.healths()}); err != nil {
 			return r.w.change, err
 		}
 	}
 	now := r.seen
 	if now.IsZero() {
-		now = r.now()
+		now = r.s.Now()
 	}
 	if r.readings != nil {
-		if err := recordReadings(ctx, r.tx, r.key, r.readings, now); err != nil {
+		if err := r.s.recordReadings(ctx, r.tx, r.account.key, r.readings, now); err != nil {
 			return r.w.change, err
 		}
 	}
@@ -258,18 +263,19 @@ func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
 // the refresh saw the service.
 func (r *DeviceRefresh) recordFacts(ctx context.Context, now time.Time) error {
 	if r.changes == nil {
-		return setBaseline(ctx, r.tx, r.key, domain.ResourceDevices, now)
+		return r.s.setBaseline(ctx, r.tx, r.account.key, domain.ResourceDevices, now)
 	}
 	var facts []store.Fact
 	for before, d := range r.changes.All() {
-		facts = append(facts, outbox.DeviceFacts(r.account, before, d, now)...)
+		facts = append(facts, outbox.DeviceFacts(r.account.id, before, d, now)...)
 	}
-	return recordFacts(ctx, r.tx, r.key, facts)
+	return r.s.recordFacts(ctx, r.tx, r.account.key, facts)
 }
 
 // Rollback abandons the refresh; after Commit it does nothing.
 func (r *DeviceRefresh) Rollback() {
-	rollback(r.tx)
+	r.w.close()
+	r.tx.Rollback()
 }
 
 // FindDevices returns the devices matching the filter, by location in the
@@ -283,61 +289,74 @@ func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain
 	args := []any{key}
 	switch {
 	case f.LocationID != "":
-		q = `SELECT ` + deviceCols + ` FROM devices d WHERE d.account_id = $1 AND d.location_id = $2 ORDER BY d.position, d.mac`
+		q = `SELECT ` + deviceCols + ` FROM devices d WHERE d.account_id = ? AND d.location_id = ? ORDER BY d.position, d.mac`
 		args = append(args, f.LocationID)
 	case f.RoomID != "" || f.FloorID != "" || f.BuildingID != "":
+		// From the place's locations to their devices, so that a floor
+		// page reads its own devices and not the fleet's.
 		col, val := "l.building_id", f.BuildingID
 		if f.RoomID != "" {
 			col, val = "l.room_id", f.RoomID
 		} else if f.FloorID != "" {
 			col, val = "l.floor_id", f.FloorID
 		}
-		q = `SELECT ` + deviceCols + ` FROM locations l JOIN devices d ON d.account_id = l.account_id AND d.location_id = l.id
-			WHERE l.account_id = $1 AND ` + col + ` = $2 ORDER BY l.position, d.position, d.mac`
+		q = `SELECT ` + deviceCols + ` FROM locations l ` + s.d.JoinInOrder() + ` devices d` + s.d.IndexedBy("devices_location") + `
+			ON d.account_id = l.account_id AND d.location_id = l.id
+			WHERE l.account_id = ? AND ` + col + ` = ? ORDER BY l.position, d.position, d.mac`
 		args = append(args, val)
 	default:
 		q = `SELECT ` + deviceCols + ` FROM devices d LEFT JOIN locations l ON l.account_id = d.account_id AND l.id = d.location_id
-			WHERE d.account_id = $1 ORDER BY l.position NULLS FIRST, d.position, d.mac`
+			WHERE d.account_id = ? ORDER BY l.position NULLS FIRST, d.position, d.mac`
 	}
-	rows, err := s.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, scanDevice)
+	var out []domain.Device
+	err = s.devices(ctx, s.read, q, args, func(d domain.Device) { out = append(out, d) })
+	return out, err
 }
 
-// deviceCols are the columns scanDevice reads, of devices as d.
+// deviceCols are the columns devices reads, of devices as d.
 const deviceCols = `d.mac, d.location_id, d.position, d.generation, d.compartments, d.battery, d.battery_state,
 	d.faults, d.offline, d.last_seen`
 
-func scanDevice(row pgx.CollectableRow) (domain.Device, error) {
+// devices runs a query of deviceCols and passes each device to f.
+func (s *Store) devices(ctx context.Context, q Querier, query string, args []any, f func(domain.Device)) error {
 	var d domain.Device
 	var comps, faults []byte
 	var state string
-	var battery pgtype.Int4
-	var seen pgtype.Timestamptz
-	if err := row.Scan(&d.MAC, &d.LocationID, &d.Position, &d.Generation, &comps, &battery, &state, &faults, &d.Offline, &seen); err != nil {
-		return d, err
-	}
-	var cj []compartmentJSON
-	var fj []faultJSON
-	if err := json.Unmarshal(comps, &cj); err != nil {
-		return d, fmt.Errorf("device %s compartments: %w", d.MAC, err)
-	}
-	if err := json.Unmarshal(faults, &fj); err != nil {
-		return d, fmt.Errorf("device %s faults: %w", d.MAC, err)
-	}
-	for _, c := range cj {
-		d.Compartments = append(d.Compartments, domain.Compartment{Level: c.Level, Low: c.Low, Out: c.Out})
-	}
-	for _, f := range fj {
-		d.Faults = append(d.Faults, domain.Fault{Kind: domain.FaultKind(f.Kind), Key: f.Key})
-	}
-	if battery.Valid {
-		b := int(battery.Int32)
-		d.Battery = &b
-	}
-	d.BatteryState = domain.BatteryState(state)
-	d.LastSeen = fromTS(seen)
-	return d, nil
+	var battery sql.NullInt64
+	return each(ctx, q, query, args, []any{&d.MAC, &d.LocationID, &d.Position, &d.Generation, &comps, &battery, &state, &faults,
+		&d.Offline, s.d.ScanTime(&d.LastSeen)}, func() error {
+		var cj []compartmentJSON
+		var fj []faultJSON
+		if err := json.Unmarshal(comps, &cj); err != nil {
+			return fmt.Errorf("device %s compartments: %w", d.MAC, err)
+		}
+		if err := json.Unmarshal(faults, &fj); err != nil {
+			return fmt.Errorf("device %s faults: %w", d.MAC, err)
+		}
+		d.Compartments, d.Faults, d.Battery = nil, nil, nil
+		for _, c := range cj {
+			d.Compartments = append(d.Compartments, domain.Compartment{Level: c.Level, Low: c.Low, Out: c.Out})
+		}
+		for _, f := range fj {
+			d.Faults = append(d.Faults, domain.Fault{Kind: domain.FaultKind(f.Kind), Key: f.Key})
+		}
+		if battery.Valid {
+			b := int(battery.Int64)
+			d.Battery = &b
+		}
+		d.BatteryState = domain.BatteryState(state)
+		f(d)
+		return nil
+	})
+}
+
+// devicesByMAC reads the given devices of an account within a transaction.
+func (s *Store) devicesByMAC(ctx context.Context, tx Tx, account int64, macs []string) (map[string]domain.Device, error) {
+	out := make(map[string]domain.Device, len(macs))
+	err := chunks(macs, s.d.MaxList(), func(part []string) error {
+		in, args := s.d.In(part)
+		return s.devices(ctx, tx, `SELECT `+deviceCols+` FROM devices d WHERE d.account_id = ? AND d.mac `+in, append([]any{account}, args...),
+			func(d domain.Device) { out[d.MAC] = d })
+	})
+	return out, err
 }
