@@ -20,11 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"washboard/internal/store"
@@ -37,12 +34,8 @@ var migrations embed.FS
 // Store is the cache.
 type Store struct {
 	*sqlstore.Store
-	pool *pgxpool.Pool
-	keys sync.Map // account id → its integer key
-	// noHistory says that writes of devices record no readings
-	// (KeepHistory).
-	noHistory atomic.Bool
-	close     sync.Once
+	pool  *pgxpool.Pool
+	close sync.Once
 }
 
 var _ store.Store = (*Store)(nil)
@@ -170,75 +163,4 @@ func (s *Store) Migrated(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	return n == len(names), nil
-}
-
-// fromTS is a timestamptz read, in UTC; NULL is the zero time.
-func fromTS(v pgtype.Timestamptz) time.Time {
-	if !v.Valid {
-		return time.Time{}
-	}
-	return v.Time.UTC()
-}
-
-// noAccount is the key used for an account the cache does not have: it
-// matches no row.
-const noAccount int64 = -1
-
-// accountKey returns the integer key that the account's rows carry. An
-// account the cache does not have gets noAccount, unless create is set, in
-// which case its row is made (with an empty name until its layout
-// arrives). Keys never change, so they are kept in memory once read.
-func (s *Store) accountKey(ctx context.Context, id string, create bool) (int64, error) {
-	if k, ok := s.keys.Load(id); ok {
-		return k.(int64), nil
-	}
-	var k int64
-	err := s.pool.QueryRow(ctx, `SELECT key FROM accounts WHERE id = $1`, id).Scan(&k)
-	if errors.Is(err, pgx.ErrNoRows) {
-		if !create {
-			return noAccount, nil
-		}
-		err = s.pool.QueryRow(ctx, `INSERT INTO accounts (id, name, updated) VALUES ($1, '', $2)
-			ON CONFLICT (id) DO NOTHING RETURNING key`, id, s.Now()).Scan(&k)
-		if errors.Is(err, pgx.ErrNoRows) {
-			// Another replica made it meanwhile.
-			err = s.pool.QueryRow(ctx, `SELECT key FROM accounts WHERE id = $1`, id).Scan(&k)
-		}
-	}
-	if err != nil {
-		return 0, err
-	}
-	s.keys.Store(id, k)
-	return k, nil
-}
-
-// heldAccount is the row of the account a refresh holds, as it read it.
-type heldAccount struct {
-	key  int64
-	name string
-	// alertsBaseline and devicesBaseline say whether the account's alerts,
-	// and its devices, have their baseline (see store.Facts).
-	alertsBaseline, devicesBaseline bool
-}
-
-// beginRefresh starts the transaction of a refresh of the account, which
-// it adds to the cache if the cache does not know it yet, and locks the
-// account's row until the refresh ends: refreshes of one account, of any
-// replica, wait for each other. It returns the account's row.
-func (s *Store) beginRefresh(ctx context.Context, account string) (heldAccount, *txn, error) {
-	a := heldAccount{}
-	var err error
-	if a.key, err = s.accountKey(ctx, account, true); err != nil {
-		return a, nil, err
-	}
-	tx, err := beginTxn(ctx, s.pool.Begin)
-	if err != nil {
-		return a, nil, err
-	}
-	if err := tx.QueryRow(ctx, `SELECT name, alerts_baseline IS NOT NULL, devices_baseline IS NOT NULL FROM accounts WHERE key = $1 FOR UPDATE`,
-		a.key).Scan(&a.name, &a.alertsBaseline, &a.devicesBaseline); err != nil {
-		rollback(tx)
-		return a, nil, err
-	}
-	return a, tx, nil
 }

@@ -337,6 +337,13 @@ func (dialect) In(vals []string) (string, []any) {
 	return "= ANY(?)", []any{vals}
 }
 
+func (dialect) BoolLiteral(b bool) string {
+	if b {
+		return "TRUE"
+	}
+	return "FALSE"
+}
+
 func (dialect) List(l []string) any {
 	if l == nil {
 		return []string{}

@@ -20,8 +20,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 	"washboard/internal/store"
 	"washboard/internal/store/sqlstore"
@@ -35,13 +33,9 @@ var migrations embed.FS
 // Store is the cache.
 type Store struct {
 	*sqlstore.Store
-	write    *sql.DB  // one connection: every write goes through it
-	read     *sql.DB  // read-only pool
-	sessions *sql.DB  // sessions, on a pool of their own: a sign-in does not queue behind a refresh
-	keys     sync.Map // account id → its integer key
-	// noHistory says that writes of devices record no readings
-	// (KeepHistory).
-	noHistory atomic.Bool
+	write    *sql.DB // one connection: every write goes through it
+	read     *sql.DB // read-only pool
+	sessions *sql.DB // sessions, on a pool of their own: a sign-in does not queue behind a refresh
 }
 
 // dsn builds a connection string with the pragmas in it, so that every
@@ -175,52 +169,4 @@ func (s *Store) Migrated(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	return n == len(names), nil
-}
-
-// noAccount is the key used for an account the cache does not have: it
-// matches no row.
-const noAccount int64 = -1
-
-// accountKey returns the integer key that the account's rows carry. An
-// account the cache does not have gets noAccount, unless create is set, in
-// which case its row is made (with an empty name until its layout arrives).
-// Keys are created outside the refresh transactions, so that a key in the
-// cache always names a committed row.
-func (s *Store) accountKey(ctx context.Context, id string, create bool) (int64, error) {
-	if k, ok := s.keys.Load(id); ok {
-		return k.(int64), nil
-	}
-	if create {
-		if _, err := s.write.ExecContext(ctx, `INSERT INTO accounts (id, name, updated) VALUES (?, '', ?)
-			ON CONFLICT (id) DO NOTHING`, id, s.Now().UnixMilli()); err != nil {
-			return 0, err
-		}
-	}
-	var k int64
-	err := s.read.QueryRowContext(ctx, `SELECT key FROM accounts WHERE id = ?`, id).Scan(&k)
-	if errors.Is(err, sql.ErrNoRows) {
-		if create {
-			// The read pool has not seen the insert yet; ask the writer.
-			err = s.write.QueryRowContext(ctx, `SELECT key FROM accounts WHERE id = ?`, id).Scan(&k)
-		} else {
-			return noAccount, nil
-		}
-	}
-	if err != nil {
-		return 0, err
-	}
-	s.keys.Store(id, k)
-	return k, nil
-}
-
-// beginRefresh starts the write transaction of a refresh of the account,
-// which it adds to the cache if the cache does not know it yet, and
-// returns the account's key.
-func (s *Store) beginRefresh(ctx context.Context, account string) (int64, *sql.Tx, error) {
-	key, err := s.accountKey(ctx, account, true)
-	if err != nil {
-		return 0, nil, err
-	}
-	tx, err := s.write.BeginTx(ctx, nil)
-	return key, tx, err
 }

@@ -199,6 +199,13 @@ func (dialect) Bool(b bool) any {
 	return int64(0)
 }
 
+func (dialect) BoolLiteral(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
 func (dialect) List(l []string) any        { return strings.Join(l, ";") }
 func (dialect) ScanList(l *[]string) any   { return joined{l} }
 func (dialect) IsNever(col string) string  { return col + " = 0" }

@@ -95,3 +95,107 @@ func (w *rowWriter) Close() {
 	w.changed.close()
 	w.rewritten.close()
 }
+
+// batchRows is how many rows one INSERT statement writes.
+const batchRows = 64
+
+// placeholders returns n parenthesised lists of cols placeholders each.
+func placeholders(cols, n int) string {
+	one := "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"
+	return strings.TrimSuffix(strings.Repeat(one+", ", n), ", ")
+}
+
+// batch gathers the rows of one statement and writes them batchRows at a
+// time, with statements prepared once per refresh. The second value of a
+// row names it in errors.
+type batch struct {
+	tx    *sql.Tx
+	table string
+	query func(n int) string // the statement that writes n rows
+	args  []any              // the values of the rows waiting
+	n     int                // how many rows are waiting
+	full  *sql.Stmt          // writes batchRows rows
+	one   *sql.Stmt          // writes one row
+	// returned, when set, is given the rows the statements return.
+	returned func(scan func(dest ...any) error) error
+}
+
+func newBatch(tx *sql.Tx, table string, query func(n int) string) *batch {
+	return &batch{tx: tx, table: table, query: query}
+}
+
+// add queues a row, and writes the batch when it is full.
+func (b *batch) add(ctx context.Context, vals ...any) error {
+	b.args = append(b.args, vals...)
+	b.n++
+	if b.n < batchRows {
+		return nil
+	}
+	var err error
+	if b.full == nil {
+		if b.full, err = b.tx.PrepareContext(ctx, b.query(batchRows)); err != nil {
+			return err
+		}
+	}
+	if err := b.run(ctx, b.full, b.args); err != nil {
+		return fmt.Errorf("writing %d rows of %s: %w", b.n, b.table, err)
+	}
+	b.reset()
+	return nil
+}
+
+// run runs a statement of the batch, and passes the rows it returns to
+// returned.
+func (b *batch) run(ctx context.Context, st *sql.Stmt, args []any) error {
+	if b.returned == nil {
+		_, err := st.ExecContext(ctx, args...)
+		return err
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := b.returned(rows.Scan); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// flush writes the rows waiting, one at a time.
+func (b *batch) flush(ctx context.Context) error {
+	if b.n == 0 {
+		return nil
+	}
+	var err error
+	if b.one == nil {
+		if b.one, err = b.tx.PrepareContext(ctx, b.query(1)); err != nil {
+			return err
+		}
+	}
+	per := len(b.args) / b.n
+	for i := 0; i < b.n; i++ {
+		if err = b.run(ctx, b.one, b.args[i*per:(i+1)*per]); err != nil {
+			return fmt.Errorf("writing %s %v: %w", b.table, b.args[i*per+1], err)
+		}
+	}
+	b.reset()
+	return nil
+}
+
+func (b *batch) reset() {
+	clear(b.args) // let the values go
+	b.args, b.n = b.args[:0], 0
+}
+
+// close closes the batch's statements.
+func (b *batch) close() {
+	for _, st := range []**sql.Stmt{&b.full, &b.one} {
+		if *st != nil {
+			(*st).Close()
+			*st = nil
+		}
+	}
+}

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -135,106 +134,6 @@ func fileSize(t testing.TB, path string) int64 {
 		t.Fatal(err)
 	}
 	return fi.Size()
-}
-
-// TestRollupsMatchARecount: the rollups each refresh leaves, which it
-// partly works out from what it listed, are those a recount of the cache
-// gives, through devices that move or are listed twice, open alerts, and a
-// layout whose rooms move and whose locations go.
-func TestRollupsMatchARecount(t *testing.T) {
-	s, _ := openTest(t)
-	ctx := context.Background()
-	check := func(step string) {
-		t.Helper()
-		key, err := s.accountKey(ctx, "a", false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		read := func(q interface {
-			QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-		}) map[string]domain.Rollup {
-			rows, err := q.QueryContext(ctx, `SELECT scope || ' ' || scope_id, ok, attention, action, offline, open_alerts, overdue_alerts
-				FROM rollups WHERE account_id = ?`, key)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rows.Close()
-			out := map[string]domain.Rollup{}
-			for rows.Next() {
-				var k string
-				var r domain.Rollup
-				if err := rows.Scan(&k, &r.OK, &r.Attention, &r.Action, &r.Offline, &r.OpenAlerts, &r.OverdueAlerts); err != nil {
-					t.Fatal(err)
-				}
-				out[k] = r
-			}
-			return out
-		}
-		kept := read(s.write)
-		tx, err := s.write.BeginTx(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback()
-		if err := recomputeRollups(ctx, tx, key, "a", rollupInputs{}); err != nil {
-			t.Fatal(err)
-		}
-		if recount := read(tx); !maps.Equal(kept, recount) {
-			t.Errorf("after %s the rollups are %v; a recount gives %v", step, kept, recount)
-		}
-	}
-	l := testLayout("a", false)
-	if _, err := s.ReplaceLayout(ctx, l); err != nil {
-		t.Fatal(err)
-	}
-	check("the layout")
-	devices := []domain.Device{
-		device("0000000000A1", "a-1", 90),
-		device("0000000000A2", "a-1", 0),  // moves on: listed again below
-		device("0000000000A3", "a-3", 10), // attention
-		device("0000000000A2", "a-2", 90), // the later listing counts
-	}
-	if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
-		t.Fatal(err)
-	}
-	check("the devices")
-	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
-	alerts := []domain.Alert{alert("x1", "a-1", t0, true, true), alert("x2", "a-3", t0, true, false), alert("x3", "a-9", t0, true, true)}
-	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts, SeenAt: t0}); err != nil {
-		t.Fatal(err)
-	}
-	check("the alerts")
-	l.Rooms[1].FloorID = "a-f1" // room 2 moves to the first floor
-	l.Locations = l.Locations[:3]
-	if _, err := s.ReplaceLayout(ctx, l); err != nil {
-		t.Fatal(err)
-	}
-	check("a new layout")
-	if _, err := s.ReplaceDevices(ctx, "a", devices[2:]); err != nil {
-		t.Fatal(err)
-	}
-	check("devices gone")
-
-	// The service's events adjust the rollups of the locations they
-	// touch, and leave them as a recount would.
-	t1 := t0.Add(2 * time.Hour)
-	closedX1 := alert("x1", "a-1", t0, false, true)
-	for _, ev := range []struct {
-		step   string
-		alerts []domain.Alert
-	}{
-		{"an event opening an alert", []domain.Alert{alert("e1", "a-2", t1, true, false)}},
-		{"an event making it overdue", []domain.Alert{alert("e1", "a-2", t1, true, true)}},
-		{"an event closing an overdue alert", []domain.Alert{closedX1}},
-		{"a late event that changes nothing", []domain.Alert{alert("x1", "a-1", t0, true, true)}},
-		{"events at a location the layout does not list", []domain.Alert{alert("e2", "a-9", t1, true, true), alert("e3", "a-9", t1, true, false)}},
-		{"events at several locations at once", []domain.Alert{alert("e4", "a-3", t1, true, true), alert("e2", "a-9", t1, false, true), alert("e1", "a-2", t1, false, true)}},
-	} {
-		if _, err := s.ApplyAlertEvents(ctx, "a", ev.alerts, t1); err != nil {
-			t.Fatal(err)
-		}
-		check(ev.step)
-	}
 }
 
 func alert(id, loc string, created time.Time, open, overdue bool) domain.Alert {

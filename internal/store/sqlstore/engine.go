@@ -140,8 +140,11 @@ type Dialect interface {
 	// holds them only until the next row: a read of many rows copies only
 	// what it keeps.
 	ScanRaw(b *[]byte) any
-	// Bool is a boolean as a parameter.
+	// Bool is a boolean as a parameter; BoolLiteral one written in a
+	// statement, where a planner must see its value (a partial index's
+	// condition).
 	Bool(b bool) any
+	BoolLiteral(b bool) string
 	// List is a list of strings as a parameter, for a column of lists
 	// (alerts.macs); ScanList reads one.
 	List(l []string) any
