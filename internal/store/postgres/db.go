@@ -14,14 +14,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
+	"math"
 	"runtime"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"washboard/internal/store"
@@ -73,7 +70,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrating: %w", err)
 	}
-	return &Store{Store: sqlstore.New(engine{pool: pool}), pool: pool}, nil
+	return &Store{Store: sqlstore.New(engine{pool: pool}, schema), pool: pool}, nil
 }
 
 // Close closes the pool, once; it waits for the connections in use.
@@ -87,10 +84,6 @@ func (s *Store) Close() error {
 // replicas that start together, one migrates and the others wait, then
 // find nothing left to do.
 func migrate(ctx context.Context, pool *pgxpool.Pool) (err error) {
-	names, err := migrationNames()
-	if err != nil {
-		return err
-	}
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -107,60 +100,20 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) (err error) {
 			err = errors.Join(err, uerr)
 		}
 	}()
-	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())`); err != nil {
-		return err
-	}
-	for _, name := range names {
-		version, err := strconv.Atoi(strings.SplitN(path.Base(name), "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("migration %s: name must start with its number", name)
-		}
-		if err := applyMigration(ctx, conn.Conn(), version, name); err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
-	}
-	return nil
+	return sqlstore.Migrate(ctx, single{conn.Conn()}, schema, math.MaxInt)
 }
 
-func migrationNames() ([]string, error) {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	sort.Strings(names)
-	return names, err
+// schema are the migrations of the cache's schema.
+var schema = sqlstore.Migrations{
+	Files: must(fs.Sub(migrations, "migrations")),
+	Table: `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())`,
+	Record: `INSERT INTO schema_migrations (version) VALUES (?)`,
 }
 
-func applyMigration(ctx context.Context, conn *pgx.Conn, version int, name string) error {
-	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		var done bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)`, version).Scan(&done); err != nil {
-			return err
-		}
-		if done {
-			return nil
-		}
-		body, err := migrations.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		// Without arguments, Exec runs the file's statements as one
-		// simple query.
-		if _, err := tx.Exec(ctx, string(body)); err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO schema_migrations (version) VALUES ($1)`, version)
-		return err
-	})
-}
-
-// Migrated reports whether every embedded migration has been applied.
-func (s *Store) Migrated(ctx context.Context) (bool, error) {
-	names, err := migrationNames()
+func must[T any](v T, err error) T {
 	if err != nil {
-		return false, err
+		panic(err)
 	}
-	var n int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
-		return false, err
-	}
-	return n == len(names), nil
+	return v
 }

@@ -65,6 +65,29 @@ func (r reader) Begin(ctx context.Context) (sqlstore.Tx, error) {
 	return tx{t}, nil
 }
 
+// single is one connection, which migrates the schema.
+type single struct{ conn *pgx.Conn }
+
+func (c single) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	return changed(c.conn.Exec(ctx, numbered(query), args...))
+}
+
+func (c single) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	return c.conn.Query(ctx, numbered(query), args...)
+}
+
+func (c single) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Scanner {
+	return c.conn.QueryRow(ctx, numbered(query), args...)
+}
+
+func (c single) Begin(ctx context.Context) (sqlstore.Tx, error) {
+	t, err := beginTxn(ctx, c.conn.Begin)
+	if err != nil {
+		return nil, err
+	}
+	return tx{t}, nil
+}
+
 // changed is how many rows a statement changed.
 func changed(tag pgconn.CommandTag, err error) (int64, error) {
 	return tag.RowsAffected(), err

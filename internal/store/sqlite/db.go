@@ -17,10 +17,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime"
-	"sort"
-	"strconv"
-	"strings"
-	"time"
 	"washboard/internal/store"
 	"washboard/internal/store/sqlstore"
 
@@ -90,7 +86,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	sessions.SetMaxOpenConns(4)
 	s := &Store{write: write, read: read, sessions: sessions}
-	s.Store = sqlstore.New(engine{read: conn{read}, write: conn{write}, sessions: conn{sessions}})
+	s.Store = sqlstore.New(engine{read: conn{read}, write: conn{write}, sessions: conn{sessions}}, schema)
 	return s, nil
 }
 
@@ -101,72 +97,22 @@ func (s *Store) Close() error {
 	return errors.Join(s.sessions.Close(), s.read.Close(), s.write.Close())
 }
 
-// migrate applies the embedded migrations in order, each in a transaction
-// that also records it.
+// schema are the migrations of the cache's schema.
+var schema = sqlstore.Migrations{
+	Files:  must(fs.Sub(migrations, "migrations")),
+	Table:  `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)`,
+	Record: `INSERT INTO schema_migrations (version, applied_ms) VALUES (?, CAST(unixepoch('subsec') * 1000 AS INTEGER))`,
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// migrate applies the migrations the database has not seen yet, on the
+// writer connection.
 func migrate(ctx context.Context, db *sql.DB) error {
-	return migrateThrough(ctx, db, math.MaxInt)
-}
-
-// migrateThrough applies the embedded migrations up to the given version.
-func migrateThrough(ctx context.Context, db *sql.DB, last int) error {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)`); err != nil {
-		return err
-	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		version, err := strconv.Atoi(strings.SplitN(filepath.Base(name), "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("migration %s: name must start with its number", name)
-		}
-		if version > last {
-			break
-		}
-		if err := applyMigration(ctx, db, version, name); err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
-	}
-	return nil
-}
-
-func applyMigration(ctx context.Context, db *sql.DB, version int, name string) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var done int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, version).Scan(&done); err != nil {
-		return err
-	}
-	if done > 0 {
-		return nil
-	}
-	body, err := migrations.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_ms) VALUES (?, ?)`, version, time.Now().UnixMilli()); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
-
-// Migrated reports whether every embedded migration has been applied.
-func (s *Store) Migrated(ctx context.Context) (bool, error) {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return false, err
-	}
-	var n int
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
-		return false, err
-	}
-	return n == len(names), nil
+	return sqlstore.Migrate(ctx, conn{db}, schema, math.MaxInt)
 }

@@ -5,12 +5,13 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/store/sqlstore"
+	"washboard/internal/store/storetest"
 )
 
 func openTest(t testing.TB) (*Store, string) {
@@ -84,21 +85,12 @@ func TestOpenMigratesOnceAndReopens(t *testing.T) {
 // or the alerts that changes nothing does not grow the WAL.
 func TestUnchangedRefreshWritesNothing(t *testing.T) {
 	s, path := openTest(t)
-	ctx := context.Background()
 	l := testLayout("a", false)
 	devices := []domain.Device{device("0000000000A1", "a-1", 80), device("0000000000A3", "a-3", 0)}
 	alerts := []domain.Alert{alert("x1", "a-1", time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC), true, true)}
 	refresh := func() {
 		t.Helper()
-		if _, err := s.ReplaceLayout(ctx, l); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts}); err != nil {
-			t.Fatal(err)
-		}
+		storetest.RefreshAll(t, s, l, devices, alerts, time.Time{})
 	}
 	refresh()
 	walBefore := fileSize(t, path+"-wal")
@@ -159,7 +151,7 @@ func TestFactsMigrationKeepsBaselines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := migrateThrough(ctx, old, 6); err != nil {
+	if err := sqlstore.Migrate(ctx, conn{old}, schema, 6); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
@@ -188,71 +180,5 @@ func TestFactsMigrationKeepsBaselines(t *testing.T) {
 	if got, err := s.FindAlerts(ctx, store.AlertFilter{Account: "a"}); err != nil || len(got) != 1 || got[0].ID != "x1" || !got[0].Created.Equal(at) {
 		t.Fatalf("after the migrations, a's alerts are %+v, %v; want x1 created at %s", got, err, at)
 	}
-	for _, account := range []string{"a", "b", "c"} {
-		if _, err := s.ApplyAlerts(ctx, account, store.AlertWrite{Upserts: []domain.Alert{alert("new-"+account, "1", at, true, false)}, SeenAt: at}); err != nil {
-			t.Fatal(err)
-		}
-		offline := device("0000000000B1", "1", 80)
-		offline.Offline = true
-		if _, err := s.ReplaceDevices(ctx, account, []domain.Device{offline}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	facts, err := s.FactsAfter(ctx, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range facts {
-		got = append(got, f.Account+" "+string(f.Kind))
-	}
-	if want := []string{"a alert.opened", "a device.offline", "b alert.opened"}; !slices.Equal(got, want) {
-		t.Errorf("after the migration, refreshes recorded %v; want %v", got, want)
-	}
-}
-
-// TestHistoryStartsWithTheMigration: devices cached before the history
-// was kept each get a reading at the next write, which rewrites them once
-// (their rows hold the reading's sum); the write after it records
-// nothing.
-func TestHistoryStartsWithTheMigration(t *testing.T) {
-	s, path := openTest(t)
-	ctx := context.Background()
-	devices := []domain.Device{device("0000000000A1", "1", 80), device("0000000000A2", "2", 0)}
-	if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
-		t.Fatal(err)
-	}
-	// The cache as it was before migration 9.
-	for _, q := range []string{
-		`DROP TABLE device_history`,
-		`ALTER TABLE devices DROP COLUMN reading`,
-		`DELETE FROM schema_migrations WHERE version = 9`,
-	} {
-		if _, err := s.write.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	s.Close()
-	s, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-
-	for i, want := range []struct {
-		changed, readings int
-	}{{2, 2}, {0, 2}} {
-		c, err := s.ReplaceDevices(ctx, "a", devices)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := s.DeviceHistory(ctx, "a", nil, time.Time{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.Changed != want.changed || len(h["0000000000A1"])+len(h["0000000000A2"]) != want.readings {
-			t.Errorf("write %d after the migration changed %d devices, the history holds %v; want %d changed, %d readings",
-				i+1, c.Changed, h, want.changed, want.readings)
-		}
-	}
+	storetest.BaselinesKeptByMigration(t, s, at)
 }

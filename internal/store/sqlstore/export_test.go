@@ -40,3 +40,9 @@ func (s *Store) RecountRollups(ctx context.Context, account string) (kept, recou
 	recount, err = read(tx)
 	return kept, recount, err
 }
+
+// Exec runs a statement on the store's writer.
+func Exec(ctx context.Context, s *Store, query string) error {
+	_, err := s.write.Exec(ctx, query)
+	return err
+}

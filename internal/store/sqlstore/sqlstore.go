@@ -36,13 +36,15 @@ type Store struct {
 	keys     sync.Map // account id → its integer key
 	// noHistory says that writes of devices record no readings
 	// (KeepHistory).
-	noHistory atomic.Bool
-	statuses  statusCache
+	noHistory  atomic.Bool
+	statuses   statusCache
+	migrations Migrations
 }
 
-// New returns the store on an engine, with the system's clock.
-func New(e Engine) *Store {
-	return &Store{Now: time.Now, d: e, read: e.Read(), write: e.Write(), sessions: e.Sessions(), shared: e.Shared()}
+// New returns the store on an engine, whose schema the migrations make,
+// with the system's clock.
+func New(e Engine, m Migrations) *Store {
+	return &Store{Now: time.Now, d: e, read: e.Read(), write: e.Write(), sessions: e.Sessions(), shared: e.Shared(), migrations: m}
 }
 
 // noAccount is the key used for an account the cache does not have: it

@@ -15,26 +15,69 @@ import (
 	"washboard/internal/store/sqlstore"
 )
 
-// onEngines runs test on a new store of each engine: SQLite, and
-// PostgreSQL where a test server is named.
-func onEngines(t *testing.T, test func(t *testing.T, s *sqlstore.Store)) {
-	t.Run("sqlite", func(t *testing.T) {
-		s, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "washboard.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		test(t, s.Store)
-	})
-	t.Run("postgres", func(t *testing.T) {
-		_, u, _ := pgtest.NewSchema(t)
-		s, err := postgres.Open(t.Context(), u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		test(t, s.Store)
-	})
+// engine is an engine the store's tests run on.
+type engine struct {
+	name string
+	// database makes a database of the test's own and returns how to
+	// open a store on it, again and again.
+	database func(t *testing.T) (open func() (*sqlstore.Store, func() error, error))
+	// beforeHistory takes its schema back to before the migration that
+	// keeps the devices' history.
+	beforeHistory []string
+}
+
+// engines are SQLite, and PostgreSQL where a test server is named.
+var engines = []engine{
+	{
+		name: "sqlite",
+		database: func(t *testing.T) func() (*sqlstore.Store, func() error, error) {
+			path := filepath.Join(t.TempDir(), "washboard.db")
+			return func() (*sqlstore.Store, func() error, error) {
+				s, err := sqlite.Open(t.Context(), path)
+				if err != nil {
+					return nil, nil, err
+				}
+				return s.Store, s.Close, nil
+			}
+		},
+		beforeHistory: []string{
+			`DROP TABLE device_history`,
+			`ALTER TABLE devices DROP COLUMN reading`,
+			`DELETE FROM schema_migrations WHERE version = 9`,
+		},
+	},
+	{
+		name: "postgres",
+		database: func(t *testing.T) func() (*sqlstore.Store, func() error, error) {
+			_, u, _ := pgtest.NewSchema(t)
+			return func() (*sqlstore.Store, func() error, error) {
+				s, err := postgres.Open(t.Context(), u)
+				if err != nil {
+					return nil, nil, err
+				}
+				return s.Store, s.Close, nil
+			}
+		},
+		beforeHistory: []string{
+			`DROP TABLE device_history`,
+			`ALTER TABLE devices DROP COLUMN reading`,
+			`DELETE FROM schema_migrations WHERE version = 5`,
+		},
+	},
+}
+
+// onEngines runs test on each engine, with a new store of its own.
+func onEngines(t *testing.T, test func(t *testing.T, e engine, s *sqlstore.Store)) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) {
+			s, closeStore, err := e.database(t)()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { closeStore() }()
+			test(t, e, s)
+		})
+	}
 }
 
 // TestRollupsMatchARecount: the rollups each refresh leaves, which it
@@ -42,7 +85,7 @@ func onEngines(t *testing.T, test func(t *testing.T, s *sqlstore.Store)) {
 // gives, through devices that move or are listed twice, open alerts, and a
 // layout whose rooms move and whose locations go.
 func TestRollupsMatchARecount(t *testing.T) {
-	onEngines(t, testRollupsMatchARecount)
+	onEngines(t, func(t *testing.T, _ engine, s *sqlstore.Store) { testRollupsMatchARecount(t, s) })
 }
 
 func testRollupsMatchARecount(t *testing.T, s *sqlstore.Store) {
@@ -108,6 +151,55 @@ func testRollupsMatchARecount(t *testing.T, s *sqlstore.Store) {
 			t.Fatal(err)
 		}
 		check(ev.step)
+	}
+}
+
+// TestHistoryStartsWithTheMigration: devices cached before the history
+// was kept each get a reading at the next write, which rewrites them once
+// (their rows hold the reading's sum); the write after it records
+// nothing.
+func TestHistoryStartsWithTheMigration(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) {
+			ctx := t.Context()
+			open := e.database(t)
+			s, closeStore, err := open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			devices := []domain.Device{device("0000000000A1", "1", 80), device("0000000000A2", "2", 0)}
+			if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
+				t.Fatal(err)
+			}
+			// The cache as it was before the migration.
+			for _, q := range e.beforeHistory {
+				if err := sqlstore.Exec(ctx, s, q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			closeStore()
+			if s, closeStore, err = open(); err != nil {
+				t.Fatal(err)
+			}
+			defer closeStore()
+
+			for i, want := range []struct {
+				changed, readings int
+			}{{2, 2}, {0, 2}} {
+				c, err := s.ReplaceDevices(ctx, "a", devices)
+				if err != nil {
+					t.Fatal(err)
+				}
+				h, err := s.DeviceHistory(ctx, "a", nil, time.Time{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Changed != want.changed || len(h["0000000000A1"])+len(h["0000000000A2"]) != want.readings {
+					t.Errorf("write %d after the migration changed %d devices, the history holds %v; want %d changed, %d readings",
+						i+1, c.Changed, h, want.changed, want.readings)
+				}
+			}
+		})
 	}
 }
 
