@@ -1,6 +1,8 @@
 // Package postgres is Washboard's cache on PostgreSQL, for several
-// replicas sharing one database: the store.Store of store/sqlite, on a
-// pgx connection pool.
+// replicas sharing one database: the store of store/sqlstore on a pgx
+// connection pool. This package opens the pool, applies its migrations
+// under a lock, and gives the store its Engine (engine.go): how
+// PostgreSQL is written to and what its SQL and values do differently.
 //
 // Each refresh of a resource is one transaction, so a reader sees a
 // refresh whole or not at all. A refresh locks its account's row first:
@@ -28,7 +30,7 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// Store is the cache.
+// Store is the cache: the store, on the pool.
 type Store struct {
 	*sqlstore.Store
 	pool  *pgxpool.Pool

@@ -1,5 +1,8 @@
-// Package store is Washboard's SQLite cache of each account's layout,
-// devices and alerts, plus the sessions table.
+// Package sqlite is Washboard's cache on SQLite, the embedded default:
+// the store of store/sqlstore on a database file, through the pure-Go
+// driver. This package opens and configures the database, applies its
+// migrations, and gives the store its Engine (engine.go): how SQLite is
+// written to and what its SQL and values do differently.
 //
 // One writer connection serialises writes; a pool of read-only connections
 // serves pages. Each refresh of a resource is one transaction, so a reader
@@ -17,6 +20,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime"
+
 	"washboard/internal/store"
 	"washboard/internal/store/sqlstore"
 
@@ -26,7 +30,7 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// Store is the cache.
+// Store is the cache: the store, on the database's connections.
 type Store struct {
 	*sqlstore.Store
 	write    *sql.DB // one connection: every write goes through it
