@@ -25,43 +25,10 @@ func openTest(t testing.TB) (*Store, string) {
 	return s, path
 }
 
-// testLayout is a small account: one building, two floors, a room on each,
-// two locations per room. Identifiers carry the account's prefix unless
-// shared is set, which gives two accounts the same identifiers.
-func testLayout(account string, shared bool) domain.Layout {
-	p := account + "-"
-	if shared {
-		p = ""
-	}
-	return domain.Layout{
-		Account:   domain.Account{ID: account, Name: "Account " + account},
-		Buildings: []domain.Building{{ID: p + "b1", Name: "North Tower"}},
-		Floors:    []domain.Floor{{ID: p + "f1", BuildingID: p + "b1", Name: "Level 1"}, {ID: p + "f2", BuildingID: p + "b1", Name: "Level 2"}},
-		Rooms:     []domain.Room{{ID: p + "r1", FloorID: p + "f1", Name: "Men's Restroom 1.02"}, {ID: p + "r2", FloorID: p + "f2", Name: "Women's Restroom 2.04"}},
-		Locations: []domain.Location{
-			{ID: p + "1", RoomID: p + "r1", Name: "Sink Left", Type: domain.Soap},
-			{ID: p + "2", RoomID: p + "r1", Name: "Stall 1", Type: domain.Tissue},
-			{ID: p + "3", RoomID: p + "r2", Name: "Towel", Type: domain.Towel},
-			{ID: p + "4", RoomID: p + "r2", Name: "Stall 2", Type: domain.Tissue},
-		},
-	}
-}
-
-func intp(v int) *int { return &v }
-
-func device(mac, loc string, level int) domain.Device {
-	return domain.Device{
-		MAC: mac, LocationID: loc, Position: "main", Generation: "2.0",
-		Compartments: []domain.Compartment{{Level: level, Low: level <= 15, Out: level == 0}},
-		Battery:      intp(80), BatteryState: domain.BatteryNormal,
-		LastSeen: time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC),
-	}
-}
-
 func TestOpenMigratesOnceAndReopens(t *testing.T) {
 	s, path := openTest(t)
 	ctx := context.Background()
-	if _, err := s.ReplaceLayout(ctx, testLayout("a", false)); err != nil {
+	if _, err := s.ReplaceLayout(ctx, storetest.TestLayout("a")); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -85,9 +52,9 @@ func TestOpenMigratesOnceAndReopens(t *testing.T) {
 // or the alerts that changes nothing does not grow the WAL.
 func TestUnchangedRefreshWritesNothing(t *testing.T) {
 	s, path := openTest(t)
-	l := testLayout("a", false)
-	devices := []domain.Device{device("0000000000A1", "a-1", 80), device("0000000000A3", "a-3", 0)}
-	alerts := []domain.Alert{alert("x1", "a-1", time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC), true, true)}
+	l := storetest.TestLayout("a")
+	devices := []domain.Device{storetest.Device("0000000000A1", "a-1", 80), storetest.Device("0000000000A3", "a-3", 0)}
+	alerts := []domain.Alert{storetest.Alert("x1", "a-1", time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC), true, true)}
 	refresh := func() {
 		t.Helper()
 		storetest.RefreshAll(t, s, l, devices, alerts, time.Time{})
@@ -126,15 +93,6 @@ func fileSize(t testing.TB, path string) int64 {
 		t.Fatal(err)
 	}
 	return fi.Size()
-}
-
-func alert(id, loc string, created time.Time, open, overdue bool) domain.Alert {
-	a := domain.Alert{ID: id, LocationID: loc, MACs: []string{"0000000000A1"}, Status: domain.AlertOpen,
-		Type: domain.AlertConsumableOut, Created: created, Overdue: overdue, RefillCount: 1}
-	if !open {
-		a.Status, a.Resolved, a.Resolution = domain.AlertClosed, created.Add(time.Hour), domain.ResolvedByDevice
-	}
-	return a
 }
 
 // TestFactsMigrationKeepsBaselines: an account refreshed before facts

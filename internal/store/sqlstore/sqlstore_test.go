@@ -13,6 +13,7 @@ import (
 	"washboard/internal/store/postgres/pgtest"
 	"washboard/internal/store/sqlite"
 	"washboard/internal/store/sqlstore"
+	"washboard/internal/store/storetest"
 )
 
 // engine is an engine the store's tests run on.
@@ -100,23 +101,23 @@ func testRollupsMatchARecount(t *testing.T, s *sqlstore.Store) {
 			t.Errorf("after %s the rollups are %v; a recount gives %v", step, kept, recount)
 		}
 	}
-	l := testLayout("a")
+	l := storetest.TestLayout("a")
 	if _, err := s.ReplaceLayout(ctx, l); err != nil {
 		t.Fatal(err)
 	}
 	check("the layout")
 	devices := []domain.Device{
-		device("0000000000A1", "a-1", 90),
-		device("0000000000A2", "a-1", 0),  // moves on: listed again below
-		device("0000000000A3", "a-3", 10), // attention
-		device("0000000000A2", "a-2", 90), // the later listing counts
+		storetest.Device("0000000000A1", "a-1", 90),
+		storetest.Device("0000000000A2", "a-1", 0),  // moves on: listed again below
+		storetest.Device("0000000000A3", "a-3", 10), // attention
+		storetest.Device("0000000000A2", "a-2", 90), // the later listing counts
 	}
 	if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
 		t.Fatal(err)
 	}
 	check("the devices")
 	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
-	alerts := []domain.Alert{alert("x1", "a-1", t0, true, true), alert("x2", "a-3", t0, true, false), alert("x3", "a-9", t0, true, true)}
+	alerts := []domain.Alert{storetest.Alert("x1", "a-1", t0, true, true), storetest.Alert("x2", "a-3", t0, true, false), storetest.Alert("x3", "a-9", t0, true, true)}
 	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts, SeenAt: t0}); err != nil {
 		t.Fatal(err)
 	}
@@ -135,17 +136,17 @@ func testRollupsMatchARecount(t *testing.T, s *sqlstore.Store) {
 	// The service's events adjust the rollups of the locations they
 	// touch, and leave them as a recount would.
 	t1 := t0.Add(2 * time.Hour)
-	closedX1 := alert("x1", "a-1", t0, false, true)
+	closedX1 := storetest.Alert("x1", "a-1", t0, false, true)
 	for _, ev := range []struct {
 		step   string
 		alerts []domain.Alert
 	}{
-		{"an event opening an alert", []domain.Alert{alert("e1", "a-2", t1, true, false)}},
-		{"an event making it overdue", []domain.Alert{alert("e1", "a-2", t1, true, true)}},
+		{"an event opening an alert", []domain.Alert{storetest.Alert("e1", "a-2", t1, true, false)}},
+		{"an event making it overdue", []domain.Alert{storetest.Alert("e1", "a-2", t1, true, true)}},
 		{"an event closing an overdue alert", []domain.Alert{closedX1}},
-		{"a late event that changes nothing", []domain.Alert{alert("x1", "a-1", t0, true, true)}},
-		{"events at a location the layout does not list", []domain.Alert{alert("e2", "a-9", t1, true, true), alert("e3", "a-9", t1, true, false)}},
-		{"events at several locations at once", []domain.Alert{alert("e4", "a-3", t1, true, true), alert("e2", "a-9", t1, false, true), alert("e1", "a-2", t1, false, true)}},
+		{"a late event that changes nothing", []domain.Alert{storetest.Alert("x1", "a-1", t0, true, true)}},
+		{"events at a location the layout does not list", []domain.Alert{storetest.Alert("e2", "a-9", t1, true, true), storetest.Alert("e3", "a-9", t1, true, false)}},
+		{"events at several locations at once", []domain.Alert{storetest.Alert("e4", "a-3", t1, true, true), storetest.Alert("e2", "a-9", t1, false, true), storetest.Alert("e1", "a-2", t1, false, true)}},
 	} {
 		if _, err := s.ApplyAlertEvents(ctx, "a", ev.alerts, t1); err != nil {
 			t.Fatal(err)
@@ -167,7 +168,7 @@ func TestHistoryStartsWithTheMigration(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			devices := []domain.Device{device("0000000000A1", "1", 80), device("0000000000A2", "2", 0)}
+			devices := []domain.Device{storetest.Device("0000000000A1", "1", 80), storetest.Device("0000000000A2", "2", 0)}
 			if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
 				t.Fatal(err)
 			}
@@ -201,44 +202,4 @@ func TestHistoryStartsWithTheMigration(t *testing.T) {
 			}
 		})
 	}
-}
-
-// testLayout is a small account: one building, two floors, a room on each,
-// two locations per room, their identifiers prefixed with the account's.
-func testLayout(account string) domain.Layout {
-	p := account + "-"
-	return domain.Layout{
-		Account:   domain.Account{ID: account, Name: "Account " + account},
-		Buildings: []domain.Building{{ID: p + "b1", Name: "North Tower"}},
-		Floors:    []domain.Floor{{ID: p + "f1", BuildingID: p + "b1", Name: "Level 1"}, {ID: p + "f2", BuildingID: p + "b1", Name: "Level 2"}},
-		Rooms:     []domain.Room{{ID: p + "r1", FloorID: p + "f1", Name: "Men's Restroom 1.02"}, {ID: p + "r2", FloorID: p + "f2", Name: "Women's Restroom 2.04"}},
-		Locations: []domain.Location{
-			{ID: p + "1", RoomID: p + "r1", Name: "Sink Left", Type: domain.Soap},
-			{ID: p + "2", RoomID: p + "r1", Name: "Stall 1", Type: domain.Tissue},
-			{ID: p + "3", RoomID: p + "r2", Name: "Towel", Type: domain.Towel},
-			{ID: p + "4", RoomID: p + "r2", Name: "Stall 2", Type: domain.Tissue},
-		},
-	}
-}
-
-// device is a dispenser with one compartment at level percent.
-func device(mac, loc string, level int) domain.Device {
-	battery := 80
-	return domain.Device{
-		MAC: mac, LocationID: loc, Position: "main", Generation: "2.0",
-		Compartments: []domain.Compartment{{Level: level, Low: level <= 15, Out: level == 0}},
-		Battery:      &battery, BatteryState: domain.BatteryNormal,
-		LastSeen: time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC),
-	}
-}
-
-// alert is a consumable_out alert of one refill, resolved by its device an
-// hour after it was created unless it is open.
-func alert(id, loc string, created time.Time, open, overdue bool) domain.Alert {
-	a := domain.Alert{ID: id, LocationID: loc, MACs: []string{"0000000000A1"}, Status: domain.AlertOpen,
-		Type: domain.AlertConsumableOut, Created: created, Overdue: overdue, RefillCount: 1}
-	if !open {
-		a.Status, a.Resolved, a.Resolution = domain.AlertClosed, created.Add(time.Hour), domain.ResolvedByDevice
-	}
-	return a
 }
