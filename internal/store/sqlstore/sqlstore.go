@@ -27,6 +27,9 @@ import (
 // Store is the cache on an engine. An engine package embeds it, and adds
 // what it opens and closes.
 type Store struct {
+	// Now is the store's clock: when accounts are made and layouts
+	// written, and when a refresh that does not say when it saw the
+	// service saw it.
 	Now      func() time.Time
 	d        Dialect
 	read     DB
