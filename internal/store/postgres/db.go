@@ -1,6 +1,8 @@
 // Package postgres is Washboard's cache on PostgreSQL, for several
-// replicas sharing one database: the store.Store of store/sqlite, on a
-// pgx connection pool.
+// replicas sharing one database: the store of store/sqlstore on a pgx
+// connection pool. This package opens the pool, applies its migrations
+// under a lock, and gives the store its Engine (engine.go): how
+// PostgreSQL is written to and what its SQL and values do differently.
 //
 // Each refresh of a resource is one transaction, so a reader sees a
 // refresh whole or not at all. A refresh locks its account's row first:
@@ -14,36 +16,25 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
+	"math"
 	"runtime"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/alexedwards/scs/pgxstore"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"washboard/internal/store"
+	"washboard/internal/store/sqlstore"
 )
 
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// Store is the cache.
+// Store is the cache: the store, on the pool.
 type Store struct {
-	pool     *pgxpool.Pool
-	sessions *pgxstore.PostgresStore // writes the sessions table, as scs knows it
-	Now      func() time.Time
-	keys     sync.Map // account id → its integer key
-	// noHistory says that writes of devices record no readings
-	// (KeepHistory).
-	noHistory atomic.Bool
-	close     sync.Once
+	*sqlstore.Store
+	pool  *pgxpool.Pool
+	close sync.Once
 }
 
 var _ store.Store = (*Store)(nil)
@@ -81,12 +72,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrating: %w", err)
 	}
-	return &Store{
-		pool: pool,
-		// No cleanup goroutine: serve removes expired sessions itself.
-		sessions: pgxstore.NewWithCleanupInterval(pool, 0),
-		Now:      time.Now,
-	}, nil
+	return &Store{Store: sqlstore.New(engine{pool: pool}, schema), pool: pool}, nil
 }
 
 // Close closes the pool, once; it waits for the connections in use.
@@ -100,10 +86,6 @@ func (s *Store) Close() error {
 // replicas that start together, one migrates and the others wait, then
 // find nothing left to do.
 func migrate(ctx context.Context, pool *pgxpool.Pool) (err error) {
-	names, err := migrationNames()
-	if err != nil {
-		return err
-	}
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return err
@@ -120,139 +102,20 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) (err error) {
 			err = errors.Join(err, uerr)
 		}
 	}()
-	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())`); err != nil {
-		return err
-	}
-	for _, name := range names {
-		version, err := strconv.Atoi(strings.SplitN(path.Base(name), "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("migration %s: name must start with its number", name)
-		}
-		if err := applyMigration(ctx, conn.Conn(), version, name); err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
-	}
-	return nil
+	return sqlstore.Migrate(ctx, single{conn.Conn()}, schema, math.MaxInt)
 }
 
-func migrationNames() ([]string, error) {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	sort.Strings(names)
-	return names, err
+// schema are the migrations of the cache's schema.
+var schema = sqlstore.Migrations{
+	Files: must(fs.Sub(migrations, "migrations")),
+	Table: `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version integer PRIMARY KEY, applied timestamptz NOT NULL DEFAULT now())`,
+	Record: `INSERT INTO schema_migrations (version) VALUES (?)`,
 }
 
-func applyMigration(ctx context.Context, conn *pgx.Conn, version int, name string) error {
-	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		var done bool
-		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = $1)`, version).Scan(&done); err != nil {
-			return err
-		}
-		if done {
-			return nil
-		}
-		body, err := migrations.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		// Without arguments, Exec runs the file's statements as one
-		// simple query.
-		if _, err := tx.Exec(ctx, string(body)); err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO schema_migrations (version) VALUES ($1)`, version)
-		return err
-	})
-}
-
-// Migrated reports whether every embedded migration has been applied.
-func (s *Store) Migrated(ctx context.Context) (bool, error) {
-	names, err := migrationNames()
+func must[T any](v T, err error) T {
 	if err != nil {
-		return false, err
+		panic(err)
 	}
-	var n int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
-		return false, err
-	}
-	return n == len(names), nil
-}
-
-// ts is a time as a timestamptz parameter: NULL for the zero time.
-func ts(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return t
-}
-
-// fromTS is a timestamptz read, in UTC; NULL is the zero time.
-func fromTS(v pgtype.Timestamptz) time.Time {
-	if !v.Valid {
-		return time.Time{}
-	}
-	return v.Time.UTC()
-}
-
-// noAccount is the key used for an account the cache does not have: it
-// matches no row.
-const noAccount int64 = -1
-
-// accountKey returns the integer key that the account's rows carry. An
-// account the cache does not have gets noAccount, unless create is set, in
-// which case its row is made (with an empty name until its layout
-// arrives). Keys never change, so they are kept in memory once read.
-func (s *Store) accountKey(ctx context.Context, id string, create bool) (int64, error) {
-	if k, ok := s.keys.Load(id); ok {
-		return k.(int64), nil
-	}
-	var k int64
-	err := s.pool.QueryRow(ctx, `SELECT key FROM accounts WHERE id = $1`, id).Scan(&k)
-	if errors.Is(err, pgx.ErrNoRows) {
-		if !create {
-			return noAccount, nil
-		}
-		err = s.pool.QueryRow(ctx, `INSERT INTO accounts (id, name, updated) VALUES ($1, '', $2)
-			ON CONFLICT (id) DO NOTHING RETURNING key`, id, s.Now()).Scan(&k)
-		if errors.Is(err, pgx.ErrNoRows) {
-			// Another replica made it meanwhile.
-			err = s.pool.QueryRow(ctx, `SELECT key FROM accounts WHERE id = $1`, id).Scan(&k)
-		}
-	}
-	if err != nil {
-		return 0, err
-	}
-	s.keys.Store(id, k)
-	return k, nil
-}
-
-// heldAccount is the row of the account a refresh holds, as it read it.
-type heldAccount struct {
-	key  int64
-	name string
-	// alertsBaseline and devicesBaseline say whether the account's alerts,
-	// and its devices, have their baseline (see store.Facts).
-	alertsBaseline, devicesBaseline bool
-}
-
-// beginRefresh starts the transaction of a refresh of the account, which
-// it adds to the cache if the cache does not know it yet, and locks the
-// account's row until the refresh ends: refreshes of one account, of any
-// replica, wait for each other. It returns the account's row.
-func (s *Store) beginRefresh(ctx context.Context, account string) (heldAccount, *txn, error) {
-	a := heldAccount{}
-	var err error
-	if a.key, err = s.accountKey(ctx, account, true); err != nil {
-		return a, nil, err
-	}
-	tx, err := beginTxn(ctx, s.pool.Begin)
-	if err != nil {
-		return a, nil, err
-	}
-	if err := tx.QueryRow(ctx, `SELECT name, alerts_baseline IS NOT NULL, devices_baseline IS NOT NULL FROM accounts WHERE key = $1 FOR UPDATE`,
-		a.key).Scan(&a.name, &a.alertsBaseline, &a.devicesBaseline); err != nil {
-		rollback(tx)
-		return a, nil, err
-	}
-	return a, tx, nil
+	return v
 }

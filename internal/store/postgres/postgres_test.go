@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -74,7 +75,7 @@ func TestMigrationsRunOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	names, _ := migrationNames()
+	names, _ := fs.Glob(migrations, "migrations/*.sql")
 	var n, distinct int
 	if err := s.pool.QueryRow(ctx, `SELECT count(*), count(DISTINCT applied) FROM schema_migrations`).Scan(&n, &distinct); err != nil {
 		t.Fatal(err)
@@ -176,15 +177,7 @@ func TestUnchangedRefreshWritesNothing(t *testing.T) {
 	}
 	refresh := func() {
 		t.Helper()
-		if _, err := s.ReplaceLayout(ctx, l); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts, SeenAt: seen}); err != nil {
-			t.Fatal(err)
-		}
+		storetest.RefreshAll(t, s, l, devices, alerts, seen)
 	}
 	versions := func() map[string]string {
 		t.Helper()
@@ -414,8 +407,8 @@ func TestFactsWaitForAWriteGivenAnEarlierSeq(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	aKey, err := s.accountKey(ctx, "a", false)
-	if err != nil {
+	var aKey int64
+	if err := s.pool.QueryRow(ctx, `SELECT key FROM accounts WHERE id = 'a'`).Scan(&aKey); err != nil {
 		t.Fatal(err)
 	}
 
@@ -579,7 +572,6 @@ func TestFactsMigrationKeepsBaselines(t *testing.T) {
 	open := func(id string) domain.Alert {
 		return domain.Alert{ID: id, LocationID: "1", Status: domain.AlertOpen, Type: domain.AlertJam, Created: t0}
 	}
-	offline := domain.Device{MAC: "0000000000A1", LocationID: "1", Offline: true, LastSeen: t0}
 	// a has alerts and devices cached; b's alerts refreshed, none open;
 	// c's devices refreshed and failed.
 	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: []domain.Alert{open("x1")}, SeenAt: t0}); err != nil {
@@ -607,74 +599,5 @@ func TestFactsMigrationKeepsBaselines(t *testing.T) {
 	}
 	defer s.Close()
 
-	for _, account := range []string{"a", "b", "c"} {
-		if _, err := s.ApplyAlerts(ctx, account, store.AlertWrite{Upserts: []domain.Alert{open("new-" + account)}, SeenAt: t0}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.ReplaceDevices(ctx, account, []domain.Device{offline}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	facts, err := s.FactsAfter(ctx, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range facts {
-		got = append(got, f.Account+" "+string(f.Kind))
-	}
-	if want := []string{"a alert.opened", "a device.offline", "b alert.opened"}; !slices.Equal(got, want) {
-		t.Errorf("after the migration, refreshes recorded %v; want %v", got, want)
-	}
-}
-
-// TestHistoryStartsWithTheMigration: devices cached before the history
-// was kept each get a reading at the next write, which rewrites them once
-// (their rows hold the reading's sum); the write after it records
-// nothing.
-func TestHistoryStartsWithTheMigration(t *testing.T) {
-	_, u, _ := newSchema(t)
-	ctx := t.Context()
-	s, err := Open(ctx, u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	t0 := time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC)
-	devices := []domain.Device{
-		{MAC: "0000000000A1", LocationID: "1", Compartments: []domain.Compartment{{Level: 80}}, LastSeen: t0},
-		{MAC: "0000000000A2", LocationID: "2", Offline: true, LastSeen: t0},
-	}
-	if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
-		t.Fatal(err)
-	}
-	// The schema as it was before migration 5.
-	if _, err := s.pool.Exec(ctx, `DROP TABLE device_history;
-		ALTER TABLE devices DROP COLUMN reading;
-		DELETE FROM schema_migrations WHERE version = 5`); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s, err = Open(ctx, u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-
-	for i, want := range []struct {
-		changed, readings int
-	}{{2, 2}, {0, 2}} {
-		c, err := s.ReplaceDevices(ctx, "a", devices)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := s.DeviceHistory(ctx, "a", nil, time.Time{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.Changed != want.changed || len(h["0000000000A1"])+len(h["0000000000A2"]) != want.readings {
-			t.Errorf("write %d after the migration changed %d devices, the history holds %v; want %d changed, %d readings",
-				i+1, c.Changed, h, want.changed, want.readings)
-		}
-	}
+	storetest.BaselinesKeptByMigration(t, s, t0)
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -87,6 +88,14 @@ func (t *txn) CopyFrom(ctx context.Context, table pgx.Identifier, cols []string,
 	return t.tx.CopyFrom(ctx, table, cols, src)
 }
 
+// SendBatch sends a batch of statements and reads their results.
+func (t *txn) SendBatch(ctx context.Context, b *pgx.Batch) error {
+	if err := t.wait(); err != nil {
+		return err
+	}
+	return t.tx.SendBatch(ctx, b).Close()
+}
+
 // Commit commits once the COPY under way has ended well.
 func (t *txn) Commit(ctx context.Context) error {
 	if err := t.wait(); err != nil {
@@ -100,6 +109,15 @@ func (t *txn) Commit(ctx context.Context) error {
 func (t *txn) Rollback(ctx context.Context) error {
 	t.wait()
 	return t.tx.Rollback(ctx)
+}
+
+// rollback ends a refresh's transaction if it is still open. It does not
+// wait on a context the caller may have cancelled: the connection goes
+// back to the pool either way.
+func rollback(tx *txn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	tx.Rollback(ctx)
 }
 
 type errRow struct{ err error }

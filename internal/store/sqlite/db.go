@@ -1,5 +1,8 @@
-// Package store is Washboard's SQLite cache of each account's layout,
-// devices and alerts, plus the sessions table.
+// Package sqlite is Washboard's cache on SQLite, the embedded default:
+// the store of store/sqlstore on a database file, through the pure-Go
+// driver. This package opens and configures the database, applies its
+// migrations, and gives the store its Engine (engine.go): how SQLite is
+// written to and what its SQL and values do differently.
 //
 // One writer connection serialises writes; a pool of read-only connections
 // serves pages. Each refresh of a resource is one transaction, so a reader
@@ -13,16 +16,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net/url"
 	"path/filepath"
 	"runtime"
-	"sort"
-	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
+
 	"washboard/internal/store"
+	"washboard/internal/store/sqlstore"
 
 	_ "modernc.org/sqlite" // the pure-Go driver, registered as "sqlite"
 )
@@ -30,18 +30,12 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// Store is the cache.
+// Store is the cache: the store, on the database's connections.
 type Store struct {
+	*sqlstore.Store
 	write    *sql.DB // one connection: every write goes through it
 	read     *sql.DB // read-only pool
 	sessions *sql.DB // sessions, on a pool of their own: a sign-in does not queue behind a refresh
-	Now      func() time.Time
-	keys     sync.Map // account id → its integer key
-	// noHistory says that writes of devices record no readings
-	// (KeepHistory).
-	noHistory atomic.Bool
-
-	statuses statusCache
 }
 
 // dsn builds a connection string with the pragmas in it, so that every
@@ -95,7 +89,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	sessions.SetMaxOpenConns(4)
-	return &Store{write: write, read: read, sessions: sessions, Now: time.Now}, nil
+	s := &Store{write: write, read: read, sessions: sessions}
+	s.Store = sqlstore.New(engine{read: conn{read}, write: conn{write}, sessions: conn{sessions}}, schema)
+	return s, nil
 }
 
 var _ store.Store = (*Store)(nil)
@@ -105,128 +101,22 @@ func (s *Store) Close() error {
 	return errors.Join(s.sessions.Close(), s.read.Close(), s.write.Close())
 }
 
-// migrate applies the embedded migrations in order, each in a transaction
-// that also records it.
+// schema are the migrations of the cache's schema.
+var schema = sqlstore.Migrations{
+	Files:  must(fs.Sub(migrations, "migrations")),
+	Table:  `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)`,
+	Record: `INSERT INTO schema_migrations (version, applied_ms) VALUES (?, CAST(unixepoch('subsec') * 1000 AS INTEGER))`,
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// migrate applies the migrations the database has not seen yet, on the
+// writer connection.
 func migrate(ctx context.Context, db *sql.DB) error {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)`); err != nil {
-		return err
-	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		version, err := strconv.Atoi(strings.SplitN(filepath.Base(name), "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("migration %s: name must start with its number", name)
-		}
-		if err := applyMigration(ctx, db, version, name); err != nil {
-			return fmt.Errorf("migration %s: %w", name, err)
-		}
-	}
-	return nil
-}
-
-func applyMigration(ctx context.Context, db *sql.DB, version int, name string) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var done int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, version).Scan(&done); err != nil {
-		return err
-	}
-	if done > 0 {
-		return nil
-	}
-	body, err := migrations.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_ms) VALUES (?, ?)`, version, time.Now().UnixMilli()); err != nil {
-		return err
-	}
-	return tx.Commit()
-}
-
-// Migrated reports whether every embedded migration has been applied.
-func (s *Store) Migrated(ctx context.Context) (bool, error) {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return false, err
-	}
-	var n int
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
-		return false, err
-	}
-	return n == len(names), nil
-}
-
-// ms converts a time to Unix milliseconds; the zero time is 0.
-func ms(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-// fromMS converts Unix milliseconds to a UTC time; 0 is the zero time.
-func fromMS(v int64) time.Time {
-	if v == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(v).UTC()
-}
-
-// noAccount is the key used for an account the cache does not have: it
-// matches no row.
-const noAccount int64 = -1
-
-// accountKey returns the integer key that the account's rows carry. An
-// account the cache does not have gets noAccount, unless create is set, in
-// which case its row is made (with an empty name until its layout arrives).
-// Keys are created outside the refresh transactions, so that a key in the
-// cache always names a committed row.
-func (s *Store) accountKey(ctx context.Context, id string, create bool) (int64, error) {
-	if k, ok := s.keys.Load(id); ok {
-		return k.(int64), nil
-	}
-	if create {
-		if _, err := s.write.ExecContext(ctx, `INSERT INTO accounts (id, name, updated_ms) VALUES (?, '', ?)
-			ON CONFLICT (id) DO NOTHING`, id, s.Now().UnixMilli()); err != nil {
-			return 0, err
-		}
-	}
-	var k int64
-	err := s.read.QueryRowContext(ctx, `SELECT key FROM accounts WHERE id = ?`, id).Scan(&k)
-	if errors.Is(err, sql.ErrNoRows) {
-		if create {
-			// The read pool has not seen the insert yet; ask the writer.
-			err = s.write.QueryRowContext(ctx, `SELECT key FROM accounts WHERE id = ?`, id).Scan(&k)
-		} else {
-			return noAccount, nil
-		}
-	}
-	if err != nil {
-		return 0, err
-	}
-	s.keys.Store(id, k)
-	return k, nil
-}
-
-// beginRefresh starts the write transaction of a refresh of the account,
-// which it adds to the cache if the cache does not know it yet, and
-// returns the account's key.
-func (s *Store) beginRefresh(ctx context.Context, account string) (int64, *sql.Tx, error) {
-	key, err := s.accountKey(ctx, account, true)
-	if err != nil {
-		return 0, nil, err
-	}
-	tx, err := s.write.BeginTx(ctx, nil)
-	return key, tx, err
+	return sqlstore.Migrate(ctx, conn{db}, schema, math.MaxInt)
 }

@@ -3,15 +3,15 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/store/sqlstore"
+	"washboard/internal/store/storetest"
 )
 
 func openTest(t testing.TB) (*Store, string) {
@@ -25,43 +25,10 @@ func openTest(t testing.TB) (*Store, string) {
 	return s, path
 }
 
-// testLayout is a small account: one building, two floors, a room on each,
-// two locations per room. Identifiers carry the account's prefix unless
-// shared is set, which gives two accounts the same identifiers.
-func testLayout(account string, shared bool) domain.Layout {
-	p := account + "-"
-	if shared {
-		p = ""
-	}
-	return domain.Layout{
-		Account:   domain.Account{ID: account, Name: "Account " + account},
-		Buildings: []domain.Building{{ID: p + "b1", Name: "North Tower"}},
-		Floors:    []domain.Floor{{ID: p + "f1", BuildingID: p + "b1", Name: "Level 1"}, {ID: p + "f2", BuildingID: p + "b1", Name: "Level 2"}},
-		Rooms:     []domain.Room{{ID: p + "r1", FloorID: p + "f1", Name: "Men's Restroom 1.02"}, {ID: p + "r2", FloorID: p + "f2", Name: "Women's Restroom 2.04"}},
-		Locations: []domain.Location{
-			{ID: p + "1", RoomID: p + "r1", Name: "Sink Left", Type: domain.Soap},
-			{ID: p + "2", RoomID: p + "r1", Name: "Stall 1", Type: domain.Tissue},
-			{ID: p + "3", RoomID: p + "r2", Name: "Towel", Type: domain.Towel},
-			{ID: p + "4", RoomID: p + "r2", Name: "Stall 2", Type: domain.Tissue},
-		},
-	}
-}
-
-func intp(v int) *int { return &v }
-
-func device(mac, loc string, level int) domain.Device {
-	return domain.Device{
-		MAC: mac, LocationID: loc, Position: "main", Generation: "2.0",
-		Compartments: []domain.Compartment{{Level: level, Low: level <= 15, Out: level == 0}},
-		Battery:      intp(80), BatteryState: domain.BatteryNormal,
-		LastSeen: time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC),
-	}
-}
-
 func TestOpenMigratesOnceAndReopens(t *testing.T) {
 	s, path := openTest(t)
 	ctx := context.Background()
-	if _, err := s.ReplaceLayout(ctx, testLayout("a", false)); err != nil {
+	if _, err := s.ReplaceLayout(ctx, storetest.TestLayout("a")); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -85,21 +52,12 @@ func TestOpenMigratesOnceAndReopens(t *testing.T) {
 // or the alerts that changes nothing does not grow the WAL.
 func TestUnchangedRefreshWritesNothing(t *testing.T) {
 	s, path := openTest(t)
-	ctx := context.Background()
-	l := testLayout("a", false)
-	devices := []domain.Device{device("0000000000A1", "a-1", 80), device("0000000000A3", "a-3", 0)}
-	alerts := []domain.Alert{alert("x1", "a-1", time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC), true, true)}
+	l := storetest.TestLayout("a")
+	devices := []domain.Device{storetest.Device("0000000000A1", "a-1", 80), storetest.Device("0000000000A3", "a-3", 0)}
+	alerts := []domain.Alert{storetest.Alert("x1", "a-1", time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC), true, true)}
 	refresh := func() {
 		t.Helper()
-		if _, err := s.ReplaceLayout(ctx, l); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts}); err != nil {
-			t.Fatal(err)
-		}
+		storetest.RefreshAll(t, s, l, devices, alerts, time.Time{})
 	}
 	refresh()
 	walBefore := fileSize(t, path+"-wal")
@@ -137,224 +95,48 @@ func fileSize(t testing.TB, path string) int64 {
 	return fi.Size()
 }
 
-// TestRollupsMatchARecount: the rollups each refresh leaves, which it
-// partly works out from what it listed, are those a recount of the cache
-// gives, through devices that move or are listed twice, open alerts, and a
-// layout whose rooms move and whose locations go.
-func TestRollupsMatchARecount(t *testing.T) {
-	s, _ := openTest(t)
-	ctx := context.Background()
-	check := func(step string) {
-		t.Helper()
-		key, err := s.accountKey(ctx, "a", false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		read := func(q interface {
-			QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-		}) map[string]domain.Rollup {
-			rows, err := q.QueryContext(ctx, `SELECT scope || ' ' || scope_id, ok, attention, action, offline, open_alerts, overdue_alerts
-				FROM rollups WHERE account_id = ?`, key)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rows.Close()
-			out := map[string]domain.Rollup{}
-			for rows.Next() {
-				var k string
-				var r domain.Rollup
-				if err := rows.Scan(&k, &r.OK, &r.Attention, &r.Action, &r.Offline, &r.OpenAlerts, &r.OverdueAlerts); err != nil {
-					t.Fatal(err)
-				}
-				out[k] = r
-			}
-			return out
-		}
-		kept := read(s.write)
-		tx, err := s.write.BeginTx(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback()
-		if err := recomputeRollups(ctx, tx, key, "a", rollupInputs{}); err != nil {
-			t.Fatal(err)
-		}
-		if recount := read(tx); !maps.Equal(kept, recount) {
-			t.Errorf("after %s the rollups are %v; a recount gives %v", step, kept, recount)
-		}
-	}
-	l := testLayout("a", false)
-	if _, err := s.ReplaceLayout(ctx, l); err != nil {
-		t.Fatal(err)
-	}
-	check("the layout")
-	devices := []domain.Device{
-		device("0000000000A1", "a-1", 90),
-		device("0000000000A2", "a-1", 0),  // moves on: listed again below
-		device("0000000000A3", "a-3", 10), // attention
-		device("0000000000A2", "a-2", 90), // the later listing counts
-	}
-	if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
-		t.Fatal(err)
-	}
-	check("the devices")
-	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
-	alerts := []domain.Alert{alert("x1", "a-1", t0, true, true), alert("x2", "a-3", t0, true, false), alert("x3", "a-9", t0, true, true)}
-	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: alerts, SeenAt: t0}); err != nil {
-		t.Fatal(err)
-	}
-	check("the alerts")
-	l.Rooms[1].FloorID = "a-f1" // room 2 moves to the first floor
-	l.Locations = l.Locations[:3]
-	if _, err := s.ReplaceLayout(ctx, l); err != nil {
-		t.Fatal(err)
-	}
-	check("a new layout")
-	if _, err := s.ReplaceDevices(ctx, "a", devices[2:]); err != nil {
-		t.Fatal(err)
-	}
-	check("devices gone")
-
-	// The service's events adjust the rollups of the locations they
-	// touch, and leave them as a recount would.
-	t1 := t0.Add(2 * time.Hour)
-	closedX1 := alert("x1", "a-1", t0, false, true)
-	for _, ev := range []struct {
-		step   string
-		alerts []domain.Alert
-	}{
-		{"an event opening an alert", []domain.Alert{alert("e1", "a-2", t1, true, false)}},
-		{"an event making it overdue", []domain.Alert{alert("e1", "a-2", t1, true, true)}},
-		{"an event closing an overdue alert", []domain.Alert{closedX1}},
-		{"a late event that changes nothing", []domain.Alert{alert("x1", "a-1", t0, true, true)}},
-		{"events at a location the layout does not list", []domain.Alert{alert("e2", "a-9", t1, true, true), alert("e3", "a-9", t1, true, false)}},
-		{"events at several locations at once", []domain.Alert{alert("e4", "a-3", t1, true, true), alert("e2", "a-9", t1, false, true), alert("e1", "a-2", t1, false, true)}},
-	} {
-		if _, err := s.ApplyAlertEvents(ctx, "a", ev.alerts, t1); err != nil {
-			t.Fatal(err)
-		}
-		check(ev.step)
-	}
-}
-
-func alert(id, loc string, created time.Time, open, overdue bool) domain.Alert {
-	a := domain.Alert{ID: id, LocationID: loc, MACs: []string{"0000000000A1"}, Status: domain.AlertOpen,
-		Type: domain.AlertConsumableOut, Created: created, Overdue: overdue, RefillCount: 1}
-	if !open {
-		a.Status, a.Resolved, a.Resolution = domain.AlertClosed, created.Add(time.Hour), domain.ResolvedByDevice
-	}
-	return a
-}
-
 // TestFactsMigrationKeepsBaselines: an account refreshed before facts
 // were recorded has its baselines once the cache migrates: its next
 // refreshes record facts; an account never refreshed has none.
 func TestFactsMigrationKeepsBaselines(t *testing.T) {
-	s, path := openTest(t)
 	ctx := context.Background()
-	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC)
-	// a has alerts and devices cached; b's alerts refreshed, none open;
-	// c's devices refreshed and failed.
-	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: []domain.Alert{alert("x1", "1", t0, true, false)}, SeenAt: t0}); err != nil {
+	path := filepath.Join(t.TempDir(), "washboard.db")
+	t0 := time.Date(2026, 11, 10, 8, 0, 0, 0, time.UTC).UnixMilli()
+	// The cache as it was before migration 7: a has alerts and devices
+	// cached; b's alerts refreshed, none open; c's devices refreshed and
+	// failed.
+	old, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ReplaceDevices(ctx, "a", []domain.Device{device("0000000000A1", "1", 80)}); err != nil {
+	if err := sqlstore.Migrate(ctx, conn{old}, schema, 6); err != nil {
 		t.Fatal(err)
 	}
-	for _, st := range []struct {
-		account string
-		status  store.SyncStatus
-	}{
-		{"b", store.SyncStatus{Resource: domain.ResourceAlerts, LastAttempt: t0, LastSuccess: t0}},
-		{"c", store.SyncStatus{Resource: domain.ResourceDevices, LastAttempt: t0, LastError: "the service did not answer"}},
-	} {
-		if err := s.RecordSync(ctx, st.account, st.status); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// The cache as it was before migration 7.
 	for _, q := range []string{
-		`DROP TABLE facts`,
-		`ALTER TABLE accounts DROP COLUMN alerts_baseline_ms`,
-		`ALTER TABLE accounts DROP COLUMN devices_baseline_ms`,
-		`DELETE FROM schema_migrations WHERE version = 7`,
+		`INSERT INTO accounts (key, id, name, updated_ms) VALUES (1, 'a', '', 0), (2, 'b', '', 0), (3, 'c', '', 0)`,
+		`INSERT INTO alerts (account_id, id, location_id, macs, status, type, created_ms, resolution, overdue, refill_count, hash)
+			VALUES (1, 'x1', '1', '', 'OPEN', 'consumable_out', ?1, '', 0, 1, 1)`,
+		`INSERT INTO devices (account_id, mac, location_id, position, generation, compartments, battery, battery_state, faults, offline, last_seen_ms, health, hash)
+			VALUES (1, '0000000000A1', '1', 'main', '2.0', '[]', 80, 'normal', '[]', 0, ?1, 0, 1)`,
+		`INSERT INTO sync_status (account_id, resource, last_attempt_ms, last_success_ms, duration_ms, added, changed, removed, skipped, last_error)
+			VALUES (2, 'alerts', ?1, ?1, 0, 0, 0, 0, 0, ''), (3, 'devices', ?1, 0, 0, 0, 0, 0, 0, 'the service did not answer')`,
 	} {
-		if _, err := s.write.ExecContext(ctx, q); err != nil {
+		if _, err := old.ExecContext(ctx, q, t0); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	s.Close()
+	old.Close()
 	s, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 
-	for _, account := range []string{"a", "b", "c"} {
-		if _, err := s.ApplyAlerts(ctx, account, store.AlertWrite{Upserts: []domain.Alert{alert("new-"+account, "1", t0, true, false)}, SeenAt: t0}); err != nil {
-			t.Fatal(err)
-		}
-		offline := device("0000000000B1", "1", 80)
-		offline.Offline = true
-		if _, err := s.ReplaceDevices(ctx, account, []domain.Device{offline}); err != nil {
-			t.Fatal(err)
-		}
+	at := time.UnixMilli(t0).UTC()
+	// What the cache held is read as it was written, in the columns the
+	// later migrations renamed.
+	if got, err := s.FindAlerts(ctx, store.AlertFilter{Account: "a"}); err != nil || len(got) != 1 || got[0].ID != "x1" || !got[0].Created.Equal(at) {
+		t.Fatalf("after the migrations, a's alerts are %+v, %v; want x1 created at %s", got, err, at)
 	}
-	facts, err := s.FactsAfter(ctx, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range facts {
-		got = append(got, f.Account+" "+string(f.Kind))
-	}
-	if want := []string{"a alert.opened", "a device.offline", "b alert.opened"}; !slices.Equal(got, want) {
-		t.Errorf("after the migration, refreshes recorded %v; want %v", got, want)
-	}
-}
-
-// TestHistoryStartsWithTheMigration: devices cached before the history
-// was kept each get a reading at the next write, which rewrites them once
-// (their rows hold the reading's sum); the write after it records
-// nothing.
-func TestHistoryStartsWithTheMigration(t *testing.T) {
-	s, path := openTest(t)
-	ctx := context.Background()
-	devices := []domain.Device{device("0000000000A1", "1", 80), device("0000000000A2", "2", 0)}
-	if _, err := s.ReplaceDevices(ctx, "a", devices); err != nil {
-		t.Fatal(err)
-	}
-	// The cache as it was before migration 9.
-	for _, q := range []string{
-		`DROP TABLE device_history`,
-		`ALTER TABLE devices DROP COLUMN reading`,
-		`DELETE FROM schema_migrations WHERE version = 9`,
-	} {
-		if _, err := s.write.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	s.Close()
-	s, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-
-	for i, want := range []struct {
-		changed, readings int
-	}{{2, 2}, {0, 2}} {
-		c, err := s.ReplaceDevices(ctx, "a", devices)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := s.DeviceHistory(ctx, "a", nil, time.Time{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.Changed != want.changed || len(h["0000000000A1"])+len(h["0000000000A2"]) != want.readings {
-			t.Errorf("write %d after the migration changed %d devices, the history holds %v; want %d changed, %d readings",
-				i+1, c.Changed, h, want.changed, want.readings)
-		}
-	}
+	storetest.BaselinesKeptByMigration(t, s, at)
 }

@@ -173,3 +173,15 @@ func mustApplyAlerts(t *testing.T, s store.Store, account string, w store.AlertW
 	}
 	return c
 }
+
+// The contract's fixtures, for the engines' own tests: TestLayout is a
+// small account (testLayout), Device a dispenser with one compartment at
+// level percent, Alert a consumable_out alert of one refill, resolved by
+// its device an hour after it was created unless it is open.
+func TestLayout(account string) domain.Layout { return testLayout(account, false) }
+
+func Device(mac, loc string, level int) domain.Device { return device(mac, loc, level) }
+
+func Alert(id, loc string, created time.Time, open, overdue bool) domain.Alert {
+	return alert(id, loc, created, open, overdue)
+}

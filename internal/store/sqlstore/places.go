@@ -1,10 +1,7 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"strings"
 
 	"washboard/internal/domain"
@@ -46,14 +43,7 @@ func (s *Store) placeRow(ctx context.Context, account, q, id string, dest ...any
 	if err != nil {
 		return err
 	}
-	return s.read.QueryRowContext(ctx, q, key, id).Scan(dest...)
-}
-
-func notFound(err error, what, id string) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("%s %q: %w", what, id, domain.ErrNotFound)
-	}
-	return err
+	return s.read.QueryRow(ctx, q, key, id).Scan(dest...)
 }
 
 // LocationsIn lists the device locations of a building, floor or room (the
@@ -64,22 +54,26 @@ func (s *Store) LocationsIn(ctx context.Context, account, building, floor, room 
 	if err != nil {
 		return nil, err
 	}
-	// Without statistics the planner would rather walk all the account's
+	return s.locationsIn(ctx, s.read, key, building, floor, room)
+}
+
+func (s *Store) locationsIn(ctx context.Context, q Querier, key int64, building, floor, room string) ([]domain.Location, error) {
+	// An engine without statistics would rather walk all the account's
 	// locations by primary key than a room's or a floor's by their index.
-	q := `SELECT id, room_id, name, type FROM locations WHERE account_id = ?`
+	query := `SELECT id, room_id, name, type FROM locations WHERE account_id = ?`
 	args := []any{key}
 	switch {
 	case room != "":
-		q = `SELECT id, room_id, name, type FROM locations INDEXED BY locations_room WHERE account_id = ? AND room_id = ?`
+		query = `SELECT id, room_id, name, type FROM locations` + s.d.IndexedBy("locations_room") + ` WHERE account_id = ? AND room_id = ?`
 		args = append(args, room)
 	case floor != "":
-		q = `SELECT id, room_id, name, type FROM locations INDEXED BY locations_floor WHERE account_id = ? AND floor_id = ?`
+		query = `SELECT id, room_id, name, type FROM locations` + s.d.IndexedBy("locations_floor") + ` WHERE account_id = ? AND floor_id = ?`
 		args = append(args, floor)
 	case building != "":
-		q += ` AND building_id = ?`
+		query += ` AND building_id = ?`
 		args = append(args, building)
 	}
-	return s.scanLocations(ctx, q+` ORDER BY position`, args...)
+	return scanLocations(ctx, q, query+` ORDER BY position`, args...)
 }
 
 // SearchLocations finds the device locations whose name or room name
@@ -92,34 +86,29 @@ func (s *Store) SearchLocations(ctx context.Context, account, query string, limi
 	}
 	pattern := "%" + escapeLike(strings.ToLower(strings.TrimSpace(query))) + "%"
 	mac := "%" + escapeLike(strings.ToUpper(strings.NewReplacer(":", "", "-", "", " ", "").Replace(query))) + "%"
-	return s.scanLocations(ctx, `SELECT l.id, l.room_id, l.name, l.type FROM locations l
+	return scanLocations(ctx, s.read, `SELECT l.id, l.room_id, l.name, l.type FROM locations l
 		JOIN rooms r ON r.account_id = l.account_id AND r.id = l.room_id
 		WHERE l.account_id = ? AND (lower(l.name) LIKE ? ESCAPE '\' OR lower(r.name) LIKE ? ESCAPE '\'
 			OR EXISTS (SELECT 1 FROM devices d WHERE d.account_id = l.account_id AND d.location_id = l.id AND d.mac LIKE ? ESCAPE '\'))
 		ORDER BY l.position LIMIT ?`, key, pattern, pattern, mac, limit)
 }
 
+// escapeLike escapes LIKE's wildcards with \, the escape character the
+// statements name.
 func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-func (s *Store) scanLocations(ctx context.Context, q string, args ...any) ([]domain.Location, error) {
-	rows, err := s.read.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+func scanLocations(ctx context.Context, q Querier, query string, args ...any) ([]domain.Location, error) {
 	var out []domain.Location
-	for rows.Next() {
-		var l domain.Location
-		var typ string
-		if err := rows.Scan(&l.ID, &l.RoomID, &l.Name, &typ); err != nil {
-			return nil, err
-		}
+	var l domain.Location
+	var typ string
+	err := each(ctx, q, query, args, []any{&l.ID, &l.RoomID, &l.Name, &typ}, func() error {
 		l.Type = domain.DeviceType(typ)
 		out = append(out, l)
-	}
-	return out, rows.Err()
+		return nil
+	})
+	return out, err
 }
 
 // Paths returns where each of the given locations is, by location id.
@@ -130,38 +119,23 @@ func (s *Store) Paths(ctx context.Context, account string, ids []string) (map[st
 		return nil, err
 	}
 	out := make(map[string]store.Path, len(ids))
-	const chunk = 500
-	for start := 0; start < len(ids); start += chunk {
-		part := ids[start:min(start+chunk, len(ids))]
-		args := make([]any, 0, len(part)+1)
-		args = append(args, key)
-		for _, id := range part {
-			args = append(args, id)
-		}
-		rows, err := s.read.QueryContext(ctx, `SELECT l.id, l.name, l.type, r.id, r.name, f.id, f.name, b.id, b.name
+	var p store.Path
+	var typ string
+	err = chunks(ids, s.d.MaxList(), func(part []string) error {
+		in, args := s.d.In(part)
+		return each(ctx, s.read, `SELECT l.id, l.name, l.type, r.id, r.name, f.id, f.name, b.id, b.name
 			FROM locations l
 			JOIN rooms r ON r.account_id = l.account_id AND r.id = l.room_id
 			JOIN floors f ON f.account_id = l.account_id AND f.id = r.floor_id
 			JOIN buildings b ON b.account_id = l.account_id AND b.id = f.building_id
-			WHERE l.account_id = ? AND l.id IN (`+strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")+`)`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var p store.Path
-			var typ string
-			if err := rows.Scan(&p.Location.ID, &p.Location.Name, &typ, &p.Room.ID, &p.Room.Name,
-				&p.Floor.ID, &p.Floor.Name, &p.Building.ID, &p.Building.Name); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			p.Location.Type = domain.DeviceType(typ)
-			p.Location.RoomID, p.Room.FloorID, p.Floor.BuildingID = p.Room.ID, p.Floor.ID, p.Building.ID
-			out[p.Location.ID] = p
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+			WHERE l.account_id = ? AND l.id `+in, append([]any{key}, args...),
+			[]any{&p.Location.ID, &p.Location.Name, &typ, &p.Room.ID, &p.Room.Name, &p.Floor.ID, &p.Floor.Name, &p.Building.ID, &p.Building.Name},
+			func() error {
+				p.Location.Type = domain.DeviceType(typ)
+				p.Location.RoomID, p.Room.FloorID, p.Floor.BuildingID = p.Room.ID, p.Floor.ID, p.Building.ID
+				out[p.Location.ID] = p
+				return nil
+			})
+	})
+	return out, err
 }

@@ -1,10 +1,11 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
 	"maps"
 	"sync"
 	"time"
+
 	"washboard/internal/domain"
 	"washboard/internal/store"
 )
@@ -18,32 +19,36 @@ func (s *Store) RecordSync(ctx context.Context, account string, st store.SyncSta
 	}
 	defer s.statuses.forget(key)
 	if st.LastError != "" {
-		_, err := s.write.ExecContext(ctx, `INSERT INTO sync_status
-			(account_id, resource, last_attempt_ms, last_success_ms, duration_ms, added, changed, removed, skipped, last_error)
-			VALUES (?, ?, ?, 0, ?, 0, 0, 0, 0, ?)
-			ON CONFLICT (account_id, resource) DO UPDATE SET last_attempt_ms = excluded.last_attempt_ms,
+		_, err := s.write.Exec(ctx, `INSERT INTO sync_status
+			(account_id, resource, last_attempt, last_success, duration_ms, added, changed, removed, skipped, last_error)
+			VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, ?)
+			ON CONFLICT (account_id, resource) DO UPDATE SET last_attempt = excluded.last_attempt,
 				duration_ms = excluded.duration_ms, last_error = excluded.last_error`,
-			key, string(st.Resource), ms(st.LastAttempt), st.Duration.Milliseconds(), st.LastError)
+			key, string(st.Resource), s.d.Time(st.LastAttempt), s.d.TimeOrNever(time.Time{}), st.Duration.Milliseconds(), st.LastError)
 		return err
 	}
-	_, err = s.write.ExecContext(ctx, `INSERT INTO sync_status
-		(account_id, resource, last_attempt_ms, last_success_ms, duration_ms, added, changed, removed, skipped, last_error)
+	_, err = s.write.Exec(ctx, `INSERT INTO sync_status
+		(account_id, resource, last_attempt, last_success, duration_ms, added, changed, removed, skipped, last_error)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')
-		ON CONFLICT (account_id, resource) DO UPDATE SET last_attempt_ms = excluded.last_attempt_ms,
-			last_success_ms = excluded.last_success_ms, duration_ms = excluded.duration_ms, added = excluded.added,
+		ON CONFLICT (account_id, resource) DO UPDATE SET last_attempt = excluded.last_attempt,
+			last_success = excluded.last_success, duration_ms = excluded.duration_ms, added = excluded.added,
 			changed = excluded.changed, removed = excluded.removed, skipped = excluded.skipped, last_error = ''`,
-		key, string(st.Resource), ms(st.LastAttempt), ms(st.LastSuccess), st.Duration.Milliseconds(),
+		key, string(st.Resource), s.d.Time(st.LastAttempt), s.d.TimeOrNever(st.LastSuccess), st.Duration.Milliseconds(),
 		st.Change.Added, st.Change.Changed, st.Change.Removed, st.Skipped)
 	return err
 }
 
 // SyncStatuses reads the refresh records of an account, by resource. Every
 // page reads them and only RecordSync changes them, so they are kept in
-// memory between two records; the caller gets its own copy.
+// memory between two records, unless other processes write them too; the
+// caller gets its own copy.
 func (s *Store) SyncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error) {
 	key, err := s.accountKey(ctx, account, false)
 	if err != nil {
 		return nil, err
+	}
+	if s.shared {
+		return s.readSyncStatuses(ctx, key)
 	}
 	if out, ok := s.statuses.get(key); ok {
 		return out, nil
@@ -58,27 +63,21 @@ func (s *Store) SyncStatuses(ctx context.Context, account string) (map[domain.Re
 }
 
 func (s *Store) readSyncStatuses(ctx context.Context, key int64) (map[domain.Resource]store.SyncStatus, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT resource, last_attempt_ms, last_success_ms, duration_ms,
-		added, changed, removed, skipped, last_error FROM sync_status WHERE account_id = ?`, key)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	out := map[domain.Resource]store.SyncStatus{}
-	for rows.Next() {
-		var st store.SyncStatus
-		var res string
-		var attempt, success, dur int64
-		if err := rows.Scan(&res, &attempt, &success, &dur, &st.Change.Added, &st.Change.Changed,
-			&st.Change.Removed, &st.Skipped, &st.LastError); err != nil {
-			return nil, err
-		}
-		st.Resource = domain.Resource(res)
-		st.LastAttempt, st.LastSuccess = fromMS(attempt), fromMS(success)
-		st.Duration = time.Duration(dur) * time.Millisecond
-		out[st.Resource] = st
-	}
-	return out, rows.Err()
+	var st store.SyncStatus
+	var res string
+	var dur int64
+	err := each(ctx, s.read, `SELECT resource, last_attempt, last_success, duration_ms,
+		added, changed, removed, skipped, last_error FROM sync_status WHERE account_id = ?`, []any{key},
+		[]any{&res, s.d.ScanTime(&st.LastAttempt), s.d.ScanTime(&st.LastSuccess), &dur, &st.Change.Added, &st.Change.Changed,
+			&st.Change.Removed, &st.Skipped, &st.LastError},
+		func() error {
+			st.Resource = domain.Resource(res)
+			st.Duration = time.Duration(dur) * time.Millisecond
+			out[st.Resource] = st
+			return nil
+		})
+	return out, err
 }
 
 // statusCache holds the refresh records of accounts, by account key. A

@@ -1,10 +1,9 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"errors"
-
-	"github.com/jackc/pgx/v5"
 
 	"washboard/internal/store"
 )
@@ -16,15 +15,14 @@ func (s *Store) ReportSettings(ctx context.Context, account string) (rs store.Re
 	if err != nil {
 		return store.ReportSettings{}, false, err
 	}
-	err = s.pool.QueryRow(ctx, `SELECT shifts, zone, updated FROM report_settings WHERE account_id = $1`, key).
-		Scan(&rs.Shifts, &rs.Zone, &rs.Updated)
-	if errors.Is(err, pgx.ErrNoRows) {
+	err = s.read.QueryRow(ctx, `SELECT shifts, zone, updated FROM report_settings WHERE account_id = ?`, key).
+		Scan(&rs.Shifts, &rs.Zone, s.d.ScanTime(&rs.Updated))
+	if errors.Is(err, sql.ErrNoRows) {
 		return store.ReportSettings{}, false, nil
 	}
 	if err != nil {
 		return store.ReportSettings{}, false, err
 	}
-	rs.Updated = rs.Updated.UTC()
 	return rs, true, nil
 }
 
@@ -34,8 +32,8 @@ func (s *Store) SaveReportSettings(ctx context.Context, account string, rs store
 	if err != nil {
 		return err
 	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO report_settings (account_id, shifts, zone, updated) VALUES ($1, $2, $3, $4)
+	_, err = s.write.Exec(ctx, `INSERT INTO report_settings (account_id, shifts, zone, updated) VALUES (?, ?, ?, ?)
 		ON CONFLICT (account_id) DO UPDATE SET shifts = excluded.shifts, zone = excluded.zone, updated = excluded.updated`,
-		key, rs.Shifts, rs.Zone, rs.Updated)
+		key, rs.Shifts, rs.Zone, s.d.Time(rs.Updated))
 	return err
 }

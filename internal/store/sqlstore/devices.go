@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 	"washboard/internal/store/rollup"
 )
 
-var devicesTable = &table{name: "devices", key: "mac", cols: []string{
+var devicesTable = &Table{Name: "devices", Key: "mac", Cols: []string{
 	"location_id", "position", "generation", "compartments", "battery", "battery_state",
-	"faults", "offline", "last_seen_ms", "health", "reading",
+	"faults", "offline", "last_seen", "health", "reading",
 }}
 
 // compartmentJSON and faultJSON are how compartments and faults are kept in
@@ -33,7 +33,7 @@ type faultJSON struct {
 }
 
 // deviceRow is a device's row; sum is its readings.Sum.
-func deviceRow(d domain.Device, sum int64) row {
+func (s *Store) deviceRow(d domain.Device, sum int64) Row {
 	comps := make([]compartmentJSON, len(d.Compartments))
 	for i, c := range d.Compartments {
 		comps[i] = compartmentJSON{c.Level, c.Low, c.Out}
@@ -48,9 +48,9 @@ func deviceRow(d domain.Device, sum int64) row {
 	if d.Battery != nil {
 		battery = int64(*d.Battery)
 	}
-	return row{key: d.MAC, vals: []any{
+	return Row{Key: d.MAC, Vals: []any{
 		d.LocationID, d.Position, d.Generation, string(cj), battery, string(d.BatteryState),
-		string(fj), boolInt(d.Offline), ms(d.LastSeen), int64(domain.Classify(d, false)), sum,
+		string(fj), s.d.Bool(d.Offline), s.d.TimeOrNever(d.LastSeen), int64(domain.Classify(d, false)), sum,
 	}}
 }
 
@@ -71,15 +71,15 @@ func (s *Store) ReplaceDevices(ctx context.Context, account string, devices []do
 }
 
 // DeviceRefresh is a refresh of an account's devices being written page by
-// page, in one transaction that holds the writer until Commit or Rollback.
+// page, in one transaction that holds the account until Commit or
+// Rollback.
 type DeviceRefresh struct {
-	tx      *sql.Tx
-	w       *tableWriter
-	key     int64
-	account string
+	s       *Store
+	tx      Tx
+	w       *TableWriter
+	account heldAccount
 	listed  map[string]placedHealth // each device listed, by MAC
 	places  []rollup.Place          // read once the refresh changes something
-	now     func() time.Time        // the store's clock: when the refresh saw the service, unless seen says
 	seen    time.Time               // when the refresh saw the service, if its caller says
 	// changes are the devices the refresh changes that may record facts;
 	// nil when the account's devices have no baseline yet: this refresh
@@ -106,26 +106,23 @@ func (s *Store) BeginDevices(ctx context.Context, account string) (store.DeviceR
 }
 
 func (s *Store) beginDevices(ctx context.Context, account string) (*DeviceRefresh, error) {
-	key, tx, err := s.beginRefresh(ctx, account)
+	held, tx, err := s.beginRefresh(ctx, account)
 	if err != nil {
 		return nil, err
 	}
-	existing, sums, err := existingDevices(ctx, tx, key)
+	existing, sums, err := existingDevices(ctx, tx, held.key)
 	if err != nil {
 		tx.Rollback()
 		return nil, err
 	}
 	r := &DeviceRefresh{
-		tx: tx, w: newTableWriter(tx, devicesTable, key, existing), key: key, account: account,
-		listed: map[string]placedHealth{}, now: s.Now,
+		s: s, tx: tx, w: newTableWriter(tx, devicesTable, held.key, existing), account: held,
+		listed: map[string]placedHealth{},
 	}
 	if !s.noHistory.Load() {
 		r.readings = readings.NewChanges(sums)
 	}
-	if base, err := hasBaseline(ctx, tx, key, domain.ResourceDevices); err != nil {
-		tx.Rollback()
-		return nil, err
-	} else if base {
+	if held.devicesBaseline {
 		r.changes = outbox.NewChanges[domain.Device]()
 	}
 	return r, nil
@@ -133,34 +130,27 @@ func (s *Store) beginDevices(ctx context.Context, account string) (*DeviceRefres
 
 // existingDevices reads the content hash and the reading's sum of every
 // device of the account, by MAC.
-func existingDevices(ctx context.Context, tx *sql.Tx, account int64) (hashes, sums map[string]int64, err error) {
-	rows, err := tx.QueryContext(ctx, `SELECT mac, hash, reading FROM devices WHERE account_id = ?`, account)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer rows.Close()
+func existingDevices(ctx context.Context, q Querier, account int64) (hashes, sums map[string]int64, err error) {
 	hashes, sums = map[string]int64{}, map[string]int64{}
-	for rows.Next() {
-		var mac string
-		var h, sum int64
-		if err := rows.Scan(&mac, &h, &sum); err != nil {
-			return nil, nil, err
-		}
+	var mac string
+	var h, sum int64
+	err = each(ctx, q, `SELECT mac, hash, reading FROM devices WHERE account_id = ?`, []any{account}, []any{&mac, &h, &sum}, func() error {
 		hashes[mac], sums[mac] = h, sum
-	}
-	return hashes, sums, rows.Err()
+		return nil
+	})
+	return hashes, sums, err
 }
 
 // SeenAt says when the refresh saw the service.
 func (r *DeviceRefresh) SeenAt(t time.Time) { r.seen = t }
 
-// Write writes a page of devices. The last few may wait for the next page
-// or for Commit, to be written in a full batch.
+// Write writes a page of devices. They may wait for the next page or for
+// Commit, to be written together.
 func (r *DeviceRefresh) Write(ctx context.Context, devices []domain.Device) error {
-	rows := make([]row, len(devices))
+	rows := make([]Row, len(devices))
 	for i, d := range devices {
 		sum := readings.Sum(d)
-		rows[i] = deviceRow(d, sum)
+		rows[i] = r.s.deviceRow(d, sum)
 		r.listed[d.MAC] = placedHealth{d.LocationID, domain.Classify(d, false)}
 		if r.readings != nil {
 			r.readings.Listed(d, sum)
@@ -179,11 +169,11 @@ func (r *DeviceRefresh) Write(ctx context.Context, devices []domain.Device) erro
 // readBefore reads what the cache holds of the devices listed, each the
 // row of rows at its index, that may record facts and that the refresh is
 // about to change, before it writes them.
-func (r *DeviceRefresh) readBefore(ctx context.Context, devices []domain.Device, rows []row) error {
+func (r *DeviceRefresh) readBefore(ctx context.Context, devices []domain.Device, rows []Row) error {
 	if r.changes == nil {
 		return nil
 	}
-	var macs []any
+	var macs []string
 	for i, d := range devices {
 		if outbox.DeviceMayRecord(d) && !r.changes.Knows(d.MAC) && r.w.differs(rows[i]) {
 			macs = append(macs, d.MAC)
@@ -192,7 +182,7 @@ func (r *DeviceRefresh) readBefore(ctx context.Context, devices []domain.Device,
 	if len(macs) == 0 {
 		return nil
 	}
-	held, err := devicesByMAC(ctx, r.tx, r.key, macs)
+	held, err := r.s.devicesByMAC(ctx, r.tx, r.account.key, macs)
 	if err != nil {
 		return err
 	}
@@ -222,7 +212,7 @@ func (r *DeviceRefresh) noteChanges(devices []domain.Device) {
 // refresh of devices does not move them.
 func (r *DeviceRefresh) readPlaces(ctx context.Context) (err error) {
 	if r.places == nil && !r.w.change.Empty() {
-		r.places, err = locationPlaces(ctx, r.tx, r.key)
+		r.places, err = locationPlaces(ctx, r.tx, r.account.key)
 	}
 	return err
 }
@@ -238,8 +228,8 @@ func (r *DeviceRefresh) healths() map[string]domain.Health {
 }
 
 // Commit writes the devices still waiting, removes those the refresh did
-// not list, brings the rollups up to date, records the facts of what it
-// changed (or the baseline) and the readings, and commits.
+// not list, brings the rollups up to date, records the readings and the
+// facts of what it changed (or the baseline), and commits.
 func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
 	defer r.w.close()
 	if err := r.w.flush(ctx); err != nil {
@@ -249,23 +239,23 @@ func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
 		return r.w.change, err
 	}
 	if !r.w.change.Empty() {
-		if err := recomputeRollups(ctx, r.tx, r.key, r.account, rollupInputs{places: r.places, healths: r.healths()}); err != nil {
+		if err := recomputeRollups(ctx, r.tx, r.account, rollupInputs{places: r.places, healths: r.healths()}); err != nil {
 			return r.w.change, err
 		}
 	}
 	now := r.seen
 	if now.IsZero() {
-		now = r.now()
+		now = r.s.Now()
+	}
+	if r.readings != nil {
+		if err := r.s.recordReadings(ctx, r.tx, r.account.key, r.readings, now); err != nil {
+			return r.w.change, err
+		}
 	}
 	if err := r.recordFacts(ctx, now); err != nil {
 		return r.w.change, err
 	}
-	if r.readings != nil {
-		if err := recordReadings(ctx, r.tx, r.key, r.readings, now); err != nil {
-			return r.w.change, err
-		}
-	}
-	return r.w.change, r.tx.Commit()
+	return r.w.change, r.tx.Commit(ctx)
 }
 
 // recordFacts records the facts of the devices the refresh changed, or,
@@ -273,13 +263,13 @@ func (r *DeviceRefresh) Commit(ctx context.Context) (domain.Change, error) {
 // the refresh saw the service.
 func (r *DeviceRefresh) recordFacts(ctx context.Context, now time.Time) error {
 	if r.changes == nil {
-		return setBaseline(ctx, r.tx, r.key, domain.ResourceDevices, now)
+		return r.s.setBaseline(ctx, r.tx, r.account.key, domain.ResourceDevices, now)
 	}
 	var facts []store.Fact
 	for before, d := range r.changes.All() {
-		facts = append(facts, outbox.DeviceFacts(r.account, before, d, now)...)
+		facts = append(facts, outbox.DeviceFacts(r.account.id, before, d, now)...)
 	}
-	return recordFacts(ctx, r.tx, r.key, facts)
+	return r.s.recordFacts(ctx, r.tx, r.account.key, facts)
 }
 
 // Rollback abandons the refresh; after Commit it does nothing.
@@ -289,7 +279,7 @@ func (r *DeviceRefresh) Rollback() {
 }
 
 // FindDevices returns the devices matching the filter, by location in the
-// service's order.
+// service's order; those of locations the layout does not list first.
 func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain.Device, error) {
 	key, err := s.accountKey(ctx, f.Account, false)
 	if err != nil {
@@ -310,63 +300,63 @@ func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain
 		} else if f.FloorID != "" {
 			col, val = "l.floor_id", f.FloorID
 		}
-		// CROSS JOIN keeps locations as the outer loop; without statistics
-		// the planner would rather scan the account's devices.
-		q = `SELECT ` + deviceCols + ` FROM locations l CROSS JOIN devices d INDEXED BY devices_location ON d.account_id = l.account_id AND d.location_id = l.id
+		q = `SELECT ` + deviceCols + ` FROM locations l ` + s.d.JoinInOrder() + ` devices d` + s.d.IndexedBy("devices_location") + `
+			ON d.account_id = l.account_id AND d.location_id = l.id
 			WHERE l.account_id = ? AND ` + col + ` = ? ORDER BY l.position, d.position, d.mac`
 		args = append(args, val)
 	default:
 		q = `SELECT ` + deviceCols + ` FROM devices d LEFT JOIN locations l ON l.account_id = d.account_id AND l.id = d.location_id
-			WHERE d.account_id = ? ORDER BY l.position, d.position, d.mac`
+			WHERE d.account_id = ? ORDER BY l.position NULLS FIRST, d.position, d.mac`
 	}
-	rows, err := s.read.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []domain.Device
-	for rows.Next() {
-		d, err := scanDevice(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	err = s.devices(ctx, s.read, q, args, func(d domain.Device) { out = append(out, d) })
+	return out, err
 }
 
-// deviceCols are the columns scanDevice reads, of devices as d.
+// deviceCols are the columns devices reads, of devices as d.
 const deviceCols = `d.mac, d.location_id, d.position, d.generation, d.compartments, d.battery, d.battery_state,
-	d.faults, d.offline, d.last_seen_ms`
+	d.faults, d.offline, d.last_seen`
 
-func scanDevice(rows *sql.Rows) (domain.Device, error) {
+// devices runs a query of deviceCols and passes each device to f.
+func (s *Store) devices(ctx context.Context, q Querier, query string, args []any, f func(domain.Device)) error {
 	var d domain.Device
-	var comps, faults, state string
+	var comps, faults []byte
+	var state string
 	var battery sql.NullInt64
-	var offline, seen int64
-	if err := rows.Scan(&d.MAC, &d.LocationID, &d.Position, &d.Generation, &comps, &battery, &state, &faults, &offline, &seen); err != nil {
-		return d, err
-	}
-	var cj []compartmentJSON
-	var fj []faultJSON
-	if err := json.Unmarshal([]byte(comps), &cj); err != nil {
-		return d, fmt.Errorf("device %s compartments: %w", d.MAC, err)
-	}
-	if err := json.Unmarshal([]byte(faults), &fj); err != nil {
-		return d, fmt.Errorf("device %s faults: %w", d.MAC, err)
-	}
-	for _, c := range cj {
-		d.Compartments = append(d.Compartments, domain.Compartment{Level: c.Level, Low: c.Low, Out: c.Out})
-	}
-	for _, f := range fj {
-		d.Faults = append(d.Faults, domain.Fault{Kind: domain.FaultKind(f.Kind), Key: f.Key})
-	}
-	if battery.Valid {
-		b := int(battery.Int64)
-		d.Battery = &b
-	}
-	d.BatteryState = domain.BatteryState(state)
-	d.Offline = offline != 0
-	d.LastSeen = fromMS(seen)
-	return d, nil
+	return each(ctx, q, query, args, []any{&d.MAC, &d.LocationID, &d.Position, &d.Generation, &comps, &battery, &state, &faults,
+		&d.Offline, s.d.ScanTime(&d.LastSeen)}, func() error {
+		var cj []compartmentJSON
+		var fj []faultJSON
+		if err := json.Unmarshal(comps, &cj); err != nil {
+			return fmt.Errorf("device %s compartments: %w", d.MAC, err)
+		}
+		if err := json.Unmarshal(faults, &fj); err != nil {
+			return fmt.Errorf("device %s faults: %w", d.MAC, err)
+		}
+		d.Compartments, d.Faults, d.Battery = nil, nil, nil
+		for _, c := range cj {
+			d.Compartments = append(d.Compartments, domain.Compartment{Level: c.Level, Low: c.Low, Out: c.Out})
+		}
+		for _, f := range fj {
+			d.Faults = append(d.Faults, domain.Fault{Kind: domain.FaultKind(f.Kind), Key: f.Key})
+		}
+		if battery.Valid {
+			b := int(battery.Int64)
+			d.Battery = &b
+		}
+		d.BatteryState = domain.BatteryState(state)
+		f(d)
+		return nil
+	})
+}
+
+// devicesByMAC reads the given devices of an account within a transaction.
+func (s *Store) devicesByMAC(ctx context.Context, tx Tx, account int64, macs []string) (map[string]domain.Device, error) {
+	out := make(map[string]domain.Device, len(macs))
+	err := chunks(macs, s.d.MaxList(), func(part []string) error {
+		in, args := s.d.In(part)
+		return s.devices(ctx, tx, `SELECT `+deviceCols+` FROM devices d WHERE d.account_id = ? AND d.mac `+in, append([]any{account}, args...),
+			func(d domain.Device) { out[d.MAC] = d })
+	})
+	return out, err
 }

@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
@@ -6,18 +6,16 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"washboard/internal/domain"
 	"washboard/internal/store"
 	"washboard/internal/store/rollup"
 )
 
 var (
-	buildingsTable = &table{name: "buildings", key: "id", cols: []string{"name", "position"}}
-	floorsTable    = &table{name: "floors", key: "id", cols: []string{"building_id", "name", "position"}}
-	roomsTable     = &table{name: "rooms", key: "id", cols: []string{"floor_id", "building_id", "name", "position"}}
-	locationsTable = &table{name: "locations", key: "id", cols: []string{"room_id", "floor_id", "building_id", "name", "type", "position"}}
+	buildingsTable = &Table{Name: "buildings", Key: "id", Cols: []string{"name", "position"}}
+	floorsTable    = &Table{Name: "floors", Key: "id", Cols: []string{"building_id", "name", "position"}}
+	roomsTable     = &Table{Name: "rooms", Key: "id", Cols: []string{"floor_id", "building_id", "name", "position"}}
+	locationsTable = &Table{Name: "locations", Key: "id", Cols: []string{"room_id", "floor_id", "building_id", "name", "type", "position"}}
 )
 
 // ReplaceLayout writes an account's layout as the service now lists it, in
@@ -42,16 +40,15 @@ func (s *Store) ReplaceLayout(ctx context.Context, l domain.Layout) (domain.Chan
 // page, in one transaction that holds the account until Commit or
 // Rollback.
 type LayoutRefresh struct {
-	tx      *txn
-	key     int64
-	account string
+	tx      Tx
+	d       Dialect
+	account heldAccount
 	now     func() time.Time
-	name    string        // the account's name in the cache
 	change  domain.Change // of the account's name
 
 	// The buildings, floors, rooms and locations, in that order, and how
 	// many of each the refresh has listed: the position of the next one.
-	parts  [4]*tableWriter
+	parts  [4]*TableWriter
 	listed [4]int64
 
 	floorBuilding map[string]string       // the building of each floor listed
@@ -74,10 +71,10 @@ func (s *Store) beginLayout(ctx context.Context, account string) (*LayoutRefresh
 		return nil, err
 	}
 	r := &LayoutRefresh{
-		tx: tx, key: held.key, account: account, now: s.Now, name: held.name,
+		tx: tx, d: s.d, account: held, now: s.Now,
 		floorBuilding: map[string]string{}, roomFloor: map[string]string{}, places: map[string]rollup.Place{},
 	}
-	for i, t := range []*table{buildingsTable, floorsTable, roomsTable, locationsTable} {
+	for i, t := range []*Table{buildingsTable, floorsTable, roomsTable, locationsTable} {
 		existing, err := existingHashes(ctx, tx, t, held.key)
 		if err != nil {
 			r.Rollback()
@@ -86,6 +83,19 @@ func (s *Store) beginLayout(ctx context.Context, account string) (*LayoutRefresh
 		r.parts[i] = newTableWriter(tx, t, held.key, existing)
 	}
 	return r, nil
+}
+
+// existingHashes reads the key and content hash of every row of the
+// account in the table.
+func existingHashes(ctx context.Context, q Querier, t *Table, account int64) (map[string]int64, error) {
+	out := map[string]int64{}
+	var k string
+	var h int64
+	err := each(ctx, q, fmt.Sprintf("SELECT %s, hash FROM %s WHERE account_id = ?", t.Key, t.Name), []any{account}, []any{&k, &h}, func() error {
+		out[k] = h
+		return nil
+	})
+	return out, err
 }
 
 // Write writes a part of the layout: the account, and the buildings,
@@ -103,25 +113,25 @@ func (r *LayoutRefresh) Write(ctx context.Context, l domain.Layout) error {
 	for _, room := range l.Rooms {
 		r.roomFloor[room.ID] = room.FloorID
 	}
-	rows := [4][]row{
-		make([]row, 0, len(l.Buildings)), make([]row, 0, len(l.Floors)),
-		make([]row, 0, len(l.Rooms)), make([]row, 0, len(l.Locations)),
+	rows := [4][]Row{
+		make([]Row, 0, len(l.Buildings)), make([]Row, 0, len(l.Floors)),
+		make([]Row, 0, len(l.Rooms)), make([]Row, 0, len(l.Locations)),
 	}
 	for _, b := range l.Buildings {
-		rows[0] = append(rows[0], row{key: b.ID, vals: []any{b.Name, r.next(0)}})
+		rows[0] = append(rows[0], Row{Key: b.ID, Vals: []any{b.Name, r.next(0)}})
 	}
 	for _, f := range l.Floors {
-		rows[1] = append(rows[1], row{key: f.ID, vals: []any{f.BuildingID, f.Name, r.next(1)}})
+		rows[1] = append(rows[1], Row{Key: f.ID, Vals: []any{f.BuildingID, f.Name, r.next(1)}})
 	}
 	for _, room := range l.Rooms {
-		rows[2] = append(rows[2], row{key: room.ID, vals: []any{room.FloorID, r.floorBuilding[room.FloorID], room.Name, r.next(2)}})
+		rows[2] = append(rows[2], Row{Key: room.ID, Vals: []any{room.FloorID, r.floorBuilding[room.FloorID], room.Name, r.next(2)}})
 	}
 	for _, loc := range l.Locations {
 		p := rollup.Place{Location: loc.ID, Room: loc.RoomID}
 		p.Floor = r.roomFloor[p.Room]
 		p.Building = r.floorBuilding[p.Floor]
 		r.places[p.Location] = p
-		rows[3] = append(rows[3], row{key: loc.ID, vals: []any{p.Room, p.Floor, p.Building, loc.Name, string(loc.Type), r.next(3)}})
+		rows[3] = append(rows[3], Row{Key: loc.ID, Vals: []any{p.Room, p.Floor, p.Building, loc.Name, string(loc.Type), r.next(3)}})
 	}
 	for i, w := range r.parts {
 		if err := w.write(ctx, rows[i]); err != nil {
@@ -139,24 +149,25 @@ func (r *LayoutRefresh) next(i int) int64 {
 
 // writeName writes the account's name when it differs from the cache's.
 func (r *LayoutRefresh) writeName(ctx context.Context, name string) error {
-	if name == r.name {
+	if name == r.account.name {
 		return nil
 	}
-	if _, err := r.tx.Exec(ctx, `UPDATE accounts SET name = $1, updated = $2 WHERE key = $3`, name, r.now(), r.key); err != nil {
+	if _, err := r.tx.Exec(ctx, `UPDATE accounts SET name = ?, updated = ? WHERE key = ?`, name, r.d.Time(r.now()), r.account.key); err != nil {
 		return err
 	}
-	if r.name == "" {
+	if r.account.name == "" {
 		r.change.Added++
 	} else {
 		r.change.Changed++
 	}
-	r.name = name
+	r.account.name = name
 	return nil
 }
 
 // Commit writes the rows still waiting, removes those the refresh did not
 // list, brings the rollups up to date and commits.
 func (r *LayoutRefresh) Commit(ctx context.Context) (domain.Change, error) {
+	defer r.close()
 	total := r.change
 	for _, w := range r.parts {
 		if err := w.flush(ctx); err != nil {
@@ -168,7 +179,7 @@ func (r *LayoutRefresh) Commit(ctx context.Context) (domain.Change, error) {
 		total = total.Plus(w.change)
 	}
 	if !total.Empty() {
-		if err := recomputeRollups(ctx, r.tx, r.key, r.account, rollupInputs{places: r.listedPlaces()}); err != nil {
+		if err := recomputeRollups(ctx, r.tx, r.account, rollupInputs{places: r.listedPlaces()}); err != nil {
 			return total, err
 		}
 	}
@@ -187,64 +198,57 @@ func (r *LayoutRefresh) listedPlaces() []rollup.Place {
 
 // Rollback abandons the refresh; after Commit it does nothing.
 func (r *LayoutRefresh) Rollback() {
-	rollback(r.tx)
+	r.close()
+	r.tx.Rollback()
 }
 
-// rollback ends a refresh's transaction if it is still open. It does not
-// wait on a context the caller may have cancelled: the connection goes
-// back to the pool either way.
-func rollback(tx *txn) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	tx.Rollback(ctx)
+func (r *LayoutRefresh) close() {
+	for _, w := range r.parts {
+		if w != nil {
+			w.close()
+		}
+	}
 }
 
 // Account returns a cached account.
 func (s *Store) Account(ctx context.Context, id string) (domain.Account, error) {
+	return readAccount(ctx, s.read, id)
+}
+
+func readAccount(ctx context.Context, q Querier, id string) (domain.Account, error) {
 	a := domain.Account{ID: id}
-	err := s.pool.QueryRow(ctx, `SELECT name FROM accounts WHERE id = $1 AND name != ''`, id).Scan(&a.Name)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return a, fmt.Errorf("account %q: %w", id, domain.ErrNotFound)
-	}
-	return a, err
+	err := q.QueryRow(ctx, `SELECT name FROM accounts WHERE id = ? AND name != ''`, id).Scan(&a.Name)
+	return a, notFound(err, "account", id)
 }
 
 // Layout reads an account's whole layout, in the service's order, in one
-// transaction: a refresh that commits meanwhile shows whole or not at all.
+// read-only transaction: a refresh that commits meanwhile shows whole or
+// not at all.
 func (s *Store) Layout(ctx context.Context, account string) (domain.Layout, error) {
 	var l domain.Layout
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `SELECT name FROM accounts WHERE id = $1 AND name != ''`, account).Scan(&l.Account.Name)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("account %q: %w", account, domain.ErrNotFound)
-		}
-		if err != nil {
-			return err
-		}
-		l.Account.ID = account
-		key, err := s.accountKey(ctx, account, false)
-		if err != nil {
-			return err
-		}
-		if l.Buildings, err = buildings(ctx, tx, key); err != nil {
-			return err
-		}
-		if l.Floors, err = floors(ctx, tx, key, ""); err != nil {
-			return err
-		}
-		if l.Rooms, err = rooms(ctx, tx, key, ""); err != nil {
-			return err
-		}
-		l.Locations, err = locationsIn(ctx, tx, key, "", "", "")
-		return err
-	})
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return l, err
+	}
+	tx, err := s.read.Begin(ctx)
+	if err != nil {
+		return l, err
+	}
+	defer tx.Rollback()
+	if l.Account, err = readAccount(ctx, tx, account); err != nil {
+		return l, err
+	}
+	if l.Buildings, err = buildings(ctx, tx, key); err != nil {
+		return l, err
+	}
+	if l.Floors, err = floors(ctx, tx, key, ""); err != nil {
+		return l, err
+	}
+	if l.Rooms, err = s.rooms(ctx, tx, key, ""); err != nil {
+		return l, err
+	}
+	l.Locations, err = s.locationsIn(ctx, tx, key, "", "", "")
 	return l, err
-}
-
-// querier is a pool or a transaction.
-type querier interface {
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
 // Buildings lists an account's buildings.
@@ -253,18 +257,17 @@ func (s *Store) Buildings(ctx context.Context, account string) ([]domain.Buildin
 	if err != nil {
 		return nil, err
 	}
-	return buildings(ctx, s.pool, key)
+	return buildings(ctx, s.read, key)
 }
 
-func buildings(ctx context.Context, q querier, key int64) ([]domain.Building, error) {
-	rows, err := q.Query(ctx, `SELECT id, name FROM buildings WHERE account_id = $1 ORDER BY position`, key)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Building, error) {
-		var b domain.Building
-		return b, row.Scan(&b.ID, &b.Name)
+func buildings(ctx context.Context, q Querier, key int64) ([]domain.Building, error) {
+	var out []domain.Building
+	var b domain.Building
+	err := each(ctx, q, `SELECT id, name FROM buildings WHERE account_id = ? ORDER BY position`, []any{key}, []any{&b.ID, &b.Name}, func() error {
+		out = append(out, b)
+		return nil
 	})
+	return out, err
 }
 
 // Floors lists an account's floors, of one building or of all when
@@ -274,22 +277,21 @@ func (s *Store) Floors(ctx context.Context, account, building string) ([]domain.
 	if err != nil {
 		return nil, err
 	}
-	return floors(ctx, s.pool, key, building)
+	return floors(ctx, s.read, key, building)
 }
 
-func floors(ctx context.Context, q querier, key int64, building string) ([]domain.Floor, error) {
-	sql, args := `SELECT id, building_id, name FROM floors WHERE account_id = $1 ORDER BY position`, []any{key}
+func floors(ctx context.Context, q Querier, key int64, building string) ([]domain.Floor, error) {
+	query, args := `SELECT id, building_id, name FROM floors WHERE account_id = ? ORDER BY position`, []any{key}
 	if building != "" {
-		sql, args = `SELECT id, building_id, name FROM floors WHERE account_id = $1 AND building_id = $2 ORDER BY position`, append(args, building)
+		query, args = `SELECT id, building_id, name FROM floors WHERE account_id = ? AND building_id = ? ORDER BY position`, append(args, building)
 	}
-	rows, err := q.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Floor, error) {
-		var f domain.Floor
-		return f, row.Scan(&f.ID, &f.BuildingID, &f.Name)
+	var out []domain.Floor
+	var f domain.Floor
+	err := each(ctx, q, query, args, []any{&f.ID, &f.BuildingID, &f.Name}, func() error {
+		out = append(out, f)
+		return nil
 	})
+	return out, err
 }
 
 // Rooms lists an account's rooms, of one floor or of all when floor is "".
@@ -298,22 +300,23 @@ func (s *Store) Rooms(ctx context.Context, account, floor string) ([]domain.Room
 	if err != nil {
 		return nil, err
 	}
-	return rooms(ctx, s.pool, key, floor)
+	return s.rooms(ctx, s.read, key, floor)
 }
 
-func rooms(ctx context.Context, q querier, key int64, floor string) ([]domain.Room, error) {
-	sql, args := `SELECT id, floor_id, name FROM rooms WHERE account_id = $1 ORDER BY position`, []any{key}
+func (s *Store) rooms(ctx context.Context, q Querier, key int64, floor string) ([]domain.Room, error) {
+	query, args := `SELECT id, floor_id, name FROM rooms WHERE account_id = ? ORDER BY position`, []any{key}
 	if floor != "" {
-		sql, args = `SELECT id, floor_id, name FROM rooms WHERE account_id = $1 AND floor_id = $2 ORDER BY position`, append(args, floor)
+		// A floor's rooms by their index, not the account's filtered.
+		query, args = `SELECT id, floor_id, name FROM rooms`+s.d.IndexedBy("rooms_floor")+` WHERE account_id = ? AND floor_id = ? ORDER BY position`,
+			append(args, floor)
 	}
-	rows, err := q.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (domain.Room, error) {
-		var r domain.Room
-		return r, row.Scan(&r.ID, &r.FloorID, &r.Name)
+	var out []domain.Room
+	var r domain.Room
+	err := each(ctx, q, query, args, []any{&r.ID, &r.FloorID, &r.Name}, func() error {
+		out = append(out, r)
+		return nil
 	})
+	return out, err
 }
 
 // Locations lists an account's device locations, of one room or of all

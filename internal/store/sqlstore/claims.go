@@ -1,0 +1,144 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+
+	"washboard/internal/domain"
+)
+
+// claimsLimit is the most claims ClaimsDuring returns when its caller
+// sets no limit (limit <= 0): a report of one span of time reads a
+// bounded number, never the whole history.
+const claimsLimit = 1000
+
+// ClaimAlert records c as the active claim of the account's alert, in one
+// transaction: the alert must be open in the cache (domain.ErrNotFound
+// otherwise), and the claim active before, if any, ends as handed over at
+// c.At. No claim ends before it was made. Lengths are the caller's to
+// check; the table holds what it is given.
+//
+// The alert's row stays locked until the claim commits (where the engine
+// locks rows; elsewhere the one writer waits for a refresh under way): a
+// refresh that closes or removes the alert meanwhile waits, then ends the
+// claim; one that did first leaves no open alert to claim; and two claims
+// of one alert, from any replicas, follow one another.
+func (s *Store) ClaimAlert(ctx context.Context, account string, c domain.Claim) error {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return err
+	}
+	return s.inTx(ctx, func(tx Tx) error {
+		var one int
+		err := tx.QueryRow(ctx, `SELECT 1 FROM alerts WHERE account_id = ? AND id = ? AND status = 'OPEN'`+s.d.ForUpdate(),
+			key, c.AlertID).Scan(&one)
+		if err != nil {
+			return notFound(err, "open alert", c.AlertID)
+		}
+		if err := s.endClaim(ctx, tx, key, c.AlertID, c.At, domain.ClaimHanded); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO claims (account_id, alert_id, name, note, claimed) VALUES (?, ?, ?, ?, ?)`,
+			key, c.AlertID, c.Name, c.Note, s.d.Time(c.At))
+		return err
+	})
+}
+
+// endClaim ends the active claim of the account's alert, if there is one,
+// at at, or when it was made if that was later.
+func (s *Store) endClaim(ctx context.Context, q Querier, account int64, alertID string, at time.Time, by domain.ClaimEnd) error {
+	t := s.d.Time(at)
+	_, err := q.Exec(ctx, `UPDATE claims SET ended = CASE WHEN claimed > ? THEN claimed ELSE ? END, ended_by = ?
+		WHERE account_id = ? AND alert_id = ? AND ended IS NULL`, t, t, string(by), account, alertID)
+	return err
+}
+
+// ReleaseClaim ends the active claim of the account's alert, if there is
+// one, as released at at (or when it was made, if that was later).
+func (s *Store) ReleaseClaim(ctx context.Context, account, alertID string, at time.Time) error {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return err
+	}
+	return s.endClaim(ctx, s.write, key, alertID, at, domain.ClaimReleased)
+}
+
+// ActiveClaims returns the account's active claims by alert id: one per
+// open alert at most.
+func (s *Store) ActiveClaims(ctx context.Context, account string) (map[string]domain.Claim, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]domain.Claim{}
+	err = s.claims(ctx, `SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended IS NULL`, []any{key}, func(c domain.Claim) {
+		out[c.AlertID] = c
+	})
+	return out, err
+}
+
+// ClaimsDuring returns the account's claims active at any moment of
+// [from, to): made before to, and active or ended after from. They come
+// in the order they were made, then by alert id, at most limit of them,
+// or claimsLimit when limit <= 0. A claim that ended the moment it was
+// made was never active.
+func (s *Store) ClaimsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.Claim, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = claimsLimit
+	}
+	// The active claims, and those ended after from, each read from an
+	// index: a recent span reads recent claims, not the whole history.
+	var out []domain.Claim
+	err = s.claims(ctx, `SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended IS NULL AND claimed < ?
+		UNION ALL
+		SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended > ? AND claimed < ?
+		ORDER BY claimed, alert_id, id LIMIT ?`, []any{key, s.d.Time(to), key, s.d.Time(from), s.d.Time(to), limit}, func(c domain.Claim) {
+		out = append(out, c)
+	})
+	return out, err
+}
+
+// claimCols are the columns claims reads; the last, the claim's id,
+// orders claims made at the same time on the same alert.
+const claimCols = `alert_id, name, note, claimed, ended, coalesce(ended_by, ''), id`
+
+// claims runs a query of claimCols and passes each claim to f.
+func (s *Store) claims(ctx context.Context, q string, args []any, f func(domain.Claim)) error {
+	var c domain.Claim
+	var endedBy string
+	var id int64
+	return each(ctx, s.read, q, args, []any{&c.AlertID, &c.Name, &c.Note, s.d.ScanTime(&c.At), s.d.ScanTime(&c.Ended), &endedBy, &id},
+		func() error {
+			c.EndedBy = domain.ClaimEnd(endedBy)
+			f(c)
+			return nil
+		})
+}
+
+// endClaimsOfClosedAlerts ends, as closed, the account's active claims
+// whose alert the cache no longer holds open, within the transaction of
+// the refresh that closed or removed it, in one statement that reads the
+// active claims only. They end at seen, when the refresh saw the service;
+// a refresh that does not say (an AlertWrite without SeenAt) ends them
+// when the alert was resolved, if the cache still holds it, or else at
+// now. No claim ends before it was made.
+func (s *Store) endClaimsOfClosedAlerts(ctx context.Context, tx Tx, account int64, seen, now time.Time) error {
+	const notOpen = `WHERE account_id = ? AND ended IS NULL
+		AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a.account_id = claims.account_id AND a.id = claims.alert_id AND a.status = 'OPEN')`
+	if !seen.IsZero() {
+		at := s.d.Time(seen)
+		_, err := tx.Exec(ctx, `UPDATE claims SET ended_by = ?, ended = CASE WHEN claimed > ? THEN claimed ELSE ? END `+notOpen,
+			string(domain.ClaimClosed), at, at, account)
+		return err
+	}
+	// When the alert was resolved, if the cache still holds it; or now.
+	const end = `coalesce((SELECT a.resolved FROM alerts a WHERE a.account_id = claims.account_id AND a.id = claims.alert_id), ?)`
+	t := s.d.Time(now)
+	_, err := tx.Exec(ctx, `UPDATE claims SET ended_by = ?, ended = CASE WHEN claimed > `+end+` THEN claimed ELSE `+end+` END `+notOpen,
+		string(domain.ClaimClosed), t, t, account)
+	return err
+}
