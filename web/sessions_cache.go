@@ -3,9 +3,12 @@ package web
 import (
 	"context"
 	"crypto/rand"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 )
 
 // SessionStore keeps sessions' sealed data by their token's hash; the
@@ -54,6 +57,8 @@ type sessionCache struct {
 	self          string
 
 	writing sync.Mutex // a write and its change to memory, one at a time, so both see writes in the same order
+
+	reads singleflight.Group // one read of a session at a time, by token and generation
 
 	mu        sync.Mutex
 	gen       uint64 // moves with every write: a read that a write overtook is not kept
@@ -143,19 +148,33 @@ func (c *sessionCache) Find(token string) ([]byte, bool, error) {
 		}
 		return e.data, true, nil
 	}
-	data, expiry, found, err := c.store.FindSession(context.Background(), token)
+	// The requests of one session that find it not kept at once (a page
+	// and its fragments, as a kept session's time runs out) wait for one
+	// read; a request after a write of it does not wait for a read the
+	// write overtook.
+	v, err, _ := c.reads.Do(token+"\x00"+strconv.FormatUint(gen, 10), func() (any, error) {
+		data, expiry, found, err := c.store.FindSession(context.Background(), token)
+		if err != nil || !found {
+			return foundSession{}, err
+		}
+		c.mu.Lock()
+		if c.gen == gen {
+			c.keepLocked(token, cachedSession{data: data, expiry: expiry, read: now})
+		}
+		c.mu.Unlock()
+		return foundSession{data, true}, nil
+	})
 	if err != nil {
 		return nil, false, sessionStoreError{err}
 	}
-	if !found {
-		return nil, false, nil
-	}
-	c.mu.Lock()
-	if c.gen == gen {
-		c.keepLocked(token, cachedSession{data: data, expiry: expiry, read: now})
-	}
-	c.mu.Unlock()
-	return data, true, nil
+	f := v.(foundSession)
+	return f.data, f.found, nil
+}
+
+// foundSession is what a read of a session found.
+type foundSession struct {
+	data  []byte
+	found bool
 }
 
 // Commit writes a session and keeps it.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/sync/singleflight"
+
 	"washboard/internal/clock"
 	"washboard/internal/domain"
 	"washboard/internal/forecast"
@@ -51,8 +53,9 @@ type Service struct {
 	keys     *keyring.Ring
 	forecast Forecasts
 
-	statusMu sync.Mutex
-	statuses map[string]keptStatuses // by account: see syncStatuses
+	statusMu    sync.Mutex
+	statuses    map[string]keptStatuses // by account: see syncStatuses
+	statusReads singleflight.Group      // one read of an account's states at a time
 
 	// Trends computed lately (see Trends): the alerts' counts by scope and
 	// period, the latest heat maps by account and zone.

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"washboard/internal/domain"
@@ -98,6 +99,30 @@ func (s *Service) syncStatuses(ctx context.Context, account string) (map[domain.
 	if ok && kept.version == version && time.Since(kept.read) < statusesKept {
 		return kept.statuses, nil
 	}
+	// Every request that finds them old at once waits for one read: a
+	// page served to many at the turn of a second reads them once.
+	ch := s.statusReads.DoChan(account+"\x00"+strconv.FormatUint(version, 10), func() (any, error) {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), statusReadTimeout)
+		defer cancel()
+		return s.readStatuses(rctx, account, version)
+	})
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case r := <-ch:
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		return r.Val.(map[domain.Resource]store.SyncStatus), nil
+	}
+}
+
+// statusReadTimeout bounds a read of sync states shared by several
+// requests, which none of them alone may cancel.
+const statusReadTimeout = 10 * time.Second
+
+// readStatuses reads the account's sync states and keeps them.
+func (s *Service) readStatuses(ctx context.Context, account string, version uint64) (map[domain.Resource]store.SyncStatus, error) {
 	read := time.Now()
 	statuses, err := s.store.SyncStatuses(ctx, account)
 	if err != nil {
