@@ -156,7 +156,7 @@ func TestBrowserTokensAreRenewedUnnoticed(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("client_secret"), client.Secret)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("client_id")), "signing in")
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("main h1"))), "opening the overview")
-	screen, cancel := chromedp.NewContext(ctx)
+	screen, cancel := newTab(t, ctx, 1280, 900)
 	defer cancel()
 	loadAfter(t, screen, chromedp.Navigate(a.srv.URL+"/s/"+token), "opening the screen's link")
 

@@ -40,7 +40,7 @@ func TestBrowserEventsReachTheScreenAndTheAlertsPageWithoutAPoll(t *testing.T) {
 	must(t, chromedp.Do(screen, chromedp.WaitVisible(chromedp.ID("screen-live"))), "waiting for the screen")
 
 	// The alerts page, signed in, in a tab of its own.
-	alerts, cancel := chromedp.NewContext(screen)
+	alerts, cancel := newTab(t, screen, 1920, 1080)
 	defer cancel()
 	must(t, chromedp.Do(alerts, chromedp.Navigate(a.srv.URL+"/signin"),
 		chromedp.SendKeys(chromedp.ID("api_key"), credA.APIKey),
