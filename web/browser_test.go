@@ -220,6 +220,7 @@ func text(t *testing.T, ctx context.Context, sel string) string {
 }
 
 func TestBrowserWalkthrough(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	ctx := newChrome(t, 1280, 900)
 	step := time.Now()
@@ -323,6 +324,7 @@ func TestBrowserWalkthrough(t *testing.T) {
 // light and the dark theme, runs axe-core on each, and checks that a 360
 // px phone needs no sideways scrolling.
 func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	ctx := newChrome(t, 1280, 900)
 	acc := a.world.Accounts()[0]
@@ -385,6 +387,7 @@ func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
 // the first screen. On a desktop the navigation is in the header's one
 // row, with no button to press.
 func TestBrowserPhoneShowsTheFloorFirst(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	ctx := newChrome(t, 1280, 900)
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/signin"),

@@ -55,8 +55,9 @@ func cacheSnapshot(t *testing.T, a *app, account string) (devices, alerts map[st
 // refreshes fail, and once the faults stop the cache matches the simulator
 // within two sync intervals.
 func TestChaosDay(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("a simulated day against a failing service takes a few minutes")
+		t.Skip("a simulated day against a failing service takes a while")
 	}
 	a := newAppWith(t, Config{}, appOptions{locations: 40, attempts: 2})
 	b := a.browser()

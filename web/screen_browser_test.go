@@ -31,6 +31,7 @@ import (
 // DOM from growing across updates, fits 1080p and 4K without scrolling,
 // passes axe-core, and says when it is unlinked.
 func TestBrowserScreen(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{ScreenHeartbeat: time.Second})
 	ctx := newChrome(t, 1920, 1080)
 	acc := a.world.Accounts()[0]
@@ -251,6 +252,7 @@ func TestBrowserScreen(t *testing.T) {
 // against burn-in: it moves by at most 4 px, no more often than every ten
 // minutes of screen time, and slowly.
 func TestBrowserScreenBurnIn(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	ctx := newChrome(t, 1920, 1080)
 	user := a.browser()
@@ -309,6 +311,7 @@ func TestBrowserScreenBurnIn(t *testing.T) {
 // the real one (the demo's runs an hour a minute), a screen's clock shows
 // the server's time, the time its data is in, and moves at its speed.
 func TestBrowserScreenKeepsTheServersClock(t *testing.T) {
+	t.Parallel()
 	// The test's clock stands still unless told; heartbeats, which set the
 	// screen's clock again, come every 5 s.
 	a := newApp(t, Config{ScreenHeartbeat: 5 * time.Second, ClockSpeed: 60})
@@ -386,6 +389,7 @@ func readScreen(t *testing.T, ctx context.Context) screenState {
 // action on the first page, in two columns, and sums up what only needs
 // attention, room by room.
 func TestBrowserScreenFitsTheDemoFleetsActionItemsOnOnePage(t *testing.T) {
+	t.Parallel()
 	a := newAppWith(t, Config{}, appOptions{locations: 400, seed: 1, history: 14 * 24 * time.Hour}) // the demo's world
 	user := a.browser()
 	user.signIn(credA)
@@ -434,6 +438,7 @@ func TestBrowserScreenFitsTheDemoFleetsActionItemsOnOnePage(t *testing.T) {
 // TestBrowserScreenShowsWithoutItsScript: a screen whose script does not
 // load still shows what needs doing, unfitted, two seconds on.
 func TestBrowserScreenShowsWithoutItsScript(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)
@@ -482,6 +487,7 @@ func delayScript(t *testing.T, ctx context.Context, path string, delay time.Dura
 // attention lines page beneath them; a floor where everything fits lists
 // it all, attention items included, on one page.
 func TestBrowserScreenKeepsActionItemsOnEveryPage(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)
@@ -542,6 +548,7 @@ func TestBrowserScreenKeepsActionItemsOnEveryPage(t *testing.T) {
 // another: the screen reconnects to the other, never shows the
 // connection-lost banner, and goes on showing changes.
 func TestBrowserScreenRollingRestart(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{ScreenHeartbeat: time.Second})
 	ctx := newChrome(t, 1920, 1080)
 	acc := a.world.Accounts()[0]

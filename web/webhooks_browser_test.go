@@ -24,6 +24,7 @@ import (
 // how long each took (the README's figure, goal p95 under 2 s); the time
 // is a figure, not a condition, on a machine shared with other work.
 func TestBrowserEventsReachTheScreenAndTheAlertsPageWithoutAPoll(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{ScreenHeartbeat: time.Second})
 	user := a.browser()
 	user.signIn(credA)

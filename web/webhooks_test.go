@@ -50,6 +50,7 @@ func (b *browser) makeReceiver(pasted string) (string, string, string) {
 }
 
 func TestWebhooksPageShowsANewReceiversSecretOnce(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -129,6 +130,7 @@ func alertEvent(a *app, secret webhook.Secret, eventID, alertID string, at time.
 }
 
 func TestTheHookAnswersEveryBadDeliveryWithItsStatus(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -225,6 +227,7 @@ func TestTheHookAnswersEveryBadDeliveryWithItsStatus(t *testing.T) {
 }
 
 func TestTheHookSurvivesHostileDeliveries(t *testing.T) {
+	t.Parallel()
 	// The receiver's wall clock stands still, so that the whole test is
 	// one minute of refusals, whenever in the minute it starts.
 	wall := clock.NewFake(time.Now())
@@ -302,6 +305,7 @@ func TestTheHookSurvivesHostileDeliveries(t *testing.T) {
 }
 
 func TestEventsAreAppliedAndAnnouncedWithinSeconds(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -399,6 +403,7 @@ func (s *shuffler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestLostDuplicatedAndReorderedEventsLeaveTheCacheRightAfterTwoPolls(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -439,6 +444,7 @@ func TestLostDuplicatedAndReorderedEventsLeaveTheCacheRightAfterTwoPolls(t *test
 var receiverConfigForFlood = receiver.Config{QueueSize: 64}
 
 func TestAnEventThatComesLateNeverUndoesALaterState(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
