@@ -90,6 +90,7 @@ func TestBrowserScreen(t *testing.T) {
 		t.Fatal("no towel dispenser on the floor")
 	}
 	a.clock.Advance(time.Minute)
+	a.clock.BlockUntil(1) // the sync is over
 	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.getElementById('screen-live').textContent.includes('Product out')`,
 		chromedp.WithPollingTimeout(2*time.Second))), "waiting for the screen to show the product out")
 
@@ -203,6 +204,7 @@ func TestBrowserScreen(t *testing.T) {
 		}
 	}
 	a.clock.Advance(time.Minute)
+	a.clock.BlockUntil(1) // the sync is over
 	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`document.querySelectorAll('.screen-part-action .screen-item').length >= `+itoa(int64(out)),
 		chromedp.WithPollingTimeout(5*time.Second))), "waiting for the screen to show every dispenser out")
 	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1200, 900)), "making the screen 4:3")
@@ -263,10 +265,16 @@ func TestBrowserScreenBurnIn(t *testing.T) {
 	user.signIn(credA)
 	token := user.createScreen(screenForm("Office", "account"))
 
-	const speed = 100
+	// The screen's one-second timer fires a hundred times a second and
+	// stops after 1,500 ticks: 25 minutes of screen time, however slowly
+	// a crowded machine lets the timer run.
+	const speed, minutes = 100, 25
 	_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(() => {
 		const every = window.setInterval;
-		window.setInterval = (fn, ms, ...args) => every(fn, ms === 1000 ? 1000 / ` + itoa(speed) + ` : ms, ...args);
+		window.__ticks = 0;
+		window.setInterval = (fn, ms, ...args) => ms === 1000
+			? every(() => { if (window.__ticks < ` + itoa(minutes*60) + `) { window.__ticks++; fn(...args); } }, 1000 / ` + itoa(speed) + `)
+			: every(fn, ms, ...args);
 	})()`})
 	must(t, err, "speeding up the screen's clock")
 	loadAfter(t, ctx, chromedp.Navigate(a.srv.URL+"/s/"+token), "opening the screen's link")
@@ -278,16 +286,19 @@ func TestBrowserScreenBurnIn(t *testing.T) {
 		t.Errorf("the content moves in %q; want a slow move of at least 3 s", transition)
 	}
 
-	// Sample the offset for 25 minutes of screen time (15 s), every 100 ms.
+	// Sample the offset for the 25 minutes of screen time (some 15 s),
+	// every 100 ms.
 	type offset struct{ x, y string }
 	var seen []offset
 	moves := 0
-	for i := 0; i < 150; i++ {
+	for ticks := 0; ticks < minutes*60; {
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
 			const s = document.getElementById('screen-root').style;
-			return [s.getPropertyValue('--shift-x'), s.getPropertyValue('--shift-y')];
+			return [s.getPropertyValue('--shift-x'), s.getPropertyValue('--shift-y'), String(window.__ticks)];
 		})()`))
 		must(t, err, "reading the offset")
+		ticks, _ = strconv.Atoi(got[2])
+		got = got[:2]
 		o := offset{got[0], got[1]}
 		for _, v := range got {
 			n, err := strconv.Atoi(strings.TrimSuffix(v, "px"))
@@ -346,12 +357,14 @@ func TestBrowserScreenKeepsTheServersClock(t *testing.T) {
 	if later := minutes(); later < first+2 || later > first+10 {
 		t.Errorf("three seconds later the clock reads %02d:%02d, from %02d:%02d; want about three minutes on", later/60, later%60, first/60, first%60)
 	}
-	// The heartbeat keeps it with the server's clock.
+	// The heartbeat keeps it with the server's clock: within two
+	// heartbeats it is two hours on, where its own pace would have taken
+	// it ten minutes.
 	a.clock.Advance(2 * time.Hour)
 	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`(() => {
 		const [h, m] = document.getElementById('screen-clock').textContent.split(':').map(Number);
 		return h * 60 + m >= `+itoa(int64(first+120))+`;
-	})()`, chromedp.WithPollingTimeout(5*time.Second))), "waiting for the clock to follow the server's")
+	})()`, chromedp.WithPollingTimeout(10*time.Second))), "waiting for the clock to follow the server's")
 }
 
 // screenState is what a wall screen shows at a moment, read in the page.
