@@ -22,6 +22,7 @@ import (
 // the limit in words and the form as typed; removing a channel makes room
 // again.
 func TestWhatAnAccountKeepsIsLimited(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -90,6 +91,7 @@ func TestWhatAnAccountKeepsIsLimited(t *testing.T) {
 // TestChannelsAddedAtOnceAreAllKept: channels added at the same moment,
 // from two tabs, are all kept, each said to be added.
 func TestChannelsAddedAtOnceAreAllKept(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)

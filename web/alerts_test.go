@@ -10,6 +10,7 @@ import (
 // TestAlertsPageShowsANewAlertAtOnce: the alerts page, kept rendered
 // between changes, shows an alert as soon as the sync has read it.
 func TestAlertsPageShowsANewAlertAtOnce(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)

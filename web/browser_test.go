@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -33,28 +35,98 @@ func chromiumPath() string {
 	return ""
 }
 
-// newChrome starts a headless browser for the test.
+// The browser tests share one Chromium, started by the first of them and
+// stopped by TestMain. Each test gets a tab of its own in a browser context
+// of its own (like an incognito window: no cookies, storage or cache in
+// common with another test), in a window of the size it asks for.
+var chromium struct {
+	once sync.Once
+	ctx  context.Context // the browser's first tab, which the tests' tabs come from
+	err  error
+	stop func()
+}
+
+// browserSlots bounds the browser tests that drive the browser at once:
+// they compute more than the others (rendering, axe-core), and a timer of
+// a page waits longer on a crowded machine.
+var browserSlots = make(chan struct{}, 3)
+
+// startChromium starts the shared browser once, at path.
+func startChromium(path string) (context.Context, error) {
+	chromium.once.Do(func() {
+		dir, err := os.MkdirTemp("", "washboard-chromium-")
+		if err != nil {
+			chromium.err = err
+			return
+		}
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(path),
+			chromedp.NoSandbox,
+			chromedp.DisableGPU,
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-quic", true),
+			chromedp.UserDataDir(dir),
+		)
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelCtx := chromedp.NewContext(actx)
+		chromium.stop = func() { cancelCtx(); cancelAlloc(); os.RemoveAll(dir) }
+		if err := chromedp.Do(ctx); err != nil { // starts it
+			chromium.err = err
+			return
+		}
+		chromium.ctx = ctx
+	})
+	return chromium.ctx, chromium.err
+}
+
+// stopChromium stops the shared browser, if a test started it.
+func stopChromium() {
+	if chromium.stop != nil {
+		chromium.stop()
+	}
+}
+
+// newChrome opens a tab for the test in a new browser context of the shared
+// headless browser, in a window of width × height, once one of the
+// browserSlots is free.
 func newChrome(t *testing.T, width, height int) context.Context {
 	t.Helper()
 	path := chromiumPath()
 	if path == "" {
 		needed(t, "Chromium: install it (apt-get install chromium) or set WASHBOARD_CHROMIUM to its path")
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(width, height),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx)
+	shared, err := startChromium(path)
+	if err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	browserSlots <- struct{}{}
+	t.Cleanup(func() { <-browserSlots })
+	ctx, cancelCtx := chromedp.NewContext(shared, chromedp.WithNewBrowserContext())
 	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	t.Cleanup(func() { cancelTimeout(); cancelCtx() })
+	sizeWindow(t, ctx, width, height)
 	return ctx
+}
+
+// newTab opens another tab in the browser context of the test's tab ctx,
+// in a window of width × height; cancel closes it.
+func newTab(t *testing.T, ctx context.Context, width, height int) (tab context.Context, cancel context.CancelFunc) {
+	t.Helper()
+	tab, cancel = chromedp.NewContext(ctx)
+	sizeWindow(t, tab, width, height)
+	return tab, cancel
+}
+
+// sizeWindow makes the window of the tab ctx width × height, as the
+// browser's --window-size makes its first window.
+func sizeWindow(t *testing.T, ctx context.Context, width, height int) {
+	t.Helper()
+	w, err := chromedp.Call(ctx, cdpbrowser.GetWindowForTarget, cdpbrowser.GetWindowForTargetParams{})
+	must(t, err, "finding the tab's window")
+	_, err = chromedp.CallBrowser(ctx, cdpbrowser.SetWindowBounds, cdpbrowser.SetWindowBoundsParams{WindowID: w.WindowID,
+		Bounds: &cdpbrowser.Bounds{Width: int64(width), Height: int64(height)}})
+	must(t, err, "sizing the tab's window")
 }
 
 // needed skips a browser test for want of what, in the words of every
@@ -148,6 +220,7 @@ func text(t *testing.T, ctx context.Context, sel string) string {
 }
 
 func TestBrowserWalkthrough(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	ctx := newChrome(t, 1280, 900)
 	step := time.Now()
@@ -251,6 +324,7 @@ func TestBrowserWalkthrough(t *testing.T) {
 // light and the dark theme, runs axe-core on each, and checks that a 360
 // px phone needs no sideways scrolling.
 func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	ctx := newChrome(t, 1280, 900)
 	acc := a.world.Accounts()[0]
@@ -313,6 +387,7 @@ func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
 // the first screen. On a desktop the navigation is in the header's one
 // row, with no button to press.
 func TestBrowserPhoneShowsTheFloorFirst(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	ctx := newChrome(t, 1280, 900)
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/signin"),

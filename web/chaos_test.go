@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,34 +47,54 @@ func cacheSnapshot(t *testing.T, a *app, account string) (devices, alerts map[st
 
 // TestChaosDay runs the dashboard against a service that fails often (30 %
 // server errors, 10 % rate limits with Retry-After, 5 % truncated bodies,
-// up to 3 s of latency) through a simulated day in steps of three hours,
+// up to 0.3 s of latency) through a simulated day in steps of three hours,
 // with the client retrying once (so that some refreshes fail): no page
-// answers 5xx, a failed refresh leaves the rows of the
-// last good one as they were, the pages warn while refreshes fail, and
-// once the faults stop the cache matches the simulator within two sync
-// intervals.
+// answers 5xx while a refresh runs (each round's first request to the
+// service is held until the pages have answered), a failed refresh leaves
+// the rows of the last good one as they were, the pages warn while
+// refreshes fail, and once the faults stop the cache matches the simulator
+// within two sync intervals.
 func TestChaosDay(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("a simulated day against a failing service takes a few minutes")
+		t.Skip("a simulated day against a failing service takes a while")
 	}
 	a := newAppWith(t, Config{}, appOptions{locations: 40, attempts: 2})
 	b := a.browser()
 	b.signIn(credA)
 	acc := a.world.Accounts()[0]
 	pages := []string{"/", "/alerts", "/floors/" + acc.Buildings[0].Floors[0].ID, "/alerts.csv?status=all", "/reports/shift", "/status"}
-	a.world.SetFaults(sim.Faults{ErrorRate: 0.30, RateLimitRate: 0.10, RetryAfter: time.Second, TruncateRate: 0.05, Latency: 3 * time.Second})
+	a.world.SetFaults(sim.Faults{ErrorRate: 0.30, RateLimitRate: 0.10, RetryAfter: time.Second, TruncateRate: 0.05, Latency: 300 * time.Millisecond})
 
 	failed, warned := 0, 0
 	for step := 0; step < 8; step++ {
 		devicesBefore, alertsBefore := cacheSnapshot(t, a, acc.ID)
+		// The round's first request to the service waits until the pages
+		// have answered; the others go on.
+		var first atomic.Bool
+		started, answered := make(chan struct{}), make(chan struct{})
+		hold := func(*http.Request) {
+			if first.CompareAndSwap(false, true) {
+				close(started)
+				<-answered
+			}
+		}
+		a.beforeUpstream.Store(&hold)
 		a.clock.Advance(3 * time.Hour)
+		select {
+		case <-started:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("step %d: no refresh started within 20 s", step)
+		}
 		// Pages answer while the refresh runs against the failing service.
 		for _, p := range pages {
 			if r := b.get(p); r.StatusCode >= 500 {
 				t.Errorf("step %d: %s answered %d", step, p, r.StatusCode)
 			}
 		}
+		close(answered)
 		a.clock.BlockUntil(1) // the round is over
+		a.beforeUpstream.Store(nil)
 		now := a.clock.Now()
 		st, err := a.store.SyncStatuses(context.Background(), acc.ID)
 		if err != nil {

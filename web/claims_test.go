@@ -54,6 +54,7 @@ func claimCellOf(t *testing.T, r response, alertID string) string {
 // note shows "Maria — 4 min" to everyone, live; someone else can take it
 // over, and it can be released. The name is remembered for the next claim.
 func TestSomeoneSaysTheyAreOnAnAlert(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	maria, ali := a.browser(), a.browser()
 	maria.signIn(credA)
@@ -153,6 +154,7 @@ func TestSomeoneSaysTheyAreOnAnAlert(t *testing.T) {
 // page; and an alert that closes ends its claim, its claim page saying it
 // is no longer open.
 func TestClaimsRefuseWhatCannotBeKept(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -207,6 +209,7 @@ func TestClaimsRefuseWhatCannotBeKept(t *testing.T) {
 // see, take over or release a claim: each is answered 404, and the claim
 // stays as it was.
 func TestAnotherAccountsClaimIsNotFound(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	maria, other := a.browser(), a.browser()
 	maria.signIn(credA)

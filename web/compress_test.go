@@ -43,6 +43,7 @@ func (b *browser) getEncoded(path, coding string, headers ...string) response {
 }
 
 func TestPagesAreSentGzippedToBrowsersThatAcceptIt(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -86,6 +87,7 @@ func TestPagesAreSentGzippedToBrowsersThatAcceptIt(t *testing.T) {
 }
 
 func TestGzipIsOnlyUsedWhereItHelps(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -121,6 +123,7 @@ func TestGzipIsOnlyUsedWhereItHelps(t *testing.T) {
 }
 
 func TestAssetsAreKeptByVersionAndSentGzipped(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	css, err := static.FS.ReadFile("css/app.css")
@@ -170,6 +173,7 @@ func TestAssetsAreKeptByVersionAndSentGzipped(t *testing.T) {
 }
 
 func TestPiecesCompressedApartMakeOneGzipMember(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 50 {
 		var parts [][]byte
@@ -210,6 +214,7 @@ func TestPiecesCompressedApartMakeOneGzipMember(t *testing.T) {
 // token is also stored in the gzipped page as it is, between the
 // compressed parts, and so never compressed with anything else.
 func TestKeptPagesStoreTheCSRFTokenApartFromTheCompressedFrame(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -230,6 +235,7 @@ func TestKeptPagesStoreTheCSRFTokenApartFromTheCompressedFrame(t *testing.T) {
 }
 
 func TestCRC32Combine(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{0, 1, 7, 8, 255, 4096, 65_537, 400_000} {
 		a, b := make([]byte, rng.IntN(5000)), make([]byte, n)

@@ -14,6 +14,7 @@ import (
 // only the domain; views know only the domain, the report and trends
 // models and the assets' addresses.
 func TestDependencyDirection(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not on PATH")
 	}

@@ -57,6 +57,7 @@ var fuzzParams = []string{
 // hostile paths, queries and forms, signed in: each answer is 2xx, 3xx or
 // 4xx, never 5xx, and no answer carries the input back unescaped.
 func TestFuzzRoutes(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{SignInLimit: 1 << 20})
 	b := a.browser()
 	b.signIn(credA)

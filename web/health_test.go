@@ -13,6 +13,7 @@ import (
 // with the version and nothing about accounts; /readyz is 503 when the
 // database does not answer.
 func TestHealthAndReadiness(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{Version: "v1.2.3"})
 	b := a.browser()
 	b.signIn(credA)
@@ -39,6 +40,7 @@ func TestHealthAndReadiness(t *testing.T) {
 // TestMetricsByRoutePattern: /metrics counts requests by route pattern,
 // never by path (which would carry ids), and has no account in any label.
 func TestMetricsByRoutePattern(t *testing.T) {
+	t.Parallel()
 	m := metrics.New()
 	a := newAppWith(t, Config{ServeMetrics: true}, appOptions{locations: 120, metrics: m})
 	b := a.browser()
@@ -63,6 +65,7 @@ func TestMetricsByRoutePattern(t *testing.T) {
 // TestEveryLogLineOfARequestHasItsID: the lines a request logs carry the
 // id its response names.
 func TestEveryLogLineOfARequestHasItsID(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	r := b.signIn(credA)

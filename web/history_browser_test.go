@@ -15,6 +15,11 @@ import (
 // table open, and runs axe-core on each; a 360 px phone shows it without
 // sideways scrolling; and the chart is there when the page is printed.
 // Screenshots go to WASHBOARD_SCREENSHOTS.
+//
+// It runs alone, before the tests that run in parallel: on a crowded
+// machine (as on a slow phone) the phone's header can grow as the page
+// shows, moving the brand and the search field down a few pixels, a layout
+// shift that this test reports.
 func TestBrowserLocationHistory(t *testing.T) {
 	a := newAppOf(t, Config{}, 12)
 	ctx := newChrome(t, 1280, 900)

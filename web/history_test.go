@@ -69,6 +69,7 @@ func (a *app) runOutAndRefill() string {
 // a table behind a disclosure. The card alone, fetched by htmx, holds no
 // chart; a location whose devices have no record says so in words.
 func TestLocationPageChartsTheLastSevenDays(t *testing.T) {
+	t.Parallel()
 	a := newAppOf(t, Config{}, 12)
 	b := a.browser()
 	b.signIn(credA)
@@ -136,6 +137,7 @@ func TestLocationPageChartsTheLastSevenDays(t *testing.T) {
 // Without the devices' history the page says so in words instead of
 // drawing an empty chart.
 func TestLocationPageWithoutHistorySaysSo(t *testing.T) {
+	t.Parallel()
 	a := newAppOf(t, Config{}, 12)
 	a.store.KeepHistory(false) // --device-history 0
 	b := a.browser()
@@ -160,6 +162,7 @@ func TestLocationPageWithoutHistorySaysSo(t *testing.T) {
 // A gateway's page charts what a gateway has: when it was online and
 // offline, from the first sync on, and no chart of levels.
 func TestGatewayPageChartsOnlineAndOffline(t *testing.T) {
+	t.Parallel()
 	a := newAppOf(t, Config{}, 40)
 	b := a.browser()
 	b.signIn(credA)

@@ -29,6 +29,7 @@ func (b *browser) setCookie(name, value string) {
 }
 
 func TestFormTokensBelongToTheSession(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 
 	// A planted cookie and a form value made to match it: the double
@@ -81,6 +82,7 @@ func TestFormTokensBelongToTheSession(t *testing.T) {
 }
 
 func TestFormTokenCookieIsHostOnlyOverTLS(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
 	r := a.browser().get("/signin", "X-Forwarded-Proto", "https")
 	var found bool
@@ -122,6 +124,7 @@ func (b *browser) heartbeatOf() string {
 }
 
 func TestAChangedKeyAsksScreensForANewLinkInWords(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{ScreenHeartbeat: time.Second})
 	user := a.browser()
 	user.signIn(credA)
@@ -178,6 +181,7 @@ func TestAChangedKeyAsksScreensForANewLinkInWords(t *testing.T) {
 }
 
 func TestARotatedKeySignsNobodyOut(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)

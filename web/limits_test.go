@@ -30,6 +30,7 @@ func varyOf(h http.Header) map[string]bool {
 }
 
 func TestSignedInResponsesAreNeverCachedAndVaryByHTMX(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -147,6 +148,7 @@ func TestLargeBodiesAreRefusedAndNoUploadOutlivesItsRequest(t *testing.T) {
 }
 
 func TestEventStreamsOutliveTheServersReadTimeout(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{ScreenHeartbeat: 100 * time.Millisecond})
 	user := a.browser()
 	user.signIn(credA)
@@ -198,6 +200,7 @@ func TestEventStreamsOutliveTheServersReadTimeout(t *testing.T) {
 }
 
 func TestLogLinesCutLongPathsShort(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	long := "/" + strings.Repeat("ä", 5000)
@@ -215,6 +218,7 @@ func TestLogLinesCutLongPathsShort(t *testing.T) {
 }
 
 func TestAFirstSyncWhosePagingDoesNotEndSaysSoAndTriesAgain(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	var ignoreOffsets atomic.Bool
 	ignoreOffsets.Store(true)
@@ -250,6 +254,7 @@ func TestAFirstSyncWhosePagingDoesNotEndSaysSoAndTriesAgain(t *testing.T) {
 // not UTF-8 in an id, a query or a form is answered 400 naming the
 // parameter, on either engine (PostgreSQL refuses such text outright).
 func TestNULBytesAndBrokenTextAreRefusedByName(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)

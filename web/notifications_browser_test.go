@@ -23,6 +23,7 @@ import (
 // scrolling on a 360 px phone; "Send a test" says what happened under the
 // channel, in place.
 func TestBrowserNotificationsPage(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	acc := a.world.Accounts()[0]
 	hook, broken := newHookReceiver(t, http.StatusOK), newHookReceiver(t, http.StatusServiceUnavailable)

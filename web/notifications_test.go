@@ -89,6 +89,7 @@ func (a *app) useNotifications(cfg notifier.Config) {
 var newSecretInput = regexp.MustCompile(`id="new-channel-secret"[^>]*value="(whsec_[A-Za-z0-9+/=]+)"`)
 
 func TestNotificationsPageAddsAChannelAndARuleAndNeverShowsTheSecretAgain(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -167,6 +168,7 @@ func TestNotificationsPageAddsAChannelAndARuleAndNeverShowsTheSecretAgain(t *tes
 }
 
 func TestNotificationsSendATestAndSayWhatHappened(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -208,6 +210,7 @@ func TestNotificationsSendATestAndSayWhatHappened(t *testing.T) {
 }
 
 func TestNotificationFormsRefuseBadInputNamingTheField(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -303,6 +306,7 @@ func TestNotificationFormsRefuseBadInputNamingTheField(t *testing.T) {
 }
 
 func TestNotificationsRefuseRemovingAChannelARuleUses(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -351,6 +355,7 @@ func TestNotificationsRefuseRemovingAChannelARuleUses(t *testing.T) {
 }
 
 func TestNotificationsShowTheFilesChannelsAndRulesReadOnly(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	acc := a.world.Accounts()[0]
 	const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
@@ -414,6 +419,7 @@ func TestNotificationsShowTheFilesChannelsAndRulesReadOnly(t *testing.T) {
 }
 
 func TestNotificationsLogShowsWhatWasSent(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -482,6 +488,7 @@ func openAlert(t *testing.T, a *app, loc *sim.Location, id string) {
 }
 
 func TestNotificationsPageIsAbsentWithoutANotifier(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	a.deps.Notifications = nil
 	s, err := New(a.cfg, a.deps)

@@ -190,6 +190,7 @@ func emptyTowels(t *testing.T, a *app, acc *sim.Account, n int) (ids, names []st
 // and the e-mail arrive within 5 s of it: within one sync interval and
 // 5 s of the alert.
 func TestNotificationsArriveWithinSecondsOfTheSync(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -220,6 +221,7 @@ func TestNotificationsArriveWithinSecondsOfTheSync(t *testing.T) {
 // With the service's events, the webhook and the e-mail arrive within 5 s
 // of the alert, without waiting for a sync.
 func TestNotificationsArriveWithinSecondsOfAnEvent(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -249,6 +251,7 @@ func TestNotificationsArriveWithinSecondsOfAnEvent(t *testing.T) {
 // message at 09:41; a five-minute escalation sends only the unclaimed one,
 // at 09:36.
 func TestRulesEndToEndWithTheSimulator(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)

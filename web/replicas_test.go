@@ -19,6 +19,7 @@ import (
 // request, and signing out on the first ends it on the second within a
 // second (the announcement's delay, milliseconds).
 func TestSignOutOnOneReplicaEndsTheSessionOnTheOthers(t *testing.T) {
+	t.Parallel()
 	if testEngine(t) != "postgres" {
 		t.Skip(pgtest.NeededEngine)
 	}

@@ -29,6 +29,7 @@ var pageFooter = regexp.MustCompile(`Page (\d+) of (\d+)`)
 // no page is empty. axe-core finds nothing on the page. On screen, the rows
 // far below it are not laid out until they come near.
 func TestBrowserShiftReportPrints(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	ctx := newChrome(t, 1280, 900)
 	pdftotext := pdftotextPath(t)

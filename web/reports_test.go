@@ -23,6 +23,7 @@ import (
 // report is of the night shift that ended at 06:00, and its counts are the
 // simulator's own.
 func TestShiftReportDefaultsToTheShiftThatEnded(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -63,6 +64,7 @@ func TestShiftReportDefaultsToTheShiftThatEnded(t *testing.T) {
 // TestShiftReportCountsAreTheSimulators: the late shift's counts and
 // tables hold every alert the simulator opened and resolved in it.
 func TestShiftReportCountsAreTheSimulators(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -99,6 +101,7 @@ func TestShiftReportCountsAreTheSimulators(t *testing.T) {
 // TestShiftReportOfOneBuilding: a report scoped to a building lists only
 // its alerts.
 func TestShiftReportOfOneBuilding(t *testing.T) {
+	t.Parallel()
 	a := newAppOf(t, Config{}, 600)
 	b := a.browser()
 	b.signIn(credA)
@@ -129,6 +132,7 @@ func TestShiftReportOfOneBuilding(t *testing.T) {
 // TestShiftReportFormKeepsWhatWasTyped: values that name no report give the
 // form back, with what is wrong in words, as typed.
 func TestShiftReportFormKeepsWhatWasTyped(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -171,6 +175,7 @@ func TestShiftReportFormKeepsWhatWasTyped(t *testing.T) {
 // TestShiftReportCSV: each table downloads with every row, for the same
 // parameters as the page.
 func TestShiftReportCSV(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -212,6 +217,7 @@ func TestShiftReportCSV(t *testing.T) {
 // TestShiftSettings: an account's shifts and zone change its reports; bad
 // values are refused with the typed text kept.
 func TestShiftSettings(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -247,6 +253,7 @@ func TestShiftSettings(t *testing.T) {
 // TestShiftReportOlderThanTheCacheReadsTheService: a period before what
 // the cache holds is read from the service, and the report says so.
 func TestShiftReportOlderThanTheCacheReadsTheService(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -270,6 +277,7 @@ func TestShiftReportOlderThanTheCacheReadsTheService(t *testing.T) {
 // once; the report says how old the read is, and a view after it is kept
 // reads again. Another account's view of the same period reads its own.
 func TestAnOldPeriodIsReadFromTheServiceOnceAWhile(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	var reads atomic.Int64
 	count := func(r *http.Request) {
@@ -336,6 +344,7 @@ var updateGolden = flag.Bool("update", false, "rewrite the golden files of the t
 // with testdata/shift-report.golden.html. Run with -update after a change
 // that is meant to alter it, and read the diff.
 func TestShiftReportGolden(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)

@@ -12,6 +12,7 @@ import (
 // is written: browsers drop tabs and line breaks from an address and read
 // a backslash as a slash.
 func TestReturnAddressesStayOnThisSite(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)

@@ -42,6 +42,7 @@ func (a *app) useForecasts() *runout.Service {
 // its range, empty for a device without one, and the time it went out for
 // a device out.
 func TestCardsAndTheCSVSayWhenDispensersRunOut(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -134,6 +135,7 @@ func TestCardsAndTheCSVSayWhenDispensersRunOut(t *testing.T) {
 // A floor page filtered to what runs out within two days shows the
 // locations with a dispenser estimated to run out by then, and only those.
 func TestFloorPageFiltersWhatRunsOutSoon(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -221,6 +223,7 @@ func (a *app) macsByLocation() map[string][]string {
 // without an estimate last; the devices CSV of that view lists the
 // locations in that order too.
 func TestFloorPageOrdersWhatRunsOutFirst(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -337,6 +340,7 @@ func (a *app) useEstimates(estimates map[string]forecast.Estimate) {
 // of that view has the same alerts. It refuses the filter with closed alerts, and orders
 // it does not know, naming the parameter.
 func TestAlertsPageOrdersAndFiltersByRunOut(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -453,6 +457,7 @@ func TestAlertsPageOrdersAndFiltersByRunOut(t *testing.T) {
 // say when the dispenser runs out, and a fault's or an offline device's
 // do not, nor does the run-out filter keep them.
 func TestAlertsPageForecastsOnlyBesideSupplies(t *testing.T) {
+	t.Parallel()
 	a := newAppWith(t, Config{}, appOptions{locations: 400}) // a fleet with open faults beside its product and battery alerts
 	b := a.browser()
 	b.signIn(credA)

@@ -60,6 +60,7 @@ func screenForm(name, scope string) url.Values {
 }
 
 func TestScreenLinkOpensOnceAndGrantsOnlyTheScreen(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)
@@ -112,6 +113,7 @@ func TestScreenLinkOpensOnceAndGrantsOnlyTheScreen(t *testing.T) {
 }
 
 func TestScreenWithoutLinkIsRefused(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	tv := a.browser()
 	if r := tv.get("/screen"); r.StatusCode != http.StatusForbidden {
@@ -128,6 +130,7 @@ func TestScreenWithoutLinkIsRefused(t *testing.T) {
 }
 
 func TestRevokedScreenSaysSoWithinAHeartbeat(t *testing.T) {
+	t.Parallel()
 	const beat = time.Second
 	a := newApp(t, Config{ScreenHeartbeat: beat})
 	user := a.browser()
@@ -186,6 +189,7 @@ func TestRevokedScreenSaysSoWithinAHeartbeat(t *testing.T) {
 }
 
 func TestRelinkedScreenDropsTheOldBrowser(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)
@@ -210,6 +214,7 @@ func TestRelinkedScreenDropsTheOldBrowser(t *testing.T) {
 }
 
 func TestScreenFormRejectsBadInputAndKeepsIt(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)
@@ -237,6 +242,7 @@ func TestScreenFormRejectsBadInputAndKeepsIt(t *testing.T) {
 }
 
 func TestScreenWithRejectedCredentialsSaysWhoShouldRelinkIt(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)
@@ -260,6 +266,7 @@ func TestScreenWithRejectedCredentialsSaysWhoShouldRelinkIt(t *testing.T) {
 }
 
 func TestScreenCanBeRenamedAndRescoped(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)
@@ -328,6 +335,7 @@ func (b *browser) removeScreen(id string) response {
 // takes it off the list for good; its old link and the browser opened with
 // it say it is unlinked, as for a revoked screen.
 func TestRevokedScreenCanBeRemoved(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)
@@ -366,6 +374,7 @@ func TestRevokedScreenCanBeRemoved(t *testing.T) {
 // button, and a removal asked all the same is refused in words, the
 // screen kept.
 func TestLinkedScreenIsNotRemoved(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)
@@ -392,6 +401,7 @@ func TestLinkedScreenIsNotRemoved(t *testing.T) {
 // TestAnotherAccountsScreenIsNotRemoved: a revoked screen of account A is
 // not found by account B, and stays; A can remove it.
 func TestAnotherAccountsScreenIsNotRemoved(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	userA := a.browser()
 	userA.signIn(credA)
@@ -419,6 +429,7 @@ func TestAnotherAccountsScreenIsNotRemoved(t *testing.T) {
 // limit of screens, revoked ones included, is told that revoked screens
 // can be removed to make room; removing one lets a new screen be made.
 func TestRemovingARevokedScreenMakesRoomAtTheScreenLimit(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)

@@ -29,6 +29,7 @@ func sessionTestStore(t *testing.T) store.Store {
 }
 
 func TestSessionCacheFollowsTheTable(t *testing.T) {
+	t.Parallel()
 	st := sessionTestStore(t)
 	now := time.Now()
 	c := newSessionCache(st, 2)
@@ -105,6 +106,7 @@ func TestSessionCacheFollowsTheTable(t *testing.T) {
 // TestSessionCacheAgreesWithTheTableUnderLoad: reads, writes and deletes
 // of the same sessions at once leave memory as the table is.
 func TestSessionCacheAgreesWithTheTableUnderLoad(t *testing.T) {
+	t.Parallel()
 	st := sessionTestStore(t)
 	c := newSessionCache(st, 16)
 	expiry := time.Now().Add(time.Hour)
@@ -144,6 +146,7 @@ func TestSessionCacheAgreesWithTheTableUnderLoad(t *testing.T) {
 }
 
 func TestSessionCodecHandsOutItsOwnValues(t *testing.T) {
+	t.Parallel()
 	c := newEncryptedCodec(testKeys(t, 3))
 	deadline := time.Now().Add(time.Hour).UTC().Round(time.Second)
 	blob, err := c.Encode(deadline, map[string]interface{}{"account": "a1"})
@@ -187,6 +190,7 @@ func (a *app) withToken(token string) *browser {
 // TestEndedSessionTokensAreRefusedAtOnce: a token that sign-out or a new
 // sign-in ended gets no page, even right after it was used.
 func TestEndedSessionTokensAreRefusedAtOnce(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -253,6 +257,7 @@ func (silence) Subscribe(string) (<-chan string, func())      { return make(chan
 // as it hears of it, reads a kept session again after sharedSessionKept,
 // and keeps nothing while it does not hear the others.
 func TestSharedSessionCachesHearEachOther(t *testing.T) {
+	t.Parallel()
 	st := &countingSessions{SessionStore: sessionTestStore(t)}
 	local := cluster.NewLocal(0)
 	t.Cleanup(local.Close)

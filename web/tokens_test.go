@@ -48,6 +48,7 @@ func waitForRejection(t *testing.T, a *app) {
 }
 
 func TestSignInWithAClientIDAndSecret(t *testing.T) {
+	t.Parallel()
 	a := newAppWith(t, Config{}, appOptions{locations: 120, tokenLifetime: time.Hour})
 	client := a.world.Client(0)
 	b := a.browser()
@@ -85,6 +86,7 @@ func TestSignInWithAClientIDAndSecret(t *testing.T) {
 }
 
 func TestARevokedClientIsSaidSoToSessionsAndScreens(t *testing.T) {
+	t.Parallel()
 	a := newAppWith(t, Config{ScreenHeartbeat: time.Second}, appOptions{locations: 120, tokenLifetime: time.Hour})
 	b := a.browser()
 	b.signInWithClient(a.world.Client(0))
@@ -120,6 +122,7 @@ func TestARevokedClientIsSaidSoToSessionsAndScreens(t *testing.T) {
 }
 
 func TestARefusedAuthorizationValueSaysItMayHaveExpired(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -140,6 +143,7 @@ func TestARefusedAuthorizationValueSaysItMayHaveExpired(t *testing.T) {
 // sign-in page, no word about credentials, no refresh failing, and one
 // token request per renewal, however many share the token.
 func TestBrowserTokensAreRenewedUnnoticed(t *testing.T) {
+	t.Parallel()
 	a := newAppWith(t, Config{ScreenHeartbeat: time.Second}, appOptions{locations: 120, tokenLifetime: time.Hour,
 		simClock: sim.NewScaledClock(3600)}) // tokens last a real second
 	client := a.world.Client(0)
@@ -156,7 +160,7 @@ func TestBrowserTokensAreRenewedUnnoticed(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("client_secret"), client.Secret)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("client_id")), "signing in")
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("main h1"))), "opening the overview")
-	screen, cancel := chromedp.NewContext(ctx)
+	screen, cancel := newTab(t, ctx, 1280, 900)
 	defer cancel()
 	loadAfter(t, screen, chromedp.Navigate(a.srv.URL+"/s/"+token), "opening the screen's link")
 

@@ -23,6 +23,7 @@ import (
 // tables of numbers, though their disclosures are closed, each hour of a
 // heat map's days within the paper's width.
 func TestBrowserTrends(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	ctx := newChrome(t, 1280, 900)
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/signin"),

@@ -103,6 +103,7 @@ func countSim(acc *sim.Account, days int, now time.Time, zone *time.Location) si
 // day and type, the median time to resolve per week, the places with the
 // most alerts; in the account's time zone once it has one.
 func TestTrendsCountTheSimulatorsAlerts(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -261,6 +262,7 @@ func TestTrendsCountTheSimulatorsAlerts(t *testing.T) {
 // A building's trends count its alerts only; the buildings' add up to the
 // account's. Bad parameters are refused, naming the parameter.
 func TestTrendsOfABuildingAndBadParameters(t *testing.T) {
+	t.Parallel()
 	a := newAppOf(t, Config{}, 600)
 	b := a.browser()
 	b.signIn(credA)
@@ -370,6 +372,7 @@ func (a *app) writeReadings(account, mac string, levels []int, at []time.Time) {
 // hours observed since the first reading, and its CSV has every
 // building's hours.
 func TestTrendsHeatMap(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)

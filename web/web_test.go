@@ -386,6 +386,7 @@ func (b *browser) signIn(c sim.Credentials) response {
 }
 
 func TestSignInShowsTheOverview(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	r := b.signIn(credA)
@@ -426,6 +427,7 @@ func TestSignInShowsTheOverview(t *testing.T) {
 }
 
 func TestSignInFailuresKeepNothingSecret(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	r := b.post("/signin", url.Values{"csrf_token": {b.csrf()}, "api_key": {credA.APIKey}, "authorization": {"Bearer wrong"}})
@@ -471,6 +473,7 @@ func TestSignInFailuresKeepNothingSecret(t *testing.T) {
 }
 
 func TestStateChangesNeedTheCSRFToken(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.csrf() // gets the cookie
@@ -501,6 +504,7 @@ func TestStateChangesNeedTheCSRFToken(t *testing.T) {
 }
 
 func TestEveryResponseCarriesTheCSRFTokenMaskedAfresh(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -525,6 +529,7 @@ func TestEveryResponseCarriesTheCSRFTokenMaskedAfresh(t *testing.T) {
 }
 
 func TestSignOutEndsTheSession(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -550,6 +555,7 @@ func TestSignOutEndsTheSession(t *testing.T) {
 }
 
 func TestSessionFixationIsDefeated(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	u, _ := url.Parse(a.srv.URL)
@@ -563,6 +569,7 @@ func TestSessionFixationIsDefeated(t *testing.T) {
 }
 
 func TestOtherAccountsPlacesAreNotFound(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -594,6 +601,7 @@ func TestOtherAccountsPlacesAreNotFound(t *testing.T) {
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func TestPagesAndFragments(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -620,6 +628,7 @@ func TestPagesAndFragments(t *testing.T) {
 }
 
 func TestBadInputNamesTheParameter(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -650,6 +659,7 @@ func TestBadInputNamesTheParameter(t *testing.T) {
 }
 
 func TestCSVExports(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -681,6 +691,7 @@ func TestCSVExports(t *testing.T) {
 // told apart by their MAC and position, each row's MAC is one of its
 // location's devices, and every device of the fleet has its row.
 func TestDevicesCSVTellsTheDevicesOfALocationApart(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -727,6 +738,7 @@ func TestDevicesCSVTellsTheDevicesOfALocationApart(t *testing.T) {
 }
 
 func TestRejectedCredentialsSendTheSessionToSignIn(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -753,6 +765,7 @@ func TestRejectedCredentialsSendTheSessionToSignIn(t *testing.T) {
 }
 
 func TestFailedSignInsAreLimitedAndSuccessfulOnesAreNot(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{SignInLimit: 3})
 	// An office behind one address: everyone signs in, more often than
 	// the limit, and nobody is turned away.
@@ -784,6 +797,7 @@ func TestFailedSignInsAreLimitedAndSuccessfulOnesAreNot(t *testing.T) {
 }
 
 func TestSignInLimitsBelieveForwardedAddressesOnlyFromTrustedProxies(t *testing.T) {
+	t.Parallel()
 	guess := func(b *browser, key, from string) int {
 		req, _ := http.NewRequest(http.MethodPost, b.a.srv.URL+"/signin", strings.NewReader(url.Values{
 			"csrf_token": {b.csrf()}, "api_key": {key}, "authorization": {"guess"}}.Encode()))
@@ -828,6 +842,7 @@ func TestSignInLimitsBelieveForwardedAddressesOnlyFromTrustedProxies(t *testing.
 // saying so in words — but the owner, at an address that has not failed
 // with the key, signs in at once; and a guesser's wait ends.
 func TestOthersFailuresWithAnAPIKeyDoNotLockItsOwnerOut(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
 	from := func(addr string, form url.Values) response {
 		b := a.browser()
@@ -868,6 +883,7 @@ func TestOthersFailuresWithAnAPIKeyDoNotLockItsOwnerOut(t *testing.T) {
 // TestAnIPv6ClientIsCountedByItsSlash64: the addresses of one /64 are one
 // client to the sign-in limit; another /64 is another.
 func TestAnIPv6ClientIsCountedByItsSlash64(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{SignInLimit: 3, TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
 	b := a.browser()
 	from := func(addr, key string) int {
@@ -891,6 +907,7 @@ func TestAnIPv6ClientIsCountedByItsSlash64(t *testing.T) {
 // TestTheSignInLimitRemembersABoundedNumber: however many addresses and
 // keys fail, the limiter keeps at most its bound of them.
 func TestTheSignInLimitRemembersABoundedNumber(t *testing.T) {
+	t.Parallel()
 	clk := clock.NewFake(start)
 	l := newFailureLimiter(3, time.Minute, clk)
 	l.maxKeys = 100
@@ -903,6 +920,7 @@ func TestTheSignInLimitRemembersABoundedNumber(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
 	b := a.browser()
 	r := b.get("/signin", "X-Forwarded-Proto", "https")
@@ -937,6 +955,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestTheAppHasAnIconInEveryTab(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	page := b.get("/signin")
@@ -956,6 +975,7 @@ func TestTheAppHasAnIconInEveryTab(t *testing.T) {
 }
 
 func TestDemoSignInInOneClick(t *testing.T) {
+	t.Parallel()
 	demo := upstream.Credentials{APIKey: credB.APIKey, Authorization: credB.Authorization}
 	a := newApp(t, Config{Demo: &demo})
 	b := a.browser()
@@ -974,6 +994,7 @@ func TestDemoSignInInOneClick(t *testing.T) {
 }
 
 func TestServerErrorShowsAnIDTheLogCarries(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -992,6 +1013,7 @@ func TestServerErrorShowsAnIDTheLogCarries(t *testing.T) {
 }
 
 func TestUnreachableUpstreamShowsCachedDataWithAWarning(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -1018,6 +1040,7 @@ func TestUnreachableUpstreamShowsCachedDataWithAWarning(t *testing.T) {
 }
 
 func TestFirstLoadShowsProgress(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	// The service is slow: the first sync is still running when the first
@@ -1045,6 +1068,7 @@ func TestFirstLoadShowsProgress(t *testing.T) {
 }
 
 func TestSearchByLocationRoomOrMAC(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -1084,6 +1108,7 @@ func testKeys(t testing.TB, b byte, old ...byte) *keyring.Ring {
 }
 
 func TestSessionsAreSealedWithTheServersKey(t *testing.T) {
+	t.Parallel()
 	c := newEncryptedCodec(testKeys(t, 1))
 	blob, _ := c.Encode(time.Now().Add(time.Hour), map[string]interface{}{"api_key": "very-secret"})
 	if bytes.Contains(blob, []byte("very-secret")) {

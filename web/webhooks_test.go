@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"washboard/internal/clock"
 	"washboard/internal/domain"
 	"washboard/internal/receiver"
 	"washboard/internal/sim"
@@ -49,6 +50,7 @@ func (b *browser) makeReceiver(pasted string) (string, string, string) {
 }
 
 func TestWebhooksPageShowsANewReceiversSecretOnce(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -128,6 +130,7 @@ func alertEvent(a *app, secret webhook.Secret, eventID, alertID string, at time.
 }
 
 func TestTheHookAnswersEveryBadDeliveryWithItsStatus(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -224,13 +227,19 @@ func TestTheHookAnswersEveryBadDeliveryWithItsStatus(t *testing.T) {
 }
 
 func TestTheHookSurvivesHostileDeliveries(t *testing.T) {
-	a := newAppWith(t, Config{}, appOptions{locations: 120, receiver: receiverConfigForFlood})
+	t.Parallel()
+	// The receiver's wall clock stands still, so that the whole test is
+	// one minute of refusals, whenever in the minute it starts.
+	wall := clock.NewFake(time.Now())
+	cfg := receiverConfigForFlood
+	cfg.Now = wall.Now
+	a := newAppWith(t, Config{}, appOptions{locations: 120, receiver: cfg})
 	b := a.browser()
 	b.signIn(credA)
 	addr, _, text := b.makeReceiver("")
 	secret, _ := webhook.ParseSecret(text)
 	rng := rand.New(rand.NewPCG(7, 8))
-	now := time.Now()
+	now := wall.Now()
 
 	// A bounded fuzz of bodies and headers, signed and not.
 	for i := range 300 {
@@ -296,6 +305,7 @@ func TestTheHookSurvivesHostileDeliveries(t *testing.T) {
 }
 
 func TestEventsAreAppliedAndAnnouncedWithinSeconds(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -393,6 +403,7 @@ func (s *shuffler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestLostDuplicatedAndReorderedEventsLeaveTheCacheRightAfterTwoPolls(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)
@@ -433,6 +444,7 @@ func TestLostDuplicatedAndReorderedEventsLeaveTheCacheRightAfterTwoPolls(t *test
 var receiverConfigForFlood = receiver.Config{QueueSize: 64}
 
 func TestAnEventThatComesLateNeverUndoesALaterState(t *testing.T) {
+	t.Parallel()
 	a := newApp(t, Config{})
 	b := a.browser()
 	b.signIn(credA)

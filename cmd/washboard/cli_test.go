@@ -22,6 +22,7 @@ import (
 )
 
 func TestParseFlagsEnvironmentFallback(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"WASHBOARD_LISTEN": ":7000", "WASHBOARD_SEED": "9", "WASHBOARD_API_KEY": "from-env"}
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	listen := fs.String("listen", ":1", "")
@@ -42,6 +43,7 @@ func TestParseFlagsEnvironmentFallback(t *testing.T) {
 }
 
 func TestParseFlagsBadEnvironmentNamesTheVariable(t *testing.T) {
+	t.Parallel()
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
 	fs.Int("devices", 1, "")
 	err := parseFlags(fs, nil, func(k string) string {
@@ -56,6 +58,7 @@ func TestParseFlagsBadEnvironmentNamesTheVariable(t *testing.T) {
 }
 
 func TestParseDuration(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]time.Duration{
 		"30d": 30 * 24 * time.Hour, "1d12h": 36 * time.Hour, "90m": 90 * time.Minute, "0d": 0, "2s": 2 * time.Second,
 	} {
@@ -71,6 +74,7 @@ func TestParseDuration(t *testing.T) {
 }
 
 func TestRunRejectsBadInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want string
@@ -172,6 +176,7 @@ func startSim(t *testing.T, ctx context.Context, args ...string) (base, printed 
 }
 
 func TestSimServesAndStopsCleanly(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	base, printed, done, stderr := startSim(t, ctx, "--devices", "40", "--history", "2d", "--accounts", "2")
@@ -226,6 +231,7 @@ func TestSimServesAndStopsCleanly(t *testing.T) {
 }
 
 func TestSimIssuesTokens(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	base, printed, done, stderr := startSim(t, ctx, "--devices", "20", "--history", "1d", "--accounts", "2", "--speed", "60",
@@ -299,6 +305,7 @@ func TestSimIssuesTokens(t *testing.T) {
 // A mistake in a command's flags or arguments is one line that names it
 // and says where the flags are listed, not the whole usage.
 func TestMistakesInTheCommandLineAreOneLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want string // the whole line
@@ -331,6 +338,7 @@ func TestMistakesInTheCommandLineAreOneLine(t *testing.T) {
 // An address already in use says which flag changes it, and the start
 // stops before anything is written.
 func TestAnAddressInUseNamesItsFlag(t *testing.T) {
+	t.Parallel()
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -363,6 +371,7 @@ func TestAnAddressInUseNamesItsFlag(t *testing.T) {
 // A URL the service's client refuses is named by its flag, once, and
 // stops the start before anything is written.
 func TestServeNamesTheURLFlagAtFault(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args       []string
 		want, not  string
@@ -391,6 +400,7 @@ func TestServeNamesTheURLFlagAtFault(t *testing.T) {
 // demo --help says where the demo keeps its data: a temporary directory
 // unless --data names one; serve's default is ./data.
 func TestDemoHelpSaysWhereItsDataGo(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ cmd, want, not string }{
 		{"demo", "(default: a temporary directory, removed when the demo stops)", `default "./data"`},
 		{"serve", `(default "./data")`, "temporary"},
@@ -408,6 +418,7 @@ func TestDemoHelpSaysWhereItsDataGo(t *testing.T) {
 // The README's architecture names the commands the binary has, and every
 // one of them.
 func TestReadmeNamesTheCommands(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

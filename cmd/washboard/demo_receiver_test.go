@@ -15,6 +15,7 @@ import (
 // earlier runs' (whose simulator is gone), so that it never reaches the
 // account's limit of receivers.
 func TestTheDemoStartsAgainOnItsDataAsOftenAsWanted(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "washboard.db"))
 	if err != nil {

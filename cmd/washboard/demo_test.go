@@ -20,6 +20,7 @@ import (
 // would wait for 72 hours of levels (forecast.MinObserved), 72 minutes of
 // the demo.
 func TestDemoForecastsMostDispensers(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	started := time.Now()

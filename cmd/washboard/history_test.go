@@ -22,6 +22,7 @@ import (
 // levels, and a location's page charts them; with --device-history 0 it
 // keeps none, and the page says so.
 func TestDeviceHistoryFlag(t *testing.T) {
+	t.Parallel()
 	up := newUpstreamSim(t)
 	location := "/locations/" + strconv.FormatInt(up.world.Accounts()[0].Locations[0].ID, 10)
 	for _, c := range []struct {
@@ -66,6 +67,7 @@ func (s *countingStore) DeleteExpiredSessions(ctx context.Context) error {
 // readings that tell each device's state then, and with --device-history 0
 // removes none.
 func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 18, 12, 0, 0, 0, time.UTC)
 	day := 24 * time.Hour
 	written := []time.Time{now.Add(-100 * day), now.Add(-95 * day), now.Add(-day)}
@@ -141,6 +143,7 @@ func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 // keeps history and holds none of the account's devices; a cache kept
 // from an earlier run, or one that keeps no history, gets none.
 func TestDemoHistoryIsSeededOnce(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 18, 9, 0, 0, 0, time.UTC)
 	past := &seededHistory{account: "a", readings: map[string][]store.Reading{
 		"0000000000A1": {{At: at, Levels: []int{50}, Battery: 80, BatteryState: domain.BatteryNormal, LastSeen: at}},

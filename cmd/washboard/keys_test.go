@@ -96,6 +96,7 @@ func (d *sealedData) opensWith(keys *keyring.Ring) (session, screen bool) {
 }
 
 func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var logs strings.Builder
 	log := slog.New(slog.NewTextHandler(&logs, nil))
@@ -128,6 +129,7 @@ func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
 }
 
 func TestAKeyThatSealedNothingHereIsWarnedAbout(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	var logs strings.Builder
 	log := slog.New(slog.NewTextHandler(&logs, nil))

@@ -17,6 +17,7 @@ import (
 // and mail settings that cannot work, stop the server at start, saying
 // where and why, without repeating a secret.
 func TestServeRefusesBadNotificationSettings(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -69,6 +70,7 @@ func TestServeRefusesBadNotificationSettings(t *testing.T) {
 // --metrics-listen, written as 127.0.0.1 or as 0.0.0.0 (which reaches this
 // machine). "Send a test" says so.
 func TestWebhooksDoNotReachTheDashboardsListeners(t *testing.T) {
+	t.Parallel()
 	up := newUpstreamSim(t)
 	free, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -26,6 +26,7 @@ import (
 // delivers. After the last start, every notification has arrived at least
 // once, and every duplicate carries the same key as the first delivery.
 func TestNotificationsSurviveSIGKILL(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary and kills it ten times")
 	}

@@ -33,6 +33,7 @@ func simUntilStopped(t *testing.T, args ...string) (printed string, stop func() 
 }
 
 func TestSimSendsWebhooks(t *testing.T) {
+	t.Parallel()
 	secrets := make(chan webhook.Secret, 1)
 	got := make(chan error, 100)
 	recv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {

@@ -250,6 +250,7 @@ func BenchmarkBacktest(b *testing.B) {
 // its second and third week, gets a sane estimate, whatever its gaps,
 // faults and refills.
 func TestSimulatedFleetNeverNonsense(t *testing.T) {
+	t.Parallel()
 	zone := time.FixedZone("CET", 3600)
 	start := time.Date(2026, 2, 2, 0, 0, 0, 0, zone)
 	clock := sim.NewManualClock(start)

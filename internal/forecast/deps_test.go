@@ -10,6 +10,7 @@ import (
 // the standard library and the domain types, nothing that does I/O on
 // Washboard's behalf. The tests may use the simulator.
 func TestDependencies(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not on PATH")
 	}

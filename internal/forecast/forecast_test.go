@@ -65,6 +65,7 @@ func towel() *dispenser {
 // runs out that afternoon; with a little more, on Monday morning, not over
 // the weekend as a straight line from Friday's pace would have it.
 func TestForecastFollowsTheWeek(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name    string
 		refill  time.Duration // in the fifth week, from its Monday
@@ -111,6 +112,7 @@ func checkRefilled(t *testing.T, d *dispenser, at time.Time) {
 // half-full dispenser, starts a new run: the jump up is not taken as
 // negative use, so the forecast stays as good as without it.
 func TestRefillIsNotConsumption(t *testing.T) {
+	t.Parallel()
 	d := towel()
 	d.topUps = []time.Time{monday.Add(9*24*time.Hour + 14*time.Hour), monday.Add(16*24*time.Hour + 10*time.Hour)}
 	d.topUpBelow = 60
@@ -141,6 +143,7 @@ func checkWeek(t *testing.T, m *Model, u usage) {
 // noise: it neither counts as use when it comes back down, nor delays the
 // forecast when the latest reading is the noisy one.
 func TestSensorNoiseIsNotConsumption(t *testing.T) {
+	t.Parallel()
 	clean, noisy := towel(), towel()
 	noisy.noiseEvery = 3*time.Hour + 5*time.Minute
 	fourWeeks(clean, 24*time.Hour+11*time.Hour)
@@ -165,6 +168,7 @@ func TestSensorNoiseIsNotConsumption(t *testing.T) {
 // and the days it was silent are not taken as unused. With the silence
 // recorded as a gap, or not recorded at all.
 func TestOfflineDaysAreNotConsumption(t *testing.T) {
+	t.Parallel()
 	for _, recorded := range []bool{true, false} {
 		name := "gap recorded"
 		if !recorded {
@@ -198,6 +202,7 @@ func TestOfflineDaysAreNotConsumption(t *testing.T) {
 // A device silent now keeps being used: once the time its last level
 // would last has passed, it is due now, never in the past.
 func TestSilentDeviceIsDueNowNotInThePast(t *testing.T) {
+	t.Parallel()
 	d := towel()
 	now := fourWeeks(d, 24*time.Hour+8*time.Hour)
 	m := Fit(d.history(), now, zone)
@@ -219,6 +224,7 @@ func TestSilentDeviceIsDueNowNotInThePast(t *testing.T) {
 // stamped an hour early since the poller's clock was set back give one
 // at most that hour off.
 func TestClockJump(t *testing.T) {
+	t.Parallel()
 	d := towel()
 	fourWeeks(d, 24*time.Hour+10*time.Hour)
 	now := d.busyOut()
@@ -272,6 +278,7 @@ func TestClockJump(t *testing.T) {
 // A device that reports a compartment out gives the time it did, as all
 // three times, whatever its model; and it is said as such.
 func TestAlreadyOut(t *testing.T) {
+	t.Parallel()
 	d := newDispenser(officeHours(4), 100, 100, 100, 100)
 	d.refillAfter = 2 * time.Hour
 	now := fourWeeks(d, 24*time.Hour+8*time.Hour)
@@ -300,6 +307,7 @@ func TestAlreadyOut(t *testing.T) {
 // least left for its share of the use, not simply the lowest. Here staff
 // changed the rolls early on Tuesday, and said so.
 func TestFirstRollOut(t *testing.T) {
+	t.Parallel()
 	d := newDispenser(officeHours(1.5), 100, 100, 100, 100)
 	d.weights = []float64{1.3, 0.7, 1, 1}
 	d.refillAfter = 2 * time.Hour
@@ -326,6 +334,7 @@ func TestFirstRollOut(t *testing.T) {
 // past consumable_out alerts and its current level give a rougher
 // estimate; with neither, there is none, and nothing to say.
 func TestTooLittleData(t *testing.T) {
+	t.Parallel()
 	d := newDispenser(func(time.Time) float64 { return 2 }, 100) // out every 50 hours
 	d.refillAfter = time.Hour
 	now := monday.Add(60 * time.Hour)
@@ -370,6 +379,7 @@ func TestTooLittleData(t *testing.T) {
 // with gaps, noise, top-ups, rows out of order and out of range, asked at
 // random times.
 func TestNeverNonsense(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 60; i++ {
 		n := 1 + 3*r.IntN(2)
@@ -408,6 +418,7 @@ func TestNeverNonsense(t *testing.T) {
 // A refill is a rise of RefillRise or more within 0–100: a sensor reading
 // beyond either end is taken at that end, so its noise is no refill.
 func TestIsRefill(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		prev, next int
 		want       bool

@@ -8,6 +8,7 @@ import (
 // A supervisor reads how sure an estimate is: a likely time and a range
 // rounded outwards, in minutes, hours or days as they come.
 func TestWords(t *testing.T) {
+	t.Parallel()
 	now := monday.Add(9 * time.Hour)
 	at := func(d time.Duration) time.Time { return now.Add(d) }
 	h, day := time.Hour, 24*time.Hour

@@ -40,6 +40,7 @@ func addChannel(ch rules.Channel) func(*rules.Account) error {
 // channels do not count. An account beyond the limits from before may
 // remove some, and add none.
 func TestPageSettingsAreLimited(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`))
 	page := rules.Account{Channels: f.pageChannels(notifier.MaxChannels - 1)}
 	for i := range notifier.MaxRules {
@@ -102,6 +103,7 @@ func TestPageSettingsAreLimited(t *testing.T) {
 // Changes made at once by two replicas, each to the settings the other
 // saved, are all kept: none is lost to another saved meanwhile.
 func TestChangesAtOnceAreAllKept(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`))
 	replicas := []*notifier.Notifier{f.n, f.notifier()}
 	channels := f.pageChannels(8)
@@ -131,6 +133,7 @@ func TestChangesAtOnceAreAllKept(t *testing.T) {
 // rate: every channel sends at most RatePerMinute a minute, the rest wait
 // their turn, and none is lost.
 func TestARuleFanningOutKeepsEachChannelsRate(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`), func(c *notifier.Config) { c.RatePerMinute = 3 })
 	page := rules.Account{Channels: f.pageChannels(rules.MaxRuleChannels)}
 	names := make([]string, len(page.Channels))

@@ -31,6 +31,7 @@ import (
 // the Message-ID; the log says both were sent, and the outbox's facts
 // are gone.
 func TestAnOpenedAlertReachesTheWebhookAndTheMailbox(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Out of product", "when": "alert.opened", "alert_types": ["consumable_out"], "channels": ["ops", "desk"]}`))
 	f.open("a1", "l1", domain.AlertConsumableOut)
 	f.open("a2", "l2", domain.AlertJam) // another type: no rule
@@ -113,6 +114,7 @@ func partTypes(t *testing.T, msg *mail.Message) string {
 // A notification decided and not yet sent when the process stops is sent
 // by the next one; one cut off mid-send is sent again with the same key.
 func TestNothingDecidedIsLostAcrossARestart(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`))
 	hold := make(chan struct{})
 	f.hooks.answering(func(n int) int {
@@ -150,6 +152,7 @@ func TestNothingDecidedIsLostAcrossARestart(t *testing.T) {
 // those that drop, a battery running low is dropped and said so in the
 // log, while an overdue alert is held.
 func TestQuietHours(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`
 	  {"name": "Overdue", "when": "alert.overdue", "channels": ["ops"], "quiet_hours": {"from": "22:00", "to": "06:00", "during": "drop"}},
 	  {"name": "Batteries", "when": "battery.low", "channels": ["ops"], "quiet_hours": {"from": "22:00", "to": "06:00", "during": "drop"}}`))
@@ -184,6 +187,7 @@ func TestQuietHours(t *testing.T) {
 // A rule with a digest sends what arrives within its minutes in one
 // message, and the next item after that opens another.
 func TestADigestGroups(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Every ten minutes", "when": "alert.opened", "digest_minutes": 10, "channels": ["ops"]}`))
 	f.open("a1", "l1", domain.AlertJam)
 	f.pass()
@@ -211,6 +215,7 @@ func TestADigestGroups(t *testing.T) {
 // An alert nobody has claimed within the rule's minutes is escalated;
 // one someone is on is not, and the log says who.
 func TestEscalationOnlyForUnclaimedAlerts(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Nobody on it", "when": "alert.unclaimed", "after_minutes": 15, "channels": ["ops"]}`))
 	f.open("a1", "l1", domain.AlertConsumableOut)
 	f.open("a2", "l2", domain.AlertConsumableOut)
@@ -239,6 +244,7 @@ func TestEscalationOnlyForUnclaimedAlerts(t *testing.T) {
 // A device offline for the rule's minutes is notified; one back online
 // before is not.
 func TestDeviceOfflineAfterMinutes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Offline", "when": "device.offline", "after_minutes": 30, "channels": ["ops"]}`))
 	d1, d2 := device("D1", "l1"), device("D2", "l2")
 	d1.Offline, d2.Offline = true, true
@@ -259,6 +265,7 @@ func TestDeviceOfflineAfterMinutes(t *testing.T) {
 // other notifications waiting without a storm of attempts, until it
 // answers.
 func TestRetriesBackOffWithoutAStorm(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`))
 	f.hooks.answering(func(int) int { return http.StatusInternalServerError })
 	f.open("a1", "l1", domain.AlertJam)
@@ -299,6 +306,7 @@ func TestRetriesBackOffWithoutAStorm(t *testing.T) {
 // A redirect is not followed and not tried again; a receiver that fails
 // for a day is given up with the reason, after a bounded number of tries.
 func TestFailuresEndInTheLogWithTheReason(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`))
 	f.hooks.answering(func(int) int { return http.StatusFound })
 	f.open("a1", "l1", domain.AlertJam)
@@ -325,6 +333,7 @@ func TestFailuresEndInTheLogWithTheReason(t *testing.T) {
 
 // Each channel sends at most its rate a minute; the rest wait their turn.
 func TestEachChannelKeepsItsRate(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`), func(c *notifier.Config) { c.RatePerMinute = 5 })
 	for i := range 8 {
 		f.open(string(rune('a'+i)), "l1", domain.AlertJam)
@@ -351,6 +360,7 @@ func TestEachChannelKeepsItsRate(t *testing.T) {
 // Without --allow-private-webhooks, a webhook to a loopback address is
 // refused before anything is sent, and the log says why.
 func TestWebhooksToPrivateAddressesAreRefused(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`), func(c *notifier.Config) { c.Guard.AllowPrivate = false })
 	f.open("a1", "l1", domain.AlertJam)
 	f.pass()
@@ -363,6 +373,7 @@ func TestWebhooksToPrivateAddressesAreRefused(t *testing.T) {
 // A mail server that refuses the password fails for good, saying so
 // without the password; one that cannot be reached is tried again.
 func TestBadMailSettings(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["desk"]}`), func(c *notifier.Config) { c.SMTP.Password = "Tr0ub4dor&3" })
 	f.open("a1", "l1", domain.AlertJam)
 	f.pass()
@@ -383,6 +394,7 @@ func TestBadMailSettings(t *testing.T) {
 // Channels and rules made on the page are kept sealed, shown with the
 // file's, and refused when they clash with the file or cannot send.
 func TestPageSettings(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`))
 	secret := webhook.NewSecret()
 	page := rules.Account{
@@ -436,6 +448,7 @@ func TestPageSettings(t *testing.T) {
 // Two notifiers on one store, as two replicas: each notification is
 // sent by one of them.
 func TestOneReplicaDelivers(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`))
 	leases := cluster.NewLocal(cluster.DefaultBuffer)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -474,6 +487,7 @@ func TestOneReplicaDelivers(t *testing.T) {
 // Settings sealed with a key the server no longer has are reported, not
 // failed on: the page still opens, and saving new ones replaces them.
 func TestUnreadablePageSettingsAreReportedAndReplaced(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`))
 	page := rules.Account{Channels: []rules.Channel{{Name: "night", Settings: &notify.WebhookSettings{URL: f.hooks.srv.URL, Format: notify.FormatJSON}}}}
 	if err := f.n.SaveSettings(f.ctx, account, page); err != nil {
@@ -500,6 +514,7 @@ func TestUnreadablePageSettingsAreReportedAndReplaced(t *testing.T) {
 // A receiver that does not answer in time is tried again later, and the
 // log says it timed out.
 func TestAReceiverThatTimesOutIsTriedAgain(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["ops"]}`), func(c *notifier.Config) { c.Timeout = 100 * time.Millisecond })
 	f.hooks.answering(func(n int) int {
 		if n == 1 {
@@ -522,6 +537,7 @@ func TestAReceiverThatTimesOutIsTriedAgain(t *testing.T) {
 // A product that runs out notifies without an alert of it, saying what to
 // bring; a rule of another building says nothing of it.
 func TestProductOutWithoutAnAlertAndRulesOfABuilding(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`
 	  {"name": "Out", "when": "product.out", "channels": ["ops"]},
 	  {"name": "South only", "when": "product.out", "building_id": "b2", "channels": ["desk"]}`))
@@ -545,6 +561,7 @@ func TestProductOutWithoutAnAlertAndRulesOfABuilding(t *testing.T) {
 // A digest collects at most 200 items, however many passes bring them:
 // the next opens another.
 func TestADigestIsBounded(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Hourly", "when": "alert.opened", "digest_minutes": 60, "channels": ["ops"]}`))
 	for pass := range 3 {
 		var alerts []domain.Alert
@@ -565,6 +582,7 @@ func TestADigestIsBounded(t *testing.T) {
 // the delivery log, and the server gets nothing from it; the server of
 // --smtp-url, which the operator gave, is used wherever it is.
 func TestChannelsOwnMailServerIsGuarded(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, oneWebhook(`{"name": "Opened", "when": "alert.opened", "channels": ["desk"]}`), func(c *notifier.Config) { c.Guard.AllowPrivate = false })
 	own := &notify.SMTPSettings{Host: f.mail.Host, Port: f.mail.Port, TLS: notify.StartTLS, User: f.mail.User, Password: f.mail.Pass, From: "alerts@washboard.example.com"}
 	page := rules.Account{
@@ -595,6 +613,7 @@ func TestChannelsOwnMailServerIsGuarded(t *testing.T) {
 // test" and the delivery log say what failed in words and repeat nothing
 // of the answer.
 func TestAnswersAreNotReadOut(t *testing.T) {
+	t.Parallel()
 	const leak = "internal-db-01"
 	im := mailtest.StartImpostor(t, "500 "+leak+" banner\r\n", false)
 	failing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

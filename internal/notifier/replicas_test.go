@@ -17,6 +17,7 @@ import (
 // every notification is delivered, by one of them, once; when the one
 // delivering stops, the other goes on.
 func TestReplicasOnPostgreSQLDeliverEachNotificationOnce(t *testing.T) {
+	t.Parallel()
 	schema, url, _ := pgtest.NewSchema(t)
 	ctx := context.Background()
 	st, err := postgres.Open(ctx, url)

@@ -10,6 +10,7 @@ import (
 // under web/ or views/. Of Washboard's own packages they use only the
 // domain, the webhook signatures, the clock and the version.
 func TestDependencies(t *testing.T) {
+	t.Parallel()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("the go command is not on PATH")

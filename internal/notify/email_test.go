@@ -43,6 +43,7 @@ func newTestEmail(t *testing.T, set SMTPSettings) *Email {
 // message for both recipients, encrypted, with the headers and parts a
 // mail client shows, and HTML that loads nothing.
 func TestEmailIsDeliveredOverSTARTTLSWithSignIn(t *testing.T) {
+	t.Parallel()
 	ms := mailtest.Start(t, mailtest.Options{})
 	e := newTestEmail(t, settingsOf(ms, StartTLS))
 	if err := e.Send(context.Background(), productOut()); err != nil {
@@ -90,6 +91,7 @@ func TestEmailIsDeliveredOverSTARTTLSWithSignIn(t *testing.T) {
 
 // With implicit TLS (smtps) the message arrives encrypted too.
 func TestEmailIsDeliveredOverImplicitTLS(t *testing.T) {
+	t.Parallel()
 	ms := mailtest.Start(t, mailtest.Options{Implicit: true})
 	e := newTestEmail(t, settingsOf(ms, ImplicitTLS))
 	if err := e.Send(context.Background(), digest()); err != nil {
@@ -103,6 +105,7 @@ func TestEmailIsDeliveredOverImplicitTLS(t *testing.T) {
 // A wrong password is a permanent failure that says so, with the
 // server's reply, and does not repeat the password.
 func TestEmailWrongPasswordIsPermanent(t *testing.T) {
+	t.Parallel()
 	ms := mailtest.Start(t, mailtest.Options{})
 	set := settingsOf(ms, StartTLS)
 	set.Password = "Tr0ub4dor&3"
@@ -121,6 +124,7 @@ func TestEmailWrongPasswordIsPermanent(t *testing.T) {
 // address is fixed sends no one a second copy. A recipient refused for now
 // is transient.
 func TestEmailRefusedRecipient(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		reply     *smtp.SMTPError
 		permanent bool
@@ -146,6 +150,7 @@ func TestEmailRefusedRecipient(t *testing.T) {
 // A server that is not there, or that does not answer, is a transient
 // failure: it may be back later.
 func TestEmailUnreachableServerIsTransient(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -185,6 +190,7 @@ func TestEmailUnreachableServerIsTransient(t *testing.T) {
 // A server that offers no STARTTLS is refused before the password is
 // sent: the connection would not be encrypted.
 func TestEmailWithoutSTARTTLSIsRefused(t *testing.T) {
+	t.Parallel()
 	ms := mailtest.Start(t, mailtest.Options{NoTLS: true})
 	e := asError(t, newTestEmail(t, settingsOf(ms, StartTLS)).Send(context.Background(), productOut()))
 	if !e.Permanent || !strings.Contains(e.Error(), "does not offer STARTTLS") {
@@ -195,6 +201,7 @@ func TestEmailWithoutSTARTTLSIsRefused(t *testing.T) {
 // Implicit TLS to a server that starts in plain text is a permanent
 // failure that says which mode to use.
 func TestEmailImplicitTLSToAPlainServerIsPermanent(t *testing.T) {
+	t.Parallel()
 	ms := mailtest.Start(t, mailtest.Options{})
 	e := asError(t, newTestEmail(t, settingsOf(ms, ImplicitTLS)).Send(context.Background(), productOut()))
 	if !e.Permanent || !strings.Contains(e.Error(), "does not speak TLS from the start; use smtp:// (STARTTLS)") {
@@ -205,6 +212,7 @@ func TestEmailImplicitTLSToAPlainServerIsPermanent(t *testing.T) {
 // A certificate the channel does not trust is a permanent failure that
 // says why in words.
 func TestEmailUntrustedCertificateIsPermanent(t *testing.T) {
+	t.Parallel()
 	ms := mailtest.Start(t, mailtest.Options{})
 	set := settingsOf(ms, StartTLS)
 	set.TLSConfig = nil // the system's roots, which do not know the test's certificate
@@ -217,6 +225,7 @@ func TestEmailUntrustedCertificateIsPermanent(t *testing.T) {
 
 // "Send a test" says in words what happened, either way.
 func TestEmailTestSaysWhatHappened(t *testing.T) {
+	t.Parallel()
 	ms := mailtest.Start(t, mailtest.Options{})
 	said, err := newTestEmail(t, settingsOf(ms, StartTLS)).Test(context.Background())
 	want := ms.Addr + " accepted the test e-mail for facilities@example.com, night@example.com (STARTTLS, signed in as washboard)."
@@ -238,6 +247,7 @@ func TestEmailTestSaysWhatHappened(t *testing.T) {
 // The URL form of the settings reads as documented, and its errors name
 // the part at fault without repeating the password.
 func TestParseSMTPURL(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		url  string
 		want SMTPSettings
@@ -293,6 +303,7 @@ func TestParseSMTPURL(t *testing.T) {
 
 // Printing or logging the settings never shows the password.
 func TestSMTPSettingsHideThePassword(t *testing.T) {
+	t.Parallel()
 	set, err := ParseSMTPURL("smtp://alerts:hunter22@mail.example.com?from=a@example.com&to=b@example.com")
 	if err != nil {
 		t.Fatal(err)
@@ -311,6 +322,7 @@ func TestSMTPSettingsHideThePassword(t *testing.T) {
 
 // Settings that cannot work are refused when the channel is made.
 func TestNewEmailRefusesUnusableSettings(t *testing.T) {
+	t.Parallel()
 	ok := SMTPSettings{Host: "mail.example.com", From: "a@example.com", To: []string{"b@example.com"}}
 	for _, c := range []struct {
 		change func(*SMTPSettings)
@@ -374,6 +386,7 @@ func arrivedBefore(t *testing.T, ln net.Listener) int {
 // to when connecting. The dashboard's own address is refused even where
 // private targets are allowed.
 func TestEmailGuardRefusesAChannelsInternalMailServer(t *testing.T) {
+	t.Parallel()
 	ln := listenLoopback(t)
 	port := ln.Addr().(*net.TCPAddr).Port
 	const note = ": Washboard does not connect to a channel's mail server at a loopback, private, link-local, unspecified or multicast address"
@@ -412,6 +425,7 @@ func TestEmailGuardRefusesAChannelsInternalMailServer(t *testing.T) {
 // The mail server the operator gave (--smtp-url) is trusted: it is used
 // on loopback even where a channel's own could not be.
 func TestEmailTrustedServerIsNotGuarded(t *testing.T) {
+	t.Parallel()
 	ms := mailtest.Start(t, mailtest.Options{})
 	e, err := NewEmail(EmailConfig{SMTP: settingsOf(ms, StartTLS), Trusted: true})
 	if err != nil {
@@ -426,6 +440,7 @@ func TestEmailTrustedServerIsNotGuarded(t *testing.T) {
 // read out: the result says it did not greet as one and repeats nothing
 // it sent, whatever the mode.
 func TestEmailRepeatsNothingAServerThatIsNotAMailServerSent(t *testing.T) {
+	t.Parallel()
 	for _, banner := range []string{
 		"500 internal-db-01 banner\r\n",
 		"* OK [CAPABILITY IMAP4rev1] internal-db-01 ready\r\n",
@@ -447,6 +462,7 @@ func TestEmailRepeatsNothingAServerThatIsNotAMailServerSent(t *testing.T) {
 // A mail server's reply is repeated shortened to its code and the start
 // of its reason.
 func TestEmailRepeatsAShortenedReply(t *testing.T) {
+	t.Parallel()
 	ms := mailtest.Start(t, mailtest.Options{})
 	ms.Refuse["night@example.com"] = &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: strings.Repeat("No such user here. ", 20)}
 	e := asError(t, newTestEmail(t, settingsOf(ms, StartTLS)).Send(context.Background(), productOut()))

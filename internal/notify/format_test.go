@@ -21,6 +21,7 @@ import (
 // Every format of every kind of notification is the golden file's, byte
 // for byte (the JSON indented, so that a person can read the file).
 func TestFormatsMatchTheGoldenFiles(t *testing.T) {
+	t.Parallel()
 	for name, n := range map[string]Notification{"alert": productOut(), "digest": digest(), "test": testNotification()} {
 		for _, f := range Formats() {
 			body, err := f.Body(n)
@@ -84,6 +85,7 @@ type genericWhere struct {
 // returned it (fields Washboard does not know included), where it is, what
 // to bring and do, and the location's page.
 func TestGenericBodyCarriesTheAlertAsTheServiceRendersIt(t *testing.T) {
+	t.Parallel()
 	body, err := FormatJSONBody(productOut())
 	if err != nil {
 		t.Fatal(err)
@@ -129,6 +131,7 @@ func TestGenericBodyCarriesTheAlertAsTheServiceRendersIt(t *testing.T) {
 // Without the service's JSON, the alert is written from its fields in the
 // shape GET /alerts has.
 func TestGenericBodyWritesAnAlertWithoutItsJSONInTheServiceShape(t *testing.T) {
+	t.Parallel()
 	n := productOut()
 	n.Alert.JSON = nil
 	n.Alert.Status, n.Alert.Resolved, n.Alert.Resolution = domain.AlertClosed, opened.Add(time.Hour), domain.ResolvedByUser
@@ -149,6 +152,7 @@ func TestGenericBodyWritesAnAlertWithoutItsJSONInTheServiceShape(t *testing.T) {
 // A digest's body lists its items, each with the fields of a single
 // notification; a notification about no alert has no "alert" field.
 func TestGenericDigestListsItems(t *testing.T) {
+	t.Parallel()
 	body, err := FormatJSONBody(digest())
 	if err != nil {
 		t.Fatal(err)
@@ -193,6 +197,7 @@ type slackBody struct {
 // In Slack the message previews what and where, its section says since,
 // what to bring and what to do, and a button opens the location's page.
 func TestSlackMessageHasASectionAndALinkButton(t *testing.T) {
+	t.Parallel()
 	body, err := FormatSlackBody(productOut())
 	if err != nil {
 		t.Fatal(err)
@@ -230,6 +235,7 @@ func TestSlackMessageHasASectionAndALinkButton(t *testing.T) {
 // A name with &, < or > shows as written in Slack: mrkdwn would read
 // them as markup (a link, a mention) unless escaped.
 func TestSlackEscapesNames(t *testing.T) {
+	t.Parallel()
 	n := productOut()
 	n.Where.Location.Name = "Sink <Left> & Right"
 	n.Where.Room.Name = "<!channel>"
@@ -247,6 +253,7 @@ func TestSlackEscapesNames(t *testing.T) {
 // A digest in Slack lists 20 items and counts the rest, within Slack's 50
 // blocks.
 func TestSlackDigestStaysWithinSlackLimits(t *testing.T) {
+	t.Parallel()
 	items := make([]Item, 45)
 	for i := range items {
 		items[i] = productOut().Item
@@ -301,6 +308,7 @@ type teamsBody struct {
 // In Teams the card shows the headline, where, the facts and an Open
 // button to the location's page.
 func TestTeamsMessageIsAnAdaptiveCard(t *testing.T) {
+	t.Parallel()
 	body, err := FormatTeamsBody(productOut())
 	if err != nil {
 		t.Fatal(err)
@@ -339,6 +347,7 @@ func TestTeamsMessageIsAnAdaptiveCard(t *testing.T) {
 // The e-mail's subject says what and where; an overdue or unclaimed alert
 // says so; times are written in the dashboard's zone.
 func TestEmailSubjectSaysWhatAndWhere(t *testing.T) {
+	t.Parallel()
 	n := productOut()
 	content, _ := FormatEmail(n)
 	if content.Subject != "Product out: Stall 2, Men's Restroom 3.12" {
@@ -363,6 +372,7 @@ func TestEmailSubjectSaysWhatAndWhere(t *testing.T) {
 // The e-mail is a multipart/alternative of plain text and HTML, with
 // From, To, Subject, Date and a Message-ID made from the idempotency key.
 func TestEmailMessageHeadersAndParts(t *testing.T) {
+	t.Parallel()
 	raw, err := emailBytes(productOut())
 	if err != nil {
 		t.Fatal(err)
@@ -403,6 +413,7 @@ func TestEmailMessageHeadersAndParts(t *testing.T) {
 
 // A non-ASCII subject travels encoded and reads back as written.
 func TestEmailSubjectWithAccents(t *testing.T) {
+	t.Parallel()
 	n := productOut()
 	n.Where.Room.Name = "Salle d'eau Étage 2"
 	raw, _ := emailBytes(n)
@@ -420,6 +431,7 @@ func TestEmailSubjectWithAccents(t *testing.T) {
 // style sheet, frame, form or remote reference; styles are inline; every
 // link goes to the dashboard; names are escaped.
 func TestEmailHTMLHasNoExternalReferences(t *testing.T) {
+	t.Parallel()
 	for name, n := range map[string]Notification{"alert": productOut(), "digest": digest(), "test": testNotification()} {
 		n.Where.Location.Name = `<img src="https://evil.example/x.png"> & "Stall"`
 		content, err := FormatEmail(n)
@@ -455,6 +467,7 @@ func TestEmailHTMLHasNoExternalReferences(t *testing.T) {
 // The Message-ID is the key at the sender's domain; a key that cannot be
 // one is hashed, and the same key always gives the same Message-ID.
 func TestMessageIDFromKey(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ key, from, want string }{
 		{"ntf_1", "alerts@example.com", "ntf_1@example.com"},
 		{"ntf_1", "", "ntf_1@washboard"},

@@ -44,6 +44,7 @@ var internalTargets = []struct{ addr, words string }{
 // Internal addresses are refused, IPv4 and IPv6 alike, written in the URL
 // (when the webhook is set) or reached by a name (when it connects).
 func TestGuardRefusesInternalAddresses(t *testing.T) {
+	t.Parallel()
 	var g Guard
 	for _, c := range internalTargets {
 		ip := netip.MustParseAddr(c.addr)
@@ -62,6 +63,7 @@ func TestGuardRefusesInternalAddresses(t *testing.T) {
 
 // Public addresses pass, including IPv6 forms of a public IPv4 address.
 func TestGuardLetsPublicAddressesThrough(t *testing.T) {
+	t.Parallel()
 	var g Guard
 	for _, addr := range []string{"8.8.8.8", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "2002:808:808::1", "64:ff9b::808:808"} {
 		ap := netip.AddrPortFrom(netip.MustParseAddr(addr), 443)
@@ -75,6 +77,7 @@ func TestGuardLetsPublicAddressesThrough(t *testing.T) {
 // made, so a name that points at loopback is refused however the URL
 // looks; the receiver gets nothing.
 func TestGuardRefusesANameThatResolvesToLoopback(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, nil)
 	port := rcv.Listener.Addr().(*net.TCPAddr).Port
 	w, err := NewWebhook(WebhookConfig{URL: "http://localhost:" + strconv.Itoa(port) + "/hook"})
@@ -93,6 +96,7 @@ func TestGuardRefusesANameThatResolvesToLoopback(t *testing.T) {
 
 // AllowPrivate lets a receiver on the same machine get webhooks.
 func TestAllowPrivateReachesALoopbackReceiver(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, nil)
 	port := rcv.Listener.Addr().(*net.TCPAddr).Port
 	for _, u := range []string{rcv.URL, "http://localhost:" + strconv.Itoa(port)} {
@@ -113,6 +117,7 @@ func TestAllowPrivateReachesALoopbackReceiver(t *testing.T) {
 // allowed, however it is written: as set, by a name that resolves to it,
 // or as one of the machine's addresses when the dashboard listens on all.
 func TestGuardRefusesWashboardsOwnAddress(t *testing.T) {
+	t.Parallel()
 	dash := httptest.NewServer(nil) // stands for the dashboard
 	defer dash.Close()
 	hostPort := dash.Listener.Addr().String()
@@ -151,6 +156,7 @@ func TestGuardRefusesWashboardsOwnAddress(t *testing.T) {
 
 // Check refuses a URL by what is written in it.
 func TestGuardCheckReadsTheURLAsWritten(t *testing.T) {
+	t.Parallel()
 	g := Guard{Own: []string{"dash.example.com:8443"}}
 	for raw, refused := range map[string]bool{
 		"https://dash.example.com:8443/x":  true,
@@ -170,6 +176,7 @@ func TestGuardCheckReadsTheURLAsWritten(t *testing.T) {
 // refused as its own: a connection to it reaches this machine. On another
 // port it is a receiver on this machine, as loopback is.
 func TestGuardRefusesTheUnspecifiedAddressOnOwnPorts(t *testing.T) {
+	t.Parallel()
 	dash, metrics := newReceiver(t, nil), newReceiver(t, nil) // stand for the dashboard's listeners
 	g := Guard{AllowPrivate: true, Own: []string{dash.Listener.Addr().String(), metrics.Listener.Addr().String()}}
 	for _, own := range []*receiver{dash, metrics} {

@@ -83,6 +83,7 @@ func mustSecret(t *testing.T) webhook.Secret {
 // notification's key, the same when it is sent again, so that the
 // receiver can drop the repeat.
 func TestWebhookDeliveryIsSignedAndKeepsItsIDOnAResend(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, nil)
 	secret := mustSecret(t)
 	w, clk := newTestWebhook(t, WebhookConfig{URL: rcv.URL + "/hooks/washboard", Secret: secret})
@@ -122,6 +123,7 @@ func TestWebhookDeliveryIsSignedAndKeepsItsIDOnAResend(t *testing.T) {
 // Without a secret the request still carries webhook-id and
 // webhook-timestamp, and no signature.
 func TestWebhookWithoutSecretIsUnsigned(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, nil)
 	w, _ := newTestWebhook(t, WebhookConfig{URL: rcv.URL})
 	if err := w.Send(context.Background(), productOut()); err != nil {
@@ -135,6 +137,7 @@ func TestWebhookWithoutSecretIsUnsigned(t *testing.T) {
 
 // Slack and Teams receive the shapes their webhooks document.
 func TestWebhookSendsSlackAndTeamsShapes(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, nil)
 	slack, _ := newTestWebhook(t, WebhookConfig{URL: rcv.URL + "/services/T0/B0/x", Format: FormatSlack})
 	teams, _ := newTestWebhook(t, WebhookConfig{URL: rcv.URL + "/workflows/x", Format: FormatTeams})
@@ -160,6 +163,7 @@ func TestWebhookSendsSlackAndTeamsShapes(t *testing.T) {
 // the status, and not where it pointed, which is the receiver's answer;
 // the other address gets nothing.
 func TestWebhookRedirectIsAPermanentFailure(t *testing.T) {
+	t.Parallel()
 	other := newReceiver(t, nil)
 	rcv := newReceiver(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, other.URL+"/moved?token=s3cr3t", http.StatusPermanentRedirect)
@@ -185,6 +189,7 @@ func TestWebhookRedirectIsAPermanentFailure(t *testing.T) {
 // A receiver that does not answer in time is a transient failure that
 // says how long Washboard waited.
 func TestWebhookTimeoutIsTransient(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	rcv := newReceiver(t, func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -203,6 +208,7 @@ func TestWebhookTimeoutIsTransient(t *testing.T) {
 // The caller's cancellation ends the attempt at once, as a transient
 // failure that unwraps to the context's error.
 func TestWebhookCancelledByTheCaller(t *testing.T) {
+	t.Parallel()
 	arrived, release := make(chan struct{}), make(chan struct{})
 	rcv := newReceiver(t, func(w http.ResponseWriter, r *http.Request) {
 		close(arrived)
@@ -225,6 +231,7 @@ func TestWebhookCancelledByTheCaller(t *testing.T) {
 // go away by themselves; other 4xx will not. The error gives the status,
 // never the body.
 func TestWebhookAnswersAreClassified(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		status     int
 		retryAfter string
@@ -273,6 +280,7 @@ func TestWebhookAnswersAreClassified(t *testing.T) {
 // An error names the receiver's host, never the webhook's path (a Slack
 // or Teams URL's secret), the signing secret, or the message.
 func TestWebhookErrorsHideSecretsAndTheBody(t *testing.T) {
+	t.Parallel()
 	secret := mustSecret(t)
 	rcv := newReceiver(t, func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
@@ -298,6 +306,7 @@ func TestWebhookErrorsHideSecretsAndTheBody(t *testing.T) {
 
 // A receiver that is not there is a transient failure: it may come back.
 func TestWebhookUnreachableIsTransient(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -314,6 +323,7 @@ func TestWebhookUnreachableIsTransient(t *testing.T) {
 // An https URL to a server that speaks plain HTTP is a permanent failure
 // that points at the scheme.
 func TestWebhookHTTPSToAPlainServerIsPermanent(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, nil)
 	w, _ := newTestWebhook(t, WebhookConfig{URL: strings.Replace(rcv.URL, "http://", "https://", 1)})
 	e := asError(t, w.Send(context.Background(), productOut()))
@@ -325,6 +335,7 @@ func TestWebhookHTTPSToAPlainServerIsPermanent(t *testing.T) {
 // A message larger than a webhook may carry is refused before anything is
 // sent.
 func TestWebhookRefusesAnOversizedMessage(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, nil)
 	w, _ := newTestWebhook(t, WebhookConfig{URL: rcv.URL})
 	item := productOut().Item
@@ -344,6 +355,7 @@ func TestWebhookRefusesAnOversizedMessage(t *testing.T) {
 
 // A notification without a key cannot be sent: webhook-id would be empty.
 func TestWebhookRefusesANotificationWithoutAKey(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, nil)
 	w, _ := newTestWebhook(t, WebhookConfig{URL: rcv.URL})
 	n := productOut()
@@ -356,6 +368,7 @@ func TestWebhookRefusesANotificationWithoutAKey(t *testing.T) {
 
 // "Send a test" says in words what happened, either way.
 func TestWebhookTestSaysWhatHappened(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, nil)
 	w, _ := newTestWebhook(t, WebhookConfig{URL: rcv.URL, Format: FormatSlack, Link: "https://washboard.example.com/"})
 	said, err := w.Test(context.Background())
@@ -384,6 +397,7 @@ func TestWebhookTestSaysWhatHappened(t *testing.T) {
 // A webhook URL that cannot work is refused when it is set, with words
 // that name the fault and do not repeat a password.
 func TestNewWebhookRefusesUnusableURLs(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ url, words string }{
 		{"", "the webhook has no URL"},
 		{"hooks.example.com/x", "must begin with https://"},
@@ -416,6 +430,7 @@ func asError(t *testing.T, err error) *Error {
 // body; of a service that does not speak HTTP, it says so and repeats
 // nothing it sent.
 func TestWebhookTestRepeatsNoAnswer(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "panic at internal-db-01: password authentication failed for user washboard", http.StatusInternalServerError)
 	})

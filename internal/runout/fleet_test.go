@@ -111,6 +111,7 @@ func (f *syncedFleet) advance(d time.Duration) {
 // for the others; and what the service keeps between rounds gives the
 // estimates a projection from the whole history gives.
 func TestEstimatesThroughTheSync(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	zone := time.FixedZone("CET", 3600)
 	start := time.Date(2026, 2, 2, 0, 0, 0, 0, zone) // a Monday

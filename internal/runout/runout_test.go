@@ -90,6 +90,7 @@ func dispenser(mac, location string, level int, seen time.Time) domain.Device {
 // range around it; one heard from for an hour gets none; one out says
 // since when.
 func TestEstimatesFromTheCachesHistory(t *testing.T) {
+	t.Parallel()
 	st := fleet(t)
 	s := runout.New(st, clock.NewFake(now), time.UTC, nil)
 	if err := s.Refresh(context.Background(), account); err != nil {
@@ -121,6 +122,7 @@ func TestEstimatesFromTheCachesHistory(t *testing.T) {
 // Touch makes the estimates of an account on the worker; models are
 // fitted once, and estimates made again from the recent history.
 func TestTouchEstimatesOnTheWorker(t *testing.T) {
+	t.Parallel()
 	st := fleet(t)
 	clk := clock.NewFake(now)
 	s := runout.New(st, clk, time.UTC, nil)
@@ -169,6 +171,7 @@ func TestTouchEstimatesOnTheWorker(t *testing.T) {
 // offline, is projected from what it last sent: its use goes on while
 // nothing is heard, so its run-out does not slip as the silence lasts.
 func TestSilentDispenserProjectedFromItsLastReport(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := cache(t, domain.Location{ID: "l1", RoomID: "r1", Name: "Towel", Type: domain.Towel})
 	// One percent every half hour, refilled when out, polled every half
@@ -228,6 +231,7 @@ func TestSilentDispenserProjectedFromItsLastReport(t *testing.T) {
 // A dispenser that the service lists without its compartments any more
 // has no estimate from the next projection on.
 func TestDispenserWithoutCompartmentsHasNoEstimate(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := fleet(t)
 	clk := clock.NewFake(now)

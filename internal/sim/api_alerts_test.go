@@ -148,6 +148,7 @@ func alertOpen(al *Alert) bool { return al.Open() }
 func isoMillis(t time.Time) string { return t.UTC().Format(alertTimestamp) }
 
 func TestAlertsWindowAndStatus(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]
@@ -205,6 +206,7 @@ func TestAlertsWindowAndStatus(t *testing.T) {
 }
 
 func TestAlertsDefaultWindowFollowsClock(t *testing.T) {
+	t.Parallel()
 	w, clock := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]
@@ -230,6 +232,7 @@ func TestAlertsDefaultWindowFollowsClock(t *testing.T) {
 }
 
 func TestAlertsFilters(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]
@@ -290,6 +293,7 @@ func TestAlertsFilters(t *testing.T) {
 }
 
 func TestAlertsFields(t *testing.T) {
+	t.Parallel()
 	w, clock := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]
@@ -382,6 +386,7 @@ func TestAlertsFields(t *testing.T) {
 }
 
 func TestAlertsPageSize(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	cases := []struct {
@@ -409,6 +414,7 @@ func TestAlertsPageSize(t *testing.T) {
 }
 
 func TestAlertsCursorIgnoresOtherParameters(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a, b := w.Accounts()[0], w.Accounts()[1]
@@ -457,6 +463,7 @@ func TestAlertsCursorIgnoresOtherParameters(t *testing.T) {
 }
 
 func TestAlertsWalkBothWays(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]
@@ -530,6 +537,7 @@ func byResolved(al alertWire) string {
 }
 
 func TestAlertsCursorStableAsAlertsArrive(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		kv     []string

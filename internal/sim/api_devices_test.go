@@ -87,6 +87,7 @@ func twoDeviceLocation(t *testing.T, a *Account) int {
 }
 
 func TestDevicesLimitOffset(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]
@@ -126,6 +127,7 @@ func TestDevicesLimitOffset(t *testing.T) {
 }
 
 func TestDevicesWalkWithOffset(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]
@@ -155,6 +157,7 @@ func TestDevicesWalkWithOffset(t *testing.T) {
 }
 
 func TestDevicesLimitCapped(t *testing.T) {
+	t.Parallel()
 	clock := NewManualClock(apiNow)
 	w := New(Config{Seed: 7, Locations: 1100, Accounts: 1, History: time.Hour, Clock: clock, Zone: time.UTC,
 		Credentials: []Credentials{{APIKey: apiKeyA, Authorization: apiAuthA}}})
@@ -182,6 +185,7 @@ func TestDevicesLimitCapped(t *testing.T) {
 }
 
 func TestDevicesShape(t *testing.T) {
+	t.Parallel()
 	w, clock := newAPIWorld(t)
 	h := w.Handler()
 	now := clock.Now()
@@ -317,6 +321,7 @@ func TestDevicesShape(t *testing.T) {
 }
 
 func TestDevicesDeviceOff(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	b := w.Accounts()[1] // the account with offline devices at apiNow
@@ -361,6 +366,7 @@ func TestDevicesDeviceOff(t *testing.T) {
 }
 
 func TestDevicesFilters(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]

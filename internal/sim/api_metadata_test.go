@@ -61,6 +61,7 @@ func roomsWhere(a *Account, keep func(*Room) bool) []string {
 }
 
 func TestMetadataLimitOffset(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]
@@ -106,6 +107,7 @@ func TestMetadataLimitOffset(t *testing.T) {
 }
 
 func TestMetadataAccount(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	for i, creds := range [][2]string{{apiKeyA, apiAuthA}, {apiKeyB, apiAuthB}} {
@@ -125,6 +127,7 @@ func TestMetadataAccount(t *testing.T) {
 type metadataFetcher func(t *testing.T, link string) metadataWire
 
 func TestMetadataFollowLinks(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]
@@ -239,6 +242,7 @@ func TestMetadataFollowLinks(t *testing.T) {
 }
 
 func TestMetadataDeviceType(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]
@@ -281,6 +285,7 @@ func TestMetadataDeviceType(t *testing.T) {
 }
 
 func TestMetadataFilters(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]
@@ -340,6 +345,7 @@ func TestMetadataFilters(t *testing.T) {
 }
 
 func TestMetadataPrevDoesNotOverlap(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]

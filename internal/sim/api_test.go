@@ -187,6 +187,7 @@ func firstFewOf[K any](s []K) []K { return s[:min(len(s), 3)] }
 var apiEndpoints = []string{"/alerts", "/devices", "/metadata"}
 
 func TestAuthentication(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	cases := []struct {
@@ -223,6 +224,7 @@ func TestAuthentication(t *testing.T) {
 }
 
 func TestAccountIsolation(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a, b := w.Accounts()[0], w.Accounts()[1]
@@ -282,6 +284,7 @@ func TestAccountIsolation(t *testing.T) {
 }
 
 func TestForeignIdentifiersNotFound(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	a := w.Accounts()[0]
@@ -333,6 +336,7 @@ func TestForeignIdentifiersNotFound(t *testing.T) {
 }
 
 func TestBadParameters(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	cases := []struct {
@@ -388,6 +392,7 @@ func TestBadParameters(t *testing.T) {
 }
 
 func TestUnknownPathsNotFound(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	for _, path := range []string{"/", "/alert", "/alerts/", "/devices/20000001", "/v1/metadata", "/ALERTS", "/webhooks"} {
@@ -401,6 +406,7 @@ func TestUnknownPathsNotFound(t *testing.T) {
 }
 
 func TestWritingMethodsNotAllowed(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
@@ -417,6 +423,7 @@ func TestWritingMethodsNotAllowed(t *testing.T) {
 }
 
 func TestPanicBecomesInternalServerError(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		fault func()
@@ -449,6 +456,7 @@ func TestPanicBecomesInternalServerError(t *testing.T) {
 }
 
 func TestInjectedFaults(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name           string
 		faults         Faults
@@ -484,6 +492,7 @@ func TestInjectedFaults(t *testing.T) {
 }
 
 func TestQuotaPerCredential(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	h := w.Handler()
 	wall := time.Date(2026, 11, 22, 9, 30, 15, 0, time.UTC)
@@ -535,6 +544,7 @@ func TestQuotaPerCredential(t *testing.T) {
 }
 
 func TestTruncatedAnswers(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	srv := httptest.NewServer(w.Handler())
 	defer srv.Close()
@@ -588,6 +598,7 @@ func TestTruncatedAnswers(t *testing.T) {
 }
 
 func TestLogRequests(t *testing.T) {
+	t.Parallel()
 	w, _ := newAPIWorld(t)
 	var buf bytes.Buffer
 	h := LogRequests(slog.New(slog.NewTextHandler(&buf, nil)), w.Handler())

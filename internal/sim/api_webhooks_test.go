@@ -47,6 +47,7 @@ type webhookWire struct {
 }
 
 func TestAdminWebhooksAuthentication(t *testing.T) {
+	t.Parallel()
 	hw := newHookWorld(t, 20, WebhookOptions{})
 	h := hw.Handler()
 	made, _, err := hw.AddWebhook(0, WebhookSpec{URL: "https://example.com/hook"})
@@ -84,6 +85,7 @@ func TestAdminWebhooksAuthentication(t *testing.T) {
 }
 
 func TestAdminWebhooksDefineListRemove(t *testing.T) {
+	t.Parallel()
 	hw := newHookWorld(t, 60, WebhookOptions{})
 	var logs bytes.Buffer
 	h := LogRequests(slog.New(slog.NewTextHandler(&logs, nil)), hw.Handler())
@@ -194,6 +196,7 @@ func TestAdminWebhooksDefineListRemove(t *testing.T) {
 }
 
 func TestAdminWebhooksBadInput(t *testing.T) {
+	t.Parallel()
 	hw := newHookWorld(t, 20, WebhookOptions{})
 	h := hw.Handler()
 	cases := []struct {
@@ -250,6 +253,7 @@ func TestAdminWebhooksBadInput(t *testing.T) {
 }
 
 func TestAdminWebhooksPathsAndMethods(t *testing.T) {
+	t.Parallel()
 	hw := newHookWorld(t, 20, WebhookOptions{})
 	h := hw.Handler()
 	made, _, err := hw.AddWebhook(0, WebhookSpec{URL: "https://example.com/hook"})

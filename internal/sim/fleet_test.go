@@ -56,6 +56,7 @@ func setLevels(d *Device, levels ...float64) {
 }
 
 func TestConsumableRefillCount(t *testing.T) {
+	t.Parallel()
 	w, _ := newTestWorld(t, 300, 2, 0)
 	out, low := w.accounts[0], w.accounts[1]
 	if out.Preference != PreferOut || low.Preference != PreferLow {
@@ -104,6 +105,7 @@ func TestConsumableRefillCount(t *testing.T) {
 }
 
 func TestConsumableRefillCountGrowsWhileOpen(t *testing.T) {
+	t.Parallel()
 	w, _ := newTestWorld(t, 300, 1, 0)
 	a := w.accounts[0]
 	d := findDevice(t, a, isFourRoll)
@@ -127,6 +129,7 @@ func TestConsumableRefillCountGrowsWhileOpen(t *testing.T) {
 }
 
 func TestBatteryRefillCount(t *testing.T) {
+	t.Parallel()
 	w, _ := newTestWorld(t, 300, 1, 0)
 	a := w.accounts[0]
 	tests := []struct {
@@ -164,6 +167,7 @@ func TestBatteryRefillCount(t *testing.T) {
 }
 
 func TestRefillCountZeroForOtherTypes(t *testing.T) {
+	t.Parallel()
 	w, _ := newTestWorld(t, 2000, 1, 60*24*time.Hour)
 	a := w.accounts[0]
 	seen := map[AlertType]bool{}
@@ -188,6 +192,7 @@ func TestRefillCountZeroForOtherTypes(t *testing.T) {
 }
 
 func TestFaultFieldsByGeneration(t *testing.T) {
+	t.Parallel()
 	w, _ := newTestWorld(t, 300, 1, 0)
 	a := w.accounts[0]
 	gen1 := findDevice(t, a, func(d *Device) bool { return d.Generation == Gen1 && d.Location.Type == Towel })
@@ -239,6 +244,7 @@ func keys(m map[string][]bool) []string {
 }
 
 func TestFaultAlertsFollowTheSpecTable(t *testing.T) {
+	t.Parallel()
 	w, _ := newTestWorld(t, 2000, 1, 60*24*time.Hour)
 	allowed := map[AlertType]map[DeviceType]bool{
 		AlertJam:               {Towel: true, Soap: true, Sanitizer: true},
@@ -261,6 +267,7 @@ func TestFaultAlertsFollowTheSpecTable(t *testing.T) {
 }
 
 func TestOfflineAfter24Hours(t *testing.T) {
+	t.Parallel()
 	w, clock := newTestWorld(t, 300, 1, 0)
 	a := w.accounts[0]
 	d := findDevice(t, a, func(d *Device) bool { return d.Location.Type == Soap })
@@ -319,6 +326,7 @@ func TestOfflineAfter24Hours(t *testing.T) {
 }
 
 func TestOverdue(t *testing.T) {
+	t.Parallel()
 	created := testNow
 	for typ, deadline := range Deadlines {
 		open := &Alert{Type: typ, Created: created}
@@ -340,6 +348,7 @@ func TestOverdue(t *testing.T) {
 }
 
 func TestHistoryHasOpenOverdueAndClosedAlerts(t *testing.T) {
+	t.Parallel()
 	w, clock := newTestWorld(t, 2000, 1, 30*24*time.Hour)
 	a := w.accounts[0]
 	var open, overdue int
@@ -368,6 +377,7 @@ func TestHistoryHasOpenOverdueAndClosedAlerts(t *testing.T) {
 }
 
 func TestAlertsAreSorted(t *testing.T) {
+	t.Parallel()
 	w, _ := newTestWorld(t, 1000, 1, 30*24*time.Hour)
 	a := w.accounts[0]
 	for i := 1; i < len(a.alerts); i++ {
@@ -388,6 +398,7 @@ func TestAlertsAreSorted(t *testing.T) {
 }
 
 func TestConsumptionFollowsTimeOfDay(t *testing.T) {
+	t.Parallel()
 	u := newUsage(0)
 	day := func(h int) time.Time { return time.Date(2026, 11, 18, h, 0, 0, 0, time.UTC) } // Wednesday
 	night := u.at(day(5)) - u.at(day(2))
@@ -415,6 +426,7 @@ func TestConsumptionFollowsTimeOfDay(t *testing.T) {
 }
 
 func TestUsageInverse(t *testing.T) {
+	t.Parallel()
 	u := newUsage(-5 * time.Hour)
 	for _, tt := range []time.Time{
 		testNow, testNow.Add(17*time.Hour + 3*time.Minute), time.Date(2026, 3, 29, 23, 59, 59, 0, time.UTC),
@@ -430,6 +442,7 @@ func TestUsageInverse(t *testing.T) {
 }
 
 func TestSameSeedSameWorld(t *testing.T) {
+	t.Parallel()
 	digest := func(seed uint64) uint64 {
 		clock := NewManualClock(testNow)
 		w := New(Config{Seed: seed, Locations: 500, History: 20 * 24 * time.Hour, Clock: clock, Zone: time.UTC})
@@ -459,6 +472,7 @@ var (
 )
 
 func TestLayout(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{1, 57, 2000} {
 		w, _ := newTestWorld(t, n, 1, 0)
 		a := w.accounts[0]
@@ -532,6 +546,7 @@ func TestLayout(t *testing.T) {
 }
 
 func TestScaledClock(t *testing.T) {
+	t.Parallel()
 	wall := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	c := &ScaledClock{wallStart: wall, simStart: wall, speed: 60, wall: func() time.Time { return wall.Add(time.Minute) }}
 	if got := c.Now().Sub(wall); got != time.Hour {
@@ -540,6 +555,7 @@ func TestScaledClock(t *testing.T) {
 }
 
 func TestLevelsStayWithinBounds(t *testing.T) {
+	t.Parallel()
 	w, clock := newTestWorld(t, 1000, 1, 30*24*time.Hour)
 	a := w.accounts[0]
 	for _, l := range a.Locations {
@@ -560,6 +576,7 @@ func TestLevelsStayWithinBounds(t *testing.T) {
 }
 
 func TestEmptyShowsAtOnce(t *testing.T) {
+	t.Parallel()
 	w, _ := newTestWorld(t, 100, 1, 0)
 	a := w.accounts[0]
 	d := findDevice(t, a, func(d *Device) bool { return d.Location.Type == Towel && d.offline == false })

@@ -12,6 +12,7 @@ import (
 // /devices sees: the same devices, levels, battery, last_seen and
 // device_off, as the world moves on.
 func TestProductReadingsMatchDevices(t *testing.T) {
+	t.Parallel()
 	w, clock := newAPIWorld(t)
 	h := w.Handler()
 	var readings []ProductReading
@@ -70,6 +71,7 @@ func TestProductReadingsMatchDevices(t *testing.T) {
 // on, the readings a poll would have got then, of the gateways too, and
 // leaves the world as it would be without it.
 func TestRecordedHistoryIsWhatPollsWouldHaveSeen(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
 	const history = 36 * time.Hour
 	cfg := Config{Seed: 7, Locations: 40, Accounts: 2, History: history, Zone: time.UTC}

@@ -146,6 +146,7 @@ func issueTokenOK(t *testing.T, h http.Handler, c Client) tokenAnswer {
 }
 
 func TestTokenEndpointIssuesTokens(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name          string
 		client        Client // account A's
@@ -186,6 +187,7 @@ func TestTokenEndpointIssuesTokens(t *testing.T) {
 }
 
 func TestTokenEndpointRejects(t *testing.T) {
+	t.Parallel()
 	basicA := basic(clientA.ID, clientA.Secret)
 	cases := []struct {
 		name        string
@@ -261,6 +263,7 @@ func TestTokenEndpointRejects(t *testing.T) {
 }
 
 func TestTokenAuthorizesDataRequests(t *testing.T) {
+	t.Parallel()
 	w := newTokenWorld(t, time.Hour, NewManualClock(apiNow))
 	h := w.Handler()
 	tokA, tokB := issueTokenOK(t, h, clientA).AccessToken, issueTokenOK(t, h, clientB).AccessToken
@@ -298,6 +301,7 @@ func TestTokenAuthorizesDataRequests(t *testing.T) {
 }
 
 func TestFixedAuthorizationWithoutTokenLifetime(t *testing.T) {
+	t.Parallel()
 	w := newTokenWorld(t, 0, NewManualClock(apiNow))
 	h := w.Handler()
 	tok := issueTokenOK(t, h, clientA).AccessToken
@@ -310,6 +314,7 @@ func TestFixedAuthorizationWithoutTokenLifetime(t *testing.T) {
 }
 
 func TestTokenExpiresInSimulatedTime(t *testing.T) {
+	t.Parallel()
 	clock := NewManualClock(apiNow)
 	w := newTokenWorld(t, 90*time.Minute, clock)
 	h := w.Handler()
@@ -338,6 +343,7 @@ func TestTokenExpiresInSimulatedTime(t *testing.T) {
 }
 
 func TestTokenLifetimeFollowsClockSpeed(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		lifetime      time.Duration
 		speed         float64
@@ -373,6 +379,7 @@ func TestTokenLifetimeFollowsClockSpeed(t *testing.T) {
 }
 
 func TestRevokedClient(t *testing.T) {
+	t.Parallel()
 	revokers := []struct {
 		name   string
 		revoke func(t *testing.T, w *World, h http.Handler)
@@ -425,6 +432,7 @@ func TestRevokedClient(t *testing.T) {
 }
 
 func TestRevokeClientRoute(t *testing.T) {
+	t.Parallel()
 	w := newTokenWorld(t, 0, NewManualClock(apiNow))
 	h := w.Handler()
 	cases := []struct {
@@ -453,6 +461,7 @@ func TestRevokeClientRoute(t *testing.T) {
 }
 
 func TestExpireTokens(t *testing.T) {
+	t.Parallel()
 	clock := NewManualClock(apiNow)
 	w := newTokenWorld(t, time.Hour, clock)
 	h := w.Handler()
@@ -468,6 +477,7 @@ func TestExpireTokens(t *testing.T) {
 }
 
 func TestTokensIssuedCountsTokens(t *testing.T) {
+	t.Parallel()
 	w := newTokenWorld(t, time.Hour, NewManualClock(apiNow))
 	h := w.Handler()
 	for range 3 {
@@ -483,6 +493,7 @@ func TestTokensIssuedCountsTokens(t *testing.T) {
 }
 
 func TestTokensKeptPerClientAreBounded(t *testing.T) {
+	t.Parallel()
 	clock := NewManualClock(apiNow)
 	w := newTokenWorld(t, time.Hour, clock)
 	h := w.Handler()
@@ -519,6 +530,7 @@ func TestTokensKeptPerClientAreBounded(t *testing.T) {
 }
 
 func TestTokenRequestsLogNoSecrets(t *testing.T) {
+	t.Parallel()
 	w := newTokenWorld(t, 0, NewManualClock(apiNow))
 	var buf bytes.Buffer
 	h := LogRequests(slog.New(slog.NewTextHandler(&buf, nil)), w.Handler())
@@ -549,6 +561,7 @@ func (k keyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func TestOAuth2ClientCredentials(t *testing.T) {
+	t.Parallel()
 	w := newTokenWorld(t, time.Hour, NewManualClock(apiNow))
 	w.SetClient(0, clientOdd)
 	srv := httptest.NewServer(w.Handler())

@@ -445,6 +445,7 @@ func creds(key, auth string) http.Header {
 var credsA = creds(apiKeyA, apiAuthA)
 
 func TestOpenAPIAnswersMatchTheDocument(t *testing.T) {
+	t.Parallel()
 	doc := readDoc(t)
 	hw := newHookWorld(t, 60, WebhookOptions{})
 	c := docClient{doc, hw.Handler()}
@@ -736,6 +737,7 @@ func checkWebhookAnswers(t *testing.T, c docClient, hw *hookWorld) {
 }
 
 func TestOpenAPIServed(t *testing.T) {
+	t.Parallel()
 	w := newTokenWorld(t, 0, NewManualClock(apiNow))
 	res, body := doRequest(t, w.Handler(), http.MethodGet, OpenAPIPath, "", "")
 	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/json" {
@@ -751,6 +753,7 @@ func TestOpenAPIServed(t *testing.T) {
 // marks x-washboard-simulator. Any other method is answered 405 with an
 // Allow header naming the document's methods.
 func TestOpenAPIDescribesEveryRoute(t *testing.T) {
+	t.Parallel()
 	doc := readDoc(t)
 	w := newTokenWorld(t, 0, NewManualClock(apiNow))
 	kind := func(simulator bool) string {

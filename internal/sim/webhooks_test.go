@@ -279,6 +279,7 @@ func emptyDevices(t *testing.T, w *World, a *Account, n int) int {
 }
 
 func TestWebhookEventsFollowAnAlert(t *testing.T) {
+	t.Parallel()
 	hw := newHookWorld(t, 60, WebhookOptions{})
 	a := hw.accounts[0] // prefers "out": a roll counts when it is out
 	d := quietDevice(t, a, isFourRoll)
@@ -368,6 +369,7 @@ func TestWebhookOverdueArrivesWithoutRequests(t *testing.T) {
 }
 
 func TestWebhookSendsOnlyChangesAfterItWasDefined(t *testing.T) {
+	t.Parallel()
 	hw := newHookWorld(t, 60, WebhookOptions{})
 	a, b := hw.accounts[0], hw.accounts[1]
 	rc := newReceiver(t, hw.wall)
@@ -436,6 +438,7 @@ func TestWebhookSendsOnlyChangesAfterItWasDefined(t *testing.T) {
 }
 
 func TestWebhookRetriesKeepOrderPerAlert(t *testing.T) {
+	t.Parallel()
 	hw := newHookWorld(t, 60, WebhookOptions{})
 	a := hw.accounts[0]
 	x := quietDevice(t, a, isFourRoll)
@@ -497,6 +500,7 @@ func TestWebhookRetriesKeepOrderPerAlert(t *testing.T) {
 }
 
 func TestWebhookTimeoutRetriedWithTheSameID(t *testing.T) {
+	t.Parallel()
 	hw := newHookWorld(t, 60, WebhookOptions{Timeout: 100 * time.Millisecond})
 	a := hw.accounts[0]
 	d := quietDevice(t, a, isFourRoll)
@@ -527,6 +531,7 @@ func TestWebhookTimeoutRetriedWithTheSameID(t *testing.T) {
 }
 
 func TestWebhookGivenUpMarksTheDefinitionFailing(t *testing.T) {
+	t.Parallel()
 	hw := newHookWorld(t, 60, WebhookOptions{})
 	a := hw.accounts[0]
 	d := quietDevice(t, a, isFourRoll)
@@ -573,6 +578,7 @@ func TestWebhookGivenUpMarksTheDefinitionFailing(t *testing.T) {
 }
 
 func TestWebhookDropRate(t *testing.T) {
+	t.Parallel()
 	t.Run("all", func(t *testing.T) {
 		hw := newHookWorld(t, 60, WebhookOptions{})
 		hw.SetFaults(Faults{WebhookDropRate: 1})
@@ -618,6 +624,7 @@ func TestWebhookDropRate(t *testing.T) {
 }
 
 func TestWebhookQueueBounded(t *testing.T) {
+	t.Parallel()
 	hw := newHookWorld(t, 60, WebhookOptions{QueueLimit: 3})
 	a := hw.accounts[0]
 	rc := newReceiver(t, hw.wall)
@@ -675,6 +682,7 @@ func TestWebhookQueueBounded(t *testing.T) {
 }
 
 func TestWebhookDisabledOrRemovedIsSentNothing(t *testing.T) {
+	t.Parallel()
 	hw := newHookWorld(t, 60, WebhookOptions{})
 	a := hw.accounts[0]
 	r1, r2 := newReceiver(t, hw.wall), newReceiver(t, hw.wall)
@@ -713,6 +721,7 @@ func TestWebhookDisabledOrRemovedIsSentNothing(t *testing.T) {
 }
 
 func TestWebhookLogLinesRevealNothing(t *testing.T) {
+	t.Parallel()
 	var buf syncBuffer
 	hw := newHookWorld(t, 60, WebhookOptions{Log: slog.New(slog.NewTextHandler(&buf, nil))})
 	a := hw.accounts[0]
@@ -762,6 +771,7 @@ func TestWebhookLogLinesRevealNothing(t *testing.T) {
 }
 
 func TestDefaultRetries(t *testing.T) {
+	t.Parallel()
 	r := DefaultRetries
 	if len(r)+1 < 6 {
 		t.Errorf("%d attempts in all, want at least 6", len(r)+1)
@@ -779,6 +789,7 @@ func TestDefaultRetries(t *testing.T) {
 }
 
 func TestWebhookSpecChecked(t *testing.T) {
+	t.Parallel()
 	hw := newHookWorld(t, 20, WebhookOptions{})
 	for _, c := range []struct {
 		spec  WebhookSpec

@@ -12,6 +12,7 @@ import (
 )
 
 func TestEventsSlowTheAlertsPollUntilTheyStop(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 30, 1)
 	var alertPolls atomic.Int64
 	e.onRequest = func(r *http.Request) {

@@ -50,6 +50,7 @@ func (e *env) replica(t *testing.T, cl Cluster) *replica {
 // hear of its changes; when the polling replica stops, the other takes the
 // sync over within two intervals, on the schedule the cache records.
 func TestOneReplicaSyncsAnAccountAndAnotherTakesOver(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 50, 4)
 	shared := cluster.NewLocal(64)
 	t.Cleanup(shared.Close)
@@ -101,6 +102,7 @@ func TestOneReplicaSyncsAnAccountAndAnotherTakesOver(t *testing.T) {
 // replica is rejected on the others, and the service's events reaching one
 // make every replica say the account's alerts are live.
 func TestReplicasHearRejectionsAndLiveEvents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 50, 4)
 	shared := cluster.NewLocal(64)
 	t.Cleanup(shared.Close)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestPagingThatDoesNotEndFailsTheRefreshCleanlyAndTheNextTriesAgain(t *testing.T) {
+	t.Parallel()
 	var ignoreOffsets atomic.Bool
 	ignoreOffsets.Store(true)
 	var devicePages atomic.Int64
@@ -81,6 +82,7 @@ func (s *endlessDevices) Devices(ctx context.Context, cred upstream.Credentials,
 }
 
 func TestDevicesBeyondWhatTheLayoutHoldsStopTheRefresh(t *testing.T) {
+	t.Parallel()
 	var src *endlessDevices
 	e := newEnvWith(t, 60, 1, func(s Source) Source { src = &endlessDevices{Source: s}; return src })
 	e.hold(t, "session:1", e.cred)
@@ -113,6 +115,7 @@ func (s *endlessAlerts) Alerts(ctx context.Context, cred upstream.Credentials, s
 }
 
 func TestARefreshStopsAtItsPageBudget(t *testing.T) {
+	t.Parallel()
 	var src *endlessAlerts
 	e := newEnvWith(t, 60, 1, func(s Source) Source { src = &endlessAlerts{Source: s}; return src })
 	e.hold(t, "session:1", e.cred)

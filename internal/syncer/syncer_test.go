@@ -262,6 +262,7 @@ func equalInts(a, b []int) bool {
 }
 
 func TestFirstSyncMirrorsTheSimulator(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 300, 4)
 	e.hold(t, "session-1", e.cred)
 	e.checkMirrors(t)
@@ -283,6 +284,7 @@ func TestFirstSyncMirrorsTheSimulator(t *testing.T) {
 }
 
 func TestUnchangedUpstreamWritesNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 200, 4)
 	events, stop := e.engine.Subscribe(e.account)
 	defer stop()
@@ -311,6 +313,7 @@ func TestUnchangedUpstreamWritesNothing(t *testing.T) {
 // served only while it stands, so it must move with every refresh that
 // changed the account's cache, and only then.
 func TestGenerationCountsChanges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 200, 4)
 	if g := e.engine.Generation(e.account); g != 0 {
 		t.Fatalf("generation before any sync = %d, want 0", g)
@@ -365,6 +368,7 @@ func drain(ch <-chan Event) []Event {
 }
 
 func TestAlertsResolvedUpstreamCloseInTheCache(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 300, 4)
 	e.hold(t, "session-1", e.cred)
 	openBefore := map[string]bool{}
@@ -405,6 +409,7 @@ func TestAlertsResolvedUpstreamCloseInTheCache(t *testing.T) {
 }
 
 func TestFaultsKeepTheLastGoodDataAndConverge(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 300, 1) // no retries: every injected fault fails the refresh
 	e.hold(t, "session-1", e.cred)
 	ctx := context.Background()
@@ -450,6 +455,7 @@ func TestFaultsKeepTheLastGoodDataAndConverge(t *testing.T) {
 }
 
 func TestRateLimitSlowsTheLoopDown(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 50, 1)
 	e.hold(t, "session-1", e.cred)
 	e.world.SetFaults(sim.Faults{RateLimitRate: 1, RetryAfter: 5 * time.Minute})
@@ -470,6 +476,7 @@ func TestRateLimitSlowsTheLoopDown(t *testing.T) {
 }
 
 func TestRejectedCredentialIsReportedAndItsLoopStops(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 50, 4)
 	events, stop := e.engine.Subscribe(e.account)
 	defer stop()
@@ -521,6 +528,7 @@ func waitFor(t *testing.T, events <-chan Event, kind EventKind) Event {
 }
 
 func TestOneLoopPerAccountAndItStopsWhenNobodyHolds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 50, 4)
 	e.hold(t, "session-1", e.cred)
 	e.engine.Hold("session-2", e.account, e.cred, start.Add(time.Hour))
@@ -561,6 +569,7 @@ func TestOneLoopPerAccountAndItStopsWhenNobodyHolds(t *testing.T) {
 // TestHoldingAgainKeepsTheLoopOnSchedule: every page a session asks for
 // extends its hold; that must neither restart the loop nor refresh early.
 func TestHoldingAgainKeepsTheLoopOnSchedule(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 50, 4)
 	e.hold(t, "session-1", e.cred)
 	e.engine.mu.Lock()
@@ -587,6 +596,7 @@ func TestHoldingAgainKeepsTheLoopOnSchedule(t *testing.T) {
 }
 
 func TestExpiredHoldsStopTheLoop(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 50, 4)
 	e.engine.Hold("session-1", e.account, e.cred, start.Add(90*time.Second))
 	e.syncClock.BlockUntil(1)
@@ -597,6 +607,7 @@ func TestExpiredHoldsStopTheLoop(t *testing.T) {
 }
 
 func TestShutdownLeavesNoHalfRefresh(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 300, 4)
 	e.world.SetFaults(sim.Faults{Latency: 20 * time.Millisecond})
 	alertsStarted := make(chan struct{})
@@ -624,6 +635,7 @@ func TestShutdownLeavesNoHalfRefresh(t *testing.T) {
 // cover, the service is asked for the alerts open at any moment of it, and
 // they are exactly the simulator's.
 func TestPastAlertsReadsAWindowFromTheService(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 40, 1)
 	from := start.Add(-5 * 24 * time.Hour)
 	to := from.Add(8 * time.Hour)
@@ -663,6 +675,7 @@ func TestPastAlertsReadsAWindowFromTheService(t *testing.T) {
 // send the first page of a refresh, other writes to the cache (a screen's
 // check-in, saved settings) go through.
 func TestAWaitForTheServiceHoldsNoWriteLock(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, 40, 1)
 	release := make(chan struct{})
 	waiting := make(chan string, 8)

@@ -29,6 +29,7 @@ func fetchPage(c *Client, path string) error {
 }
 
 func TestPagesBeyondTheirBoundsAreRefusedWholeAndNotRetried(t *testing.T) {
+	t.Parallel()
 	room := `{"room_id":"r"}`
 	device := `{"device_location_id":"1"}`
 	tests := []struct {
@@ -78,6 +79,7 @@ func TestPagesBeyondTheirBoundsAreRefusedWholeAndNotRetried(t *testing.T) {
 }
 
 func TestPageRecordsAreConfigurable(t *testing.T) {
+	t.Parallel()
 	srv, _ := serve(t, staticHandler(200, repeat(`{"device_location_id":"1"}`, 11)))
 	c, _ := newClient(t, srv.URL, func(cfg *Config) { cfg.MaxPageRecords = 10 })
 	err := fetchPage(c, "/devices")
@@ -103,6 +105,7 @@ func fmtErr(err error) string {
 // have no identifiers, so without it a service that ignores the offset
 // would be walked to the page limit, each page counted as a good one.
 func TestAWalkStopsAtAPageNoneOfWhoseRecordsCanBeRead(t *testing.T) {
+	t.Parallel()
 	type walk struct {
 		name string
 		// first is the answer to the first request, later to the others.
@@ -160,6 +163,7 @@ func TestAWalkStopsAtAPageNoneOfWhoseRecordsCanBeRead(t *testing.T) {
 // One record that cannot be read says nothing of the others: alone on
 // its page, it is skipped and counted as before.
 func TestALoneUnreadableRecordIsSkipped(t *testing.T) {
+	t.Parallel()
 	srv, _ := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Query().Get("offset") {
 		case "":
@@ -183,6 +187,7 @@ func TestALoneUnreadableRecordIsSkipped(t *testing.T) {
 }
 
 func TestListsAndObjectsWithinARecordAreBounded(t *testing.T) {
+	t.Parallel()
 	members := func(n int) string {
 		var b strings.Builder
 		b.WriteString(`{"device_location_id":"9"`)
@@ -227,6 +232,7 @@ func TestListsAndObjectsWithinARecordAreBounded(t *testing.T) {
 }
 
 func TestCount(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in            string
 		elems, values int

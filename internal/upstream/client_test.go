@@ -17,6 +17,7 @@ import (
 )
 
 func TestNewRefusesBadBaseURLs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		base string
 		ok   bool
@@ -41,6 +42,7 @@ func TestNewRefusesBadBaseURLs(t *testing.T) {
 }
 
 func TestRequestsCarryHeadersAndQuery(t *testing.T) {
+	t.Parallel()
 	off := false
 	tests := []struct {
 		name string
@@ -122,6 +124,7 @@ func pagedHandler(n, per int, metadata, withTotal bool) http.Handler {
 }
 
 func TestOffsetWalksWhenTheServerIgnoresLimit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		metadata    bool
@@ -174,6 +177,7 @@ func TestOffsetWalksWhenTheServerIgnoresLimit(t *testing.T) {
 }
 
 func TestOffsetWalksCountSkippedRecords(t *testing.T) {
+	t.Parallel()
 	// A page of three whose middle record cannot be read still moves the
 	// offset by three.
 	srv, rec := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -213,6 +217,7 @@ func cursorHandler(cursors ...string) http.Handler {
 }
 
 func TestWalkAlertsStops(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		handler   http.Handler
@@ -250,6 +255,7 @@ func TestWalkAlertsStops(t *testing.T) {
 }
 
 func TestWalkStopsOnTheCallbacksError(t *testing.T) {
+	t.Parallel()
 	srv, rec := serve(t, cursorHandler())
 	c, _ := newClient(t, srv.URL, nil)
 	stop := errors.New("store full")
@@ -265,6 +271,7 @@ func TestWalkStopsOnTheCallbacksError(t *testing.T) {
 }
 
 func TestMetadataNextURLs(t *testing.T) {
+	t.Parallel()
 	foreign, foreignRec := serve(t, pagedHandler(10, 3, true, true))
 	tests := []struct {
 		name     string
@@ -321,6 +328,7 @@ func cmpOr(s, def string) string {
 }
 
 func TestRedirects(t *testing.T) {
+	t.Parallel()
 	foreign, foreignRec := serve(t, staticHandler(200, `{"alerts":[]}`))
 	var local *httptest.Server
 	local, rec := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -360,6 +368,7 @@ func TestRedirects(t *testing.T) {
 }
 
 func TestBodySizeLimit(t *testing.T) {
+	t.Parallel()
 	big := `{"alerts":[],"padding":"` + strings.Repeat("x", 2000) + `"}`
 	tests := []struct {
 		name    string
@@ -391,6 +400,7 @@ func TestBodySizeLimit(t *testing.T) {
 }
 
 func TestUnreadableBodiesAreRetried(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		body string
@@ -416,6 +426,7 @@ func TestUnreadableBodiesAreRetried(t *testing.T) {
 }
 
 func TestRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 18, 9, 30, 0, 0, time.UTC)
 	tests := []struct {
 		name   string
@@ -459,6 +470,7 @@ func TestRetryAfter(t *testing.T) {
 }
 
 func TestRetryBudget(t *testing.T) {
+	t.Parallel()
 	// A clock that the sleeps move: each failed attempt is followed by a
 	// wait of up to 10 s, and the budget of 25 s runs out before the
 	// attempts do.
@@ -480,6 +492,7 @@ func TestRetryBudget(t *testing.T) {
 }
 
 func TestTimeoutPerAttempt(t *testing.T) {
+	t.Parallel()
 	srv, rec := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
 	c, _ := newClient(t, srv.URL, func(cfg *Config) { cfg.Timeout, cfg.MaxAttempts = 50*time.Millisecond, 2 })
 	_, err := c.Metadata(context.Background(), cred1, MetadataQuery{})
@@ -492,6 +505,7 @@ func TestTimeoutPerAttempt(t *testing.T) {
 }
 
 func TestCredentialsAreSentAndNeverShown(t *testing.T) {
+	t.Parallel()
 	secret := Credentials{APIKey: "key-5ecret-0123456789", Authorization: "Bearer tok-5ecret-9876543210"}
 	// Every request must carry the credentials; the server then answers
 	// with an error that echoes them.
@@ -542,6 +556,7 @@ func TestCredentialsAreSentAndNeverShown(t *testing.T) {
 }
 
 func TestErrorBodies(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		body      string
 		msg, prm  string
@@ -568,6 +583,7 @@ func TestErrorBodies(t *testing.T) {
 }
 
 func TestBackoffIsBoundedFullJitter(t *testing.T) {
+	t.Parallel()
 	c, _ := newClient(t, "http://example.invalid", nil)
 	for n := 1; n <= 8; n++ {
 		ceiling := min(DefaultBaseDelay<<(n-1), DefaultMaxDelay)

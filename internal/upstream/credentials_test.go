@@ -10,6 +10,7 @@ import (
 )
 
 func TestCredentialsNeverPrint(t *testing.T) {
+	t.Parallel()
 	c := Credentials{APIKey: "key-5ecret", Authorization: "Bearer tok-5ecret", ClientID: "id-5ecret", ClientSecret: "sec-5ecret"}
 	holder := struct {
 		Account string
@@ -43,6 +44,7 @@ func TestCredentialsNeverPrint(t *testing.T) {
 }
 
 func TestRedactorHidesClientSecretsAndTokens(t *testing.T) {
+	t.Parallel()
 	c := Credentials{APIKey: "key-5ecret", ClientID: "id 5ecret", ClientSecret: "p@ss 5ecret/+"}
 	text := "key key-5ecret, client id 5ecret (id+5ecret), secret p@ss 5ecret/+ (p%40ss+5ecret%2F%2B), Bearer tok-5ecret"
 	got := c.Redactor("tok-5ecret").Replace(text)

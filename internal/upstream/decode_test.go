@@ -7,6 +7,7 @@ import (
 )
 
 func TestReadTime(t *testing.T) {
+	t.Parallel()
 	want := time.Date(2026, 11, 22, 9, 15, 0, 0, time.UTC)
 	tests := []struct {
 		in   string
@@ -51,6 +52,7 @@ func TestReadTime(t *testing.T) {
 }
 
 func TestReadInt(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in    string
 		want  int
@@ -85,6 +87,7 @@ func TestReadInt(t *testing.T) {
 }
 
 func TestReadBools(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want []bool
@@ -111,6 +114,7 @@ func TestReadBools(t *testing.T) {
 }
 
 func TestReadInts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want []int
@@ -138,6 +142,7 @@ func TestReadInts(t *testing.T) {
 }
 
 func TestReadStrings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want []string
@@ -164,6 +169,7 @@ func TestReadStrings(t *testing.T) {
 }
 
 func TestReadString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string
@@ -188,6 +194,7 @@ func TestReadString(t *testing.T) {
 }
 
 func TestSkipReasonsAreBounded(t *testing.T) {
+	t.Parallel()
 	body := `{"alerts":[1,2,3,4,5,6,7,8,{"alert_id":"ok"}]}`
 	page, err := decodeAlertPage([]byte(body), DefaultMaxPageRecords)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 // The client must stay free of the web layer: no echo, no templ, nothing
 // under web/.
 func TestDependencies(t *testing.T) {
+	t.Parallel()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("the go command is not on PATH")

@@ -17,6 +17,7 @@ func raw(s string) json.RawMessage { return json.RawMessage(s) }
 // served whole, so that the good elements and the skipped ones sit side by
 // side as they would.
 func TestAlertsTolerateDrift(t *testing.T) {
+	t.Parallel()
 	created := time.Date(2026, 11, 22, 9, 15, 0, 0, time.UTC)
 	tests := []struct {
 		name string
@@ -100,6 +101,7 @@ func containsReason(reasons []string, part string) bool {
 }
 
 func TestDevicesTolerateDrift(t *testing.T) {
+	t.Parallel()
 	seen := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name string
@@ -185,6 +187,7 @@ func TestDevicesTolerateDrift(t *testing.T) {
 }
 
 func TestMetadataTolerateDrift(t *testing.T) {
+	t.Parallel()
 	body := `{"total_count":"3","next":null,"account_name":"Contoso","account_id":12,"region":"eu","metadata":[
 		{"building_id":"b","building_name":"North","floor_id":"f","floor_name":"Ground","room_id":"r1","room_name":"Kitchen",
 		 "device_locations":[{"location_id":10000001,"location_name":"Sink","type":"soap"},{"location_id":"10000002","type":"diffuser","colour":"red"}],"area_m2":12},

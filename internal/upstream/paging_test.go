@@ -32,6 +32,7 @@ func endlessHandler(per int) http.Handler {
 }
 
 func TestWalksStopWhenThePagesDoNotMoveOn(t *testing.T) {
+	t.Parallel()
 	srv, rec := serve(t, endlessHandler(50))
 	c, _ := newClient(t, srv.URL, nil)
 	ctx := context.Background()
@@ -68,6 +69,7 @@ func TestWalksStopWhenThePagesDoNotMoveOn(t *testing.T) {
 }
 
 func TestNextURLsThatPointBackStopTheWalk(t *testing.T) {
+	t.Parallel()
 	srv, rec := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Query().Get("offset") {
 		case "":
@@ -93,6 +95,7 @@ func TestNextURLsThatPointBackStopTheWalk(t *testing.T) {
 }
 
 func TestAWalkNeverFetchesMoreThanItsPageLimit(t *testing.T) {
+	t.Parallel()
 	n := 0
 	srv, rec := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n++ // a fresh page every time, that never ends

@@ -70,6 +70,7 @@ func mustTime(t *testing.T, s string) time.Time {
 }
 
 func TestWalkAlertsMatchesTheService(t *testing.T) {
+	t.Parallel()
 	srv, _ := serve(t, newWorld(t).Handler())
 	c, _ := newClient(t, srv.URL, nil)
 	start := testNow.AddDate(0, 0, -30)
@@ -141,6 +142,7 @@ func locationIDs(a *sim.Account) []string {
 }
 
 func TestWalkDevicesAdvancesByWhatItReceived(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		locations int
@@ -184,6 +186,7 @@ func TestWalkDevicesAdvancesByWhatItReceived(t *testing.T) {
 }
 
 func TestDevicesDecodeTheSimulator(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv, _ := serve(t, w.Handler())
 	c, _ := newClient(t, srv.URL, nil)
@@ -232,6 +235,7 @@ func TestDevicesDecodeTheSimulator(t *testing.T) {
 }
 
 func TestWalkMetadataReturnsEveryRoomOnce(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv, _ := serve(t, w.Handler())
 	c, _ := newClient(t, srv.URL, nil)
@@ -274,6 +278,7 @@ func TestWalkMetadataReturnsEveryRoomOnce(t *testing.T) {
 }
 
 func TestRejectedCredentials(t *testing.T) {
+	t.Parallel()
 	srv, rec := serve(t, newWorld(t).Handler())
 	c, _ := newClient(t, srv.URL, nil)
 	tests := []struct {
@@ -308,6 +313,7 @@ func TestRejectedCredentials(t *testing.T) {
 }
 
 func TestClientErrorsCarryTheParameterAndAreNotRetried(t *testing.T) {
+	t.Parallel()
 	srv, rec := serve(t, newWorld(t).Handler())
 	c, sl := newClient(t, srv.URL, nil)
 	ctx := context.Background()
@@ -353,6 +359,7 @@ func TestClientErrorsCarryTheParameterAndAreNotRetried(t *testing.T) {
 }
 
 func TestWalkCompletesThroughServerErrors(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	srv, rec := serve(t, w.Handler())
 	c, sl := newClient(t, srv.URL, nil)
@@ -389,6 +396,7 @@ func TestWalkCompletesThroughServerErrors(t *testing.T) {
 }
 
 func TestServerErrorsFailAfterTheAttempts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		attempts int
@@ -428,6 +436,7 @@ func TestServerErrorsFailAfterTheAttempts(t *testing.T) {
 }
 
 func TestRateLimitWaitsRetryAfter(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		retryAfter time.Duration
@@ -461,6 +470,7 @@ func TestRateLimitWaitsRetryAfter(t *testing.T) {
 }
 
 func TestTruncatedBodiesAreRetried(t *testing.T) {
+	t.Parallel()
 	t.Run("always truncated", func(t *testing.T) {
 		w := newWorld(t)
 		w.SetFaults(sim.Faults{TruncateRate: 1})

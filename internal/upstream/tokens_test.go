@@ -202,6 +202,7 @@ func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestTokenIsRenewedInTheBackgroundAt80PercentOfItsLife(t *testing.T) {
+	t.Parallel()
 	e := newTokenEnv(t, time.Hour, nil)
 	cred := oauthCred("k1", client1)
 	e.mustCall(t, cred)
@@ -255,6 +256,7 @@ func TestTokenIsRenewedInTheBackgroundAt80PercentOfItsLife(t *testing.T) {
 }
 
 func TestOneTokenRequestPerCredentialHoweverManyCallers(t *testing.T) {
+	t.Parallel()
 	e := newTokenEnv(t, time.Hour, nil)
 	creds := []Credentials{oauthCred("k1", client1), oauthCred("k2", client2)}
 
@@ -276,6 +278,7 @@ func TestOneTokenRequestPerCredentialHoweverManyCallers(t *testing.T) {
 }
 
 func TestTokenRefusedBeforeItsTimeIsReplacedOnceAndTheCallRetried(t *testing.T) {
+	t.Parallel()
 	e := newTokenEnv(t, time.Hour, nil)
 	cred := oauthCred("k1", client1)
 	e.mustCall(t, cred)
@@ -299,6 +302,7 @@ func TestTokenRefusedBeforeItsTimeIsReplacedOnceAndTheCallRetried(t *testing.T) 
 }
 
 func TestCredentialWhoseFreshTokenIsRefusedIsRejectedAfterOneRetry(t *testing.T) {
+	t.Parallel()
 	e := newTokenEnv(t, time.Hour, nil)
 	// The second account's client gets tokens, which the first account's
 	// API key does not accept.
@@ -320,6 +324,7 @@ func TestCredentialWhoseFreshTokenIsRefusedIsRejectedAfterOneRetry(t *testing.T)
 }
 
 func TestRevokedClient(t *testing.T) {
+	t.Parallel()
 	wantRevoked := func(t *testing.T, err error) {
 		t.Helper()
 		if !errors.Is(err, ErrClientRevoked) || !errors.Is(err, ErrRejected) || errors.Is(err, ErrTransient) {
@@ -389,6 +394,7 @@ func TestRevokedClient(t *testing.T) {
 }
 
 func TestFixedAndOAuthCredentialsInOneClient(t *testing.T) {
+	t.Parallel()
 	e := newTokenEnv(t, 0, nil) // fixed values are accepted beside tokens
 	fixed, oauth := cred1, oauthCred("k2", client2)
 	mustSucceed(t, e.callAll(20, fixed, oauth))
@@ -440,6 +446,7 @@ func tokenAnswers(next http.Handler, answer tokenAnswer) http.Handler {
 }
 
 func TestTokenEndpointFailures(t *testing.T) {
+	t.Parallel()
 	elsewhere, elsewhereRec := serve(t, staticHandler(200, `{"access_token":"x","token_type":"Bearer","expires_in":3600}`))
 	var fails int
 	var mu sync.Mutex
@@ -534,6 +541,7 @@ func TestTokenEndpointFailures(t *testing.T) {
 }
 
 func TestTokenEchoedByTheServiceIsNotShown(t *testing.T) {
+	t.Parallel()
 	const token = "tok-5ecret-0123456789"
 	srv, _ := serve(t, tokenAnswers(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusUnauthorized)
@@ -562,6 +570,7 @@ func TestTokenEchoedByTheServiceIsNotShown(t *testing.T) {
 }
 
 func TestCredentialsValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		cred  Credentials
 		oauth bool
@@ -609,6 +618,7 @@ func fieldsSet(c Credentials) string {
 }
 
 func TestIncompleteOAuthCredentialsSendNothing(t *testing.T) {
+	t.Parallel()
 	srv, rec := serve(t, newWorldOf(t, 4, 2, time.Hour).Handler())
 	c, _ := newClient(t, srv.URL, nil)
 	t.Cleanup(func() { c.Close() })
@@ -627,6 +637,7 @@ func TestIncompleteOAuthCredentialsSendNothing(t *testing.T) {
 }
 
 func TestUnusedCredentialStopsBeingRenewed(t *testing.T) {
+	t.Parallel()
 	t.Run("after two lifetimes", func(t *testing.T) {
 		e := newTokenEnv(t, time.Hour, nil)
 		dropped := make(chan struct{}, 1)
@@ -682,6 +693,7 @@ func TestUnusedCredentialStopsBeingRenewed(t *testing.T) {
 }
 
 func TestCredentialsBeyondTheLimitAreForgotten(t *testing.T) {
+	t.Parallel()
 	e := newTokenEnv(t, time.Hour, func(cfg *Config) { cfg.MaxCredentials = 2 })
 	a, b, c := oauthCred("k1", client1), oauthCred("k2", client2), oauthCred("k3", client3)
 	for _, cred := range []Credentials{a, b, c, c, b, a} { // c makes room by forgetting a, a again by forgetting c
@@ -702,6 +714,7 @@ func TestCredentialsBeyondTheLimitAreForgotten(t *testing.T) {
 }
 
 func TestTokenURL(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		base, token, want string
 	}{
