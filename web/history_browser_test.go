@@ -21,6 +21,7 @@ import (
 // shows, moving the brand and the search field down a few pixels, a layout
 // shift that this test reports.
 func TestBrowserLocationHistory(t *testing.T) {
+	t.Parallel()
 	a := newAppOf(t, Config{}, 12)
 	ctx := newChrome(t, 1280, 900)
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/signin"),

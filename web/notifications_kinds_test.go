@@ -69,6 +69,7 @@ var registerPager = sync.OnceFunc(func() {
 // page offers it with its fields, adds it, lists it, keeps it and tests
 // it, without a line of their own for it.
 func TestAKindOfChannelIsOneRegistration(t *testing.T) {
+	t.Parallel()
 	registerPager()
 	a := newApp(t, Config{})
 	acc := a.world.Accounts()[0]
@@ -146,6 +147,7 @@ func TestAKindOfChannelIsOneRegistration(t *testing.T) {
 // fields of the kind of channel chosen, and hides the others', whichever
 // kinds are registered.
 func TestBrowserChannelFormShowsTheKindChosen(t *testing.T) {
+	t.Parallel()
 	registerPager()
 	a := newApp(t, Config{})
 	ctx := newChrome(t, 1280, 900)
