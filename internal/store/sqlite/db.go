@@ -36,6 +36,8 @@ type Store struct {
 	write    *sql.DB // one connection: every write goes through it
 	read     *sql.DB // read-only pool
 	sessions *sql.DB // sessions, on a pool of their own: a sign-in does not queue behind a refresh
+
+	readStmts, writeStmts, sessionStmts stmts // the queries each pool has prepared
 }
 
 // dsn builds a connection string with the pragmas in it, so that every
@@ -90,7 +92,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	sessions.SetMaxOpenConns(4)
 	s := &Store{write: write, read: read, sessions: sessions}
-	s.Store = sqlstore.New(engine{read: conn{read}, write: conn{write}, sessions: conn{sessions}}, schema)
+	s.Store = sqlstore.New(engine{read: conn{read, &s.readStmts}, write: conn{write, &s.writeStmts}, sessions: conn{sessions, &s.sessionStmts}}, schema)
 	return s, nil
 }
 
@@ -98,7 +100,8 @@ var _ store.Store = (*Store)(nil)
 
 // Close closes the database.
 func (s *Store) Close() error {
-	return errors.Join(s.sessions.Close(), s.read.Close(), s.write.Close())
+	return errors.Join(s.sessionStmts.close(), s.readStmts.close(), s.writeStmts.close(),
+		s.sessions.Close(), s.read.Close(), s.write.Close())
 }
 
 // schema are the migrations of the cache's schema.
@@ -118,5 +121,5 @@ func must[T any](v T, err error) T {
 // migrate applies the migrations the database has not seen yet, on the
 // writer connection.
 func migrate(ctx context.Context, db *sql.DB) error {
-	return sqlstore.Migrate(ctx, conn{db}, schema, math.MaxInt)
+	return sqlstore.Migrate(ctx, conn{db: db}, schema, math.MaxInt)
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"washboard/internal/store/sqlstore"
@@ -27,20 +29,91 @@ func (e engine) Sessions() sqlstore.DB { return e.sessions }
 // writer connection.
 func (e engine) Shared() bool { return false }
 
-// conn is a pool of database/sql connections as the store uses them.
-type conn struct{ db *sql.DB }
+// conn is a pool of database/sql connections as the store uses them, with
+// the queries it has prepared (none kept when stmts is nil).
+type conn struct {
+	db    *sql.DB
+	stmts *stmts
+}
 
 func (c conn) Exec(ctx context.Context, query string, args ...any) (int64, error) {
 	return changed(c.db.ExecContext(ctx, query, args...))
 }
 
 func (c conn) Query(ctx context.Context, q string, args ...any) (sqlstore.Rows, error) {
+	if st, err := c.stmts.prepared(ctx, c.db, q); err != nil || st != nil {
+		if err != nil {
+			return nil, err
+		}
+		return query(st.QueryContext(ctx, args...))
+	}
 	return query(c.db.QueryContext(ctx, q, args...))
 }
 
 func (c conn) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Scanner {
+	if st, err := c.stmts.prepared(ctx, c.db, query); err != nil || st != nil {
+		if err != nil {
+			return failedRow{err}
+		}
+		return st.QueryRowContext(ctx, args...)
+	}
 	return c.db.QueryRowContext(ctx, query, args...)
 }
+
+// stmts are the queries a pool has prepared, by their text. Pages ask
+// the same few dozen queries again and again, and SQLite would otherwise
+// parse each one every time: for a page of a few rows, parsing is much of
+// the work. Queries beyond maxStmts different ones (lists of ids of each
+// length, say) are not kept.
+type stmts struct {
+	mu   sync.Mutex
+	kept map[string]*sql.Stmt
+}
+
+// maxStmts bounds the statements a pool keeps.
+const maxStmts = 512
+
+// prepared is the statement of query, prepared once; nil when no more are
+// kept, or when c keeps none.
+func (s *stmts) prepared(ctx context.Context, db *sql.DB, query string) (*sql.Stmt, error) {
+	if s == nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st, ok := s.kept[query]; ok {
+		return st, nil
+	}
+	if len(s.kept) >= maxStmts {
+		return nil, nil
+	}
+	st, err := db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if s.kept == nil {
+		s.kept = map[string]*sql.Stmt{}
+	}
+	s.kept[query] = st
+	return st, nil
+}
+
+// close closes the statements kept.
+func (s *stmts) close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	for _, st := range s.kept {
+		errs = append(errs, st.Close())
+	}
+	s.kept = nil
+	return errors.Join(errs...)
+}
+
+// failedRow is a row whose query could not be prepared.
+type failedRow struct{ err error }
+
+func (r failedRow) Scan(...any) error { return r.err }
 
 // Begin starts a transaction: on the writer, an immediate one (the DSN's
 // _txlock), which takes the write lock at once; on the read pool, one

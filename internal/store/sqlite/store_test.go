@@ -109,7 +109,7 @@ func TestFactsMigrationKeepsBaselines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sqlstore.Migrate(ctx, conn{old}, schema, 6); err != nil {
+	if err := sqlstore.Migrate(ctx, conn{db: old}, schema, 6); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
