@@ -41,6 +41,7 @@ import (
 	"washboard/internal/sim"
 	"washboard/internal/store"
 	"washboard/internal/store/sqlite"
+	"washboard/internal/store/sqlite/sqlitetest"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
 )
@@ -237,7 +238,7 @@ func (a *app) openStore() {
 		a.shared = true
 	default:
 		path := filepath.Join(t.TempDir(), "washboard.db")
-		copyMigratedSQLite(t, path)
+		sqlitetest.Copy(t, path)
 		if a.store, err = sqlite.Open(context.Background(), path); err == nil {
 			a.sessionDB, err = sql.Open("sqlite", path)
 		}
@@ -247,39 +248,6 @@ func (a *app) openStore() {
 	}
 	t.Cleanup(func() { a.sessionDB.Close() })
 	t.Cleanup(func() { a.store.Close() })
-}
-
-// migratedSQLite is an empty cache with every migration applied, made once
-// for all the tests: migrating takes most of the time a test's app takes
-// to start (a second under the race detector), and copying a file takes
-// none.
-var migratedSQLite = sync.OnceValues(func() ([]byte, error) {
-	dir, err := os.MkdirTemp("", "washboard-web-test")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "washboard.db")
-	st, err := sqlite.Open(context.Background(), path)
-	if err != nil {
-		return nil, err
-	}
-	if err := st.Close(); err != nil {
-		return nil, err
-	}
-	return os.ReadFile(path)
-})
-
-// copyMigratedSQLite writes the migrated empty cache to path.
-func copyMigratedSQLite(t *testing.T, path string) {
-	t.Helper()
-	db, err := migratedSQLite()
-	if err == nil {
-		err = os.WriteFile(path, db, 0o600)
-	}
-	if err != nil {
-		t.Fatalf("copying the migrated cache: %v", err)
-	}
 }
 
 // breakCache makes every read of the alerts fail, sessions aside.

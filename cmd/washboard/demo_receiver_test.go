@@ -2,12 +2,11 @@ package main
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"washboard/internal/receiver"
-	"washboard/internal/store/sqlite"
+	"washboard/internal/store/sqlite/sqlitetest"
 )
 
 // TestTheDemoStartsAgainOnItsDataAsOftenAsWanted: each run of the demo on
@@ -17,11 +16,7 @@ import (
 func TestTheDemoStartsAgainOnItsDataAsOftenAsWanted(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "washboard.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, _ := sqlitetest.Open(t)
 	events := receiver.New(st, ring(t, 1), nil, receiver.Config{}, nil)
 	for run := range receiver.MaxReceivers + 2 {
 		if _, _, err := demoReceiver(ctx, events, "demo-account", time.Now()); err != nil {

@@ -3,14 +3,13 @@ package dashboard
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
-	"washboard/internal/store/sqlite"
+	"washboard/internal/store/sqlite/sqlitetest"
 )
 
 // day is a time of the days around the test's now, 09:00 UTC on Tuesday 24
@@ -22,11 +21,7 @@ func day(d, h int) time.Time { return time.Date(2026, 11, d, h, 0, 0, 0, time.UT
 func historyStore(t *testing.T) store.Store {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "washboard.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, _ := sqlitetest.Open(t)
 	if _, err := st.ReplaceLayout(ctx, domain.Layout{
 		Account:   domain.Account{ID: "acme", Name: "Acme"},
 		Buildings: []domain.Building{{ID: "b1", Name: "North"}},

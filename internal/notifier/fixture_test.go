@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -24,7 +23,7 @@ import (
 	"washboard/internal/notify/mailtest"
 	"washboard/internal/rules"
 	"washboard/internal/store"
-	"washboard/internal/store/sqlite"
+	"washboard/internal/store/sqlite/sqlitetest"
 )
 
 // start is 09:00 UTC on a Tuesday.
@@ -50,11 +49,7 @@ const account = "acme"
 // {{hooks}} standing for the webhook receiver's URL.
 func newFixture(t testing.TB, file string, change ...func(*notifier.Config)) *fixture {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "washboard.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, _ := sqlitetest.Open(t)
 	return newFixtureOn(t, st, file, change...)
 }
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,7 +16,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
 	"washboard/internal/store"
-	"washboard/internal/store/sqlite"
+	"washboard/internal/store/sqlite/sqlitetest"
 	"washboard/internal/upstream"
 	"washboard/internal/webhook"
 )
@@ -55,11 +54,7 @@ type env struct {
 
 func newEnv(t *testing.T, cfg Config) *env {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "cache.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, _ := sqlitetest.Open(t)
 	keys, err := keyring.New(bytes.Repeat([]byte{4}, keyring.KeySize))
 	if err != nil {
 		t.Fatal(err)

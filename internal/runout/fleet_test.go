@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,7 +13,7 @@ import (
 	"washboard/internal/runout"
 	"washboard/internal/sim"
 	"washboard/internal/store"
-	"washboard/internal/store/sqlite"
+	"washboard/internal/store/sqlite/sqlitetest"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
 )
@@ -52,10 +51,7 @@ func newSyncedFleet(tb testing.TB, seed uint64, accounts, locations int, start t
 	if err != nil {
 		tb.Fatal(err)
 	}
-	st, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "washboard.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	st, _ := sqlitetest.Open(tb)
 	f.store = st
 	ctx, cancel := context.WithCancel(context.Background())
 	f.engine = syncer.New(ctx, syncer.UpstreamSource{Client: client}, st, f.clk, syncer.Config{Interval: interval}, nil)

@@ -2,7 +2,6 @@ package runout_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +11,7 @@ import (
 	"washboard/internal/forecast"
 	"washboard/internal/runout"
 	"washboard/internal/store"
-	"washboard/internal/store/sqlite"
+	"washboard/internal/store/sqlite/sqlitetest"
 )
 
 // now is 09:00 UTC on a Tuesday, after four days of history.
@@ -63,11 +62,7 @@ func fleet(t *testing.T) store.Store {
 // cache is an empty cache of the account, with the locations in one room.
 func cache(t *testing.T, locations ...domain.Location) store.Store {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "washboard.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, _ := sqlitetest.Open(t)
 	l := domain.Layout{
 		Account:   domain.Account{ID: account, Name: "Acme"},
 		Buildings: []domain.Building{{ID: "b1", Name: "North"}},

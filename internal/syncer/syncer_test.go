@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -16,7 +15,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/sim"
 	"washboard/internal/store"
-	"washboard/internal/store/sqlite"
+	"washboard/internal/store/sqlite/sqlitetest"
 	"washboard/internal/upstream"
 )
 
@@ -75,11 +74,7 @@ func newEnvWith(t *testing.T, locations int, attempts int, wrap func(Source) Sou
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.store, err = sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "cache.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.store.Close() })
+	e.store, _ = sqlitetest.Open(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	e.cancel = cancel
 	var src Source = UpstreamSource{Client: client}
