@@ -20,6 +20,7 @@ import (
 	"washboard/internal/notify"
 	"washboard/internal/rules"
 	"washboard/views"
+	"washboard/web/httpkit"
 )
 
 // The /notifications page: where the account's notifications go
@@ -321,7 +322,7 @@ func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
 	for _, v := range in.alertTypes {
 		t := domain.AlertType(v)
 		if !t.Known() {
-			return in, r, &refusal{"alert_type", fmt.Sprintf("Alert types: %q is not an alert type; tick those the form lists.", clip(v))}
+			return in, r, &refusal{"alert_type", fmt.Sprintf("Alert types: %q is not an alert type; tick those the form lists.", httpkit.Clip(v))}
 		}
 		r.AlertTypes = append(r.AlertTypes, t)
 	}

@@ -14,6 +14,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/report"
 	"washboard/views"
+	"washboard/web/httpkit"
 )
 
 // reportSettings returns the account's shifts and their time zone, or the
@@ -73,11 +74,11 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 		}
 		start, err := time.ParseInLocation(customLayout, f.From, zone)
 		if err != nil {
-			return fail("from", fmt.Sprintf("The custom start %q is not a date and time such as 2026-11-21T06:00.", clip(f.From)))
+			return fail("from", fmt.Sprintf("The custom start %q is not a date and time such as 2026-11-21T06:00.", httpkit.Clip(f.From)))
 		}
 		end, err := time.ParseInLocation(customLayout, f.To, zone)
 		if err != nil {
-			return fail("to", fmt.Sprintf("The custom end %q is not a date and time such as 2026-11-21T14:00.", clip(f.To)))
+			return fail("to", fmt.Sprintf("The custom end %q is not a date and time such as 2026-11-21T14:00.", httpkit.Clip(f.To)))
 		}
 		if q.period, err = report.Custom(start, end); err != nil {
 			return fail("to", "The custom range is not valid: "+err.Error()+".")
@@ -88,7 +89,7 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 		date := last.Date
 		if f.Date != "" {
 			if date, err = report.ParseDate(f.Date); err != nil {
-				return fail("date", fmt.Sprintf("The date %q is not a date such as 2026-11-21.", clip(f.Date)))
+				return fail("date", fmt.Sprintf("The date %q is not a date such as 2026-11-21.", httpkit.Clip(f.Date)))
 			}
 		}
 		name := shiftName
@@ -97,7 +98,7 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 		}
 		i, ok := shifts.Find(name)
 		if !ok {
-			return fail("shift", fmt.Sprintf("There is no shift named %q; the account's shifts are %s.", clip(name), shifts))
+			return fail("shift", fmt.Sprintf("There is no shift named %q; the account's shifts are %s.", httpkit.Clip(name), shifts))
 		}
 		q.period = shifts.On(date, i, zone)
 		f.Date = date.String()
@@ -207,7 +208,7 @@ func (s *Server) exportShiftReport(c echo.Context) error {
 		for _, t := range report.CSVTables() {
 			names = append(names, t.Name)
 		}
-		return errBadParam("table", "must be one of %s, not %q", strings.Join(names, ", "), clip(c.QueryParam("table")))
+		return httpkit.BadParam("table", "must be one of %s, not %q", strings.Join(names, ", "), httpkit.Clip(c.QueryParam("table")))
 	}
 	shifts, zone, err := s.reportSettings(ctx, ss.Account)
 	if err != nil {
@@ -215,7 +216,7 @@ func (s *Server) exportShiftReport(c echo.Context) error {
 	}
 	q, err := s.parseReportQuery(c, ss.Account, shifts, zone, now)
 	if errors.Is(err, errReportForm) {
-		return &HTTPError{Code: http.StatusBadRequest, Param: q.form.ErrorFor, Msg: q.form.Error}
+		return &httpkit.Error{Code: http.StatusBadRequest, Param: q.form.ErrorFor, Msg: q.form.Error}
 	}
 	if err != nil {
 		return err
@@ -263,7 +264,7 @@ func (s *Server) saveReportSettings(c echo.Context) error {
 	}
 	zone, err := loadZone(m.Zone)
 	if err != nil {
-		m.Error = fmt.Sprintf("%q is not a time zone this server knows; choose one from the list.", clip(m.Zone))
+		m.Error = fmt.Sprintf("%q is not a time zone this server knows; choose one from the list.", httpkit.Clip(m.Zone))
 		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
 	}
 	if err := s.dash.SaveReportSettings(ctx, ss.Account, shifts, zone); err != nil {

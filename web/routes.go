@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/static"
+	"washboard/web/httpkit"
 )
 
 // routes is the route table of the application.
@@ -13,9 +14,16 @@ func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	e.IPExtractor = clientAddress(s.cfg.TrustedProxies)
-	e.Pre(s.requestID)
-	e.Use(s.compress, s.logRequests, s.recoverPanics, s.securityHeaders, limitBody(bodyLimit), cleanInput)
+	proxies := httpkit.Proxies(s.cfg.TrustedProxies)
+	e.IPExtractor = proxies.ClientAddress()
+	e.Pre(httpkit.RequestID(s.log))
+	e.Use(httpkit.Compress,
+		httpkit.LogRequests(httpkit.Logging{Log: s.log, SecretPaths: []string{"/s/"}, Observe: s.metrics.ObserveRequest}),
+		httpkit.RecoverPanics, httpkit.SecurityHeaders(proxies), httpkit.LimitBody(bodyLimit),
+		// The sign-in form checks its own, and says more about a
+		// credential pasted with something around it.
+		httpkit.CleanInput("/signin"))
+	private := httpkit.Private(hxRequest)
 
 	e.GET("/static/*", serveAssets(s.assets))
 	// Browsers ask for /favicon.ico where a page names no icon (the JSON

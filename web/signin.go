@@ -16,6 +16,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/syncer"
 	"washboard/views"
+	"washboard/web/httpkit"
 )
 
 func (s *Server) showSignIn(c echo.Context) error {
@@ -101,15 +102,15 @@ func (s *Server) signInDemo(c echo.Context) error {
 
 func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	// Failed attempts count against the client's address and the API key
-	// tried; successful ones count against nothing (see failureLimiter).
-	tried := signInAttempt(c.RealIP(), cred.APIKey)
-	if why, until := s.limiter.held(tried); why != heldNot {
+	// tried; successful ones count against nothing (see httpkit.FailureLimiter).
+	tried := httpkit.SignInAttempt(c.RealIP(), cred.APIKey)
+	if why, until := s.limiter.Held(tried); why != httpkit.HeldNot {
 		wait := max(int(math.Ceil(until.Sub(s.clock.Now()).Seconds())), 1)
 		at := until.In(s.cfg.Zone).Format("15:04:05")
 		m := s.signInModel(c)
 		m.Kind = "limited"
 		m.Error = fmt.Sprintf("Too many failed sign-ins from your address. Try again at %s (in %s).", at, plural(wait, "second"))
-		if why == heldAPIKey {
+		if why == httpkit.HeldAPIKey {
 			m.Error = fmt.Sprintf("Sign-ins with this API key failed many times lately, from several addresses, yours among them: from your address, try again at %s (in %s).",
 				at, plural(wait, "second"))
 		}
@@ -120,7 +121,7 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	defer cancel()
 	account, err := s.dash.VerifyCredentials(ctx, cred)
 	if err != nil {
-		s.limiter.fail(tried)
+		s.limiter.Fail(tried)
 		m := s.signInModel(c)
 		status := http.StatusBadGateway
 		switch {
@@ -153,7 +154,7 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	// A session signing in again (a sign-in form left open in another tab)
 	// was touched lately; its new token must be written all the same.
 	s.sessions.Remove(rctx, keyTouched)
-	holder := randomHex(16)
+	holder := httpkit.RandomHex(16)
 	s.sessions.Put(rctx, keyAccount, account.ID)
 	s.sessions.Put(rctx, keyAccountName, account.Name)
 	s.sessions.Put(rctx, keyAPIKey, cred.APIKey)
