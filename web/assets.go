@@ -82,3 +82,10 @@ func serveAssets(assets map[string]*asset) echo.HandlerFunc {
 		return nil
 	}
 }
+
+// showFavicon sends browsers that ask for /favicon.ico, where a page names
+// no icon (the JSON of /healthz, a CSV opened in a tab), to the icon.
+func showFavicon(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
+	return c.Redirect(http.StatusFound, static.URL("icons/favicon.svg"))
+}

@@ -125,6 +125,9 @@ func shiftOptions(shifts report.Shifts, selected string) []views.Option {
 	return opts
 }
 
+// showReports answers /reports: its one report is the shift report.
+func showReports(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/reports/shift") }
+
 // showShiftReport answers /reports/shift.
 func (s *Server) showShiftReport(c echo.Context) error {
 	ctx := c.Request().Context()
