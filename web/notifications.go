@@ -20,6 +20,7 @@ import (
 	"washboard/internal/notify"
 	"washboard/internal/rules"
 	"washboard/views"
+	"washboard/web/form"
 	"washboard/web/httpkit"
 )
 
@@ -254,32 +255,46 @@ type channelInput struct {
 }
 
 // readChannel reads the channel form into a channel of the kind chosen
-// (notify.ChannelKinds) and checks it.
+// (notify.ChannelKinds) and checks it. The form's fields are the name, the
+// kind, and the fields of every kind; the kind chosen reads its own
+// (ChannelKind.ReadForm).
 func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
-	form, err := c.FormParams()
+	values, err := httpkit.FormValues(c)
 	if err != nil {
 		return channelInput{}, rules.Channel{}, err
 	}
-	in := channelInput{name: strings.TrimSpace(form.Get("name")), kind: form.Get("kind"), values: map[string]string{}}
+	in := channelInput{values: map[string]string{}}
 	kinds := notify.ChannelKinds()
+	var names, labels []string
+	for _, k := range kinds {
+		first, size := utf8.DecodeRuneInString(k.Label)
+		names, labels = append(names, k.Name), append(labels, string(unicode.ToLower(first))+k.Label[size:])
+	}
+	fields := []*form.Field{
+		form.Text("name", "Name", &in.name).Trim(),
+		form.Text("kind", "Sends by", &in.kind).Required().OneOf(names...).Says("Sends by: choose " + choiceWords(labels) + "."),
+	}
+	typed := map[string]*string{} // what a kind's fields show again: not its secrets
 	for _, k := range kinds {
 		for _, f := range k.FormFields {
-			if v := form.Get(f.Name); !f.Secret && v != "" {
-				in.values[f.Name] = v
+			if _, ok := typed[f.Name]; !ok && !f.Secret {
+				typed[f.Name] = new(string)
+				fields = append(fields, form.Text(f.Name, f.Label, typed[f.Name]))
 			}
 		}
 	}
-	ch := rules.Channel{Name: in.name}
-	kind, ok := notify.FindChannelKind(in.kind)
-	if !ok {
-		var labels []string
-		for _, k := range kinds {
-			first, size := utf8.DecodeRuneInString(k.Label)
-			labels = append(labels, string(unicode.ToLower(first))+k.Label[size:])
+	problem := form.Read(values, fields...)
+	for name, v := range typed {
+		if *v != "" {
+			in.values[name] = *v
 		}
-		return in, ch, &refusal{"kind", "Sends by: choose " + choiceWords(labels) + "."}
 	}
-	if ch.Settings, err = kind.ReadForm(form); err != nil {
+	ch := rules.Channel{Name: in.name}
+	if problem != nil {
+		return in, ch, &refusal{problem.Field, problem.Msg}
+	}
+	kind, _ := notify.FindChannelKind(in.kind)
+	if ch.Settings, err = kind.ReadForm(values); err != nil {
 		var fe *notify.FieldError
 		if errors.As(err, &fe) {
 			return in, ch, &refusal{fe.Field, fe.Msg}
@@ -308,50 +323,48 @@ type ruleInput struct {
 
 // readRule reads the rule form into a rule and checks it.
 func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
-	form, err := c.FormParams()
-	if err != nil {
-		return ruleInput{}, rules.Rule{}, err
-	}
-	in := ruleInput{
-		name: strings.TrimSpace(form.Get("name")), when: form.Get("when"), where: form.Get("where"),
-		after: strings.TrimSpace(form.Get("after_minutes")), digest: strings.TrimSpace(form.Get("digest_minutes")),
-		quietFrom: form.Get("quiet_from"), quietTo: form.Get("quiet_to"), during: form.Get("quiet_during"),
-		alertTypes: form["alert_type"], channels: form["channel"],
-	}
-	r := rules.Rule{Name: in.name, When: notify.Kind(in.when), Channels: in.channels}
-	for _, v := range in.alertTypes {
-		t := domain.AlertType(v)
-		if !t.Known() {
-			return in, r, &refusal{"alert_type", fmt.Sprintf("Alert types: %q is not an alert type; tick those the form lists.", httpkit.Clip(v))}
-		}
-		r.AlertTypes = append(r.AlertTypes, t)
-	}
-	if in.where != "" {
+	var in ruleInput
+	var r rules.Rule
+	var placesErr error
+	whereOf := func(where string) bool {
 		places, err := s.dash.ScreenScopes(c.Request().Context(), sessionOf(c).Account)
 		if err != nil {
-			return in, r, err
+			placesErr = err
+			return true
 		}
-		if r.BuildingID, r.FloorID = findPlace(places, in.where); r.BuildingID == "" {
-			return in, r, &refusal{"where", "Where: choose the whole account, or one of the buildings or floors the list shows."}
-		}
+		r.BuildingID, r.FloorID = findPlace(places, where)
+		return r.BuildingID != ""
 	}
-	if r.AfterMinutes, err = minutes(in.after); err != nil {
-		return in, r, &refusal{"after_minutes", "After minutes: write a whole number of minutes, such as 30, or leave it empty."}
-	}
-	if r.DigestMinutes, err = minutes(in.digest); err != nil {
-		return in, r, &refusal{"digest_minutes", "Digest minutes: write a whole number of minutes, such as 30, or leave it empty."}
+	quiet := &rules.QuietHours{}
+	problem, err := readForm(c,
+		form.Text("name", "Name", &in.name).Trim(),
+		form.Text("when", "When", &in.when),
+		form.List("alert_type", "Alert types", &in.alertTypes).Check(func(t string) bool { return domain.AlertType(t).Known() }).
+			Says("Alert types: %q is not an alert type; tick those the form lists."),
+		form.Text("where", "Where", &in.where).Check(whereOf).
+			Says("Where: choose the whole account, or one of the buildings or floors the list shows."),
+		form.Number("after_minutes", "After minutes", &r.AfterMinutes).Trim().Typed(&in.after).
+			Says("After minutes: write a whole number of minutes, such as 30, or leave it empty."),
+		form.Number("digest_minutes", "Digest minutes", &r.DigestMinutes).Trim().Typed(&in.digest).
+			Says("Digest minutes: write a whole number of minutes, such as 30, or leave it empty."),
+		form.Span("quiet", "Quiet hours", &quiet.From, &quiet.To).Typed(&in.quietFrom, &in.quietTo),
+		form.Text("quiet_during", "During quiet hours", &in.during),
+		form.List("channel", "Channels", &in.channels))
+	r.Name, r.When, r.Channels = in.name, notify.Kind(in.when), in.channels
+	for _, t := range in.alertTypes {
+		r.AlertTypes = append(r.AlertTypes, domain.AlertType(t))
 	}
 	switch {
-	case in.quietFrom == "" && in.quietTo == "":
-	case in.quietFrom == "" || in.quietTo == "":
-		return in, r, &refusal{"quiet", "Quiet hours: give both a start and an end, such as 22:00 until 06:00, or neither."}
-	default:
-		from, errFrom := rules.ParseTimeOfDay(in.quietFrom)
-		to, errTo := rules.ParseTimeOfDay(in.quietTo)
-		if errFrom != nil || errTo != nil {
-			return in, r, &refusal{"quiet", "Quiet hours: write each time as HH:MM, from 00:00 to 23:59, such as 22:00."}
-		}
-		r.QuietHours = &rules.QuietHours{From: from, To: to, During: rules.QuietAction(in.during)}
+	case err != nil:
+		return in, r, err
+	case placesErr != nil:
+		return in, r, placesErr
+	case problem != nil:
+		return in, r, &refusal{problem.Field, problem.Msg}
+	}
+	if in.quietFrom != "" {
+		quiet.During = rules.QuietAction(in.during)
+		r.QuietHours = quiet
 	}
 	var re *rules.Error
 	if err := r.Validate(); errors.As(err, &re) {
@@ -377,14 +390,6 @@ func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
 		return in, r, &refusal{field, labelled(label, re.Msg)}
 	}
 	return in, r, nil
-}
-
-// minutes reads a number of minutes; empty is 0.
-func minutes(s string) (int, error) {
-	if s == "" {
-		return 0, nil
-	}
-	return strconv.Atoi(s)
 }
 
 // findPlace finds the building and floor a "building:{id}" or

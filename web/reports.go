@@ -14,6 +14,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/report"
 	"washboard/views"
+	"washboard/web/form"
 	"washboard/web/httpkit"
 )
 
@@ -257,7 +258,10 @@ func (s *Server) showReportSettings(c echo.Context) error {
 func (s *Server) saveReportSettings(c echo.Context) error {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
-	m := views.ReportSettings{Page: s.page(c, "Shift times", "reports"), Shifts: c.FormValue("shifts"), Zone: c.FormValue("zone")}
+	m := views.ReportSettings{Page: s.page(c, "Shift times", "reports")}
+	if _, err := readForm(c, form.Text("shifts", "Shifts", &m.Shifts), form.Text("zone", "Time zone", &m.Zone)); err != nil {
+		return err
+	}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report", Href: "/reports/shift"}, {Label: "Shift times"}}
 	m.Zones = zoneOptions(m.Zone)
 	shifts, err := report.ParseShifts(m.Shifts)

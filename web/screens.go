@@ -4,16 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/views"
+	"washboard/web/form"
 )
 
 // Wall screens are managed at /screens by signed-in users; the dashboard
@@ -48,7 +46,10 @@ func (s *Server) editScreen(c echo.Context) error {
 func (s *Server) createScreen(c echo.Context) error {
 	ss := sessionOf(c)
 	ctx := c.Request().Context()
-	in, problem := s.readScreenForm(c, ss.Account)
+	in, problem, err := s.readScreenForm(c, ss.Account)
+	if err != nil {
+		return err
+	}
 	if problem != "" {
 		return s.screenFormError(c, in, problem)
 	}
@@ -70,7 +71,10 @@ func (s *Server) updateScreen(c echo.Context) error {
 	if _, err := s.dash.Screen(ctx, ss.Account, c.Param("id")); err != nil {
 		return err
 	}
-	in, problem := s.readScreenForm(c, ss.Account)
+	in, problem, err := s.readScreenForm(c, ss.Account)
+	if err != nil {
+		return err
+	}
 	in.ID = c.Param("id")
 	if problem != "" {
 		return s.screenFormError(c, in, problem)
@@ -190,38 +194,25 @@ func scopeValue(sc domain.ScreenScope) string {
 
 // readScreenForm reads and checks the screen form; problem says in words
 // what is wrong with it.
-func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput, string) {
-	ctx := c.Request().Context()
-	in := screenFormInput{
-		Name:    strings.TrimSpace(c.FormValue("name")),
-		Scope:   c.FormValue("scope"),
-		Contact: strings.TrimSpace(c.FormValue("contact")),
-		DimFrom: -1, DimTo: -1,
+func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput, string, error) {
+	in := screenFormInput{DimFrom: -1, DimTo: -1}
+	var healths []string
+	problem, err := readForm(c,
+		form.Text("name", "Name", &in.Name).Trim().Required().MaxChars(80).Says("Give the screen a name of 1 to 80 characters."),
+		form.Text("contact", "Contact", &in.Contact).Trim().MaxChars(120).Says("The contact is longer than 120 characters."),
+		form.List("health", "Health states", &healths).Keep(healthValues()...).Required().Says("Choose at least one health state to show."),
+		form.Number("page_seconds", "Page interval", &in.PageSeconds).Required().Range(5, 300).
+			Says("The page interval must be a whole number of seconds from 5 to 300."),
+		form.Span("dim", "Night dimming", &in.DimFrom, &in.DimTo).
+			Says("Night dimming needs both a start and an end time, such as 22:00 and 06:00, or neither."),
+		form.Text("scope", "Shows", &in.Scope))
+	for _, v := range healths {
+		h, _ := domain.ParseHealth(v)
+		in.Healths = append(in.Healths, h)
 	}
-	form, _ := c.FormParams()
-	for _, v := range form["health"] {
-		if h, ok := domain.ParseHealth(v); ok {
-			in.Healths = append(in.Healths, h)
-		}
+	if err != nil || problem != nil {
+		return in, problemWords(problem), err
 	}
-	n, err := strconv.Atoi(c.FormValue("page_seconds"))
-	in.PageSeconds = n
-	switch {
-	case in.Name == "" || utf8.RuneCountInString(in.Name) > 80:
-		return in, "Give the screen a name of 1 to 80 characters."
-	case utf8.RuneCountInString(in.Contact) > 120:
-		return in, "The contact is longer than 120 characters."
-	case len(in.Healths) == 0:
-		return in, "Choose at least one health state to show."
-	case err != nil || n < 5 || n > 300:
-		return in, "The page interval must be a whole number of seconds from 5 to 300."
-	}
-	from, errFrom := parseClock(c.FormValue("dim_from"))
-	to, errTo := parseClock(c.FormValue("dim_to"))
-	if errFrom != nil || errTo != nil || (from < 0) != (to < 0) {
-		return in, "Night dimming needs both a start and an end time, such as 22:00 and 06:00, or neither."
-	}
-	in.DimFrom, in.DimTo = from, to
 	kind, id, _ := strings.Cut(in.Scope, ":")
 	switch kind {
 	case "account":
@@ -231,26 +222,24 @@ func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput
 		if kind == "floor" {
 			sc = dashboard.Scope{Floor: id}
 		}
-		if missing, err := s.dash.CheckScope(ctx, account, sc); err != nil || missing != "" || id == "" {
-			return in, "Choose a building or floor of this account."
+		if missing, err := s.dash.CheckScope(c.Request().Context(), account, sc); err != nil || missing != "" || id == "" {
+			return in, "Choose a building or floor of this account.", nil
 		}
 		in.scope = domain.ScreenScope{Kind: kind, ID: id}
 	default:
-		return in, "Choose what the screen shows: the whole account, a building or a floor."
+		return in, "Choose what the screen shows: the whole account, a building or a floor.", nil
 	}
-	return in, ""
+	return in, "", nil
 }
 
-// parseClock reads "HH:MM" into minutes after midnight; "" is -1.
-func parseClock(v string) (int, error) {
-	if v == "" {
-		return -1, nil
+// healthValues are the health states a screen may show, as the form
+// names them.
+func healthValues() []string {
+	var vs []string
+	for _, h := range domain.Healths {
+		vs = append(vs, h.String())
 	}
-	t, err := time.Parse("15:04", v)
-	if err != nil {
-		return 0, err
-	}
-	return t.Hour()*60 + t.Minute(), nil
+	return vs
 }
 
 func formatClock(m int) string {

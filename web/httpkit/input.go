@@ -2,6 +2,7 @@ package httpkit
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -28,9 +29,9 @@ func CleanInput(ownChecks ...string) echo.MiddlewareFunc {
 			values := c.QueryParams()
 			r := c.Request()
 			if r.Method == http.MethodPost && strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEApplicationForm) {
-				form, err := c.FormParams()
+				form, err := FormValues(c)
 				if err != nil {
-					return &Error{Code: http.StatusBadRequest, Msg: "The form could not be read: " + Clip(err.Error())}
+					return err
 				}
 				values = form
 			}
@@ -47,6 +48,16 @@ func CleanInput(ownChecks ...string) echo.MiddlewareFunc {
 			return next(c)
 		}
 	}
+}
+
+// FormValues is the request's form, with the query's values; a form that
+// cannot be read is a 400 that says why.
+func FormValues(c echo.Context) (url.Values, error) {
+	form, err := c.FormParams()
+	if err != nil {
+		return nil, &Error{Code: http.StatusBadRequest, Msg: "The form could not be read: " + Clip(err.Error())}
+	}
+	return form, nil
 }
 
 func cleanText(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune(s, 0) }
