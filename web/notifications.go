@@ -71,6 +71,41 @@ func (s *Server) changeSettings(c echo.Context, change func(*rules.Account) erro
 	return err
 }
 
+// removeNamed removes a channel or a rule (noun) made on the page, named
+// in the path: remove takes it out of the account's settings, or says why
+// it stays.
+func (s *Server) removeNamed(c echo.Context, noun string, remove func(a *rules.Account, name string) error) error {
+	name, err := nameParam(c)
+	if err != nil {
+		return err
+	}
+	err = s.changeSettings(c, func(a *rules.Account) error { return remove(a, name) })
+	return s.answerChange(c, err, notificationsState{}, noun, name, "removed")
+}
+
+// answerChange answers a form that changes the settings, adding or
+// removing (done) a channel or a rule (noun) of the name: what was refused
+// shows on the page again, 422, beside the form as it was sent (st); an
+// error is returned; a change made is logged, and the page says so once.
+func (s *Server) answerChange(c echo.Context, err error, st notificationsState, noun, name, done string) error {
+	if r := (*refusal)(nil); errors.As(err, &r) {
+		switch {
+		case done == "removed":
+			st.removal = r.msg
+		case noun == "channel":
+			st.channelProblem = r
+		default:
+			st.ruleProblem = r
+		}
+		return s.showNotifications(c, http.StatusUnprocessableEntity, st)
+	}
+	if err != nil {
+		return err
+	}
+	s.logOf(c).Info("notification "+noun+" "+done, noun, name)
+	return s.flashNotifications(c, fmt.Sprintf("The %s %q was %s.", noun, name, done))
+}
+
 // flashNotifications goes back to the page, which shows msg once.
 func (s *Server) flashNotifications(c echo.Context, msg string) error {
 	return s.flash(c, msg, false)

@@ -31,29 +31,19 @@ func (s *Server) addChannel(c echo.Context) error {
 			return nil
 		})
 	}
-	if r := (*refusal)(nil); errors.As(err, &r) {
-		return s.showNotifications(c, http.StatusUnprocessableEntity, notificationsState{channel: in, channelProblem: r})
-	}
-	if err != nil {
-		return err
-	}
-	s.logOf(c).Info("notification channel added", "channel", ch.Name)
-	if made, ok := ch.Settings.(notify.ShownOnce); ok && made.MadeSecret() != "" {
+	if made, ok := ch.Settings.(notify.ShownOnce); err == nil && ok && made.MadeSecret() != "" {
+		s.logOf(c).Info("notification channel added", "channel", ch.Name)
 		c.Response().Header().Set("Cache-Control", "no-store")
 		return s.showNotifications(c, http.StatusOK, notificationsState{
 			secret: &views.NewChannelSecret{Channel: ch.Name, Secret: made.MadeSecret()}})
 	}
-	return s.flashNotifications(c, fmt.Sprintf("The channel %q was added.", ch.Name))
+	return s.answerChange(c, err, notificationsState{channel: in}, "channel", ch.Name, "added")
 }
 
 // removeChannel removes a channel made on the page, unless a rule still
 // sends to it.
 func (s *Server) removeChannel(c echo.Context) error {
-	name, err := nameParam(c)
-	if err != nil {
-		return err
-	}
-	err = s.changeSettings(c, func(a *rules.Account) error {
+	return s.removeNamed(c, "channel", func(a *rules.Account, name string) error {
 		i := slices.IndexFunc(a.Channels, func(ch rules.Channel) bool { return ch.Name == name })
 		if i < 0 {
 			return errNotFound("There is no channel of that name made on this page.")
@@ -74,14 +64,6 @@ func (s *Server) removeChannel(c echo.Context) error {
 		a.Channels = slices.Delete(a.Channels, i, i+1)
 		return nil
 	})
-	if r := (*refusal)(nil); errors.As(err, &r) {
-		return s.showNotifications(c, http.StatusUnprocessableEntity, notificationsState{removal: r.msg})
-	}
-	if err != nil {
-		return err
-	}
-	s.logOf(c).Info("notification channel removed", "channel", name)
-	return s.flashNotifications(c, fmt.Sprintf("The channel %q was removed.", name))
 }
 
 // testChannel sends a channel a test notification and says what became

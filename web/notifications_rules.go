@@ -3,7 +3,6 @@ package web
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -29,23 +28,12 @@ func (s *Server) addRule(c echo.Context) error {
 			return nil
 		})
 	}
-	if p := (*refusal)(nil); errors.As(err, &p) {
-		return s.showNotifications(c, http.StatusUnprocessableEntity, notificationsState{rule: in, ruleProblem: p})
-	}
-	if err != nil {
-		return err
-	}
-	s.logOf(c).Info("notification rule added", "rule", r.Name)
-	return s.flashNotifications(c, fmt.Sprintf("The rule %q was added.", r.Name))
+	return s.answerChange(c, err, notificationsState{rule: in}, "rule", r.Name, "added")
 }
 
 // removeRule removes a rule made on the page.
 func (s *Server) removeRule(c echo.Context) error {
-	name, err := nameParam(c)
-	if err != nil {
-		return err
-	}
-	err = s.changeSettings(c, func(a *rules.Account) error {
+	return s.removeNamed(c, "rule", func(a *rules.Account, name string) error {
 		i := slices.IndexFunc(a.Rules, func(r rules.Rule) bool { return r.Name == name })
 		if i < 0 {
 			return errNotFound("There is no rule of that name made on this page.")
@@ -53,14 +41,6 @@ func (s *Server) removeRule(c echo.Context) error {
 		a.Rules = slices.Delete(a.Rules, i, i+1)
 		return nil
 	})
-	if r := (*refusal)(nil); errors.As(err, &r) {
-		return s.showNotifications(c, http.StatusUnprocessableEntity, notificationsState{removal: r.msg})
-	}
-	if err != nil {
-		return err
-	}
-	s.logOf(c).Info("notification rule removed", "rule", name)
-	return s.flashNotifications(c, fmt.Sprintf("The rule %q was removed.", name))
 }
 
 // ruleInput is what the rule form holds, as typed.

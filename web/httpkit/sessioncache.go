@@ -182,27 +182,21 @@ type foundSession struct {
 
 // Commit writes a session and keeps it.
 func (c *SessionCache) Commit(token string, b []byte, expiry time.Time) error {
-	c.writing.Lock()
-	defer c.writing.Unlock()
-	err := c.store.CommitSession(context.Background(), token, b, expiry)
-	if err == nil {
-		c.announce(token)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	delete(c.byID, token)
-	if err == nil {
-		c.keepLocked(token, cachedSession{data: b, expiry: expiry, read: c.now()})
-	}
-	return err
+	return c.write(token, func(ctx context.Context) error { return c.store.CommitSession(ctx, token, b, expiry) },
+		&cachedSession{data: b, expiry: expiry})
 }
 
 // Delete deletes a session: signed out, or its token renewed.
 func (c *SessionCache) Delete(token string) error {
+	return c.write(token, func(ctx context.Context) error { return c.store.DeleteSession(ctx, token) }, nil)
+}
+
+// write writes a session to the store, announces the write, and drops
+// what memory held of the session, keeping kept (if any) once written.
+func (c *SessionCache) write(token string, write func(context.Context) error, kept *cachedSession) error {
 	c.writing.Lock()
 	defer c.writing.Unlock()
-	err := c.store.DeleteSession(context.Background(), token)
+	err := write(context.Background())
 	if err == nil {
 		c.announce(token)
 	}
@@ -210,6 +204,10 @@ func (c *SessionCache) Delete(token string) error {
 	defer c.mu.Unlock()
 	c.gen++
 	delete(c.byID, token)
+	if err == nil && kept != nil {
+		kept.read = c.now()
+		c.keepLocked(token, *kept)
+	}
 	return err
 }
 

@@ -26,23 +26,26 @@ func sessionTestStore(t *testing.T) store.Store {
 	return st
 }
 
+// found is the session a cache finds for a token; "(none)" for none.
+func found(t *testing.T, c *SessionCache, token string) string {
+	t.Helper()
+	b, ok, err := c.Find(token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		return "(none)"
+	}
+	return string(b)
+}
+
 func TestSessionCacheFollowsTheTable(t *testing.T) {
 	t.Parallel()
 	st := sessionTestStore(t)
 	now := time.Now()
 	c := NewSessionCache(st, 2)
 	c.now = func() time.Time { return now }
-	find := func(c *SessionCache, token string) string {
-		t.Helper()
-		b, found, err := c.Find(token)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !found {
-			return "(none)"
-		}
-		return string(b)
-	}
+	find := func(c *SessionCache, token string) string { t.Helper(); return found(t, c, token) }
 
 	expiry := now.Add(time.Hour)
 	if err := c.Commit("t1", []byte("one"), expiry); err != nil {
@@ -234,17 +237,7 @@ func TestSharedSessionCachesHearEachOther(t *testing.T) {
 	now := time.Now()
 	two.now = func() time.Time { return now }
 	expiry := now.Add(time.Hour)
-	find := func(token string) string {
-		t.Helper()
-		b, found, err := two.Find(token)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !found {
-			return "(none)"
-		}
-		return string(b)
-	}
+	find := func(token string) string { t.Helper(); return found(t, two, token) }
 	// waitFor polls the second replica until it finds want, for a second.
 	waitFor := func(token, want string) {
 		t.Helper()
