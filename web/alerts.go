@@ -12,6 +12,7 @@ import (
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/views"
+	"washboard/web/httpkit"
 )
 
 // alertsLimit is how many alerts the alerts page lists; the CSV export has
@@ -46,11 +47,11 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 	case err != nil:
 		return q, err
 	case kind != "":
-		return q, errBadParam(kind, "names no %s of this account", kind)
+		return q, httpkit.BadParam(kind, "names no %s of this account", kind)
 	}
 	if t := c.QueryParam("type"); t != "" {
 		if !alertTypePattern.MatchString(t) {
-			return q, errBadParam("type", "must be an alert type such as consumable_out, not %q", clip(t))
+			return q, httpkit.BadParam("type", "must be an alert type such as consumable_out, not %q", httpkit.Clip(t))
 		}
 		q.Type = domain.AlertType(t)
 	}
@@ -62,7 +63,7 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 	case "all":
 		q.status = st
 	default:
-		return q, errBadParam("status", "must be open, closed or all, not %q", clip(st))
+		return q, httpkit.BadParam("status", "must be open, closed or all, not %q", httpkit.Clip(st))
 	}
 	if r := c.QueryParam("resolution"); r != "" {
 		res := domain.Resolution(strings.ToUpper(r))
@@ -71,7 +72,7 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 			known = known || k == res
 		}
 		if !known {
-			return q, errBadParam("resolution", "must be resolved, resolved_by_offline or resolved_by_user, not %q", clip(r))
+			return q, httpkit.BadParam("resolution", "must be resolved, resolved_by_offline or resolved_by_user, not %q", httpkit.Clip(r))
 		}
 		q.Resolution = res
 		if q.status == "open" {
@@ -83,7 +84,7 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 		return q, err
 	}
 	if q.within.value != "" && q.Status == domain.AlertClosed {
-		return q, errBadParam("runs_out", "chooses open alerts by when their dispenser runs out, so it cannot go with closed ones (status or resolution)")
+		return q, httpkit.BadParam("runs_out", "chooses open alerts by when their dispenser runs out, so it cannot go with closed ones (status or resolution)")
 	}
 	if q.BySoonestOut, err = parseSortByRunOut(c); err != nil {
 		return q, err
@@ -98,7 +99,7 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 		q.To = q.To.AddDate(0, 0, 1) // to is inclusive
 	}
 	if !q.From.IsZero() && !q.To.IsZero() && !q.From.Before(q.To) {
-		return q, errBadParam("to", "(%s) must not be before from (%s)", q.to, q.from)
+		return q, httpkit.BadParam("to", "(%s) must not be before from (%s)", q.to, q.from)
 	}
 	return q, nil
 }
@@ -111,7 +112,7 @@ func (s *Server) parseDay(c echo.Context, param string) (time.Time, string, erro
 	}
 	t, err := time.ParseInLocation("2006-01-02", v, s.cfg.Zone)
 	if err != nil {
-		return time.Time{}, "", errBadParam(param, "must be a date such as 2026-11-22, not %q", clip(v))
+		return time.Time{}, "", httpkit.BadParam(param, "must be a date such as 2026-11-22, not %q", httpkit.Clip(v))
 	}
 	return t, v, nil
 }

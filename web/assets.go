@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/static"
+	"washboard/web/httpkit"
 )
 
 // asset is an embedded file, ready to send: as it is and, when that is
@@ -39,7 +40,7 @@ func loadAssets(files fs.FS) (map[string]*asset, error) {
 		if a.contentType == "" {
 			a.contentType = http.DetectContentType(b)
 		}
-		if compressible(a.contentType) {
+		if httpkit.Compressible(a.contentType) {
 			var z bytes.Buffer
 			zw, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
 			zw.Write(b)
@@ -72,7 +73,7 @@ func serveAssets(assets map[string]*asset) echo.HandlerFunc {
 		}
 		h.Set(echo.HeaderContentType, a.contentType)
 		body, etag := a.plain, `"`+a.version+`"`
-		if a.gzipped != nil && acceptsGzip(c.Request()) {
+		if a.gzipped != nil && httpkit.AcceptsGzip(c.Request()) {
 			body, etag = a.gzipped, `"`+a.version+`-gzip"`
 			h.Set(echo.HeaderContentEncoding, "gzip")
 		}
@@ -80,4 +81,11 @@ func serveAssets(assets map[string]*asset) echo.HandlerFunc {
 		http.ServeContent(c.Response(), c.Request(), "", time.Time{}, bytes.NewReader(body))
 		return nil
 	}
+}
+
+// showFavicon sends browsers that ask for /favicon.ico, where a page names
+// no icon (the JSON of /healthz, a CSV opened in a tab), to the icon.
+func showFavicon(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
+	return c.Redirect(http.StatusFound, static.URL("icons/favicon.svg"))
 }

@@ -29,6 +29,7 @@ import (
 	"washboard/internal/store/sqlite"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
+	"washboard/web/httpkit"
 )
 
 // benchCache fills a cache with an account of buildings×floors×200
@@ -147,7 +148,7 @@ func newBenchEnv(b *testing.B, buildings, floors int) *benchEnv {
 	b.Cleanup(func() { cancel(); engine.Wait(); <-eventsDone })
 	// On PostgreSQL, as replicas run: sessions shared with any other,
 	// kept while their writes are announced.
-	var announcements SessionAnnouncements
+	var announcements httpkit.SessionAnnouncements
 	if dbURL != "" {
 		replicas, err := cluster.OpenReplicas(ctx, dbURL, nil)
 		if err != nil {
@@ -331,7 +332,7 @@ func BenchmarkPages(b *testing.B) {
 }
 
 // BenchmarkPageRender serves the overview and the floor page to one client
-// with the clock further on than the page kept may lag (pageClockSlack)
+// with the clock further on than the page kept may lag (httpkit.PageClockSlack)
 // for every request, so that each request renders its page afresh (as the
 // first request after a change does, or after a while) instead of framing
 // the one kept.
@@ -341,7 +342,7 @@ func BenchmarkPageRender(b *testing.B) {
 	for _, page := range []struct{ name, path string }{{"overview", "/"}, {"floor", "/floors/" + floor}} {
 		b.Run(page.name, func(b *testing.B) {
 			for b.Loop() {
-				clk.Advance((pageClockSlack + 1) * time.Second)
+				clk.Advance((httpkit.PageClockSlack + 1) * time.Second)
 				resp, err := client.Get(srv.URL + page.path)
 				if err != nil {
 					b.Fatal(err)
@@ -357,7 +358,7 @@ func BenchmarkPageRender(b *testing.B) {
 }
 
 // BenchmarkPageGrowth renders the overview and a floor page of 200 devices
-// afresh (the clock past pageClockSlack for every request) for accounts of 1,000,
+// afresh (the clock past httpkit.PageClockSlack for every request) for accounts of 1,000,
 // 10,000 and 50,000 devices, in the same run, and reports each one's time
 // and the time at 50,000 devices against 1,000: a floor page should not
 // grow with the account, the overview at most with its buildings.
@@ -378,7 +379,7 @@ func BenchmarkPageGrowth(b *testing.B) {
 		subjects[i] = subject{srv, benchSession(b, srv), clk, floor}
 	}
 	get := func(s subject, path string) {
-		s.clk.Advance((pageClockSlack + 1) * time.Second)
+		s.clk.Advance((httpkit.PageClockSlack + 1) * time.Second)
 		resp, err := s.client.Get(s.srv.URL + path)
 		if err != nil {
 			b.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/views"
+	"washboard/web/form"
 )
 
 // Claims: anyone signed in says "I'm on it" for an open alert at
@@ -21,25 +22,38 @@ const keyClaimName = "claim_name"
 
 // showClaim shows an open alert, who is on it, and the claim form.
 func (s *Server) showClaim(c echo.Context) error {
-	return s.renderClaim(c, http.StatusOK, claimInput{Name: s.sessions.GetString(c.Request().Context(), keyClaimName)}, "")
+	in := claimInput{Name: s.sessions.GetString(c.Request().Context(), keyClaimName), Back: c.QueryParam("back")}
+	return s.renderClaim(c, http.StatusOK, in, "")
 }
 
-// claimInput is what the claim form holds.
+// claimInput is what the claim form holds, and the page to go back to.
 type claimInput struct {
-	Name, Note string
+	Name, Note, Back string
 }
+
+// readClaim reads the claim form. Whether a name and a note will do is the
+// dashboard's to say (dashboard.ClaimError).
+func readClaim(c echo.Context) (claimInput, error) {
+	var in claimInput
+	_, err := readForm(c, form.Text("name", "Name", &in.Name), form.Text("note", "Note", &in.Note), backField(&in.Back))
+	return in, err
+}
+
+// backField is the page to go back to, as the claim page's address or
+// form gives it.
+func backField(dst *string) *form.Field { return form.Text("back", "Back", dst) }
 
 func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem string) error {
 	ss := sessionOf(c)
 	v, err := s.dash.ClaimOf(c.Request().Context(), ss.Account, c.Param("id"))
 	if errors.Is(err, dashboard.ErrNoOpenAlert) {
-		return render(c, http.StatusNotFound, views.ClaimGonePage(views.ClaimGone{Page: s.page(c, "Alert closed", "alerts"), Back: claimBack(c)}))
+		return render(c, http.StatusNotFound, views.ClaimGonePage(views.ClaimGone{Page: s.page(c, "Alert closed", "alerts"), Back: claimBack(in.Back)}))
 	}
 	if err != nil {
 		return err
 	}
 	now := s.clock.Now()
-	m := views.Claim{Page: s.page(c, "Who is on it", "alerts"), Back: claimBack(c), Problem: problem, Name: in.Name, Note: in.Note,
+	m := views.Claim{Page: s.page(c, "Who is on it", "alerts"), Back: claimBack(in.Back), Problem: problem, Name: in.Name, Note: in.Note,
 		Alert: alertRow(v.Alert, v.Location, v.Places, now)}
 	m.Page.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Alerts", Href: "/alerts"}, {Label: "Who is on it"}}
 	if v.Claim.Name != "" {
@@ -55,8 +69,11 @@ func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem 
 func (s *Server) claimAlert(c echo.Context) error {
 	ss := sessionOf(c)
 	ctx := c.Request().Context()
-	in := claimInput{Name: c.FormValue("name"), Note: c.FormValue("note")}
-	_, err := s.dash.Claim(ctx, ss.Account, c.Param("id"), in.Name, in.Note)
+	in, err := readClaim(c)
+	if err != nil {
+		return err
+	}
+	_, err = s.dash.Claim(ctx, ss.Account, c.Param("id"), in.Name, in.Note)
 	var ce dashboard.ClaimError
 	switch {
 	case errors.As(err, &ce):
@@ -70,28 +87,26 @@ func (s *Server) claimAlert(c echo.Context) error {
 		s.sessions.Put(ctx, keyClaimName, name)
 		s.sessionChanged(ctx)
 	}
-	return redirect(c, claimBack(c))
+	return redirect(c, claimBack(in.Back))
 }
 
 // releaseClaim ends the claim on an alert.
 func (s *Server) releaseClaim(c echo.Context) error {
 	ss := sessionOf(c)
+	var in claimInput
+	if _, err := readForm(c, backField(&in.Back)); err != nil {
+		return err
+	}
 	err := s.dash.Release(c.Request().Context(), ss.Account, c.Param("id"))
 	if errors.Is(err, dashboard.ErrNoOpenAlert) {
-		return s.renderClaim(c, http.StatusNotFound, claimInput{}, "")
+		return s.renderClaim(c, http.StatusNotFound, in, "")
 	}
 	if err != nil {
 		return err
 	}
-	return redirect(c, claimBack(c))
+	return redirect(c, claimBack(in.Back))
 }
 
-// claimBack is the page to go back to: the back parameter when it is a
-// path of this site (returnPath), else the alerts page.
-func claimBack(c echo.Context) string {
-	back := c.FormValue("back")
-	if back == "" {
-		back = c.QueryParam("back")
-	}
-	return returnPath(back, "/alerts")
-}
+// claimBack is the page to go back to: back when it is a path of this
+// site (returnPath), else the alerts page.
+func claimBack(back string) string { return returnPath(back, "/alerts") }

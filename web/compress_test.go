@@ -1,11 +1,8 @@
 package web
 
 import (
-	"bytes"
 	"compress/gzip"
-	"hash/crc32"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"regexp"
 	"strings"
@@ -172,41 +169,6 @@ func TestAssetsAreKeptByVersionAndSentGzipped(t *testing.T) {
 	}
 }
 
-func TestPiecesCompressedApartMakeOneGzipMember(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewPCG(1, 2))
-	for range 50 {
-		var parts [][]byte
-		var whole []byte
-		for range 1 + rng.IntN(4) {
-			p := make([]byte, rng.IntN(70_000))
-			for i := range p { // text-like, so that compression has work to do
-				p[i] = "<div class=\"card\">ok</div>\n"[rng.IntN(27)]
-			}
-			parts = append(parts, p)
-			whole = append(whole, p...)
-		}
-		var pieces []deflatePiece
-		for i, p := range parts {
-			last := i == len(parts)-1
-			if !last && len(p) <= 65_535 && rng.IntN(3) == 0 {
-				pieces = append(pieces, storedPiece(p))
-			} else {
-				pieces = append(pieces, compressPiece(p, []int{1, -1}[i%2], last))
-			}
-		}
-		if rng.IntN(2) == 0 { // a stored piece just before the end
-			tok := []byte(strings.Repeat("0123456789abcdef", 8))
-			pieces = append(pieces[:len(pieces)-1], storedPiece(tok), pieces[len(pieces)-1])
-			whole = append(append(whole[:len(whole)-len(parts[len(parts)-1])], tok...), parts[len(parts)-1]...)
-		}
-		got := gunzip(t, string(appendGzip(nil, pieces...)))
-		if got != string(whole) {
-			t.Fatalf("%d pieces of %d bytes: gunzipped to %d bytes", len(parts), len(whole), len(got))
-		}
-	}
-}
-
 // BREACH guesses a secret on a page from the size of the page compressed:
 // a guess that matches the secret compresses better. Every page masks its
 // CSRF token afresh for each response (TestEveryResponseCarriesTheCSRFTokenMaskedAfresh);
@@ -230,24 +192,6 @@ func TestKeptPagesStoreTheCSRFTokenApartFromTheCompressedFrame(t *testing.T) {
 			if n := strings.Count(r.body, tokens[0]); n != 2 {
 				t.Errorf("%s: the token is on the page twice, and as it is in the gzipped body %d times", path, n)
 			}
-		}
-	}
-}
-
-func TestCRC32Combine(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{0, 1, 7, 8, 255, 4096, 65_537, 400_000} {
-		a, b := make([]byte, rng.IntN(5000)), make([]byte, n)
-		for i := range a {
-			a[i] = byte(rng.Uint32())
-		}
-		for i := range b {
-			b[i] = byte(rng.Uint32())
-		}
-		want := crc32.ChecksumIEEE(append(bytes.Clone(a), b...))
-		if got := crc32Combine(crc32.ChecksumIEEE(a), crc32.ChecksumIEEE(b), len(b)); got != want {
-			t.Errorf("CRC-32 of %d and %d bytes combined = %08x, want %08x", len(a), len(b), got, want)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/dashboard"
+	"washboard/web/httpkit"
 )
 
 // exportAlerts answers /alerts.csv: every alert of the alerts page's
@@ -55,7 +56,7 @@ func (s *Server) exportDevices(c echo.Context) error {
 	case err != nil:
 		return err
 	case kind != "":
-		return errBadParam(kind, "names no %s of this account", kind)
+		return httpkit.BadParam(kind, "names no %s of this account", kind)
 	}
 	filter, err := parseDeviceFilter(c)
 	if err != nil {

@@ -12,7 +12,9 @@ import (
 // echo and templ stay in web and views; web reads the data only through
 // the dashboard, never the store or the service's client; the store knows
 // only the domain; views know only the domain, the report and trends
-// models and the assets' addresses.
+// models and the assets' addresses. The HTTP plumbing (web/httpkit) and
+// the form reader (web/form) know nothing of the application: neither the
+// views nor the handlers nor any package of Washboard but the clock.
 func TestDependencyDirection(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
@@ -32,7 +34,10 @@ func TestDependencyDirection(t *testing.T) {
 				(strings.HasPrefix(imp, "github.com/labstack/echo") || strings.HasPrefix(imp, "github.com/a-h/templ") ||
 					imp == "washboard/web" || imp == "washboard/views"):
 				t.Errorf("%s imports %s: internal packages must not know the HTTP layer or the views", pkg, imp)
-			case pkg == "washboard/web" && (inside(imp, "washboard/internal/store") || inside(imp, "washboard/internal/upstream") || inside(imp, "washboard/internal/sim")):
+			case (pkg == "washboard/web/httpkit" || pkg == "washboard/web/form") && (strings.HasPrefix(imp, "github.com/a-h/templ") ||
+				strings.HasPrefix(imp, "washboard/") && imp != "washboard/internal/clock" && imp != "washboard/web/httpkit"):
+				t.Errorf("%s imports %s: the HTTP plumbing and the form reader must not know the views, the handlers or the application", pkg, imp)
+			case inside(pkg, "washboard/web") && (inside(imp, "washboard/internal/store") || inside(imp, "washboard/internal/upstream") || inside(imp, "washboard/internal/sim")):
 				t.Errorf("web imports %s: the web layer reads through the dashboard, not the store or the service's client", imp)
 			case inside(pkg, "washboard/internal/store") && strings.HasPrefix(imp, "washboard/") &&
 				!inside(imp, "washboard/internal/store") && imp != "washboard/internal/domain":

@@ -10,32 +10,10 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/views"
+	"washboard/web/httpkit"
 )
 
-// HTTPError is an error with the status and the message in words that the
-// person using the page sees; Err, when set, is what the log gets.
-type HTTPError struct {
-	Code  int
-	Msg   string
-	Param string // the query parameter at fault, for a 400
-	Err   error
-}
-
-func (e *HTTPError) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("%d %s: %v", e.Code, e.Msg, e.Err)
-	}
-	return fmt.Sprintf("%d %s", e.Code, e.Msg)
-}
-
-func (e *HTTPError) Unwrap() error { return e.Err }
-
-func errNotFound(msg string) error { return &HTTPError{Code: http.StatusNotFound, Msg: msg} }
-
-// errBadParam is a 400 that names the parameter at fault.
-func errBadParam(param, format string, args ...any) error {
-	return &HTTPError{Code: http.StatusBadRequest, Param: param, Msg: fmt.Sprintf("The %s parameter %s", param, fmt.Sprintf(format, args...))}
-}
+func errNotFound(msg string) error { return &httpkit.Error{Code: http.StatusNotFound, Msg: msg} }
 
 // handleError maps every error to a status and a page, or an inline
 // fragment for htmx. A 500 gets an error id shown on the page and written
@@ -44,14 +22,14 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	he := &HTTPError{Code: http.StatusInternalServerError, Msg: "Something went wrong on our side.", Err: err}
+	he := &httpkit.Error{Code: http.StatusInternalServerError, Msg: "Something went wrong on our side.", Err: err}
 	var ee *echo.HTTPError
 	switch {
 	case errors.As(err, &he):
 	case errors.Is(err, domain.ErrNotFound):
-		he = &HTTPError{Code: http.StatusNotFound, Msg: "There is nothing here: it does not exist, or it belongs to another account.", Err: err}
+		he = &httpkit.Error{Code: http.StatusNotFound, Msg: "There is nothing here: it does not exist, or it belongs to another account.", Err: err}
 	case errors.As(err, &ee):
-		he = &HTTPError{Code: ee.Code, Msg: http.StatusText(ee.Code), Err: err}
+		he = &httpkit.Error{Code: ee.Code, Msg: http.StatusText(ee.Code), Err: err}
 		if ee.Code == http.StatusNotFound {
 			he.Msg = "There is no page at this address."
 		}
@@ -60,7 +38,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	page := views.ErrorPage{Page: s.page(c, http.StatusText(he.Code), ""), Status: he.Code, Heading: headingFor(he.Code), Message: he.Msg}
 	if he.Code >= 500 {
-		page.ErrorID = randomHex(6)
+		page.ErrorID = httpkit.RandomHex(6)
 		s.logOf(c).Error("request failed", "error_id", page.ErrorID, "error", fmt.Sprint(err), "path", c.Request().URL.Path)
 	}
 	if isHookPath(c.Request().URL.Path) {

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"washboard/web/httpkit"
 )
 
 // varyOf is the set of header names a response varies by, however many
@@ -154,7 +155,7 @@ func TestEventStreamsOutliveTheServersReadTimeout(t *testing.T) {
 	user.signIn(credA)
 	token := user.createScreen(screenForm("Lobby", "account"))
 
-	srv := NewHTTPServer(a.srv.Config.Handler, nil)
+	srv := httpkit.NewServer(a.srv.Config.Handler, nil)
 	srv.ReadTimeout = 300 * time.Millisecond
 	ts := httptest.NewUnstartedServer(srv.Handler)
 	ts.Config = srv

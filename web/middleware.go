@@ -4,145 +4,24 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
-	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
-	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/keyring"
 	"washboard/internal/syncer"
+	"washboard/web/httpkit"
 )
-
-const (
-	ctxRequestID = "request_id"
-	ctxLog       = "log"
-)
-
-// requestID gives every request an id, and a logger that writes it on
-// every line logged for the request.
-func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		id := randomHex(8)
-		c.Set(ctxRequestID, id)
-		c.Set(ctxLog, s.log.With("request_id", id))
-		c.Response().Header().Set("X-Request-Id", id)
-		return next(c)
-	}
-}
-
-func requestID(c echo.Context) string {
-	id, _ := c.Get(ctxRequestID).(string)
-	return id
-}
 
 // logOf is the request's logger: every line carries its request id.
-func (s *Server) logOf(c echo.Context) *slog.Logger {
-	if l, ok := c.Get(ctxLog).(*slog.Logger); ok {
-		return l
-	}
-	return s.log
-}
-
-// logRequests logs one line per request (method, path, status, duration,
-// request id) and records it in the metrics by route pattern. Queries and
-// bodies are not logged: the sign-in form carries credentials.
-func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		start := time.Now()
-		err := next(c)
-		if err != nil {
-			c.Error(err)
-		}
-		path := loggedPath(c.Request().URL.Path)
-		d := time.Since(start)
-		s.logOf(c).Info("request", "method", c.Request().Method, "path", path,
-			"status", c.Response().Status, "duration", d.Round(time.Microsecond).String())
-		s.metrics.ObserveRequest(c.Path(), c.Request().Method, c.Response().Status, d)
-		return nil
-	}
-}
-
-// recoverPanics turns a panic into a 500 page with an error id.
-func (s *Server) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) (err error) {
-		defer func() {
-			if v := recover(); v != nil {
-				if e, ok := v.(error); ok && e == http.ErrAbortHandler {
-					panic(v)
-				}
-				err = fmt.Errorf("panic: %v", v)
-			}
-		}()
-		return next(c)
-	}
-}
-
-// contentSecurityPolicy allows nothing from outside the server and no
-// inline script or style.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
-
-func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()")
-		if s.secureRequest(c) {
-			h.Set("Strict-Transport-Security", "max-age=31536000")
-		}
-		return next(c)
-	}
-}
+func (s *Server) logOf(c echo.Context) *slog.Logger { return httpkit.LogOf(c, s.log) }
 
 // secureRequest reports whether the request came over TLS, directly or
 // through a trusted proxy that says so.
 func (s *Server) secureRequest(c echo.Context) bool {
-	r := c.Request()
-	if r.TLS != nil {
-		return true
-	}
-	return fromProxy(r, s.cfg.TrustedProxies) && strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
-}
-
-// clientAddress finds the client's address: the peer's, or, when the peer
-// is one of the trusted proxies, the last address in X-Forwarded-For that
-// is not one of them. Only the proxies configured are trusted: a client
-// cannot name its own address by sending the header.
-func clientAddress(proxies []netip.Prefix) echo.IPExtractor {
-	if len(proxies) == 0 {
-		return echo.ExtractIPDirect()
-	}
-	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
-	for _, p := range proxies {
-		opts = append(opts, echo.TrustIPRange(&net.IPNet{IP: p.Addr().AsSlice(), Mask: net.CIDRMask(p.Bits(), p.Addr().BitLen())}))
-	}
-	return echo.ExtractIPFromXFFHeader(opts...)
-}
-
-// fromProxy reports whether the request's peer is one of the trusted
-// proxies.
-func fromProxy(r *http.Request, proxies []netip.Prefix) bool {
-	ap, err := netip.ParseAddrPort(r.RemoteAddr)
-	if err != nil {
-		return false
-	}
-	addr := ap.Addr().Unmap()
-	for _, p := range proxies {
-		if p.Contains(addr) {
-			return true
-		}
-	}
-	return false
+	return httpkit.Proxies(s.cfg.TrustedProxies).Secure(c.Request())
 }
 
 // The CSRF defence: every state-changing request must carry, in the form
@@ -176,7 +55,7 @@ func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
 			sent = c.FormValue(csrfField)
 		}
 		if got, ok := unmaskToken(sent); !ok || !s.keys.VerifyMAC(keyring.FormTokens, got, kind, id) {
-			return &HTTPError{Code: http.StatusForbidden, Msg: "This form has expired or did not come from Washboard. Reload the page and try again."}
+			return &httpkit.Error{Code: http.StatusForbidden, Msg: "This form has expired or did not come from Washboard. Reload the page and try again."}
 		}
 		return next(c)
 	}
@@ -201,7 +80,7 @@ func (s *Server) csrfIdentity(c echo.Context) (kind, id string) {
 // renewAnonymousToken gives the browser a new anonymous token cookie, so
 // that forms shown before sign-in (or before sign-out) stop working.
 func (s *Server) renewAnonymousToken(c echo.Context) string {
-	v := randomHex(32)
+	v := httpkit.RandomHex(32)
 	c.SetCookie(&http.Cookie{Name: s.csrfCookieName(c), Value: v, Path: "/", HttpOnly: true,
 		SameSite: http.SameSiteLaxMode, Secure: s.secureRequest(c)})
 	return v

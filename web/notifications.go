@@ -7,15 +7,10 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
-	"washboard/internal/dashboard"
-	"washboard/internal/domain"
 	"washboard/internal/notifier"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
@@ -59,135 +54,6 @@ func (s *Server) listNotifications(c echo.Context) error {
 	return s.showNotifications(c, http.StatusOK, notificationsState{})
 }
 
-// addChannel adds a channel made with the form. A signing secret
-// Washboard made is shown once, now.
-func (s *Server) addChannel(c echo.Context) error {
-	in, ch, err := readChannel(c)
-	if err == nil {
-		err = s.changeSettings(c, func(a *rules.Account) error {
-			a.Channels = append(a.Channels, ch)
-			return nil
-		})
-	}
-	if r := (*refusal)(nil); errors.As(err, &r) {
-		return s.showNotifications(c, http.StatusUnprocessableEntity, notificationsState{channel: in, channelProblem: r})
-	}
-	if err != nil {
-		return err
-	}
-	s.logOf(c).Info("notification channel added", "channel", ch.Name)
-	if made, ok := ch.Settings.(notify.ShownOnce); ok && made.MadeSecret() != "" {
-		c.Response().Header().Set("Cache-Control", "no-store")
-		return s.showNotifications(c, http.StatusOK, notificationsState{
-			secret: &views.NewChannelSecret{Channel: ch.Name, Secret: made.MadeSecret()}})
-	}
-	return s.flashNotifications(c, fmt.Sprintf("The channel %q was added.", ch.Name))
-}
-
-// removeChannel removes a channel made on the page, unless a rule still
-// sends to it.
-func (s *Server) removeChannel(c echo.Context) error {
-	name, err := nameParam(c)
-	if err != nil {
-		return err
-	}
-	err = s.changeSettings(c, func(a *rules.Account) error {
-		i := slices.IndexFunc(a.Channels, func(ch rules.Channel) bool { return ch.Name == name })
-		if i < 0 {
-			return errNotFound("There is no channel of that name made on this page.")
-		}
-		var users []string
-		for _, r := range a.Rules {
-			if slices.Contains(r.Channels, name) {
-				users = append(users, strconv.Quote(r.Name))
-			}
-		}
-		switch len(users) {
-		case 0:
-		case 1:
-			return &refusal{msg: fmt.Sprintf("The channel %q is still used by the rule %s: remove the rule first, then the channel.", name, users[0])}
-		default:
-			return &refusal{msg: fmt.Sprintf("The channel %q is still used by the rules %s: remove those rules first, then the channel.", name, joinWords(users))}
-		}
-		a.Channels = slices.Delete(a.Channels, i, i+1)
-		return nil
-	})
-	if r := (*refusal)(nil); errors.As(err, &r) {
-		return s.showNotifications(c, http.StatusUnprocessableEntity, notificationsState{removal: r.msg})
-	}
-	if err != nil {
-		return err
-	}
-	s.logOf(c).Info("notification channel removed", "channel", name)
-	return s.flashNotifications(c, fmt.Sprintf("The channel %q was removed.", name))
-}
-
-// testChannel sends a channel a test notification and says what became
-// of it: in place for htmx, on the page once otherwise. A channel that
-// fails answers 200 too: the failure is the channel's, said in words.
-func (s *Server) testChannel(c echo.Context) error {
-	name, err := nameParam(c)
-	if err != nil {
-		return err
-	}
-	msg, err := s.notifier.TestChannel(c.Request().Context(), sessionOf(c).Account, name)
-	if msg == "" && err != nil {
-		return err
-	}
-	s.logOf(c).Info("notification channel tested", "channel", name, "delivered", err == nil)
-	result := views.ChannelTest{Delivered: err == nil, Message: msg}
-	if isHTMX(c) {
-		return render(c, http.StatusOK, views.ChannelTestResult(result))
-	}
-	if err != nil {
-		return s.flashNotificationsFailure(c, fmt.Sprintf("Test to %q: %s", name, msg))
-	}
-	return s.flashNotifications(c, fmt.Sprintf("Test to %q: %s", name, msg))
-}
-
-// addRule adds a rule made with the form.
-func (s *Server) addRule(c echo.Context) error {
-	in, r, err := s.readRule(c)
-	if err == nil {
-		err = s.changeSettings(c, func(a *rules.Account) error {
-			a.Rules = append(a.Rules, r)
-			return nil
-		})
-	}
-	if p := (*refusal)(nil); errors.As(err, &p) {
-		return s.showNotifications(c, http.StatusUnprocessableEntity, notificationsState{rule: in, ruleProblem: p})
-	}
-	if err != nil {
-		return err
-	}
-	s.logOf(c).Info("notification rule added", "rule", r.Name)
-	return s.flashNotifications(c, fmt.Sprintf("The rule %q was added.", r.Name))
-}
-
-// removeRule removes a rule made on the page.
-func (s *Server) removeRule(c echo.Context) error {
-	name, err := nameParam(c)
-	if err != nil {
-		return err
-	}
-	err = s.changeSettings(c, func(a *rules.Account) error {
-		i := slices.IndexFunc(a.Rules, func(r rules.Rule) bool { return r.Name == name })
-		if i < 0 {
-			return errNotFound("There is no rule of that name made on this page.")
-		}
-		a.Rules = slices.Delete(a.Rules, i, i+1)
-		return nil
-	})
-	if r := (*refusal)(nil); errors.As(err, &r) {
-		return s.showNotifications(c, http.StatusUnprocessableEntity, notificationsState{removal: r.msg})
-	}
-	if err != nil {
-		return err
-	}
-	s.logOf(c).Info("notification rule removed", "rule", name)
-	return s.flashNotifications(c, fmt.Sprintf("The rule %q was removed.", name))
-}
-
 // refusal is a change to the notification settings that is not made:
 // the form's field at fault ("" for the form as a whole) and what to
 // change, in words.
@@ -203,6 +69,41 @@ func (s *Server) changeSettings(c echo.Context, change func(*rules.Account) erro
 		return &refusal{msg: se.Msg}
 	}
 	return err
+}
+
+// removeNamed removes a channel or a rule (noun) made on the page, named
+// in the path: remove takes it out of the account's settings, or says why
+// it stays.
+func (s *Server) removeNamed(c echo.Context, noun string, remove func(a *rules.Account, name string) error) error {
+	name, err := nameParam(c)
+	if err != nil {
+		return err
+	}
+	err = s.changeSettings(c, func(a *rules.Account) error { return remove(a, name) })
+	return s.answerChange(c, err, notificationsState{}, noun, name, "removed")
+}
+
+// answerChange answers a form that changes the settings, adding or
+// removing (done) a channel or a rule (noun) of the name: what was refused
+// shows on the page again, 422, beside the form as it was sent (st); an
+// error is returned; a change made is logged, and the page says so once.
+func (s *Server) answerChange(c echo.Context, err error, st notificationsState, noun, name, done string) error {
+	if r := (*refusal)(nil); errors.As(err, &r) {
+		switch {
+		case done == "removed":
+			st.removal = r.msg
+		case noun == "channel":
+			st.channelProblem = r
+		default:
+			st.ruleProblem = r
+		}
+		return s.showNotifications(c, http.StatusUnprocessableEntity, st)
+	}
+	if err != nil {
+		return err
+	}
+	s.logOf(c).Info("notification "+noun+" "+done, noun, name)
+	return s.flashNotifications(c, fmt.Sprintf("The %s %q was %s.", noun, name, done))
 }
 
 // flashNotifications goes back to the page, which shows msg once.
@@ -242,166 +143,6 @@ func nameParam(c echo.Context) (string, error) {
 // nameHref is the address of a channel's or a rule's action.
 func nameHref(list, name, action string) string {
 	return "/notifications/" + list + "/" + url.PathEscape(name) + "/" + action
-}
-
-// channelInput is what the channel form holds, as typed, but for what a
-// kind of channel never shows again (notify.FormField.Secret): a
-// password, a webhook's address and its secret.
-type channelInput struct {
-	name, kind string
-	values     map[string]string // by the form's field
-}
-
-// readChannel reads the channel form into a channel of the kind chosen
-// (notify.ChannelKinds) and checks it.
-func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
-	form, err := c.FormParams()
-	if err != nil {
-		return channelInput{}, rules.Channel{}, err
-	}
-	in := channelInput{name: strings.TrimSpace(form.Get("name")), kind: form.Get("kind"), values: map[string]string{}}
-	kinds := notify.ChannelKinds()
-	for _, k := range kinds {
-		for _, f := range k.FormFields {
-			if v := form.Get(f.Name); !f.Secret && v != "" {
-				in.values[f.Name] = v
-			}
-		}
-	}
-	ch := rules.Channel{Name: in.name}
-	kind, ok := notify.FindChannelKind(in.kind)
-	if !ok {
-		var labels []string
-		for _, k := range kinds {
-			first, size := utf8.DecodeRuneInString(k.Label)
-			labels = append(labels, string(unicode.ToLower(first))+k.Label[size:])
-		}
-		return in, ch, &refusal{"kind", "Sends by: choose " + choiceWords(labels) + "."}
-	}
-	if ch.Settings, err = kind.ReadForm(form); err != nil {
-		var fe *notify.FieldError
-		if errors.As(err, &fe) {
-			return in, ch, &refusal{fe.Field, fe.Msg}
-		}
-		return in, ch, err
-	}
-	var re *rules.Error
-	if err := ch.Validate(); errors.As(err, &re) {
-		field, label := "", ""
-		switch setting, ok := strings.CutPrefix(re.Field, kind.Name+"."); {
-		case re.Field == "name":
-			field, label = "name", "Name"
-		case ok:
-			field, label = kind.FormFieldOf(setting)
-		}
-		return in, ch, &refusal{field, labelled(label, re.Msg)}
-	}
-	return in, ch, nil
-}
-
-// ruleInput is what the rule form holds, as typed.
-type ruleInput struct {
-	name, when, where, after, quietFrom, quietTo, during, digest string
-	alertTypes, channels                                         []string
-}
-
-// readRule reads the rule form into a rule and checks it.
-func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
-	form, err := c.FormParams()
-	if err != nil {
-		return ruleInput{}, rules.Rule{}, err
-	}
-	in := ruleInput{
-		name: strings.TrimSpace(form.Get("name")), when: form.Get("when"), where: form.Get("where"),
-		after: strings.TrimSpace(form.Get("after_minutes")), digest: strings.TrimSpace(form.Get("digest_minutes")),
-		quietFrom: form.Get("quiet_from"), quietTo: form.Get("quiet_to"), during: form.Get("quiet_during"),
-		alertTypes: form["alert_type"], channels: form["channel"],
-	}
-	r := rules.Rule{Name: in.name, When: notify.Kind(in.when), Channels: in.channels}
-	for _, v := range in.alertTypes {
-		t := domain.AlertType(v)
-		if !t.Known() {
-			return in, r, &refusal{"alert_type", fmt.Sprintf("Alert types: %q is not an alert type; tick those the form lists.", clip(v))}
-		}
-		r.AlertTypes = append(r.AlertTypes, t)
-	}
-	if in.where != "" {
-		places, err := s.dash.ScreenScopes(c.Request().Context(), sessionOf(c).Account)
-		if err != nil {
-			return in, r, err
-		}
-		if r.BuildingID, r.FloorID = findPlace(places, in.where); r.BuildingID == "" {
-			return in, r, &refusal{"where", "Where: choose the whole account, or one of the buildings or floors the list shows."}
-		}
-	}
-	if r.AfterMinutes, err = minutes(in.after); err != nil {
-		return in, r, &refusal{"after_minutes", "After minutes: write a whole number of minutes, such as 30, or leave it empty."}
-	}
-	if r.DigestMinutes, err = minutes(in.digest); err != nil {
-		return in, r, &refusal{"digest_minutes", "Digest minutes: write a whole number of minutes, such as 30, or leave it empty."}
-	}
-	switch {
-	case in.quietFrom == "" && in.quietTo == "":
-	case in.quietFrom == "" || in.quietTo == "":
-		return in, r, &refusal{"quiet", "Quiet hours: give both a start and an end, such as 22:00 until 06:00, or neither."}
-	default:
-		from, errFrom := rules.ParseTimeOfDay(in.quietFrom)
-		to, errTo := rules.ParseTimeOfDay(in.quietTo)
-		if errFrom != nil || errTo != nil {
-			return in, r, &refusal{"quiet", "Quiet hours: write each time as HH:MM, from 00:00 to 23:59, such as 22:00."}
-		}
-		r.QuietHours = &rules.QuietHours{From: from, To: to, During: rules.QuietAction(in.during)}
-	}
-	var re *rules.Error
-	if err := r.Validate(); errors.As(err, &re) {
-		field, label := "", ""
-		switch f := re.Field; {
-		case f == "name":
-			field, label = "name", "Name"
-		case f == "when":
-			field, label = "when", "When"
-		case strings.HasPrefix(f, "alert_types"):
-			field, label = "alert_type", "Alert types"
-		case f == "building_id" || f == "floor_id":
-			field, label = "where", "Where"
-		case f == "after_minutes":
-			field, label = "after_minutes", "After minutes"
-		case strings.HasPrefix(f, "quiet_hours"):
-			field, label = "quiet", "Quiet hours"
-		case f == "digest_minutes":
-			field, label = "digest_minutes", "Digest minutes"
-		case strings.HasPrefix(f, "channels"):
-			field, label = "channel", "Channels"
-		}
-		return in, r, &refusal{field, labelled(label, re.Msg)}
-	}
-	return in, r, nil
-}
-
-// minutes reads a number of minutes; empty is 0.
-func minutes(s string) (int, error) {
-	if s == "" {
-		return 0, nil
-	}
-	return strconv.Atoi(s)
-}
-
-// findPlace finds the building and floor a "building:{id}" or
-// "floor:{id}" of the rule form names among the account's places; both
-// are empty when it names none of them.
-func findPlace(places []dashboard.BuildingFloors, where string) (building, floor string) {
-	kind, id, _ := strings.Cut(where, ":")
-	for _, p := range places {
-		if kind == "building" && p.Building.ID == id {
-			return id, ""
-		}
-		for _, f := range p.Floors {
-			if kind == "floor" && f.ID == id {
-				return p.Building.ID, id
-			}
-		}
-	}
-	return "", ""
 }
 
 // labelled is a problem of the rules after the label of the form's field
@@ -481,75 +222,6 @@ func (s *Server) notificationsModel(c echo.Context, st notificationsState) (view
 	return m, nil
 }
 
-// channelRow is a channel in words, without its secrets.
-func channelRow(id string, ch rules.Channel, page bool) views.ChannelRow {
-	what := strings.TrimPrefix(ch.String(), ch.Name+": ")
-	if d, ok := ch.Settings.(notify.Detailed); ok {
-		what = d.Details()
-	}
-	r := views.ChannelRow{ID: id, Name: ch.Name, What: what, TestHref: nameHref("channels", ch.Name, "test")}
-	if page {
-		r.RemoveHref = nameHref("channels", ch.Name, "remove")
-	}
-	return r
-}
-
-// ruleRow is a rule in words, its places by name.
-func ruleRow(r rules.Rule, places []dashboard.BuildingFloors, page bool) views.RuleRow {
-	row := views.RuleRow{Name: r.Name, When: r.When.Label(), Where: placeName(places, r.BuildingID, r.FloorID), Channels: strings.Join(r.Channels, ", ")}
-	var types []string
-	for _, t := range r.AlertTypes {
-		types = append(types, t.Label())
-	}
-	row.AlertTypes = strings.Join(types, ", ")
-	if len(types) == 0 && slices.Contains([]notify.Kind{notify.AlertOpened, notify.AlertOverdue, notify.AlertUnclaimed}, r.When) {
-		row.AlertTypes = "All types"
-	}
-	if r.AfterMinutes > 0 {
-		row.After = fmt.Sprintf("%d min", r.AfterMinutes)
-	}
-	if q := r.QuietHours; q != nil {
-		row.Quiet = rules.FormatTimeOfDay(q.From) + "–" + rules.FormatTimeOfDay(q.To) + ", held until they end"
-		if q.During == rules.QuietDrop {
-			row.Quiet = rules.FormatTimeOfDay(q.From) + "–" + rules.FormatTimeOfDay(q.To) + `, "Battery low" and "Offline" dropped, the rest held`
-		}
-	}
-	if r.DigestMinutes > 0 {
-		row.Digest = fmt.Sprintf("one message %d min after the first item", r.DigestMinutes)
-	}
-	if page {
-		row.RemoveHref = nameHref("rules", r.Name, "remove")
-	}
-	return row
-}
-
-// placeName names a rule's building and floor: "Whole account", "North
-// Tower", "North Tower › Level 3"; an id the layout no longer has is
-// shown as it is.
-func placeName(places []dashboard.BuildingFloors, building, floor string) string {
-	if building == "" {
-		return "Whole account"
-	}
-	for _, p := range places {
-		if p.Building.ID != building {
-			continue
-		}
-		if floor == "" {
-			return p.Building.Name
-		}
-		for _, f := range p.Floors {
-			if f.ID == floor {
-				return p.Building.Name + " › " + f.Name
-			}
-		}
-		return p.Building.Name + " › floor " + floor + " (no longer in the layout)"
-	}
-	if floor != "" {
-		return "building " + building + " › floor " + floor + " (no longer in the layout)"
-	}
-	return "building " + building + " (no longer in the layout)"
-}
-
 // logRow is a notification of the delivery log.
 func logRow(n notifier.Delivery) views.LogRow {
 	r := views.LogRow{Created: n.Created, What: n.Kind.Label(), Rule: n.Rule, State: n.State, Due: n.Due, Sent: n.Sent,
@@ -558,66 +230,6 @@ func logRow(n notifier.Delivery) views.LogRow {
 		r.What = "Digest of " + plural(n.Items, "item")
 	}
 	return r
-}
-
-// channelForm is the channel form as it was sent, and what is wrong with
-// it, offering every kind of channel (notify.ChannelKinds); the defaults
-// when nothing was sent.
-func channelForm(in channelInput, problem *refusal) views.ChannelForm {
-	f := views.ChannelForm{Name: in.name, Kind: in.kind, Values: in.values, Choices: map[string][]views.Option{}, Hints: map[string]string{}}
-	kinds := notify.ChannelKinds()
-	if _, ok := notify.FindChannelKind(in.kind); !ok && len(kinds) > 0 {
-		f.Kind = kinds[0].Name
-	}
-	for _, k := range kinds {
-		kind := views.ChannelKind{Name: k.Name, Label: k.Label}
-		for _, field := range k.FormFields {
-			kind.Fields = append(kind.Fields, views.KindField{Name: field.Name, Label: field.Label, Secret: field.Secret, List: field.Choices != nil})
-			if field.Choices != nil {
-				for _, c := range field.Choices() {
-					f.Choices[field.Name] = append(f.Choices[field.Name], views.Option{Value: c.Value, Label: c.Label, Selected: in.values[field.Name] == c.Value})
-				}
-			}
-			if field.Hint != nil {
-				f.Hints[field.Name] = field.Hint()
-			}
-		}
-		f.Kinds = append(f.Kinds, kind)
-	}
-	if problem != nil {
-		f.Problem, f.Field = problem.msg, problem.field
-	}
-	return f
-}
-
-// ruleForm is the rule form as it was sent, and what is wrong with it,
-// offering the account's places and every channel, the file's too.
-func ruleForm(in ruleInput, problem *refusal, places []dashboard.BuildingFloors, set notifier.Settings) views.RuleForm {
-	f := views.RuleForm{Name: in.name, After: in.after, QuietFrom: in.quietFrom, QuietTo: in.quietTo, QuietDrop: in.during == string(rules.QuietDrop), Digest: in.digest}
-	for _, k := range notify.Kinds {
-		f.Kinds = append(f.Kinds, views.Option{Value: string(k), Label: k.Label(), Selected: in.when == string(k)})
-	}
-	for _, t := range domain.AlertTypes {
-		f.AlertTypes = append(f.AlertTypes, views.Option{Value: string(t), Label: t.Label(), Selected: slices.Contains(in.alertTypes, string(t))})
-	}
-	f.Places = append(f.Places, views.Option{Value: "", Label: "Whole account", Selected: in.where == ""})
-	for _, p := range places {
-		b := p.Building
-		f.Places = append(f.Places, views.Option{Value: "building:" + b.ID, Label: b.Name, Selected: in.where == "building:"+b.ID})
-		for _, fl := range p.Floors {
-			f.Places = append(f.Places, views.Option{Value: "floor:" + fl.ID, Label: b.Name + " › " + fl.Name, Selected: in.where == "floor:"+fl.ID})
-		}
-	}
-	for _, ch := range set.Page.Channels {
-		f.Channels = append(f.Channels, views.Option{Value: ch.Name, Label: ch.Name, Selected: slices.Contains(in.channels, ch.Name)})
-	}
-	for _, ch := range set.File.Channels {
-		f.Channels = append(f.Channels, views.Option{Value: ch.Name, Label: ch.Name + " (from the file)", Selected: slices.Contains(in.channels, ch.Name)})
-	}
-	if problem != nil {
-		f.Problem, f.Field = problem.msg, problem.field
-	}
-	return f
 }
 
 // joinWords joins words as a sentence lists them: "a", "a and b",

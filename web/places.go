@@ -12,6 +12,7 @@ import (
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/views"
+	"washboard/web/httpkit"
 )
 
 func (s *Server) showBuilding(c echo.Context) error {
@@ -172,13 +173,13 @@ func parseDeviceFilter(c echo.Context) (deviceFilter, error) {
 	if t := c.QueryParam("type"); t != "" {
 		f.Type = domain.DeviceType(t)
 		if !f.Type.Known() {
-			return f, errBadParam("type", "must be one of tissue, towel, soap, sanitizer or collector, not %q", clip(t))
+			return f, httpkit.BadParam("type", "must be one of tissue, towel, soap, sanitizer or collector, not %q", httpkit.Clip(t))
 		}
 	}
 	if h := c.QueryParam("health"); h != "" {
 		v, ok := domain.ParseHealth(h)
 		if !ok {
-			return f, errBadParam("health", "must be one of ok, attention, action or offline, not %q", clip(h))
+			return f, httpkit.BadParam("health", "must be one of ok, attention, action or offline, not %q", httpkit.Clip(h))
 		}
 		f.Health = &v
 	}
@@ -199,7 +200,7 @@ func parseRunsOut(c echo.Context) (runsOutOption, error) {
 	}
 	i := slices.IndexFunc(runsOutWithin, func(o runsOutOption) bool { return o.value == w })
 	if i < 0 {
-		return runsOutOption{}, errBadParam("runs_out", "must be one of 2h, 4h, 8h, 24h or 48h, not %q", clip(w))
+		return runsOutOption{}, httpkit.BadParam("runs_out", "must be one of 2h, 4h, 8h, 24h or 48h, not %q", httpkit.Clip(w))
 	}
 	return runsOutWithin[i], nil
 }
@@ -213,7 +214,7 @@ func parseSortByRunOut(c echo.Context) (bool, error) {
 	case "runs_out":
 		return true, nil
 	default:
-		return false, errBadParam("sort", "must be runs_out (what runs out first at the top) or empty, not %q", clip(o))
+		return false, httpkit.BadParam("sort", "must be runs_out (what runs out first at the top) or empty, not %q", httpkit.Clip(o))
 	}
 }
 
@@ -286,14 +287,4 @@ func (f deviceFilter) view(action string) views.DeviceFilter {
 		v.Healths = append(v.Healths, views.Option{Value: h.String(), Label: h.Label(), Selected: f.Health != nil && *f.Health == h})
 	}
 	return v
-}
-
-// clip shortens a value echoed back in an error message.
-func clip(s string) string {
-	const max = 40
-	r := []rune(s)
-	if len(r) > max {
-		return string(r[:max]) + "…"
-	}
-	return s
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
+	"washboard/web/httpkit"
 )
 
 // render renders a component into a buffer and sends it, so that a
@@ -17,7 +18,7 @@ func render(c echo.Context, status int, comp templ.Component) error {
 		return err
 	}
 	h := c.Response().Header()
-	addVary(h, hxRequest)
+	httpkit.AddVary(h, hxRequest)
 	h.Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
 	return c.HTMLBlob(status, buf.Bytes())
 }

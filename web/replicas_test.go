@@ -11,6 +11,7 @@ import (
 
 	"washboard/internal/cluster"
 	"washboard/internal/store/postgres/pgtest"
+	"washboard/web/httpkit"
 )
 
 // TestSignOutOnOneReplicaEndsTheSessionOnTheOthers runs two replicas on
@@ -24,7 +25,7 @@ func TestSignOutOnOneReplicaEndsTheSessionOnTheOthers(t *testing.T) {
 		t.Skip(pgtest.NeededEngine)
 	}
 	a := newApp(t, Config{})
-	replica := func(sessions SessionStore) *Server {
+	replica := func(sessions httpkit.SessionStore) *Server {
 		replicas, err := cluster.OpenReplicas(context.Background(), a.dbURL, nil)
 		if err != nil {
 			t.Fatal(err)

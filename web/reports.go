@@ -14,6 +14,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/report"
 	"washboard/views"
+	"washboard/web/httpkit"
 )
 
 // reportSettings returns the account's shifts and their time zone, or the
@@ -73,11 +74,11 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 		}
 		start, err := time.ParseInLocation(customLayout, f.From, zone)
 		if err != nil {
-			return fail("from", fmt.Sprintf("The custom start %q is not a date and time such as 2026-11-21T06:00.", clip(f.From)))
+			return fail("from", fmt.Sprintf("The custom start %q is not a date and time such as 2026-11-21T06:00.", httpkit.Clip(f.From)))
 		}
 		end, err := time.ParseInLocation(customLayout, f.To, zone)
 		if err != nil {
-			return fail("to", fmt.Sprintf("The custom end %q is not a date and time such as 2026-11-21T14:00.", clip(f.To)))
+			return fail("to", fmt.Sprintf("The custom end %q is not a date and time such as 2026-11-21T14:00.", httpkit.Clip(f.To)))
 		}
 		if q.period, err = report.Custom(start, end); err != nil {
 			return fail("to", "The custom range is not valid: "+err.Error()+".")
@@ -88,7 +89,7 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 		date := last.Date
 		if f.Date != "" {
 			if date, err = report.ParseDate(f.Date); err != nil {
-				return fail("date", fmt.Sprintf("The date %q is not a date such as 2026-11-21.", clip(f.Date)))
+				return fail("date", fmt.Sprintf("The date %q is not a date such as 2026-11-21.", httpkit.Clip(f.Date)))
 			}
 		}
 		name := shiftName
@@ -97,7 +98,7 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 		}
 		i, ok := shifts.Find(name)
 		if !ok {
-			return fail("shift", fmt.Sprintf("There is no shift named %q; the account's shifts are %s.", clip(name), shifts))
+			return fail("shift", fmt.Sprintf("There is no shift named %q; the account's shifts are %s.", httpkit.Clip(name), shifts))
 		}
 		q.period = shifts.On(date, i, zone)
 		f.Date = date.String()
@@ -123,6 +124,9 @@ func shiftOptions(shifts report.Shifts, selected string) []views.Option {
 	}
 	return opts
 }
+
+// showReports answers /reports: its one report is the shift report.
+func showReports(c echo.Context) error { return c.Redirect(http.StatusSeeOther, "/reports/shift") }
 
 // showShiftReport answers /reports/shift.
 func (s *Server) showShiftReport(c echo.Context) error {
@@ -207,7 +211,7 @@ func (s *Server) exportShiftReport(c echo.Context) error {
 		for _, t := range report.CSVTables() {
 			names = append(names, t.Name)
 		}
-		return errBadParam("table", "must be one of %s, not %q", strings.Join(names, ", "), clip(c.QueryParam("table")))
+		return httpkit.BadParam("table", "must be one of %s, not %q", strings.Join(names, ", "), httpkit.Clip(c.QueryParam("table")))
 	}
 	shifts, zone, err := s.reportSettings(ctx, ss.Account)
 	if err != nil {
@@ -215,7 +219,7 @@ func (s *Server) exportShiftReport(c echo.Context) error {
 	}
 	q, err := s.parseReportQuery(c, ss.Account, shifts, zone, now)
 	if errors.Is(err, errReportForm) {
-		return &HTTPError{Code: http.StatusBadRequest, Param: q.form.ErrorFor, Msg: q.form.Error}
+		return &httpkit.Error{Code: http.StatusBadRequest, Param: q.form.ErrorFor, Msg: q.form.Error}
 	}
 	if err != nil {
 		return err
@@ -231,80 +235,4 @@ func (s *Server) exportShiftReport(c echo.Context) error {
 	}
 	w.Flush()
 	return w.Error()
-}
-
-// showReportSettings answers /reports/settings.
-func (s *Server) showReportSettings(c echo.Context) error {
-	ctx := c.Request().Context()
-	ss := sessionOf(c)
-	shifts, zone, err := s.reportSettings(ctx, ss.Account)
-	if err != nil {
-		return err
-	}
-	m := views.ReportSettings{Page: s.page(c, "Shift times", "reports"), Shifts: shifts.String(), Zone: zone.String(),
-		Saved: c.QueryParam("saved") == "1"}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report", Href: "/reports/shift"}, {Label: "Shift times"}}
-	m.Zones = zoneOptions(m.Zone)
-	return render(c, http.StatusOK, views.ReportSettingsPage(m))
-}
-
-// saveReportSettings answers the settings form: saved and back to the
-// form, or the form again with what was typed and what is wrong.
-func (s *Server) saveReportSettings(c echo.Context) error {
-	ctx := c.Request().Context()
-	ss := sessionOf(c)
-	m := views.ReportSettings{Page: s.page(c, "Shift times", "reports"), Shifts: c.FormValue("shifts"), Zone: c.FormValue("zone")}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report", Href: "/reports/shift"}, {Label: "Shift times"}}
-	m.Zones = zoneOptions(m.Zone)
-	shifts, err := report.ParseShifts(m.Shifts)
-	if err != nil {
-		m.Error = "The shifts are not valid: " + err.Error() + "."
-		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
-	}
-	zone, err := loadZone(m.Zone)
-	if err != nil {
-		m.Error = fmt.Sprintf("%q is not a time zone this server knows; choose one from the list.", clip(m.Zone))
-		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
-	}
-	if err := s.dash.SaveReportSettings(ctx, ss.Account, shifts, zone); err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, "/reports/settings?saved=1")
-}
-
-// loadZone loads an IANA zone by name, or "Local": the server's zone.
-func loadZone(name string) (*time.Location, error) {
-	if name == "" || strings.ContainsAny(name, "\x00\\") || strings.HasPrefix(name, "/") || strings.Contains(name, "..") {
-		return nil, fmt.Errorf("%q is not a time zone name", name)
-	}
-	return time.LoadLocation(name)
-}
-
-// commonZones are the zones the settings form offers; the account's own
-// is added when it is not among them.
-var commonZones = []string{
-	"UTC", "Europe/London", "Europe/Dublin", "Europe/Lisbon", "Europe/Paris", "Europe/Berlin", "Europe/Amsterdam",
-	"Europe/Brussels", "Europe/Madrid", "Europe/Rome", "Europe/Stockholm", "Europe/Oslo", "Europe/Copenhagen",
-	"Europe/Helsinki", "Europe/Warsaw", "Europe/Vienna", "Europe/Zurich", "Europe/Prague", "Europe/Athens",
-	"Europe/Istanbul", "America/New_York", "America/Chicago", "America/Denver", "America/Phoenix",
-	"America/Los_Angeles", "America/Anchorage", "America/Toronto", "America/Vancouver", "America/Mexico_City",
-	"America/Sao_Paulo", "Asia/Dubai", "Asia/Kolkata", "Asia/Singapore", "Asia/Shanghai", "Asia/Tokyo",
-	"Australia/Perth", "Australia/Sydney", "Pacific/Auckland",
-}
-
-func zoneOptions(selected string) []views.Option {
-	var opts []views.Option
-	found := false
-	for _, z := range commonZones {
-		opts = append(opts, views.Option{Value: z, Label: z, Selected: z == selected})
-		found = found || z == selected
-	}
-	if !found && selected != "" {
-		label := selected
-		if selected == "Local" {
-			label = "The server's time zone"
-		}
-		opts = append([]views.Option{{Value: selected, Label: label, Selected: true}}, opts...)
-	}
-	return opts
 }

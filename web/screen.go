@@ -17,6 +17,7 @@ import (
 	"washboard/internal/keyring"
 	"washboard/internal/syncer"
 	"washboard/views"
+	"washboard/web/httpkit"
 )
 
 // screenCookie holds, sealed with the server's key, which screen a browser
@@ -35,7 +36,7 @@ func (s *Server) linkScreen(c echo.Context) error {
 	token := c.Param("token")
 	sc, err := s.dash.ScreenOfLink(c.Request().Context(), token)
 	if errors.Is(err, domain.ErrNotFound) {
-		return &HTTPError{Code: http.StatusNotFound, Msg: "This screen link is not valid: it was replaced by a newer link, or the screen was unlinked."}
+		return &httpkit.Error{Code: http.StatusNotFound, Msg: "This screen link is not valid: it was replaced by a newer link, or the screen was unlinked."}
 	}
 	if err != nil {
 		return err
@@ -84,7 +85,7 @@ func (s *Server) requireScreen(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-var errNoScreen = &HTTPError{Code: http.StatusForbidden, Msg: "This browser is not linked to a screen. Open the screen's link once, from the Screens page."}
+var errNoScreen = &httpkit.Error{Code: http.StatusForbidden, Msg: "This browser is not linked to a screen. Open the screen's link once, from the Screens page."}
 
 // screenOf finds the request's screen from its cookie. A screen whose
 // cookie or stored credentials the server's keys cannot open (the key

@@ -4,14 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
-	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/views"
 )
@@ -48,7 +44,10 @@ func (s *Server) editScreen(c echo.Context) error {
 func (s *Server) createScreen(c echo.Context) error {
 	ss := sessionOf(c)
 	ctx := c.Request().Context()
-	in, problem := s.readScreenForm(c, ss.Account)
+	in, problem, err := s.readScreenForm(c, ss.Account)
+	if err != nil {
+		return err
+	}
 	if problem != "" {
 		return s.screenFormError(c, in, problem)
 	}
@@ -70,7 +69,10 @@ func (s *Server) updateScreen(c echo.Context) error {
 	if _, err := s.dash.Screen(ctx, ss.Account, c.Param("id")); err != nil {
 		return err
 	}
-	in, problem := s.readScreenForm(c, ss.Account)
+	in, problem, err := s.readScreenForm(c, ss.Account)
+	if err != nil {
+		return err
+	}
 	in.ID = c.Param("id")
 	if problem != "" {
 		return s.screenFormError(c, in, problem)
@@ -156,108 +158,6 @@ func (s *Server) renderScreenForm(c echo.Context, status int, in screenFormInput
 		return err
 	}
 	return render(c, status, views.ScreensPage(m))
-}
-
-// blankScreenForm is the form for a new screen, as it first shows.
-func blankScreenForm() screenFormInput {
-	return screenFormInput{Healths: []domain.Health{domain.HealthAction, domain.HealthOffline, domain.HealthAttention}, PageSeconds: 15, DimFrom: -1, DimTo: -1}
-}
-
-// screenFormInput is what the screen form holds.
-type screenFormInput struct {
-	ID          string
-	Name        string
-	Scope       string // account, building:{id} or floor:{id}
-	Healths     []domain.Health
-	PageSeconds int
-	DimFrom     int // minutes; -1 for none
-	DimTo       int
-	Contact     string
-	scope       domain.ScreenScope
-}
-
-func (in screenFormInput) screen(account string) domain.Screen {
-	return domain.Screen{Account: account, Name: in.Name, Scope: in.scope, Healths: in.Healths, PageSeconds: in.PageSeconds,
-		DimFrom: in.DimFrom, DimTo: in.DimTo, Contact: in.Contact}
-}
-
-func scopeValue(sc domain.ScreenScope) string {
-	if sc.Kind == "account" {
-		return "account"
-	}
-	return sc.Kind + ":" + sc.ID
-}
-
-// readScreenForm reads and checks the screen form; problem says in words
-// what is wrong with it.
-func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput, string) {
-	ctx := c.Request().Context()
-	in := screenFormInput{
-		Name:    strings.TrimSpace(c.FormValue("name")),
-		Scope:   c.FormValue("scope"),
-		Contact: strings.TrimSpace(c.FormValue("contact")),
-		DimFrom: -1, DimTo: -1,
-	}
-	form, _ := c.FormParams()
-	for _, v := range form["health"] {
-		if h, ok := domain.ParseHealth(v); ok {
-			in.Healths = append(in.Healths, h)
-		}
-	}
-	n, err := strconv.Atoi(c.FormValue("page_seconds"))
-	in.PageSeconds = n
-	switch {
-	case in.Name == "" || utf8.RuneCountInString(in.Name) > 80:
-		return in, "Give the screen a name of 1 to 80 characters."
-	case utf8.RuneCountInString(in.Contact) > 120:
-		return in, "The contact is longer than 120 characters."
-	case len(in.Healths) == 0:
-		return in, "Choose at least one health state to show."
-	case err != nil || n < 5 || n > 300:
-		return in, "The page interval must be a whole number of seconds from 5 to 300."
-	}
-	from, errFrom := parseClock(c.FormValue("dim_from"))
-	to, errTo := parseClock(c.FormValue("dim_to"))
-	if errFrom != nil || errTo != nil || (from < 0) != (to < 0) {
-		return in, "Night dimming needs both a start and an end time, such as 22:00 and 06:00, or neither."
-	}
-	in.DimFrom, in.DimTo = from, to
-	kind, id, _ := strings.Cut(in.Scope, ":")
-	switch kind {
-	case "account":
-		in.scope = domain.ScreenScope{Kind: "account"}
-	case "building", "floor":
-		sc := dashboard.Scope{Building: id}
-		if kind == "floor" {
-			sc = dashboard.Scope{Floor: id}
-		}
-		if missing, err := s.dash.CheckScope(ctx, account, sc); err != nil || missing != "" || id == "" {
-			return in, "Choose a building or floor of this account."
-		}
-		in.scope = domain.ScreenScope{Kind: kind, ID: id}
-	default:
-		return in, "Choose what the screen shows: the whole account, a building or a floor."
-	}
-	return in, ""
-}
-
-// parseClock reads "HH:MM" into minutes after midnight; "" is -1.
-func parseClock(v string) (int, error) {
-	if v == "" {
-		return -1, nil
-	}
-	t, err := time.Parse("15:04", v)
-	if err != nil {
-		return 0, err
-	}
-	return t.Hour()*60 + t.Minute(), nil
-}
-
-func formatClock(m int) string {
-	if m < 0 {
-		return ""
-	}
-	return fmt.Sprintf("%02d:%02d", m/60, m%60)
 }
 
 func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string) (views.Screens, error) {

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/views"
+	"washboard/web/httpkit"
 )
 
 // searchLimit is how many locations a search shows.
@@ -18,7 +19,7 @@ func (s *Server) searchLocations(c echo.Context) error {
 	ss := sessionOf(c)
 	q := c.QueryParam("q")
 	if utf8.RuneCountInString(q) > 100 {
-		return errBadParam("q", "is longer than 100 characters")
+		return httpkit.BadParam("q", "is longer than 100 characters")
 	}
 	m := views.Search{Page: s.page(c, "Search", "search"), Query: q}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Search"}}

@@ -24,6 +24,7 @@ import (
 	"washboard/internal/syncer"
 	"washboard/internal/version"
 	"washboard/static"
+	"washboard/web/httpkit"
 )
 
 // Config configures the web application.
@@ -41,7 +42,7 @@ type Config struct {
 	Demo *domain.Credentials
 	// SignInLimit is the failed sign-ins allowed per client address within
 	// a minute, and those with one API key from all addresses before the
-	// key counts as guessed (see failureLimiter); 10 if zero.
+	// key counts as guessed (see httpkit.FailureLimiter); 10 if zero.
 	SignInLimit int
 	// ScreenHeartbeat is how often a wall screen's event stream says it is
 	// alive; 15 s if zero.
@@ -63,7 +64,7 @@ type Deps struct {
 	// Dashboard answers the pages from the cache.
 	Dashboard *dashboard.Service
 	// Sessions keeps the sessions' sealed data.
-	Sessions SessionStore
+	Sessions httpkit.SessionStore
 	Sync     *syncer.Engine
 	Clock    clock.Clock
 	Log      *slog.Logger
@@ -76,7 +77,7 @@ type Deps struct {
 	// SessionAnnouncements, with SessionConfig.Shared, carries the announcements
 	// of sessions written between replicas, so that each may keep
 	// sessions in memory.
-	SessionAnnouncements SessionAnnouncements
+	SessionAnnouncements httpkit.SessionAnnouncements
 	// Notifications keeps the account's notification channels and rules
 	// and sends them; nil answers /notifications 404.
 	Notifications Notifications
@@ -96,10 +97,10 @@ type Server struct {
 	keys     *keyring.Ring
 	receiver *receiver.Service
 	notifier Notifications
-	limiter  *failureLimiter
+	limiter  *httpkit.FailureLimiter
 	echo     *echo.Echo
 	version  string
-	pages    *pageCache // rendered live regions of pages
+	pages    *httpkit.PageCache[pageKey, *renderedPage] // rendered live regions of pages
 	assets   map[string]*asset
 }
 
@@ -125,8 +126,8 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, dash: deps.Dashboard, sync: deps.Sync, clock: deps.Clock, log: deps.Log, metrics: deps.Metrics, closing: make(chan struct{}),
-		sessions: newSessionManager(deps.Sessions, cfg.Sessions, deps.Keys, deps.SessionAnnouncements), keys: deps.Keys, receiver: deps.Receiver, notifier: deps.Notifications, limiter: newFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
-		pages: newPageCache(pageCacheBytes, deps.Log),
+		sessions: newSessionManager(deps.Sessions, cfg.Sessions, deps.Keys, deps.SessionAnnouncements), keys: deps.Keys, receiver: deps.Receiver, notifier: deps.Notifications, limiter: httpkit.NewFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
+		pages: httpkit.NewPageCache[pageKey, *renderedPage](pageCacheBytes, deps.Log),
 	}
 	if s.version == "" {
 		s.version = version.String()
@@ -151,4 +152,4 @@ func (s *Server) CloseStreams() { s.closeOne.Do(func() { close(s.closing) }) }
 // for them; from then on a page is rendered only by the request that asks
 // for it. Call it once the server has stopped serving, before the cache
 // it reads is closed.
-func (s *Server) Close() { s.pages.close() }
+func (s *Server) Close() { s.pages.Close() }

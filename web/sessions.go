@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -16,6 +15,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
+	"washboard/web/httpkit"
 )
 
 // sessionCookie is the name of the session cookie.
@@ -58,16 +58,16 @@ type SessionConfig struct {
 
 // newSessionManager returns a session manager storing sessions, sealed
 // with the ring's session key, in the store.
-func newSessionManager(st SessionStore, cfg SessionConfig, keys *keyring.Ring, announcements SessionAnnouncements) *scs.SessionManager {
+func newSessionManager(st httpkit.SessionStore, cfg SessionConfig, keys *keyring.Ring, announcements httpkit.SessionAnnouncements) *scs.SessionManager {
 	codec := newEncryptedCodec(keys)
 	sm := scs.New()
 	switch {
 	case !cfg.Shared:
-		sm.Store = newSessionCache(st, sessionCacheSize)
+		sm.Store = httpkit.NewSessionCache(st, httpkit.SessionsKept)
 	case announcements != nil:
-		sm.Store = newSharedSessionCache(st, sessionCacheSize, announcements)
+		sm.Store = httpkit.NewSharedSessionCache(st, httpkit.SessionsKept, announcements)
 	default:
-		sm.Store = newSessionCache(st, 0)
+		sm.Store = httpkit.NewSessionCache(st, 0)
 	}
 	sm.Codec = codec
 	sm.IdleTimeout = cmpOr(cfg.IdleTimeout, 12*time.Hour)
@@ -135,7 +135,7 @@ func (c *encryptedCodec) Decode(b []byte) (time.Time, map[string]interface{}, er
 		return deadline, values, err
 	}
 	c.mu.Lock()
-	if len(c.opened) >= sessionCacheSize {
+	if len(c.opened) >= httpkit.SessionsKept {
 		for k := range c.opened { // any one: the map's order is random
 			delete(c.opened, k)
 			break
@@ -152,18 +152,18 @@ func (c *encryptedCodec) Decode(b []byte) (time.Time, map[string]interface{}, er
 func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		addVary(c.Response().Header(), "Cookie")
+		httpkit.AddVary(c.Response().Header(), "Cookie")
 		var token string
 		if ck, err := r.Cookie(sessionCookie); err == nil {
 			token = ck.Value
 		}
 		ctx, err := s.sessions.Load(r.Context(), token)
-		var unread sessionStoreError
+		var unread httpkit.SessionReadError
 		if errors.As(err, &unread) {
 			// The database does not answer: the session is not lost, and
 			// the user is not sent to sign in again.
-			s.log.Error("reading a session", "error", err.Error(), "request_id", requestID(c))
-			return &HTTPError{Code: http.StatusServiceUnavailable, Msg: "Washboard cannot reach its database just now. Try again in a moment."}
+			s.log.Error("reading a session", "error", err.Error(), "request_id", httpkit.RequestIDOf(c))
+			return &httpkit.Error{Code: http.StatusServiceUnavailable, Msg: "Washboard cannot reach its database just now. Try again in a moment."}
 		}
 		if err != nil {
 			// A session that cannot be read (another key, a damaged row)
@@ -202,7 +202,7 @@ func (s *Server) commitSession(c echo.Context) {
 		s.sessions.Put(ctx, keyTouched, now.Unix())
 		var err error
 		if token, expiry, err = s.sessions.Commit(ctx); err != nil {
-			s.log.Error("committing the session", "error", err.Error(), "request_id", requestID(c))
+			s.log.Error("committing the session", "error", err.Error(), "request_id", httpkit.RequestIDOf(c))
 			return
 		}
 	case scs.Destroyed:
@@ -248,12 +248,4 @@ func (s *Server) currentSession(ctx context.Context) (session, bool) {
 func holderID(random string) string {
 	h := sha256.Sum256([]byte("session\x00" + random))
 	return "session:" + hex.EncodeToString(h[:8])
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(err) // crypto/rand does not fail on supported platforms
-	}
-	return hex.EncodeToString(b)
 }

@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -16,13 +15,15 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/syncer"
 	"washboard/views"
+	"washboard/web/form"
+	"washboard/web/httpkit"
 )
 
 func (s *Server) showSignIn(c echo.Context) error {
 	if _, ok := s.currentSession(c.Request().Context()); ok {
 		return redirect(c, returnPath(c.QueryParam("next"), "/"))
 	}
-	m := s.signInModel(c)
+	m := s.signInModel(c, c.QueryParam("next"))
 	switch syncer.Rejection(c.QueryParam("reason")) {
 	case syncer.RejectedRevoked:
 		m.Kind = "revoked"
@@ -40,76 +41,85 @@ func (s *Server) showSignIn(c echo.Context) error {
 	return render(c, http.StatusOK, views.SignInPage(m))
 }
 
-func (s *Server) signInModel(c echo.Context) views.SignIn {
-	next := c.QueryParam("next")
-	if c.Request().Method == http.MethodPost {
-		next = c.FormValue("next")
-	}
+// signInModel is the sign-in page, which goes to next once signed in.
+func (s *Server) signInModel(c echo.Context, next string) views.SignIn {
 	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/")}
 }
 
 // signIn checks the credentials with one small call to the service and,
 // if it accepts them, starts a session holding them.
 func (s *Server) signIn(c echo.Context) error {
-	cred := domain.Credentials{
-		APIKey:        strings.TrimSpace(c.FormValue("api_key")),
-		Authorization: strings.TrimSpace(c.FormValue("authorization")),
-		ClientID:      strings.TrimSpace(c.FormValue("client_id")),
-		ClientSecret:  strings.TrimSpace(c.FormValue("client_secret")),
+	var cred domain.Credentials
+	var next string
+	problem, err := readForm(c,
+		credentialField("api_key", "API key", &cred.APIKey),
+		credentialField("authorization", "Authorization value", &cred.Authorization),
+		credentialField("client_id", "client ID", &cred.ClientID),
+		credentialField("client_secret", "client secret", &cred.ClientSecret),
+		nextField(&next))
+	if err != nil {
+		return err
 	}
-	if problem := credentialsProblem(cred); problem != "" {
-		m := s.signInModel(c)
-		m.Kind, m.Error = "invalid", problem
-		return render(c, http.StatusBadRequest, views.SignInPage(m))
+	// Which fields the credentials need comes first: a missing or extra
+	// one, then a value that cannot be sent in a header or a form.
+	var ce *domain.CredentialsError
+	if err := cred.Validate(); errors.As(err, &ce) {
+		return s.refuseCredentials(c, next, ce.Problem)
 	}
-	return s.startSession(c, cred)
+	if problem != nil {
+		return s.refuseCredentials(c, next, problem.Msg)
+	}
+	return s.startSession(c, cred, next)
 }
 
 // maxCredential is the longest API key or Authorization value accepted.
 const maxCredential = 8 << 10
 
-// credentialsProblem says what makes credentials impossible to use, "" if
-// nothing does: a missing or extra field, or a value that cannot be sent
-// in a header or a form.
-func credentialsProblem(cred domain.Credentials) string {
-	var ce *domain.CredentialsError
-	if err := cred.Validate(); errors.As(err, &ce) {
-		return ce.Problem
-	}
-	for _, f := range []struct{ name, value string }{
-		{"API key", cred.APIKey}, {"Authorization value", cred.Authorization},
-		{"client ID", cred.ClientID}, {"client secret", cred.ClientSecret},
-	} {
-		if len(f.value) > maxCredential {
-			return fmt.Sprintf("The %s is longer than %d characters: check that only the %s was pasted.", f.name, maxCredential, f.name)
-		}
-		for _, r := range f.value {
-			if r < ' ' || r > '~' {
-				return fmt.Sprintf("The %s contains a character it cannot have (only letters, digits, spaces and ASCII punctuation): check that only the %s was pasted.", f.name, f.name)
-			}
-		}
-	}
-	return ""
+// credentialField is a field of credentials: the value pasted, without
+// the spaces around it, that can be sent in a header or a form.
+func credentialField(name, label string, dst *string) *form.Field {
+	pasted := fmt.Sprintf(": check that only the %s was pasted.", label)
+	return form.Text(name, label, dst).Trim().MaxChars(maxCredential).Printable().
+		SaysFor(form.TooLong, fmt.Sprintf("The %s is longer than %d characters", label, maxCredential)+pasted).
+		SaysFor(form.NotPrintable, "The "+label+" contains a character it cannot have (only letters, digits, spaces and ASCII punctuation)"+pasted)
+}
+
+// nextField is the page to go to once signed in.
+func nextField(dst *string) *form.Field { return form.Text("next", "Next page", dst) }
+
+// refuseCredentials shows the form again, saying what is wrong with the
+// credentials.
+func (s *Server) refuseCredentials(c echo.Context, next, problem string) error {
+	m := s.signInModel(c, next)
+	m.Kind, m.Error = "invalid", problem
+	return render(c, http.StatusBadRequest, views.SignInPage(m))
 }
 
 func (s *Server) signInDemo(c echo.Context) error {
 	if s.cfg.Demo == nil {
 		return errNotFound("This server has no demo account.")
 	}
-	return s.startSession(c, *s.cfg.Demo)
+	var next string
+	if _, err := readForm(c, nextField(&next)); err != nil {
+		return err
+	}
+	return s.startSession(c, *s.cfg.Demo, next)
 }
 
-func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
+// startSession starts a session with credentials, unless too many failed
+// from the client's address or with the API key lately, or the service
+// rejects them; signed in, the browser goes to next.
+func (s *Server) startSession(c echo.Context, cred domain.Credentials, next string) error {
 	// Failed attempts count against the client's address and the API key
-	// tried; successful ones count against nothing (see failureLimiter).
-	tried := signInAttempt(c.RealIP(), cred.APIKey)
-	if why, until := s.limiter.held(tried); why != heldNot {
+	// tried; successful ones count against nothing (see httpkit.FailureLimiter).
+	tried := httpkit.SignInAttempt(c.RealIP(), cred.APIKey)
+	if why, until := s.limiter.Held(tried); why != httpkit.HeldNot {
 		wait := max(int(math.Ceil(until.Sub(s.clock.Now()).Seconds())), 1)
 		at := until.In(s.cfg.Zone).Format("15:04:05")
-		m := s.signInModel(c)
+		m := s.signInModel(c, next)
 		m.Kind = "limited"
 		m.Error = fmt.Sprintf("Too many failed sign-ins from your address. Try again at %s (in %s).", at, plural(wait, "second"))
-		if why == heldAPIKey {
+		if why == httpkit.HeldAPIKey {
 			m.Error = fmt.Sprintf("Sign-ins with this API key failed many times lately, from several addresses, yours among them: from your address, try again at %s (in %s).",
 				at, plural(wait, "second"))
 		}
@@ -120,8 +130,8 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	defer cancel()
 	account, err := s.dash.VerifyCredentials(ctx, cred)
 	if err != nil {
-		s.limiter.fail(tried)
-		m := s.signInModel(c)
+		s.limiter.Fail(tried)
+		m := s.signInModel(c, next)
 		status := http.StatusBadGateway
 		switch {
 		case errors.Is(err, dashboard.ErrRevoked):
@@ -153,7 +163,7 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	// A session signing in again (a sign-in form left open in another tab)
 	// was touched lately; its new token must be written all the same.
 	s.sessions.Remove(rctx, keyTouched)
-	holder := randomHex(16)
+	holder := httpkit.RandomHex(16)
 	s.sessions.Put(rctx, keyAccount, account.ID)
 	s.sessions.Put(rctx, keyAccountName, account.Name)
 	s.sessions.Put(rctx, keyAPIKey, cred.APIKey)
@@ -165,7 +175,7 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials) error {
 	s.sync.Accept(cred)
 	s.sync.Hold(holderID(holder), account.ID, cred, s.clock.Now().Add(s.sessions.IdleTimeout))
 	s.logOf(c).Info("signed in", "account", account.ID)
-	return redirect(c, returnPath(c.FormValue("next"), "/"))
+	return redirect(c, returnPath(next, "/"))
 }
 
 func (s *Server) signOut(c echo.Context) error {

@@ -16,6 +16,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/trends"
 	"washboard/views"
+	"washboard/web/httpkit"
 )
 
 // trendPeriods are the periods the trends page offers, in days; the first
@@ -46,7 +47,7 @@ func (s *Server) parseTrendsQuery(c echo.Context, account string) (trendsQuery, 
 	if v := c.QueryParam("period"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || !slices.Contains(trendPeriods, n) {
-			return q, errBadParam("period", "must be 30 or 90 (days), not %q", clip(v))
+			return q, httpkit.BadParam("period", "must be 30 or 90 (days), not %q", httpkit.Clip(v))
 		}
 		q.days = n
 	}
@@ -61,8 +62,8 @@ func (s *Server) parseTrendsQuery(c echo.Context, account string) (trendsQuery, 
 			}
 		}
 		if q.building.ID == "" {
-			return q, &HTTPError{Code: http.StatusNotFound, Param: "building",
-				Msg: fmt.Sprintf("The building parameter names no building of this account: %q.", clip(id))}
+			return q, &httpkit.Error{Code: http.StatusNotFound, Param: "building",
+				Msg: fmt.Sprintf("The building parameter names no building of this account: %q.", httpkit.Clip(id))}
 		}
 	}
 	return q, nil
@@ -157,7 +158,7 @@ func (s *Server) exportTrends(c echo.Context) error {
 	ss := sessionOf(c)
 	table := c.QueryParam("table")
 	if !slices.Contains(trendTables, table) {
-		return errBadParam("table", "must be one of %s, not %q", strings.Join(trendTables, ", "), clip(table))
+		return httpkit.BadParam("table", "must be one of %s, not %q", strings.Join(trendTables, ", "), httpkit.Clip(table))
 	}
 	q, err := s.parseTrendsQuery(c, ss.Account)
 	if err != nil {

@@ -906,21 +906,6 @@ func TestAnIPv6ClientIsCountedByItsSlash64(t *testing.T) {
 	}
 }
 
-// TestTheSignInLimitRemembersABoundedNumber: however many addresses and
-// keys fail, the limiter keeps at most its bound of them.
-func TestTheSignInLimitRemembersABoundedNumber(t *testing.T) {
-	t.Parallel()
-	clk := clock.NewFake(start)
-	l := newFailureLimiter(3, time.Minute, clk)
-	l.maxKeys = 100
-	for i := range 1000 {
-		l.fail(signInAttempt(fmt.Sprintf("198.51.100.%d", i%250), fmt.Sprint("key-", i)))
-	}
-	if n := len(l.failures); n > l.maxKeys {
-		t.Errorf("%d addresses, keys and pairs remembered; want at most %d", n, l.maxKeys)
-	}
-}
-
 func TestSecurityHeaders(t *testing.T) {
 	t.Parallel()
 	a := newApp(t, Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})

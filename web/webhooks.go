@@ -11,6 +11,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/receiver"
 	"washboard/views"
+	"washboard/web/form"
 )
 
 // The service's events arrive at /hooks/{id}, an address Washboard gives
@@ -66,7 +67,11 @@ func (s *Server) listWebhooks(c echo.Context) error {
 // createWebhook makes a receiver and shows its address and secret, once.
 func (s *Server) createWebhook(c echo.Context) error {
 	ss := sessionOf(c)
-	id, secret, err := s.receiver.Create(c.Request().Context(), ss.Account, strings.TrimSpace(c.FormValue("secret")), s.clock.Now())
+	pasted, err := readSecret(c)
+	if err != nil {
+		return err
+	}
+	id, secret, err := s.receiver.Create(c.Request().Context(), ss.Account, pasted, s.clock.Now())
 	if errors.Is(err, receiver.ErrBadSecret) {
 		return s.webhookFormError(c, err)
 	}
@@ -90,7 +95,11 @@ func (s *Server) createWebhook(c echo.Context) error {
 func (s *Server) rotateWebhook(c echo.Context) error {
 	ss := sessionOf(c)
 	id := c.Param("id")
-	secret, err := s.receiver.Rotate(c.Request().Context(), ss.Account, id, strings.TrimSpace(c.FormValue("secret")), s.clock.Now())
+	pasted, err := readSecret(c)
+	if err != nil {
+		return err
+	}
+	secret, err := s.receiver.Rotate(c.Request().Context(), ss.Account, id, pasted, s.clock.Now())
 	if errors.Is(err, receiver.ErrBadSecret) {
 		return s.webhookFormError(c, err)
 	}
@@ -109,6 +118,15 @@ func (s *Server) removeWebhook(c echo.Context) error {
 	}
 	s.logOf(c).Info("webhook receiver removed", "receiver", c.Param("id"))
 	return redirect(c, "/webhooks")
+}
+
+// readSecret reads the signing secret pasted in a receiver's form; empty
+// for Washboard to make one. Whether it will do is the receiver's to say
+// (receiver.ErrBadSecret).
+func readSecret(c echo.Context) (string, error) {
+	var pasted string
+	_, err := readForm(c, form.Text("secret", "Signing secret", &pasted).Trim())
+	return pasted, err
 }
 
 func (s *Server) showNewReceiver(c echo.Context, id, secret, note string) error {

@@ -32,6 +32,7 @@ import (
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
 	"washboard/web"
+	"washboard/web/httpkit"
 )
 
 // serveConfig is the configuration of "washboard serve" (and of the
@@ -278,7 +279,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 
 	// nil interfaces, not nil pointers, on an engine of its own
 	var others syncer.Cluster
-	var sessionAnnouncements web.SessionAnnouncements
+	var sessionAnnouncements httpkit.SessionAnnouncements
 	if shared != nil {
 		others, sessionAnnouncements = shared, shared
 	}
@@ -333,7 +334,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	// closes, once the requests have.
 	defer app.Close()
 
-	servers := []served{{web.NewHTTPServer(app, slog.NewLogLogger(log.Handler(), slog.LevelWarn)), ln}}
+	servers := []served{{httpkit.NewServer(app, slog.NewLogLogger(log.Handler(), slog.LevelWarn)), ln}}
 	// Event streams end when shutdown begins, so that browsers and screens
 	// reconnect (to the next server) instead of holding the shutdown up;
 	// other requests are left to finish.

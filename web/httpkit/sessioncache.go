@@ -1,4 +1,4 @@
-package web
+package httpkit
 
 import (
 	"context"
@@ -19,18 +19,19 @@ type SessionStore interface {
 	DeleteSession(ctx context.Context, token string) error
 }
 
-// sessionStoreError is the store failing to read a session, as opposed to
+// SessionReadError is the store failing to read a session, as opposed to
 // a session that does not open.
-type sessionStoreError struct{ err error }
+type SessionReadError struct{ err error }
 
-func (e sessionStoreError) Error() string { return "reading the session: " + e.err.Error() }
-func (e sessionStoreError) Unwrap() error { return e.err }
+func (e SessionReadError) Error() string { return "reading the session: " + e.err.Error() }
+func (e SessionReadError) Unwrap() error { return e.err }
 
-// sessionCacheSize is how many sessions the session cache and the codec
-// keep in memory; beyond it, any one is dropped and read again when used.
-const sessionCacheSize = 4096
+// SessionsKept is how many sessions a session cache (and what opens
+// them) keeps in memory; beyond it, any one is dropped and read again
+// when used.
+const SessionsKept = 4096
 
-// sessionCache keeps the sealed sessions of the store in memory, by the
+// SessionCache keeps the sealed sessions of the store in memory, by the
 // token's hash as scs hands it to its store, so that a page does not read
 // the store on every request. It is scs's store: every write goes through
 // it. With one server it is the store's only writer.
@@ -46,7 +47,7 @@ const sessionCacheSize = 4096
 // announcements without knowing it yet serves a signed-out session for at
 // most that long. Without announcements, replicas sharing a store keep
 // nothing (a size of 0): every request reads the store.
-type sessionCache struct {
+type SessionCache struct {
 	store SessionStore
 	max   int
 	now   func() time.Time
@@ -89,14 +90,16 @@ const sessionsChannel = "washboard_sessions"
 // most, when replicas share the store.
 const sharedSessionKept = 10 * time.Second
 
-func newSessionCache(st SessionStore, max int) *sessionCache {
-	return &sessionCache{store: st, max: max, now: time.Now, byID: map[string]cachedSession{}}
+// NewSessionCache is the session cache of a server alone with its store:
+// it keeps up to max sessions.
+func NewSessionCache(st SessionStore, max int) *SessionCache {
+	return &SessionCache{store: st, max: max, now: time.Now, byID: map[string]cachedSession{}}
 }
 
-// newSharedSessionCache is a session cache among replicas: it keeps
+// NewSharedSessionCache is a session cache among replicas: it keeps
 // sessions while it hears the others' announcements.
-func newSharedSessionCache(st SessionStore, max int, announcements SessionAnnouncements) *sessionCache {
-	c := newSessionCache(st, max)
+func NewSharedSessionCache(st SessionStore, max int, announcements SessionAnnouncements) *SessionCache {
+	c := NewSessionCache(st, max)
 	c.announcements, c.self = announcements, rand.Text()
 	heard, _ := announcements.Subscribe(sessionsChannel)
 	go c.hear(heard)
@@ -105,7 +108,7 @@ func newSharedSessionCache(st SessionStore, max int, announcements SessionAnnoun
 
 // hear drops the sessions the other replicas wrote, until the
 // announcements end.
-func (c *sessionCache) hear(heard <-chan string) {
+func (c *SessionCache) hear(heard <-chan string) {
 	for payload := range heard {
 		c.mu.Lock()
 		c.gen++
@@ -124,7 +127,7 @@ func (c *sessionCache) hear(heard <-chan string) {
 }
 
 // announce tells the other replicas that the session was written.
-func (c *sessionCache) announce(token string) {
+func (c *SessionCache) announce(token string) {
 	if c.announcements == nil {
 		return
 	}
@@ -136,7 +139,7 @@ func (c *sessionCache) announce(token string) {
 }
 
 // Find returns a session's sealed data, if it exists and has not expired.
-func (c *sessionCache) Find(token string) ([]byte, bool, error) {
+func (c *SessionCache) Find(token string) ([]byte, bool, error) {
 	c.mu.Lock()
 	e, ok := c.byID[token]
 	gen := c.gen
@@ -165,7 +168,7 @@ func (c *sessionCache) Find(token string) ([]byte, bool, error) {
 		return foundSession{data, true}, nil
 	})
 	if err != nil {
-		return nil, false, sessionStoreError{err}
+		return nil, false, SessionReadError{err}
 	}
 	f := v.(foundSession)
 	return f.data, f.found, nil
@@ -178,28 +181,22 @@ type foundSession struct {
 }
 
 // Commit writes a session and keeps it.
-func (c *sessionCache) Commit(token string, b []byte, expiry time.Time) error {
-	c.writing.Lock()
-	defer c.writing.Unlock()
-	err := c.store.CommitSession(context.Background(), token, b, expiry)
-	if err == nil {
-		c.announce(token)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	delete(c.byID, token)
-	if err == nil {
-		c.keepLocked(token, cachedSession{data: b, expiry: expiry, read: c.now()})
-	}
-	return err
+func (c *SessionCache) Commit(token string, b []byte, expiry time.Time) error {
+	return c.write(token, func(ctx context.Context) error { return c.store.CommitSession(ctx, token, b, expiry) },
+		&cachedSession{data: b, expiry: expiry})
 }
 
 // Delete deletes a session: signed out, or its token renewed.
-func (c *sessionCache) Delete(token string) error {
+func (c *SessionCache) Delete(token string) error {
+	return c.write(token, func(ctx context.Context) error { return c.store.DeleteSession(ctx, token) }, nil)
+}
+
+// write writes a session to the store, announces the write, and drops
+// what memory held of the session, keeping kept (if any) once written.
+func (c *SessionCache) write(token string, write func(context.Context) error, kept *cachedSession) error {
 	c.writing.Lock()
 	defer c.writing.Unlock()
-	err := c.store.DeleteSession(context.Background(), token)
+	err := write(context.Background())
 	if err == nil {
 		c.announce(token)
 	}
@@ -207,10 +204,14 @@ func (c *sessionCache) Delete(token string) error {
 	defer c.mu.Unlock()
 	c.gen++
 	delete(c.byID, token)
+	if err == nil && kept != nil {
+		kept.read = c.now()
+		c.keepLocked(token, *kept)
+	}
 	return err
 }
 
-func (c *sessionCache) keepLocked(token string, s cachedSession) {
+func (c *SessionCache) keepLocked(token string, s cachedSession) {
 	if c.max <= 0 || (c.announcements != nil && !c.listening) {
 		return // nothing kept: the store is shared, and the others' writes unheard
 	}

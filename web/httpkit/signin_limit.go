@@ -1,4 +1,4 @@
-package web
+package httpkit
 
 import (
 	"crypto/sha256"
@@ -10,7 +10,7 @@ import (
 	"washboard/internal/clock"
 )
 
-// failureLimiter counts failed sign-ins over a sliding window and says
+// FailureLimiter counts failed sign-ins over a sliding window and says
 // when an attempt must wait. Successful sign-ins are not counted, so that
 // the people of one office behind one address do not lock each other out.
 // Two rules hold attempts back:
@@ -25,7 +25,7 @@ import (
 //     address and window, while an address that has not failed with the
 //     key — its owner's — is let in at once: others' failures never lock
 //     the owner out.
-type failureLimiter struct {
+type FailureLimiter struct {
 	limit   int           // failures allowed per address, and per key before it counts as guessed
 	window  time.Duration // how long a failure counts
 	maxKeys int           // addresses, keys and pairs remembered at most
@@ -35,29 +35,30 @@ type failureLimiter struct {
 	failures map[string][]time.Time // per address, key or pair, oldest first, at most limit
 }
 
-func newFailureLimiter(limit int, window time.Duration, clk clock.Clock) *failureLimiter {
-	return &failureLimiter{limit: limit, window: window, maxKeys: 100_000, clock: clk, failures: map[string][]time.Time{}}
+// NewFailureLimiter is a limiter that allows limit failures within window.
+func NewFailureLimiter(limit int, window time.Duration, clk clock.Clock) *FailureLimiter {
+	return &FailureLimiter{limit: limit, window: window, maxKeys: 100_000, clock: clk, failures: map[string][]time.Time{}}
 }
 
-// signInHold says why an attempt waits.
-type signInHold int
+// Hold says why an attempt waits.
+type Hold int
 
 const (
-	heldNot     signInHold = iota
-	heldAddress            // too many failures from the address
-	heldAPIKey             // the key is being guessed, and the address failed with it lately
+	HeldNot     Hold = iota // the attempt may go ahead
+	HeldAddress             // too many failures from the address
+	HeldAPIKey              // the key is being guessed, and the address failed with it lately
 )
 
-// attempt is a sign-in's address and API key, as the limiter counts them.
-type attempt struct{ addr, key, pair string }
+// Attempt is a sign-in's address and API key, as the limiter counts them.
+type Attempt struct{ addr, key, pair string }
 
-// signInAttempt names the address and API key of an attempt in the
+// SignInAttempt names the address and API key of an attempt in the
 // limiter, without keeping the key.
-func signInAttempt(addr, apiKey string) attempt {
+func SignInAttempt(addr, apiKey string) Attempt {
 	h := sha256.Sum256([]byte("sign-in\x00" + apiKey))
 	key := "key:" + hex.EncodeToString(h[:12])
 	a := addressLimitKey(addr)
-	return attempt{addr: a, key: key, pair: key + "|" + a}
+	return Attempt{addr: a, key: key, pair: key + "|" + a}
 }
 
 // addressLimitKey is the address an attempt is counted against: an IPv6
@@ -75,28 +76,28 @@ func addressLimitKey(addr string) string {
 	return "addr:" + ip.String()
 }
 
-// held returns why and until when an attempt must wait, or heldNot.
-func (l *failureLimiter) held(a attempt) (signInHold, time.Time) {
+// Held returns why and until when an attempt must wait, or HeldNot.
+func (l *FailureLimiter) Held(a Attempt) (Hold, time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.clock.Now()
-	why, until := heldNot, time.Time{}
+	why, until := HeldNot, time.Time{}
 	if f := l.recentLocked(a.addr, now); len(f) >= l.limit {
-		why, until = heldAddress, f[0].Add(l.window)
+		why, until = HeldAddress, f[0].Add(l.window)
 	}
 	if k := l.recentLocked(a.key, now); len(k) >= l.limit {
 		if p := l.recentLocked(a.pair, now); len(p) > 0 {
 			if free := p[len(p)-1].Add(l.window); free.After(until) {
-				why, until = heldAPIKey, free
+				why, until = HeldAPIKey, free
 			}
 		}
 	}
 	return why, until
 }
 
-// fail counts a failed attempt against its address, its key and the two
+// Fail counts a failed attempt against its address, its key and the two
 // together.
-func (l *failureLimiter) fail(a attempt) {
+func (l *FailureLimiter) Fail(a Attempt) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.clock.Now()
@@ -113,7 +114,7 @@ func (l *failureLimiter) fail(a attempt) {
 }
 
 // recentLocked drops a name's failures that no longer count.
-func (l *failureLimiter) recentLocked(name string, now time.Time) []time.Time {
+func (l *FailureLimiter) recentLocked(name string, now time.Time) []time.Time {
 	f := l.failures[name]
 	i := 0
 	for i < len(f) && !f[i].Add(l.window).After(now) {
@@ -131,7 +132,7 @@ func (l *failureLimiter) recentLocked(name string, now time.Time) []time.Time {
 // forgetLocked makes room: every name whose failures no longer count goes,
 // and when that is not enough, half of the rest. Keeping too many would
 // let someone with many addresses or keys grow the map without end.
-func (l *failureLimiter) forgetLocked(now time.Time) {
+func (l *FailureLimiter) forgetLocked(now time.Time) {
 	for k := range l.failures {
 		l.recentLocked(k, now)
 	}

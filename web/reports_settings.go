@@ -1,0 +1,97 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/report"
+	"washboard/views"
+	"washboard/web/form"
+	"washboard/web/httpkit"
+)
+
+// The shift times of the shift report, and their time zone, at
+// /reports/settings.
+
+// showReportSettings answers /reports/settings.
+func (s *Server) showReportSettings(c echo.Context) error {
+	ctx := c.Request().Context()
+	ss := sessionOf(c)
+	shifts, zone, err := s.reportSettings(ctx, ss.Account)
+	if err != nil {
+		return err
+	}
+	m := views.ReportSettings{Page: s.page(c, "Shift times", "reports"), Shifts: shifts.String(), Zone: zone.String(),
+		Saved: c.QueryParam("saved") == "1"}
+	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report", Href: "/reports/shift"}, {Label: "Shift times"}}
+	m.Zones = zoneOptions(m.Zone)
+	return render(c, http.StatusOK, views.ReportSettingsPage(m))
+}
+
+// saveReportSettings answers the settings form: saved and back to the
+// form, or the form again with what was typed and what is wrong.
+func (s *Server) saveReportSettings(c echo.Context) error {
+	ctx := c.Request().Context()
+	ss := sessionOf(c)
+	m := views.ReportSettings{Page: s.page(c, "Shift times", "reports")}
+	if _, err := readForm(c, form.Text("shifts", "Shifts", &m.Shifts), form.Text("zone", "Time zone", &m.Zone)); err != nil {
+		return err
+	}
+	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report", Href: "/reports/shift"}, {Label: "Shift times"}}
+	m.Zones = zoneOptions(m.Zone)
+	shifts, err := report.ParseShifts(m.Shifts)
+	if err != nil {
+		m.Error = "The shifts are not valid: " + err.Error() + "."
+		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
+	}
+	zone, err := loadZone(m.Zone)
+	if err != nil {
+		m.Error = fmt.Sprintf("%q is not a time zone this server knows; choose one from the list.", httpkit.Clip(m.Zone))
+		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
+	}
+	if err := s.dash.SaveReportSettings(ctx, ss.Account, shifts, zone); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/reports/settings?saved=1")
+}
+
+// loadZone loads an IANA zone by name, or "Local": the server's zone.
+func loadZone(name string) (*time.Location, error) {
+	if name == "" || strings.ContainsAny(name, "\x00\\") || strings.HasPrefix(name, "/") || strings.Contains(name, "..") {
+		return nil, fmt.Errorf("%q is not a time zone name", name)
+	}
+	return time.LoadLocation(name)
+}
+
+// commonZones are the zones the settings form offers; the account's own
+// is added when it is not among them.
+var commonZones = []string{
+	"UTC", "Europe/London", "Europe/Dublin", "Europe/Lisbon", "Europe/Paris", "Europe/Berlin", "Europe/Amsterdam",
+	"Europe/Brussels", "Europe/Madrid", "Europe/Rome", "Europe/Stockholm", "Europe/Oslo", "Europe/Copenhagen",
+	"Europe/Helsinki", "Europe/Warsaw", "Europe/Vienna", "Europe/Zurich", "Europe/Prague", "Europe/Athens",
+	"Europe/Istanbul", "America/New_York", "America/Chicago", "America/Denver", "America/Phoenix",
+	"America/Los_Angeles", "America/Anchorage", "America/Toronto", "America/Vancouver", "America/Mexico_City",
+	"America/Sao_Paulo", "Asia/Dubai", "Asia/Kolkata", "Asia/Singapore", "Asia/Shanghai", "Asia/Tokyo",
+	"Australia/Perth", "Australia/Sydney", "Pacific/Auckland",
+}
+
+func zoneOptions(selected string) []views.Option {
+	var opts []views.Option
+	found := false
+	for _, z := range commonZones {
+		opts = append(opts, views.Option{Value: z, Label: z, Selected: z == selected})
+		found = found || z == selected
+	}
+	if !found && selected != "" {
+		label := selected
+		if selected == "Local" {
+			label = "The server's time zone"
+		}
+		opts = append([]views.Option{{Value: selected, Label: label, Selected: true}}, opts...)
+	}
+	return opts
+}

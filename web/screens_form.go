@@ -1,0 +1,101 @@
+package web
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/dashboard"
+	"washboard/internal/domain"
+	"washboard/web/form"
+)
+
+// The form of a wall screen on the Screens page.
+
+// blankScreenForm is the form for a new screen, as it first shows.
+func blankScreenForm() screenFormInput {
+	return screenFormInput{Healths: []domain.Health{domain.HealthAction, domain.HealthOffline, domain.HealthAttention}, PageSeconds: 15, DimFrom: -1, DimTo: -1}
+}
+
+// screenFormInput is what the screen form holds.
+type screenFormInput struct {
+	ID          string
+	Name        string
+	Scope       string // account, building:{id} or floor:{id}
+	Healths     []domain.Health
+	PageSeconds int
+	DimFrom     int // minutes; -1 for none
+	DimTo       int
+	Contact     string
+	scope       domain.ScreenScope
+}
+
+func (in screenFormInput) screen(account string) domain.Screen {
+	return domain.Screen{Account: account, Name: in.Name, Scope: in.scope, Healths: in.Healths, PageSeconds: in.PageSeconds,
+		DimFrom: in.DimFrom, DimTo: in.DimTo, Contact: in.Contact}
+}
+
+func scopeValue(sc domain.ScreenScope) string {
+	if sc.Kind == "account" {
+		return "account"
+	}
+	return sc.Kind + ":" + sc.ID
+}
+
+// readScreenForm reads and checks the screen form; problem says in words
+// what is wrong with it.
+func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput, string, error) {
+	in := screenFormInput{DimFrom: -1, DimTo: -1}
+	var healths []string
+	problem, err := readForm(c,
+		form.Text("name", "Name", &in.Name).Trim().Required().MaxChars(80).Says("Give the screen a name of 1 to 80 characters."),
+		form.Text("contact", "Contact", &in.Contact).Trim().MaxChars(120).Says("The contact is longer than 120 characters."),
+		form.List("health", "Health states", &healths).Keep(healthValues()...).Required().Says("Choose at least one health state to show."),
+		form.Number("page_seconds", "Page interval", &in.PageSeconds).Required().Range(5, 300).
+			Says("The page interval must be a whole number of seconds from 5 to 300."),
+		form.Span("dim", "Night dimming", &in.DimFrom, &in.DimTo).
+			Says("Night dimming needs both a start and an end time, such as 22:00 and 06:00, or neither."),
+		form.Text("scope", "Shows", &in.Scope))
+	for _, v := range healths {
+		h, _ := domain.ParseHealth(v)
+		in.Healths = append(in.Healths, h)
+	}
+	if err != nil || problem != nil {
+		return in, problemWords(problem), err
+	}
+	kind, id, _ := strings.Cut(in.Scope, ":")
+	switch kind {
+	case "account":
+		in.scope = domain.ScreenScope{Kind: "account"}
+	case "building", "floor":
+		sc := dashboard.Scope{Building: id}
+		if kind == "floor" {
+			sc = dashboard.Scope{Floor: id}
+		}
+		if missing, err := s.dash.CheckScope(c.Request().Context(), account, sc); err != nil || missing != "" || id == "" {
+			return in, "Choose a building or floor of this account.", nil
+		}
+		in.scope = domain.ScreenScope{Kind: kind, ID: id}
+	default:
+		return in, "Choose what the screen shows: the whole account, a building or a floor.", nil
+	}
+	return in, "", nil
+}
+
+// healthValues are the health states a screen may show, as the form
+// names them.
+func healthValues() []string {
+	var vs []string
+	for _, h := range domain.Healths {
+		vs = append(vs, h.String())
+	}
+	return vs
+}
+
+func formatClock(m int) string {
+	if m < 0 {
+		return ""
+	}
+	return fmt.Sprintf("%02d:%02d", m/60, m%60)
+}
