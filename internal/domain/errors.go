@@ -16,13 +16,19 @@ var ErrLimit = errors.New("the account keeps as many as it may")
 // LimitError is an ErrLimit in words: what the account keeps, how many it
 // may, and what to do instead.
 type LimitError struct {
+	// Holder is what keeps them, "A person"; "An account" when empty.
+	Holder string
 	What   string // "wall screens"
 	Max    int
 	Advice string // "Remove one it no longer uses before adding another."
 }
 
 func (e *LimitError) Error() string {
-	return fmt.Sprintf("An account keeps at most %d %s, and this one has as many. %s", e.Max, e.What, e.Advice)
+	holder := e.Holder
+	if holder == "" {
+		holder = "An account"
+	}
+	return fmt.Sprintf("%s keeps at most %d %s, and this one has as many. %s", holder, e.Max, e.What, e.Advice)
 }
 
 // Is makes a LimitError an ErrLimit.
