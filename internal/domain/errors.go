@@ -33,3 +33,18 @@ func (e *LimitError) Error() string {
 
 // Is makes a LimitError an ErrLimit.
 func (e *LimitError) Is(target error) bool { return target == ErrLimit }
+
+// ErrForbidden says the person asking may not do what they asked: their
+// role is below it, or it reaches past their buildings.
+var ErrForbidden = errors.New("not allowed")
+
+// ForbiddenError is an ErrForbidden in words: what the person may not do,
+// and why.
+type ForbiddenError struct {
+	Why string // "Only an owner can make someone an owner."
+}
+
+func (e *ForbiddenError) Error() string { return e.Why }
+
+// Is makes a ForbiddenError an ErrForbidden.
+func (e *ForbiddenError) Is(target error) bool { return target == ErrForbidden }

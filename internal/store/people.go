@@ -76,7 +76,8 @@ type Join struct {
 	NewPerson bool
 	At        time.Time
 	// Decide chooses the person's role from what the transaction found;
-	// its error fails the join.
+	// its error fails the join. It runs in the transaction, and must not
+	// use the store.
 	Decide func(JoinState) (domain.Role, error)
 	// MaxPeople bounds the account's members, MaxAccounts the person's
 	// memberships (<= 0: no bound): a *domain.LimitError past them.
@@ -89,6 +90,8 @@ type JoinState struct {
 	// ByUpgrade says that an upgrade connected it, not a person.
 	ByUpgrade bool
 	Owners    int
+	// Connections is how many accounts are connected, of every account.
+	Connections int
 }
 
 // Audit is an entry of the audit log to record with a change, in its

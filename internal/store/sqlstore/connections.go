@@ -84,7 +84,8 @@ func (s *Store) joinState(ctx context.Context, tx Tx, key int64) (store.JoinStat
 	default:
 		st.Connected, st.ByUpgrade = true, by == ""
 	}
-	err = tx.QueryRow(ctx, `SELECT count(*) FROM memberships WHERE account_id = ? AND role = ?`, key, domain.Owner.String()).Scan(&st.Owners)
+	err = tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM memberships WHERE account_id = ? AND role = ?), (SELECT count(*) FROM account_connections)`,
+		key, domain.Owner.String()).Scan(&st.Owners, &st.Connections)
 	return st, err
 }
 

@@ -174,7 +174,8 @@ func testJoinState(t *testing.T, open func(*testing.T) store.Store) {
 	if _, err := s.JoinAccount(ctx, j); err != nil {
 		t.Fatal(err)
 	}
-	want := []store.JoinState{{Connected: true, ByUpgrade: true}, {Connected: true, ByUpgrade: true}, {Connected: true, ByUpgrade: true, Owners: 1}}
+	want := []store.JoinState{{Connected: true, ByUpgrade: true, Connections: 1}, {Connected: true, ByUpgrade: true, Connections: 1},
+		{Connected: true, ByUpgrade: true, Owners: 1, Connections: 1}}
 	if !reflect.DeepEqual(seen, want) {
 		t.Errorf("the rule was told %+v; want %+v", seen, want)
 	}
