@@ -90,6 +90,8 @@ func TestSignInWithCredentialsConnectsOnce(t *testing.T) {
 	if bytes.Contains(conn.Sealed, []byte(credA.APIKey)) {
 		t.Error("the credentials are kept in clear")
 	}
+	decimal := strings.Trim(fmt.Sprint(conn.Sealed[:8]), "[]")
+	noSecret(t, "a connection", conn, decimal, fmt.Sprintf("%#x", conn.Sealed[:8])[2:], fmt.Sprintf("0x%x, 0x%x", conn.Sealed[0], conn.Sealed[1]))
 	rotated := domain.Credentials{APIKey: "key-of-a-rotated", ClientID: "client", ClientSecret: "client-secret"}
 	if err := f.svc.ReplaceCredentials(ctx, ben, rotated); !errors.Is(err, domain.ErrForbidden) {
 		t.Errorf("an admin replacing the credentials: %v; want ErrForbidden", err)

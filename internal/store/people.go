@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"washboard/internal/domain"
@@ -63,6 +64,14 @@ type Connection struct {
 	Replaced  time.Time // zero: the credentials are those it was connected with
 }
 
+// String leaves the sealed credentials out, as GoString does.
+func (c Connection) String() string {
+	return fmt.Sprintf("connection of account %q by %q at %s", c.Account, c.By, c.Connected.Format(time.RFC3339))
+}
+
+// GoString is String.
+func (c Connection) GoString() string { return c.String() }
+
 // Join is a person joining an account by signing in with the service's
 // credentials.
 type Join struct {
@@ -83,6 +92,14 @@ type Join struct {
 	// memberships (<= 0: no bound): a *domain.LimitError past them.
 	MaxPeople, MaxAccounts int
 }
+
+// String leaves the sealed credentials out, as GoString does.
+func (j Join) String() string {
+	return fmt.Sprintf("person %q joining account %q", j.Person.ID, j.Account)
+}
+
+// GoString is String.
+func (j Join) GoString() string { return j.String() }
 
 // JoinState is what a Join found of the account, in its transaction.
 type JoinState struct {
