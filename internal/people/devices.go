@@ -2,7 +2,6 @@ package people
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -34,12 +33,8 @@ func (s *Service) Enrol(ctx context.Context, actor domain.Member, personID, name
 	d = domain.EnrolledDevice{ID: newID(8), Account: actor.Account, PersonID: personID, PersonName: member.Name, Name: name,
 		MadeBy: actor.PersonID, MadeByName: actor.Name, Created: s.clock.Now()}
 	token, hash := newToken(deviceToken)
-	err = s.store.EnrolDevice(ctx, d, hash, MaxDevices, s.auditBy(actor, domain.AuditDeviceEnrolled, name+" for "+member.Name))
-	if errors.Is(err, domain.ErrLimit) {
-		return d, "", &domain.LimitError{What: "enrolled devices", Max: MaxDevices,
-			Advice: "Revoked devices can be removed to make room; or revoke one no longer used."}
-	}
-	if err != nil {
+	if err := limited(s.store.EnrolDevice(ctx, d, hash, MaxDevices, s.auditBy(actor, domain.AuditDeviceEnrolled, name+" for "+member.Name)),
+		&domain.LimitError{What: "enrolled devices", Max: MaxDevices, Advice: "Revoked devices can be removed to make room; or revoke one no longer used."}); err != nil {
 		return d, "", err
 	}
 	return d, token, nil

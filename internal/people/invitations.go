@@ -2,7 +2,6 @@ package people
 
 import (
 	"context"
-	"errors"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
@@ -40,12 +39,8 @@ func (s *Service) Invite(ctx context.Context, actor domain.Member, in Invite) (d
 		to = email
 	}
 	token, hash := newToken(invitationToken)
-	err = s.store.CreateInvitation(ctx, inv, hash, MaxInvitations, s.auditBy(actor, domain.AuditPersonInvited, to+" as "+grantWords(in.Role, buildings)))
-	if errors.Is(err, domain.ErrLimit) {
-		return inv, "", &domain.LimitError{What: "open invitations", Max: MaxInvitations,
-			Advice: "Withdraw those no longer needed, or wait until some are accepted or expire."}
-	}
-	if err != nil {
+	if err := limited(s.store.CreateInvitation(ctx, inv, hash, MaxInvitations, s.auditBy(actor, domain.AuditPersonInvited, to+" as "+grantWords(in.Role, buildings))),
+		&domain.LimitError{What: "open invitations", Max: MaxInvitations, Advice: "Withdraw those no longer needed, or wait until some are accepted or expire."}); err != nil {
 		return inv, "", err
 	}
 	return inv, token, nil

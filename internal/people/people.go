@@ -18,6 +18,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"time"
 
 	"washboard/internal/clock"
@@ -128,6 +129,14 @@ func newID(n int) string {
 		panic(err) // crypto/rand does not fail on supported platforms
 	}
 	return hex.EncodeToString(b)
+}
+
+// limited is l when err is a limit the store met, err otherwise.
+func limited(err error, l *domain.LimitError) error {
+	if errors.Is(err, domain.ErrLimit) {
+		return l
+	}
+	return err
 }
 
 // auditBy is an entry of the audit log made now by the actor.

@@ -228,7 +228,8 @@ type People interface {
 	RemoveEnrolledDevice(ctx context.Context, account, id string) error
 
 	// RecordSessionPerson records whose a session is (its token hash as
-	// the sessions table keys it): a person signed in to an account.
+	// the sessions table keys it), once the session is written: a person
+	// signed in to an account.
 	// Written again, it replaces what was recorded; the record goes with
 	// its session (DeleteSession, DeleteExpiredSessions).
 	RecordSessionPerson(ctx context.Context, token, person, account string) error

@@ -125,21 +125,8 @@ func (s *Store) Connection(ctx context.Context, account string) (store.Connectio
 // Connections returns every connected account's connection, by account
 // id.
 func (s *Store) Connections(ctx context.Context) ([]store.Connection, error) {
-	rows, err := s.write.Query(ctx, `SELECT `+connectionCols+` FROM account_connections c
+	return listOf(ctx, s.write, s.scanConnection, `SELECT `+connectionCols+` FROM account_connections c
 		JOIN accounts a ON a.key = c.account_id ORDER BY a.id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.Connection
-	for rows.Next() {
-		c, err := s.scanConnection(rows.Scan)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
 }
 
 // ReplaceAccountCredentials replaces a connected account's sealed

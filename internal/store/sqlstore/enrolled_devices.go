@@ -57,20 +57,7 @@ func (s *Store) EnrolledDevicesOf(ctx context.Context, person string) ([]domain.
 }
 
 func (s *Store) enrolledDevices(ctx context.Context, cond string, arg any) ([]domain.EnrolledDevice, error) {
-	rows, err := s.read.Query(ctx, `SELECT `+enrolledCols+enrolledFrom+` WHERE `+cond+` ORDER BY e.created DESC, e.id`, arg)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.EnrolledDevice
-	for rows.Next() {
-		d, err := s.scanEnrolled(rows.Scan)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return listOf(ctx, s.read, s.scanEnrolled, `SELECT `+enrolledCols+enrolledFrom+` WHERE `+cond+` ORDER BY e.created DESC, e.id`, arg)
 }
 
 // EnrolledDeviceByToken finds the device whose token has the hash, as just

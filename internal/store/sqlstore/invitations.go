@@ -70,21 +70,8 @@ func (s *Store) Invitations(ctx context.Context, account string, at time.Time) (
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.Query(ctx, `SELECT `+invitationCols+` FROM invitations i JOIN accounts a ON a.key = i.account_id
+	return listOf(ctx, s.read, s.scanInvitation, `SELECT `+invitationCols+` FROM invitations i JOIN accounts a ON a.key = i.account_id
 		WHERE i.account_id = ? AND `+s.openInvitation()+` ORDER BY i.created DESC, i.id`, key, s.d.Time(at))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.Invitation
-	for rows.Next() {
-		inv, err := s.scanInvitation(rows.Scan)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, inv)
-	}
-	return out, rows.Err()
 }
 
 // InvitationByToken returns the invitation whose token has the hash if it

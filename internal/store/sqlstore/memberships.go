@@ -31,22 +31,14 @@ func (s *Store) Members(ctx context.Context, account string) ([]domain.Member, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.Query(ctx, `SELECT `+membershipCols+`, p.name, p.email, p.last_seen
+	return listOf(ctx, s.read, func(scan func(...any) error) (domain.Member, error) {
+		var mb domain.Member
+		var err error
+		mb.Membership, err = s.scanMembership(scan, &mb.Name, &mb.Email, s.d.ScanTime(&mb.LastSeen))
+		return mb, err
+	}, `SELECT `+membershipCols+`, p.name, p.email, p.last_seen
 		FROM memberships m JOIN accounts a ON a.key = m.account_id JOIN people p ON p.id = m.person_id
 		WHERE m.account_id = ? ORDER BY p.name, p.id`, key)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.Member
-	for rows.Next() {
-		var mb domain.Member
-		if mb.Membership, err = s.scanMembership(rows.Scan, &mb.Name, &mb.Email, s.d.ScanTime(&mb.LastSeen)); err != nil {
-			return nil, err
-		}
-		out = append(out, mb)
-	}
-	return out, rows.Err()
 }
 
 // Membership returns a person's membership of an account, as just written.
@@ -66,21 +58,8 @@ func (s *Store) heldMembership(ctx context.Context, q Querier, key int64, person
 
 // MembershipsOf lists a person's memberships, by account id.
 func (s *Store) MembershipsOf(ctx context.Context, person string) ([]domain.Membership, error) {
-	rows, err := s.write.Query(ctx, `SELECT `+membershipCols+` FROM memberships m JOIN accounts a ON a.key = m.account_id
-		WHERE m.person_id = ? ORDER BY a.id`, person)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.Membership
-	for rows.Next() {
-		m, err := s.scanMembership(rows.Scan)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return listOf(ctx, s.write, func(scan func(...any) error) (domain.Membership, error) { return s.scanMembership(scan) },
+		`SELECT `+membershipCols+` FROM memberships m JOIN accounts a ON a.key = m.account_id WHERE m.person_id = ? ORDER BY a.id`, person)
 }
 
 // addMembership makes a person a member of the account, in a transaction

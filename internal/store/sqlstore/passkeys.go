@@ -57,20 +57,7 @@ func (s *Store) AddPasskey(ctx context.Context, p domain.Passkey, max int, audit
 
 // Passkeys lists a person's passkeys, oldest first.
 func (s *Store) Passkeys(ctx context.Context, person string) ([]domain.Passkey, error) {
-	rows, err := s.write.Query(ctx, `SELECT `+passkeyCols+` FROM passkeys WHERE person_id = ? ORDER BY created, credential_id`, person)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.Passkey
-	for rows.Next() {
-		p, err := s.scanPasskey(rows.Scan)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return listOf(ctx, s.write, s.scanPasskey, `SELECT `+passkeyCols+` FROM passkeys WHERE person_id = ? ORDER BY created, credential_id`, person)
 }
 
 // PasskeyByCredentialID finds a passkey by its credential id, as just

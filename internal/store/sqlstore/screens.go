@@ -132,21 +132,8 @@ func (s *Store) Screens(ctx context.Context, account string) ([]domain.Screen, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.Query(ctx, `SELECT `+screenCols+` FROM screens s JOIN accounts a ON a.key = s.account_id
+	return listOf(ctx, s.read, s.scanScreen, `SELECT `+screenCols+` FROM screens s JOIN accounts a ON a.key = s.account_id
 		WHERE s.account_id = ? ORDER BY s.created DESC, s.id`, key)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.Screen
-	for rows.Next() {
-		sc, err := s.scanScreen(rows.Scan)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sc)
-	}
-	return out, rows.Err()
 }
 
 // Screen returns one screen of an account.

@@ -62,15 +62,7 @@ func (s *Store) DeleteExpiredSessions(ctx context.Context) error {
 // inSessionsTx runs f in a transaction of the sessions' connections, and
 // commits unless f fails.
 func (s *Store) inSessionsTx(ctx context.Context, f func(tx Tx) error) error {
-	tx, err := s.sessions.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := f(tx); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
+	return inTxOf(ctx, s.sessions, f)
 }
 
 // RecordSessionPerson records whose a session is.

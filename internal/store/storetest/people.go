@@ -56,6 +56,18 @@ func auditLines(t *testing.T, s store.Store, f domain.AuditFilter) []string {
 	return lines
 }
 
+// mustSignedIn writes a session, whose data is "data-" and its token,
+// and records it as the person's in the account.
+func mustSignedIn(t *testing.T, s store.Store, token, person, account string, expiry time.Time) {
+	t.Helper()
+	if err := s.CommitSession(t.Context(), token, []byte("data-"+token), expiry); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordSessionPerson(t.Context(), token, person, account); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func roles(t *testing.T, s store.Store, account string) map[string]domain.Role {
 	t.Helper()
 	members, err := s.Members(t.Context(), account)
@@ -263,12 +275,7 @@ func testMemberships(t *testing.T, open func(*testing.T) store.Store) {
 	}
 	live := time.Now().Add(time.Hour)
 	for token, who := range map[string][2]string{"s-ben-a": {"p-ben", "a"}, "s-ben-a2": {"p-ben", "a"}, "s-ben-b": {"p-ben", "b"}, "s-ana-a": {"p-ana", "a"}} {
-		if err := s.CommitSession(ctx, token, []byte("data"), live); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.RecordSessionPerson(ctx, token, who[0], who[1]); err != nil {
-			t.Fatal(err)
-		}
+		mustSignedIn(t, s, token, who[0], who[1], live)
 	}
 	if err := s.EnrolDevice(ctx, domain.EnrolledDevice{ID: "d1", Account: "a", PersonID: "p-ben", Name: "Tablet", Created: t0},
 		[]byte("hash-d1"), 0, store.Audit{}); err != nil {
@@ -420,12 +427,7 @@ func testSignInOIDC(t *testing.T, open func(*testing.T) store.Store) {
 	if _, err := s.JoinAccount(ctx, store.Join{Account: "c", Person: p, At: t0, Decide: ownerFirst}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CommitSession(ctx, "s-dana-b", []byte("data"), time.Now().Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RecordSessionPerson(ctx, "s-dana-b", "p-oidc", "b"); err != nil {
-		t.Fatal(err)
-	}
+	mustSignedIn(t, s, "s-dana-b", "p-oidc", "b", time.Now().Add(time.Hour))
 	id.Name, id.Email, id.ID = "Dana Weiss", "dana@example.com", "p-unused"
 	p, ended := signIn(t0.Add(time.Hour), grant("b", domain.Supervisor))
 	if p.ID != "p-oidc" || p.Name != "Dana Weiss" || p.Email != "dana@example.com" || !p.LastSeen.Equal(t0.Add(time.Hour)) {
@@ -505,12 +507,7 @@ func testDisconnect(t *testing.T, open func(*testing.T) store.Store) {
 		t.Fatal(err)
 	}
 	for token, account := range map[string]string{"s-b-in-a": "a", "s-b-in-b": "b"} {
-		if err := s.CommitSession(ctx, token, []byte("d"), time.Now().Add(time.Hour)); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.RecordSessionPerson(ctx, token, "p-b", account); err != nil {
-			t.Fatal(err)
-		}
+		mustSignedIn(t, s, token, "p-b", account, time.Now().Add(time.Hour))
 	}
 	sum, err := s.AccountSummary(ctx, "a")
 	want := domain.AccountSummary{People: 2, Invitations: 1, Screens: 1, Webhooks: 1, Devices: 1, Locations: 4, Alerts: 2, Claims: 1,

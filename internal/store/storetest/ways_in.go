@@ -396,12 +396,7 @@ func testSessionPeople(t *testing.T, open func(*testing.T) store.Store) {
 		if token == "t5" {
 			expiry = expired
 		}
-		if err := s.CommitSession(ctx, token, []byte("data-"+token), expiry); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.RecordSessionPerson(ctx, token, who[0], who[1]); err != nil {
-			t.Fatal(err)
-		}
+		mustSignedIn(t, s, token, who[0], who[1], expiry)
 	}
 	if err := s.RecordSessionPerson(ctx, "t9", "p-ana", "nobody"); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("a session in an account the store does not hold: %v; want ErrNotFound", err)
@@ -424,12 +419,7 @@ func testSessionPeople(t *testing.T, open func(*testing.T) store.Store) {
 	if ended, err := s.EndSessions(ctx, "p-ana", "a"); err != nil || !reflect.DeepEqual(ended, []string{"t1"}) {
 		t.Errorf("EndSessions(Ana, a) = %v, %v; want t1", ended, err)
 	}
-	if err := s.CommitSession(ctx, "t6", []byte("data-t6"), live); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.RecordSessionPerson(ctx, "t6", "p-ana", "a"); err != nil {
-		t.Fatal(err)
-	}
+	mustSignedIn(t, s, "t6", "p-ana", "a", live)
 	if ended, err := s.EndSessions(ctx, "p-ana", ""); err != nil || !reflect.DeepEqual(ended, []string{"t2", "t6"}) {
 		t.Errorf("EndSessions(Ana) = %v, %v; want t2 and t6", ended, err)
 	}
