@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -38,34 +37,15 @@ func tokenHash(token string) []byte {
 	return h[:]
 }
 
-// sealedCreds is how a screen's credentials are kept, sealed.
-type sealedCreds struct {
-	APIKey        string `json:"k"`
-	Authorization string `json:"a,omitempty"`
-	ClientID      string `json:"c,omitempty"`
-	ClientSecret  string `json:"s,omitempty"`
-}
-
 func (s *Service) sealCreds(screenID string, c domain.Credentials) ([]byte, error) {
-	plain, err := json.Marshal(sealedCreds{c.APIKey, c.Authorization, c.ClientID, c.ClientSecret})
-	if err != nil {
-		return nil, err
-	}
-	return s.keys.Seal(keyring.ScreenCredentials, plain, []byte(screenID)), nil
+	return s.keys.SealCredentials(keyring.ScreenCredentials, c, []byte(screenID)), nil
 }
 
 // openCreds opens a screen's credentials; keyring.ErrCannotOpen when this
 // server's keys cannot.
 func (s *Service) openCreds(screenID string, b []byte) (domain.Credentials, error) {
-	plain, _, err := s.keys.Open(keyring.ScreenCredentials, b, []byte(screenID))
-	if err != nil {
-		return domain.Credentials{}, err
-	}
-	var sc sealedCreds
-	if err := json.Unmarshal(plain, &sc); err != nil {
-		return domain.Credentials{}, err
-	}
-	return domain.Credentials{APIKey: sc.APIKey, Authorization: sc.Authorization, ClientID: sc.ClientID, ClientSecret: sc.ClientSecret}, nil
+	c, _, err := s.keys.OpenCredentials(keyring.ScreenCredentials, b, []byte(screenID))
+	return c, err
 }
 
 // MaxScreens is how many wall screens an account keeps at most, revoked

@@ -1,6 +1,6 @@
 // Package keyring turns the server's secret key into one key per use:
 // sealing sessions, sealing screen cookies, sealing the credentials kept
-// for screens, and signing form tokens. A value sealed for one use does
+// for screens and for connected accounts, and signing form tokens. A value sealed for one use does
 // not open as another, and a check value tells, without revealing the
 // key, whether the data at rest was sealed with it.
 //
@@ -36,7 +36,10 @@ const (
 	Sessions          Purpose = "sessions"
 	ScreenCookies     Purpose = "screen-cookies"
 	ScreenCredentials Purpose = "screen-credentials"
-	WebhookSecrets    Purpose = "webhook-secrets"
+	// AccountCredentials seals the service's credentials a connected
+	// account syncs with, nobody signed in.
+	AccountCredentials Purpose = "account-credentials"
+	WebhookSecrets     Purpose = "webhook-secrets"
 	// NotificationSettings seals the channels and rules made on the
 	// /notifications page: webhook secrets and mail passwords among them.
 	NotificationSettings Purpose = "notification-settings"
@@ -46,7 +49,7 @@ const (
 
 // sealedPurposes are the purposes whose values are sealed (the others are
 // MACs).
-var sealedPurposes = []Purpose{Sessions, ScreenCookies, ScreenCredentials, WebhookSecrets, NotificationSettings}
+var sealedPurposes = []Purpose{Sessions, ScreenCookies, ScreenCredentials, AccountCredentials, WebhookSecrets, NotificationSettings}
 
 // ErrCannotOpen is returned for a sealed value that no key of the ring
 // opens: it was sealed with another key, for another purpose or other

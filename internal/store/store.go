@@ -39,6 +39,9 @@ type Store interface {
 	History
 	Notifications
 	Keys
+	Connections
+	People
+	AuditLog
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 	Close() error
@@ -577,15 +580,19 @@ const NoteMax = 500
 
 // CutNote returns note cut to its first NoteMax characters, on a
 // character boundary; a shorter note as it is.
-func CutNote(note string) string {
+func CutNote(note string) string { return Cut(note, NoteMax) }
+
+// Cut returns s cut to its first max characters, on a character
+// boundary; a shorter s as it is.
+func Cut(s string, max int) string {
 	n := 0
-	for i := range note {
-		if n == NoteMax {
-			return note[:i]
+	for i := range s {
+		if n == max {
+			return s[:i]
 		}
 		n++
 	}
-	return note
+	return s
 }
 
 // NotificationState is where a notification is between being decided and

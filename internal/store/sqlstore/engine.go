@@ -83,7 +83,8 @@ type Tx interface {
 	LockFacts(ctx context.Context) error
 	// LockLimits makes the transactions that count the account's rows
 	// against a limit before they insert, of every process, run one after
-	// the other, from now until it ends.
+	// the other, from now until it ends. Key 0 is no account's: the
+	// writes of people take it (see people.go).
 	LockLimits(ctx context.Context, account int64) error
 }
 

@@ -46,3 +46,11 @@ func Exec(ctx context.Context, s *Store, query string) error {
 	_, err := s.write.Exec(ctx, query)
 	return err
 }
+
+// Writer is the store's writer, for a test to read what no method reads.
+func (s *Store) Writer() Querier { return s.write }
+
+// Key is an account's key; -1 when the store does not hold it.
+func (s *Store) Key(ctx context.Context, account string) (int64, error) {
+	return s.accountKey(ctx, account, false)
+}

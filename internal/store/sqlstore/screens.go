@@ -36,19 +36,23 @@ func (s *Store) CreateScreen(ctx context.Context, sc domain.Screen, tokenHash, s
 // in a transaction holding the account's limits lock: domain.ErrLimit
 // when it inserted nothing. Two inserts at once cannot both pass max.
 func (s *Store) insertWithinLimit(ctx context.Context, account int64, max int, insert string, args ...any) error {
+	return s.inTx(ctx, func(tx Tx) error { return insertWithinLimitTx(ctx, tx, account, max, insert, args...) })
+}
+
+// insertWithinLimitTx is insertWithinLimit in a transaction of the
+// caller's, which it makes take the account's limits lock.
+func insertWithinLimitTx(ctx context.Context, tx Tx, account int64, max int, insert string, args ...any) error {
 	if max <= 0 {
 		max = int(^uint32(0) >> 1)
 	}
-	return s.inTx(ctx, func(tx Tx) error {
-		if err := tx.LockLimits(ctx, account); err != nil {
-			return err
-		}
-		n, err := tx.Exec(ctx, insert, append(args, account, max)...)
-		if err == nil && n != 1 {
-			err = domain.ErrLimit
-		}
+	if err := tx.LockLimits(ctx, account); err != nil {
 		return err
-	})
+	}
+	n, err := tx.Exec(ctx, insert, append(args, account, max)...)
+	if err == nil && n != 1 {
+		err = domain.ErrLimit
+	}
+	return err
 }
 
 // UpdateScreen changes a screen's name, scope and settings.
@@ -128,21 +132,8 @@ func (s *Store) Screens(ctx context.Context, account string) ([]domain.Screen, e
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.Query(ctx, `SELECT `+screenCols+` FROM screens s JOIN accounts a ON a.key = s.account_id
+	return listOf(ctx, s.read, s.scanScreen, `SELECT `+screenCols+` FROM screens s JOIN accounts a ON a.key = s.account_id
 		WHERE s.account_id = ? ORDER BY s.created DESC, s.id`, key)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.Screen
-	for rows.Next() {
-		sc, err := s.scanScreen(rows.Scan)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sc)
-	}
-	return out, rows.Err()
 }
 
 // Screen returns one screen of an account.

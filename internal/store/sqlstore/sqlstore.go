@@ -120,8 +120,11 @@ func (s *Store) beginRefresh(ctx context.Context, account string) (heldAccount, 
 }
 
 // inTx runs f in a transaction of the writer, and commits unless f fails.
-func (s *Store) inTx(ctx context.Context, f func(tx Tx) error) error {
-	tx, err := s.write.Begin(ctx)
+func (s *Store) inTx(ctx context.Context, f func(tx Tx) error) error { return inTxOf(ctx, s.write, f) }
+
+// inTxOf runs f in a transaction of db, and commits unless f fails.
+func inTxOf(ctx context.Context, db DB, f func(tx Tx) error) error {
+	tx, err := db.Begin(ctx)
 	if err != nil {
 		return err
 	}
@@ -166,6 +169,24 @@ func each(ctx context.Context, q Querier, query string, args []any, dest []any, 
 		}
 	}
 	return rows.Err()
+}
+
+// listOf runs a query and returns its rows, each read by scan.
+func listOf[T any](ctx context.Context, q Querier, scan func(scan func(...any) error) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows.Scan)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 // chunks calls f with the parts of list of at most n elements, in order.

@@ -25,6 +25,8 @@ type engine struct {
 	// beforeHistory takes its schema back to before the migration that
 	// keeps the devices' history.
 	beforeHistory []string
+	// accountTables lists the tables with a column account_id.
+	accountTables string
 }
 
 // engines are SQLite, and PostgreSQL where a test server is named.
@@ -46,6 +48,7 @@ var engines = []engine{
 			`ALTER TABLE devices DROP COLUMN reading`,
 			`DELETE FROM schema_migrations WHERE version = 9`,
 		},
+		accountTables: `SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c ON c.name = 'account_id' WHERE m.type = 'table' ORDER BY 1`,
 	},
 	{
 		name: "postgres",
@@ -64,6 +67,7 @@ var engines = []engine{
 			`ALTER TABLE devices DROP COLUMN reading`,
 			`DELETE FROM schema_migrations WHERE version = 5`,
 		},
+		accountTables: `SELECT table_name::text FROM information_schema.columns WHERE column_name = 'account_id' AND table_schema = current_schema() ORDER BY 1`,
 	},
 }
 
@@ -202,4 +206,61 @@ func TestHistoryStartsWithTheMigration(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDisconnectLeavesNoRowOfTheAccount: disconnecting an account leaves
+// no row of it in any table that names accounts, a table added later
+// included, and the other account's rows as they were.
+func TestDisconnectLeavesNoRowOfTheAccount(t *testing.T) {
+	onEngines(t, func(t *testing.T, e engine, s *sqlstore.Store) {
+		ctx := t.Context()
+		storetest.FillAccount(t, s, "a")
+		storetest.FillAccount(t, s, "b")
+		var tables []string
+		var table string
+		rows, err := s.Writer().Query(ctx, e.accountTables)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			if err := rows.Scan(&table); err != nil {
+				t.Fatal(err)
+			}
+			tables = append(tables, table)
+		}
+		rows.Close()
+		if len(tables) < 20 {
+			t.Fatalf("tables naming accounts: %v", tables)
+		}
+		count := func(account string) map[string]int {
+			key, err := s.Key(ctx, account)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string]int{}
+			for _, table := range tables {
+				var n int
+				if err := s.Writer().QueryRow(ctx, `SELECT count(*) FROM `+table+` WHERE account_id = ?`, key).Scan(&n); err != nil {
+					t.Fatal(err)
+				}
+				if n > 0 {
+					out[table] = n
+				}
+			}
+			return out
+		}
+		before := count("b")
+		if a := count("a"); len(a) < 15 {
+			t.Fatalf("account a fills only %v", a)
+		}
+		if _, err := s.DisconnectAccount(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+		if left := count("a"); len(left) != 0 {
+			t.Errorf("rows of a left after its disconnection: %v", left)
+		}
+		if after := count("b"); !maps.Equal(after, before) {
+			t.Errorf("b's rows: %v; were %v", after, before)
+		}
+	})
 }

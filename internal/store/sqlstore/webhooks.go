@@ -35,21 +35,8 @@ func (s *Store) Receivers(ctx context.Context, account string) ([]store.Receiver
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.read.Query(ctx, `SELECT `+receiverCols+` FROM webhook_receivers r JOIN accounts a ON a.key = r.account_id
+	return listOf(ctx, s.read, s.scanReceiver, `SELECT `+receiverCols+` FROM webhook_receivers r JOIN accounts a ON a.key = r.account_id
 		WHERE r.account_id = ? ORDER BY r.created, r.id`, key)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.Receiver
-	for rows.Next() {
-		r, err := s.scanReceiver(rows.Scan)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
 }
 
 // Receiver finds a receiver by its id, whatever its account. It reads the

@@ -83,6 +83,20 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Receivers", testReceivers},
 		{"LimitsHoldAtOnce", testLimitsHoldAtOnce},
 		{"Sessions", testSessions},
+		{"Connections", testConnections},
+		{"JoinState", testJoinState},
+		{"People", testPeople},
+		{"Memberships", testMemberships},
+		{"LastOwnerAtOnce", testLastOwnerAtOnce},
+		{"SignInOIDC", testSignInOIDC},
+		{"Disconnect", testDisconnect},
+		{"Invitations", testInvitations},
+		{"InvitationAcceptedOnce", testInvitationAcceptedOnce},
+		{"SignInLinks", testSignInLinks},
+		{"Passkeys", testPasskeys},
+		{"EnrolledDevices", testEnrolledDevices},
+		{"SessionPeople", testSessionPeople},
+		{"AuditLog", testAuditLog},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

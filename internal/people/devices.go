@@ -1,0 +1,107 @@
+package people
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"washboard/internal/domain"
+)
+
+// ErrDeviceRevoked says that a device was enrolled, and signed out since.
+var ErrDeviceRevoked = domain.Problem("This device was signed out by a supervisor: ask one to enrol it again.")
+
+// Enrol enrols a shared device for a member of the actor's account, as the
+// actor may (MayEnrol): a long-lived sign-in of that person, in that
+// account, on that device only. It returns the device and its token,
+// shown once (in a QR code); only the token's hash is kept. An account
+// keeps at most MaxDevices, revoked ones until they are removed.
+func (s *Service) Enrol(ctx context.Context, actor domain.Member, personID, name string) (domain.EnrolledDevice, string, error) {
+	var d domain.EnrolledDevice
+	name, err := checkText("device's name", name, domain.MaxDeviceName, true)
+	if err != nil {
+		return d, "", err
+	}
+	member, err := s.Member(ctx, actor.Account, personID)
+	if err != nil {
+		return d, "", err
+	}
+	if err := MayEnrol(actor.Membership, member.Membership); err != nil {
+		return d, "", err
+	}
+	d = domain.EnrolledDevice{ID: newID(8), Account: actor.Account, PersonID: personID, PersonName: member.Name, Name: name,
+		MadeBy: actor.PersonID, MadeByName: actor.Name, Created: s.clock.Now()}
+	token, hash := newToken(deviceToken)
+	if err := limited(s.store.EnrolDevice(ctx, d, hash, MaxDevices, s.auditBy(actor, domain.AuditDeviceEnrolled, name+" for "+member.Name)),
+		&domain.LimitError{What: "enrolled devices", Max: MaxDevices, Advice: "Revoked devices can be removed to make room; or revoke one no longer used."}); err != nil {
+		return d, "", err
+	}
+	return d, token, nil
+}
+
+// EnrolledDevices lists the account's enrolled devices, newest first.
+func (s *Service) EnrolledDevices(ctx context.Context, account string) ([]domain.EnrolledDevice, error) {
+	return s.store.EnrolledDevices(ctx, account)
+}
+
+// EnrolledDevicesOf lists a person's enrolled devices, in every account.
+func (s *Service) EnrolledDevicesOf(ctx context.Context, personID string) ([]domain.EnrolledDevice, error) {
+	return s.store.EnrolledDevicesOf(ctx, personID)
+}
+
+// Device returns the enrolled device a token signs in, with its person's
+// membership of the account: the person it acts as. domain.ErrNotFound
+// when the token opens none, or its person left the account;
+// ErrDeviceRevoked when it was revoked. Its use is recorded, at most once
+// a minute.
+func (s *Service) Device(ctx context.Context, token string) (domain.EnrolledDevice, domain.Member, error) {
+	hash, ok := hashOf(deviceToken, token)
+	if !ok {
+		return domain.EnrolledDevice{}, domain.Member{}, fmt.Errorf("enrolled device: %w", domain.ErrNotFound)
+	}
+	d, err := s.store.EnrolledDeviceByToken(ctx, hash)
+	if err != nil {
+		return d, domain.Member{}, err
+	}
+	if !d.Revoked.IsZero() {
+		return d, domain.Member{}, ErrDeviceRevoked
+	}
+	m, err := s.Member(ctx, d.Account, d.PersonID)
+	if err != nil {
+		return d, m, err
+	}
+	if now := s.clock.Now(); now.Sub(d.LastSeen) >= time.Minute {
+		if err := s.store.TouchEnrolledDevice(ctx, d.ID, now); err != nil {
+			return d, m, err
+		}
+		d.LastSeen = now
+	}
+	return d, m, nil
+}
+
+// RevokeDevice signs out one of the account's enrolled devices:
+// supervisors and above.
+func (s *Service) RevokeDevice(ctx context.Context, actor domain.Member, id string) error {
+	if !AtLeast(actor.Membership, domain.Supervisor) {
+		return forbidden("Only supervisors, admins and owners can revoke enrolled devices.")
+	}
+	all, err := s.store.EnrolledDevices(ctx, actor.Account)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(all, func(d domain.EnrolledDevice) bool { return d.ID == id })
+	if i < 0 {
+		return fmt.Errorf("enrolled device %q: %w", id, domain.ErrNotFound)
+	}
+	return s.store.RevokeEnrolledDevice(ctx, actor.Account, id, s.auditBy(actor, domain.AuditDeviceRevoked, all[i].Name+" for "+all[i].PersonName))
+}
+
+// RemoveDevice removes a revoked device from the account's list:
+// supervisors and above.
+func (s *Service) RemoveDevice(ctx context.Context, actor domain.Member, id string) error {
+	if !AtLeast(actor.Membership, domain.Supervisor) {
+		return forbidden("Only supervisors, admins and owners can remove enrolled devices.")
+	}
+	return s.store.RemoveEnrolledDevice(ctx, actor.Account, id)
+}
