@@ -24,7 +24,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
@@ -42,6 +41,7 @@ import (
 	"washboard/internal/clock"
 	"washboard/internal/notify"
 	"washboard/internal/people"
+	"washboard/internal/replay"
 )
 
 // Defaults and bounds.
@@ -142,7 +142,7 @@ type Provider struct {
 	cfg    Config
 	client *http.Client
 	clock  clock.Clock
-	used   usedStates
+	used   replay.Set // states of sign-ins finished
 
 	mu       sync.Mutex
 	verifier *gooidc.IDTokenVerifier
@@ -231,7 +231,7 @@ func (p *Provider) Finish(ctx context.Context, cb Callback, pending Pending) (Id
 		return Identity{}, fail(ErrStateMismatch, nil)
 	case !p.clock.Now().Before(pending.Expires):
 		return Identity{}, fail(ErrPendingExpired, nil)
-	case !p.used.add(pending.State, pending.Expires, p.clock.Now()):
+	case !p.used.Use(pending.State, pending.Expires, p.clock.Now()):
 		return Identity{}, fail(ErrStateReplayed, nil)
 	case cb.Code == "":
 		return Identity{}, fail(ErrGarbage, errors.New("the callback has no code"))
@@ -319,35 +319,4 @@ func cut(s string, n int) string {
 		s = s[:n]
 	}
 	return strings.ToValidUTF8(s, "")
-}
-
-// usedStates remembers the states of sign-ins finished, until they expire,
-// so that a callback replayed is refused; at most maxUsed, the oldest
-// forgotten first (the provider refuses a code used twice all the same).
-type usedStates struct {
-	mu    sync.Mutex
-	until map[[32]byte]time.Time
-	order [][32]byte
-}
-
-const maxUsed = 10_000
-
-// add records state, used until expires; false when it was used already.
-func (u *usedStates) add(state string, expires, now time.Time) bool {
-	h := sha256.Sum256([]byte(state))
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.until == nil {
-		u.until = map[[32]byte]time.Time{}
-	}
-	if t, ok := u.until[h]; ok && now.Before(t) {
-		return false
-	}
-	for len(u.order) > 0 && (len(u.order) >= maxUsed || !now.Before(u.until[u.order[0]])) {
-		delete(u.until, u.order[0])
-		u.order = u.order[1:]
-	}
-	u.until[h] = expires
-	u.order = append(u.order, h)
-	return true
 }
