@@ -320,3 +320,25 @@ func cut(s string, n int) string {
 	}
 	return strings.ToValidUTF8(s, "")
 }
+
+// MaxMappings is the most group mappings the settings take.
+const MaxMappings = 1000
+
+// ParseMappings reads the values of --oidc-group, each
+// GROUP=ACCOUNT:ROLE or GROUP=ACCOUNT:ROLE:BUILDING,BUILDING
+// (people.ParseGroupMapping). Its error names the flag and the value at
+// fault.
+func ParseMappings(values []string) ([]people.GroupMapping, error) {
+	if len(values) > MaxMappings {
+		return nil, fmt.Errorf("--oidc-group is given %d times: at most %d mappings are read", len(values), MaxMappings)
+	}
+	out := make([]people.GroupMapping, 0, len(values))
+	for _, v := range values {
+		m, err := people.ParseGroupMapping(v)
+		if err != nil {
+			return nil, fmt.Errorf("--oidc-group: %w", err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}

@@ -463,3 +463,18 @@ func TestConfigRefused(t *testing.T) {
 		t.Errorf("good settings refused: %v", err)
 	}
 }
+
+// The mappings of --oidc-group are read as people reads them, and a
+// wrong one is named.
+func TestParseMappings(t *testing.T) {
+	got, err := ParseMappings([]string{"cleaners=a:staff", "cn=leads,dc=example=a:supervisor:b1,b2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[1].Group != "cn=leads,dc=example" || got[1].Role != domain.Supervisor || len(got[1].Buildings) != 2 {
+		t.Errorf("mappings %+v", got)
+	}
+	if _, err := ParseMappings([]string{"cleaners=a:chief"}); err == nil || !strings.HasPrefix(err.Error(), "--oidc-group: ") {
+		t.Errorf("a wrong role: error %v, want one naming --oidc-group", err)
+	}
+}

@@ -129,6 +129,20 @@ func TestRegisterThenSignIn(t *testing.T) {
 	}
 }
 
+// A passkey that keeps no counter (a synced one sends 0 every time) signs
+// in again and again.
+func TestPasskeyWithoutCounter(t *testing.T) {
+	f := newFixture(t)
+	ana := f.person(t, "Ana")
+	a := f.register(t, ana)
+	a.noCounter = true
+	for i := range 3 {
+		if _, err := f.signIn(t, domain.Person{}, a); err != nil {
+			t.Fatalf("sign-in %d: %v", i+1, err)
+		}
+	}
+}
+
 // A person's passkey does not sign in someone else, nor does an answer
 // that names another person than the passkey's.
 func TestPasskeyOfAnotherPerson(t *testing.T) {
