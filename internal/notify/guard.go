@@ -288,3 +288,10 @@ func (t guarded) refusal(host string, err error) *Error {
 func (g Guard) dialer(timeout time.Duration) *net.Dialer {
 	return &net.Dialer{Timeout: timeout, KeepAlive: -1, Resolver: g.Resolver, ControlContext: g.control}
 }
+
+// Dialer is the guard's dialer for other outgoing connections to an
+// address an operator or a person gave (an OpenID provider's): it connects
+// within timeout to the addresses the guard allows, each checked as the
+// connection is made, and refuses the others with an error that
+// errors.Is ErrForbiddenTarget and names the address and why.
+func (g Guard) Dialer(timeout time.Duration) *net.Dialer { return g.dialer(timeout) }
