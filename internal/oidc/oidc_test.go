@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,10 +18,9 @@ import (
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
-	"washboard/internal/keyring"
 	"washboard/internal/notify"
 	"washboard/internal/people"
-	"washboard/internal/store/sqlite"
+	"washboard/internal/people/peopletest"
 )
 
 const redirect = "https://washboard.example/signin/oidc/callback"
@@ -118,16 +116,8 @@ func wantReason(t *testing.T, err error, reason domain.Problem) {
 // peopleService is the people service over a real SQLite store.
 func peopleService(t *testing.T, c clock.Clock) *people.Service {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "washboard.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	keys, err := keyring.New(bytes.Repeat([]byte{7}, keyring.KeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return people.New(st, keys, c, people.Config{})
+	svc, _ := peopletest.New(t, c)
+	return svc
 }
 
 // A whole sign-in: the authorization URL carries the state, the nonce and

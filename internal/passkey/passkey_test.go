@@ -1,17 +1,14 @@
 package passkey
 
 import (
-	"bytes"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
-	"washboard/internal/keyring"
 	"washboard/internal/people"
-	"washboard/internal/store/sqlite"
+	"washboard/internal/people/peopletest"
 )
 
 const (
@@ -29,17 +26,8 @@ type fixture struct {
 // real SQLite store, on a fake clock.
 func newFixture(t *testing.T) fixture {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "washboard.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	ring, err := keyring.New(bytes.Repeat([]byte{7}, keyring.KeySize))
-	if err != nil {
-		t.Fatal(err)
-	}
 	c := clock.NewFake(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC))
-	st.Now = c.Now
+	svc, _ := peopletest.New(t, c)
 	cfg, err := ConfigFor(origin)
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +37,7 @@ func newFixture(t *testing.T) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fixture{keys: k, svc: people.New(st, ring, c, people.Config{}), clock: c}
+	return fixture{keys: k, svc: svc, clock: c}
 }
 
 // person signs a new person in with an account's credentials.

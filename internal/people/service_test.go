@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"washboard/internal/keyring"
 	"washboard/internal/store"
 	"washboard/internal/store/sqlite"
+	"washboard/internal/store/sqlite/sqlitetest"
 )
 
 var start = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
@@ -29,11 +29,7 @@ type fixture struct {
 // newFixture is the service over a real SQLite store, on a fake clock.
 func newFixture(t *testing.T) fixture {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "washboard.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, _ := sqlitetest.Open(t)
 	keys, err := keyring.New(bytes.Repeat([]byte{7}, keyring.KeySize))
 	if err != nil {
 		t.Fatal(err)
