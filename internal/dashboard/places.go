@@ -382,7 +382,7 @@ func (s *Service) cardOfLocation(ctx context.Context, account string, l domain.L
 // Search finds at most limit locations by their name, their room's name or
 // a device's MAC address; more reports whether there were more.
 func (s *Service) Search(ctx context.Context, account, query string, limit int) (cards []Card, p Places, more bool, err error) {
-	locs, err := s.store.SearchLocations(ctx, account, query, limit+1)
+	locs, err := s.store.SearchLocations(ctx, account, query, nil, limit+1)
 	if err != nil {
 		return nil, p, false, err
 	}

@@ -35,7 +35,7 @@ type placeReader interface {
 	Room(ctx context.Context, account, id string) (domain.Room, error)
 	Location(ctx context.Context, account, id string) (domain.Location, error)
 	LocationsIn(ctx context.Context, account, building, floor, room string) ([]domain.Location, error)
-	SearchLocations(ctx context.Context, account, query string, limit int) ([]domain.Location, error)
+	SearchLocations(ctx context.Context, account, query string, buildings []string, limit int) ([]domain.Location, error)
 	Paths(ctx context.Context, account string, ids []string) (map[string]store.Path, error)
 	Rollup(ctx context.Context, account string, scope domain.Scope, id string) (domain.Rollup, error)
 	Rollups(ctx context.Context, account string, scope domain.Scope, ids ...string) (map[string]domain.Rollup, error)
