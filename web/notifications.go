@@ -189,7 +189,7 @@ func (s *Server) notificationsModel(c echo.Context, st notificationsState) (view
 	if err != nil {
 		return m, err
 	}
-	places, err := s.dash.ScreenScopes(ctx, account)
+	places, err := s.dash.ScreenScopes(ctx, account, s.scopeOf(c))
 	if err != nil {
 		return m, err
 	}

@@ -55,7 +55,7 @@ func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
 	var r rules.Rule
 	var placesErr error
 	whereOf := func(where string) bool {
-		places, err := s.dash.ScreenScopes(c.Request().Context(), sessionOf(c).Account)
+		places, err := s.dash.ScreenScopes(c.Request().Context(), sessionOf(c).Account, s.scopeOf(c))
 		if err != nil {
 			placesErr = err
 			return true

@@ -73,7 +73,7 @@ func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput
 		if kind == "floor" {
 			sc = dashboard.Scope{Floor: id}
 		}
-		if missing, err := s.dash.CheckScope(c.Request().Context(), account, sc); err != nil || missing != "" || id == "" {
+		if missing, err := s.dash.CheckScope(c.Request().Context(), account, s.scopeOf(c), sc); err != nil || missing != "" || id == "" {
 			return in, "Choose a building or floor of this account.", nil
 		}
 		in.scope = domain.ScreenScope{Kind: kind, ID: id}

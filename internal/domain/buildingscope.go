@@ -1,6 +1,9 @@
 package domain
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // BuildingScope is the buildings of an account a person sees: every one
 // (the zero value), or only some, when their role is limited to them. A
@@ -69,4 +72,15 @@ func (s BuildingScope) Covers(other BuildingScope) bool {
 		}
 	}
 	return true
+}
+
+// Key names the scope for the caches of what it sees: "" for every
+// building; two scopes of the same buildings have the same key.
+func (s BuildingScope) Key() string {
+	if !s.limited {
+		return ""
+	}
+	ids := slices.Clone(s.ids)
+	slices.Sort(ids)
+	return "only:" + strings.Join(ids, "\x00")
 }

@@ -25,7 +25,7 @@ func testReadsOfSomeBuildings(t *testing.T, open func(*testing.T) store.Store) {
 		alert("x1", "a-1", t0, true, false), alert("x5", "a-5", t0, true, false), alert("x9", "a-9", t0, true, false)}})
 
 	for _, c := range []struct {
-		buildings            []string
+		buildings             []string
 		alerts, devices, sink string
 	}{
 		{nil, "[x1 x5 x9]", "[0000000000A9 0000000000A1 0000000000A5]", "[a-1 a-5]"},
