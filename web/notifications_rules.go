@@ -34,7 +34,8 @@ func (s *Server) addRule(c echo.Context) error {
 // removeRule removes a rule made on the page.
 func (s *Server) removeRule(c echo.Context) error {
 	return s.removeNamed(c, "rule", func(a *rules.Account, name string) error {
-		i := slices.IndexFunc(a.Rules, func(r rules.Rule) bool { return r.Name == name })
+		sc := s.scopeOf(c)
+		i := slices.IndexFunc(a.Rules, func(r rules.Rule) bool { return r.Name == name && r.Within(sc) })
 		if i < 0 {
 			return errNotFound("There is no rule of that name made on this page.")
 		}
@@ -89,6 +90,8 @@ func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
 		return in, r, placesErr
 	case problem != nil:
 		return in, r, &refusal{problem.Field, problem.Msg}
+	case !r.Within(s.scopeOf(c)):
+		return in, r, &refusal{"where", "Where: your role is limited to some buildings; choose one of them, or a floor of one."}
 	}
 	if in.quietFrom != "" {
 		quiet.During = rules.QuietAction(in.during)

@@ -186,8 +186,11 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 	if in.ID != "" {
 		f.Action, f.Editing = "/screens/"+in.ID, true
 	}
-	f.Scopes = append(f.Scopes, views.Option{Value: "account", Label: "Whole account", Selected: in.Scope == "" || in.Scope == "account"})
-	places, err := s.dash.ScreenScopes(ctx, ss.Account, s.scopeOf(c))
+	sc := s.scopeOf(c)
+	if !sc.Limited() {
+		f.Scopes = append(f.Scopes, views.Option{Value: "account", Label: "Whole account", Selected: in.Scope == "" || in.Scope == "account"})
+	}
+	places, err := s.dash.ScreenScopes(ctx, ss.Account, sc)
 	if err != nil {
 		return m, err
 	}

@@ -67,6 +67,9 @@ func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput
 	kind, id, _ := strings.Cut(in.Scope, ":")
 	switch kind {
 	case "account":
+		if s.scopeOf(c).Limited() {
+			return in, "Your role is limited to some buildings: choose one of them, or a floor of one.", nil
+		}
 		in.scope = domain.ScreenScope{Kind: "account"}
 	case "building", "floor":
 		sc := dashboard.Scope{Building: id}

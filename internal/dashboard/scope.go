@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
@@ -166,4 +167,50 @@ func (p Places) seen(sc domain.BuildingScope) Places {
 		}
 	}
 	return out
+}
+
+// Seen is a digest of what the scope sees of one of the account's
+// resources: its devices, its alerts and who is on them, or its places.
+// A person's event stream tells them of a change only when the digest of
+// their scope changed, so that a change in another building says nothing.
+func (s *Service) Seen(ctx context.Context, account string, sc domain.BuildingScope, res domain.Resource) (uint64, error) {
+	h := fnv.New64a()
+	switch res {
+	case domain.ResourceDevices:
+		devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: account, Buildings: sc.IDs()})
+		if err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(h, "%+v", devices)
+	case domain.ResourceAlerts:
+		f := store.AlertFilter{Account: account, Buildings: sc.IDs()}
+		n, err := s.store.CountAlerts(ctx, f)
+		if err != nil {
+			return 0, err
+		}
+		f.Status = domain.AlertOpen
+		open, err := s.store.FindAlerts(ctx, f)
+		if err != nil {
+			return 0, err
+		}
+		claims, err := s.store.ActiveClaims(ctx, account)
+		if err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(h, "%d %+v %+v", n, open, claimsOf(claims, open))
+	default:
+		p, err := s.allPlaces(ctx, account)
+		if err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(h, "%+v", p.seen(sc))
+		for _, id := range sc.IDs() {
+			locs, err := s.store.LocationsIn(ctx, account, id, "", "")
+			if err != nil {
+				return 0, err
+			}
+			fmt.Fprintf(h, "%+v", locs)
+		}
+	}
+	return h.Sum64(), nil
 }
