@@ -3,7 +3,6 @@ package dashboard
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"washboard/internal/domain"
@@ -146,17 +145,9 @@ func (s *Service) Report(ctx context.Context, account string, sc domain.Building
 		}
 		alerts = kept
 	}
-	claims, err := s.store.ClaimsDuring(ctx, account, p.Start, p.End, maxReportClaims+1)
+	claims, err := s.store.ClaimsDuring(ctx, account, p.Start, p.End, sc.IDs(), maxReportClaims+1)
 	if err != nil {
 		return out, err
-	}
-	if sc.Limited() {
-		// Those of the scope's alerts alone.
-		of := make(map[string]bool, len(alerts))
-		for _, a := range alerts {
-			of[a.ID] = true
-		}
-		claims = slices.DeleteFunc(claims, func(c domain.Claim) bool { return !of[c.AlertID] })
 	}
 	if len(claims) > maxReportClaims {
 		claims = claims[:maxReportClaims]

@@ -74,5 +74,5 @@ type claimStore interface {
 	ClaimAlert(ctx context.Context, account string, c domain.Claim) error
 	ReleaseClaim(ctx context.Context, account, alertID string, at time.Time) error
 	ActiveClaims(ctx context.Context, account string) (map[string]domain.Claim, error)
-	ClaimsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.Claim, error)
+	ClaimsDuring(ctx context.Context, account string, from, to time.Time, buildings []string, limit int) ([]domain.Claim, error)
 }

@@ -236,7 +236,7 @@ type Claims interface {
 	// ClaimsDuring returns the account's claims active at any moment of
 	// [from, to), ended ones included, by the time they were made, at most
 	// limit of them.
-	ClaimsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.Claim, error)
+	ClaimsDuring(ctx context.Context, account string, from, to time.Time, buildings []string, limit int) ([]domain.Claim, error)
 }
 
 // Facts are the notifications' outbox: what happened to the accounts'

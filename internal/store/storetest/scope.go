@@ -3,6 +3,7 @@ package storetest
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
@@ -62,6 +63,24 @@ func testReadsOfSomeBuildings(t *testing.T, open func(*testing.T) store.Store) {
 		}
 		if err != nil || fmt.Sprint(got) != c.sink {
 			t.Errorf("%s: search for sink = %v, %v; want %s", what, got, err, c.sink)
+		}
+	}
+	for _, c := range []domain.Claim{{AlertID: "x1", Name: "Maria", At: t0}, {AlertID: "x5", Name: "Ali", At: t0}} {
+		if err := s.ClaimAlert(ctx, "a", c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		buildings []string
+		want      string
+	}{{nil, "[Maria Ali]"}, {[]string{"a-b2"}, "[Ali]"}, {[]string{"b-b1"}, "[]"}, {[]string{}, "[]"}} {
+		claims, err := s.ClaimsDuring(ctx, "a", t0.Add(-time.Hour), t0.Add(time.Hour), c.buildings, 10)
+		names := []string{}
+		for _, cl := range claims {
+			names = append(names, cl.Name)
+		}
+		if err != nil || fmt.Sprint(names) != c.want {
+			t.Errorf("claims of buildings %q = %v, %v; want %s", c.buildings, names, err, c.want)
 		}
 	}
 	// The scope narrows the other choices of a filter, and is not widened by them.
