@@ -227,7 +227,7 @@ func (s *Server) notificationsModel(c echo.Context, st notificationsState) (view
 		m.Logs = append(m.Logs, l)
 	}
 	m.ChannelForm = channelForm(st.channel, st.channelProblem)
-	m.RuleForm = ruleForm(st.rule, st.ruleProblem, places, set)
+	m.RuleForm = ruleForm(st.rule, st.ruleProblem, places, !sc.Limited(), set)
 	return m, nil
 }
 

@@ -198,8 +198,9 @@ func placeName(places []dashboard.BuildingFloors, building, floor string) string
 }
 
 // ruleForm is the rule form as it was sent, and what is wrong with it,
-// offering the account's places and every channel, the file's too.
-func ruleForm(in ruleInput, problem *refusal, places []dashboard.BuildingFloors, set notifier.Settings) views.RuleForm {
+// offering the places the person sees (the whole account to a person of
+// every building) and every channel, the file's too.
+func ruleForm(in ruleInput, problem *refusal, places []dashboard.BuildingFloors, wholeAccount bool, set notifier.Settings) views.RuleForm {
 	f := views.RuleForm{Name: in.name, After: in.after, QuietFrom: in.quietFrom, QuietTo: in.quietTo, QuietDrop: in.during == string(rules.QuietDrop), Digest: in.digest}
 	for _, k := range notify.Kinds {
 		f.Kinds = append(f.Kinds, views.Option{Value: string(k), Label: k.Label(), Selected: in.when == string(k)})
@@ -207,7 +208,9 @@ func ruleForm(in ruleInput, problem *refusal, places []dashboard.BuildingFloors,
 	for _, t := range domain.AlertTypes {
 		f.AlertTypes = append(f.AlertTypes, views.Option{Value: string(t), Label: t.Label(), Selected: slices.Contains(in.alertTypes, string(t))})
 	}
-	f.Places = append(f.Places, views.Option{Value: "", Label: "Whole account", Selected: in.where == ""})
+	if wholeAccount {
+		f.Places = append(f.Places, views.Option{Value: "", Label: "Whole account", Selected: in.where == ""})
+	}
 	for _, p := range places {
 		b := p.Building
 		f.Places = append(f.Places, views.Option{Value: "building:" + b.ID, Label: b.Name, Selected: in.where == "building:"+b.ID})

@@ -221,6 +221,13 @@ func TestAPersonLimitedToOneBuildingLearnsNothingOfAnother(t *testing.T) {
 		}
 	}
 
+	// The screen and rule forms offer their buildings, not the whole
+	// account.
+	for _, path := range []string{"/screens", "/notifications"} {
+		if r := b.get(path); r.StatusCode != http.StatusOK || strings.Contains(r.body, "Whole account") {
+			t.Errorf("GET %s = %d, offering the whole account: %v", path, r.StatusCode, strings.Contains(r.body, "Whole account"))
+		}
+	}
 	// Their own building they see.
 	if r := b.get("/buildings/" + own.ID); r.StatusCode != http.StatusOK || !strings.Contains(r.body, own.Name) {
 		t.Errorf("their own building: %d", r.StatusCode)
