@@ -68,7 +68,7 @@ func TestWhatAnAccountKeepsIsLimited(t *testing.T) {
 
 	// Wall screens, revoked ones included.
 	for i := range dashboard.MaxScreens {
-		if _, _, err := a.deps.Dashboard.CreateScreen(ctx, domain.Screen{Account: acc.ID, Name: fmt.Sprint("Screen ", i), Scope: domain.ScreenScope{Kind: "account"}},
+		if _, _, err := a.deps.Dashboard.CreateScreen(ctx, domain.EveryBuilding(), domain.Screen{Account: acc.ID, Name: fmt.Sprint("Screen ", i), Scope: domain.ScreenScope{Kind: "account"}},
 			domain.Credentials{APIKey: credA.APIKey, Authorization: credA.Authorization}); err != nil {
 			t.Fatal(err)
 		}

@@ -23,9 +23,10 @@ const alertsLimit = 500
 // filtered view can be bookmarked.
 type alertQuery struct {
 	dashboard.AlertsQuery
-	status   string        // open, closed or all
-	from, to string        // as given, yyyy-mm-dd
-	within   runsOutOption // the runs_out parameter; zero for any
+	scope    domain.BuildingScope // the buildings the person sees
+	status   string               // open, closed or all
+	from, to string               // as given, yyyy-mm-dd
+	within   runsOutOption        // the runs_out parameter; zero for any
 }
 
 // at is the query as of now: runs_out counted from now.
@@ -41,9 +42,9 @@ var alertTypePattern = regexp.MustCompile(`^[a-z0-9_]{1,64}$`)
 
 func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, error) {
 	ctx := c.Request().Context()
-	q := alertQuery{AlertsQuery: dashboard.AlertsQuery{AlertFilter: dashboard.AlertFilter{Account: account}}, status: "open"}
+	q := alertQuery{AlertsQuery: dashboard.AlertsQuery{AlertFilter: dashboard.AlertFilter{Account: account}}, status: "open", scope: s.scopeOf(c)}
 	q.BuildingID, q.FloorID, q.RoomID = c.QueryParam("building"), c.QueryParam("floor"), c.QueryParam("room")
-	switch kind, err := s.dash.CheckScope(ctx, account, dashboard.Scope{Building: q.BuildingID, Floor: q.FloorID, Room: q.RoomID}); {
+	switch kind, err := s.dash.CheckScope(ctx, account, q.scope, dashboard.Scope{Building: q.BuildingID, Floor: q.FloorID, Room: q.RoomID}); {
 	case err != nil:
 		return q, err
 	case kind != "":
@@ -168,7 +169,7 @@ func (s *Server) listAlerts(c echo.Context) error {
 // alerts builds the alerts page's live region for a filter; self is the
 // page's URL.
 func (s *Server) alerts(ctx context.Context, q alertQuery, self string, now time.Time) (views.Alerts, error) {
-	pg, err := s.dash.Alerts(ctx, q.at(now), alertsLimit)
+	pg, err := s.dash.Alerts(ctx, q.scope, q.at(now), alertsLimit)
 	if err != nil {
 		return views.Alerts{}, err
 	}

@@ -45,7 +45,7 @@ func backField(dst *string) *form.Field { return form.Text("back", "Back", dst) 
 
 func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem string) error {
 	ss := sessionOf(c)
-	v, err := s.dash.ClaimOf(c.Request().Context(), ss.Account, c.Param("id"))
+	v, err := s.dash.ClaimOf(c.Request().Context(), ss.Account, s.scopeOf(c), c.Param("id"))
 	if errors.Is(err, dashboard.ErrNoOpenAlert) {
 		return render(c, http.StatusNotFound, views.ClaimGonePage(views.ClaimGone{Page: s.page(c, "Alert closed", "alerts"), Back: claimBack(in.Back)}))
 	}
@@ -73,7 +73,7 @@ func (s *Server) claimAlert(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.dash.Claim(ctx, ss.Account, c.Param("id"), in.Name, in.Note)
+	_, err = s.dash.Claim(ctx, ss.Account, s.scopeOf(c), c.Param("id"), in.Name, in.Note)
 	var ce dashboard.ClaimError
 	switch {
 	case errors.As(err, &ce):
@@ -97,7 +97,7 @@ func (s *Server) releaseClaim(c echo.Context) error {
 	if _, err := readForm(c, backField(&in.Back)); err != nil {
 		return err
 	}
-	err := s.dash.Release(c.Request().Context(), ss.Account, c.Param("id"))
+	err := s.dash.Release(c.Request().Context(), ss.Account, s.scopeOf(c), c.Param("id"))
 	if errors.Is(err, dashboard.ErrNoOpenAlert) {
 		return s.renderClaim(c, http.StatusNotFound, in, "")
 	}

@@ -22,7 +22,7 @@ func (s *Server) exportAlerts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	al, err := s.dash.AllAlerts(ctx, q.at(s.clock.Now()))
+	al, err := s.dash.AllAlerts(ctx, q.scope, q.at(s.clock.Now()))
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (s *Server) exportDevices(c echo.Context) error {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
 	scope := dashboard.Scope{Building: c.QueryParam("building"), Floor: c.QueryParam("floor"), Room: c.QueryParam("room")}
-	switch kind, err := s.dash.CheckScope(ctx, ss.Account, scope); {
+	switch kind, err := s.dash.CheckScope(ctx, ss.Account, s.scopeOf(c), scope); {
 	case err != nil:
 		return err
 	case kind != "":
@@ -62,7 +62,7 @@ func (s *Server) exportDevices(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	cards, places, err := s.dash.Devices(ctx, ss.Account, scope, filter.at(s.clock.Now()))
+	cards, places, err := s.dash.Devices(ctx, ss.Account, s.scopeOf(c), scope, filter.at(s.clock.Now()))
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -18,17 +19,19 @@ const heartbeat = 20 * time.Second
 // streamEvents sends server-sent events telling the page which parts of
 // its data changed: "devices", "alerts", "metadata", and "status" when
 // the freshness of the data changed. Pages swap the fragments that show
-// them.
+// them. A person limited to some buildings is told of a change only when
+// what they see changed.
 func (s *Server) streamEvents(c echo.Context) error {
-	ss := sessionOf(c)
+	ss, sc := sessionOf(c), s.scopeOf(c)
 	events, stop := s.sync.Subscribe(ss.Account)
 	defer stop()
 	defer s.metrics.StreamOpened("session")()
+	ctx := c.Request().Context()
+	seen := s.seenChanges(ctx, ss.Account, sc)
 	st := startStream(c)
 	if !st.retry(3 * time.Second) {
 		return nil
 	}
-	ctx := c.Request().Context()
 	for {
 		select {
 		case <-ctx.Done():
@@ -44,7 +47,7 @@ func (s *Server) streamEvents(c echo.Context) error {
 				return nil
 			}
 			name := eventName(ev)
-			if name == "" {
+			if name == "" || ev.Kind == syncer.EventChanged && !seen(ev.Resource) {
 				continue
 			}
 			at := ev.At.UTC().Format(time.RFC3339)
@@ -105,4 +108,27 @@ func (s *Server) showProgress(c echo.Context) error {
 		return render(c, http.StatusOK, views.ProgressFragment(m))
 	}
 	return render(c, http.StatusOK, views.ProgressPage(m))
+}
+
+// seenChanges returns whether a change of a resource changed what the
+// scope sees: always, for a scope of every building; otherwise when the
+// digest of what it sees differs from the last one (dashboard.Seen). A
+// digest that cannot be read counts as a change.
+func (s *Server) seenChanges(ctx context.Context, account string, sc domain.BuildingScope) func(domain.Resource) bool {
+	if !sc.Limited() {
+		return func(domain.Resource) bool { return true }
+	}
+	last := map[domain.Resource]uint64{}
+	for _, res := range []domain.Resource{domain.ResourceDevices, domain.ResourceAlerts, domain.ResourceMetadata} {
+		last[res], _ = s.dash.Seen(ctx, account, sc, res)
+	}
+	return func(res domain.Resource) bool {
+		v, err := s.dash.Seen(ctx, account, sc, res)
+		if err != nil {
+			return true
+		}
+		changed := v != last[res]
+		last[res] = v
+		return changed
+	}
 }

@@ -189,7 +189,7 @@ func (s *Server) notificationsModel(c echo.Context, st notificationsState) (view
 	if err != nil {
 		return m, err
 	}
-	places, err := s.dash.ScreenScopes(ctx, account)
+	places, err := s.dash.ScreenScopes(ctx, account, s.scopeOf(c))
 	if err != nil {
 		return m, err
 	}
@@ -200,11 +200,18 @@ func (s *Server) notificationsModel(c echo.Context, st notificationsState) (view
 	for i, ch := range set.File.Channels {
 		m.FileChannels = append(m.FileChannels, channelRow(fmt.Sprint("file-channel-", i+1), ch, false))
 	}
+	// A person limited to some buildings sees the rules of theirs alone,
+	// and what those rules sent.
+	sc, seen := s.scopeOf(c), map[string]bool{}
 	for _, r := range set.Page.Rules {
-		m.Rules = append(m.Rules, ruleRow(r, places, true))
+		if r.Within(sc) {
+			m.Rules, seen[r.Name] = append(m.Rules, ruleRow(r, places, true)), true
+		}
 	}
 	for _, r := range set.File.Rules {
-		m.FileRules = append(m.FileRules, ruleRow(r, places, false))
+		if r.Within(sc) {
+			m.FileRules, seen[r.Name] = append(m.FileRules, ruleRow(r, places, false)), true
+		}
 	}
 	for i, ch := range slices.Concat(set.Page.Channels, set.File.Channels) {
 		log, err := s.notifier.Log(ctx, account, ch.Name, logLength)
@@ -213,12 +220,14 @@ func (s *Server) notificationsModel(c echo.Context, st notificationsState) (view
 		}
 		l := views.ChannelLog{ID: fmt.Sprint("log-", i+1), Channel: ch.Name, FromFile: i >= len(set.Page.Channels)}
 		for _, n := range log {
-			l.Rows = append(l.Rows, logRow(n))
+			if seen[n.Rule] || !sc.Limited() {
+				l.Rows = append(l.Rows, logRow(n))
+			}
 		}
 		m.Logs = append(m.Logs, l)
 	}
 	m.ChannelForm = channelForm(st.channel, st.channelProblem)
-	m.RuleForm = ruleForm(st.rule, st.ruleProblem, places, set)
+	m.RuleForm = ruleForm(st.rule, st.ruleProblem, places, !sc.Limited(), set)
 	return m, nil
 }
 

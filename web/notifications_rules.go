@@ -34,7 +34,8 @@ func (s *Server) addRule(c echo.Context) error {
 // removeRule removes a rule made on the page.
 func (s *Server) removeRule(c echo.Context) error {
 	return s.removeNamed(c, "rule", func(a *rules.Account, name string) error {
-		i := slices.IndexFunc(a.Rules, func(r rules.Rule) bool { return r.Name == name })
+		sc := s.scopeOf(c)
+		i := slices.IndexFunc(a.Rules, func(r rules.Rule) bool { return r.Name == name && r.Within(sc) })
 		if i < 0 {
 			return errNotFound("There is no rule of that name made on this page.")
 		}
@@ -55,7 +56,7 @@ func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
 	var r rules.Rule
 	var placesErr error
 	whereOf := func(where string) bool {
-		places, err := s.dash.ScreenScopes(c.Request().Context(), sessionOf(c).Account)
+		places, err := s.dash.ScreenScopes(c.Request().Context(), sessionOf(c).Account, s.scopeOf(c))
 		if err != nil {
 			placesErr = err
 			return true
@@ -89,6 +90,8 @@ func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
 		return in, r, placesErr
 	case problem != nil:
 		return in, r, &refusal{problem.Field, problem.Msg}
+	case !r.Within(s.scopeOf(c)):
+		return in, r, &refusal{"where", "Where: your role is limited to some buildings; choose one of them, or a floor of one."}
 	}
 	if in.quietFrom != "" {
 		quiet.During = rules.QuietAction(in.during)
@@ -195,8 +198,9 @@ func placeName(places []dashboard.BuildingFloors, building, floor string) string
 }
 
 // ruleForm is the rule form as it was sent, and what is wrong with it,
-// offering the account's places and every channel, the file's too.
-func ruleForm(in ruleInput, problem *refusal, places []dashboard.BuildingFloors, set notifier.Settings) views.RuleForm {
+// offering the places the person sees (the whole account to a person of
+// every building) and every channel, the file's too.
+func ruleForm(in ruleInput, problem *refusal, places []dashboard.BuildingFloors, wholeAccount bool, set notifier.Settings) views.RuleForm {
 	f := views.RuleForm{Name: in.name, After: in.after, QuietFrom: in.quietFrom, QuietTo: in.quietTo, QuietDrop: in.during == string(rules.QuietDrop), Digest: in.digest}
 	for _, k := range notify.Kinds {
 		f.Kinds = append(f.Kinds, views.Option{Value: string(k), Label: k.Label(), Selected: in.when == string(k)})
@@ -204,7 +208,9 @@ func ruleForm(in ruleInput, problem *refusal, places []dashboard.BuildingFloors,
 	for _, t := range domain.AlertTypes {
 		f.AlertTypes = append(f.AlertTypes, views.Option{Value: string(t), Label: t.Label(), Selected: slices.Contains(in.alertTypes, string(t))})
 	}
-	f.Places = append(f.Places, views.Option{Value: "", Label: "Whole account", Selected: in.where == ""})
+	if wholeAccount {
+		f.Places = append(f.Places, views.Option{Value: "", Label: "Whole account", Selected: in.where == ""})
+	}
 	for _, p := range places {
 		b := p.Building
 		f.Places = append(f.Places, views.Option{Value: "building:" + b.ID, Label: b.Name, Selected: in.where == "building:"+b.ID})

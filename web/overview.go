@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/domain"
 	"washboard/views"
 )
 
@@ -14,9 +15,9 @@ import (
 const overviewAlerts = 10
 
 func (s *Server) showOverview(c echo.Context) error {
-	ss := sessionOf(c)
+	ss, sc := sessionOf(c), s.scopeOf(c)
 	return s.servePage(c, "/", func(ctx context.Context, now time.Time) (*renderedPage, error) {
-		m, err := s.overview(ctx, ss, now)
+		m, err := s.overview(ctx, ss, sc, now)
 		if err != nil {
 			return nil, err
 		}
@@ -30,9 +31,9 @@ func (s *Server) showOverview(c echo.Context) error {
 
 // overview builds the front page's model. Its Page holds only what the
 // live region shows, nothing of the client's: the region is kept and
-// shown to every session of the account.
-func (s *Server) overview(ctx context.Context, ss session, now time.Time) (views.Overview, error) {
-	o, err := s.dash.Overview(ctx, ss.Account, overviewAlerts)
+// shown to every session of the account that sees the same buildings.
+func (s *Server) overview(ctx context.Context, ss session, sc domain.BuildingScope, now time.Time) (views.Overview, error) {
+	o, err := s.dash.Overview(ctx, ss.Account, sc, overviewAlerts)
 	if err != nil {
 		return views.Overview{}, err
 	}

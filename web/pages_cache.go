@@ -56,6 +56,7 @@ type pageKey struct {
 	account string
 	path    string // path and normalized query
 	name    string // the account's name as the session holds it
+	scope   string // the buildings the person sees (domain.BuildingScope.Key)
 }
 
 // LogValue is what a log line says of the page: its path.
@@ -188,7 +189,7 @@ type pageBuilder func(ctx context.Context, now time.Time) (*renderedPage, error)
 func (s *Server) servePage(c echo.Context, path string, build pageBuilder) error {
 	ss := sessionOf(c)
 	now := s.clock.Now().Truncate(time.Second)
-	key := pageKey{account: ss.Account, path: path, name: ss.AccountName}
+	key := pageKey{account: ss.Account, path: path, name: ss.AccountName, scope: s.scopeOf(c).Key()}
 	stamp := httpkit.Stamp{Generation: s.sync.Generation(ss.Account), Second: now.Unix()}
 	p, err := s.pages.Get(c.Request().Context(), key, stamp, func(ctx context.Context) (*renderedPage, error) {
 		p, err := build(ctx, now)

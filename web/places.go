@@ -16,9 +16,9 @@ import (
 )
 
 func (s *Server) showBuilding(c echo.Context) error {
-	ss, id := sessionOf(c), c.Param("id")
+	ss, sc, id := sessionOf(c), s.scopeOf(c), c.Param("id")
 	return s.servePage(c, "/buildings/"+id, func(ctx context.Context, now time.Time) (*renderedPage, error) {
-		m, err := s.building(ctx, ss.Account, id)
+		m, err := s.building(ctx, ss.Account, sc, id)
 		if err != nil {
 			return nil, err
 		}
@@ -27,14 +27,14 @@ func (s *Server) showBuilding(c echo.Context) error {
 }
 
 func (s *Server) showFloor(c echo.Context) error {
-	ss, id := sessionOf(c), c.Param("id")
+	ss, sc, id := sessionOf(c), s.scopeOf(c), c.Param("id")
 	filter, err := parseDeviceFilter(c)
 	if err != nil {
 		return err
 	}
 	self := filter.url("/floors/" + id)
 	return s.servePage(c, self, func(ctx context.Context, now time.Time) (*renderedPage, error) {
-		m, err := s.floor(ctx, ss.Account, id, filter, now)
+		m, err := s.floor(ctx, ss.Account, sc, id, filter, now)
 		if err != nil {
 			return nil, err
 		}
@@ -44,14 +44,14 @@ func (s *Server) showFloor(c echo.Context) error {
 }
 
 func (s *Server) showRoom(c echo.Context) error {
-	ss, id := sessionOf(c), c.Param("id")
+	ss, sc, id := sessionOf(c), s.scopeOf(c), c.Param("id")
 	filter, err := parseDeviceFilter(c)
 	if err != nil {
 		return err
 	}
 	self := filter.url("/rooms/" + id)
 	return s.servePage(c, self, func(ctx context.Context, now time.Time) (*renderedPage, error) {
-		m, err := s.room(ctx, ss.Account, id, filter, now)
+		m, err := s.room(ctx, ss.Account, sc, id, filter, now)
 		if err != nil {
 			return nil, err
 		}
@@ -70,8 +70,8 @@ func (s *Server) renderPlace(ctx context.Context, m views.Place) (*renderedPage,
 	return &renderedPage{title: m.Title, crumbs: m.Crumbs, live: live}, nil
 }
 
-func (s *Server) building(ctx context.Context, account, id string) (views.Place, error) {
-	pl, err := s.dash.Building(ctx, account, id)
+func (s *Server) building(ctx context.Context, account string, sc domain.BuildingScope, id string) (views.Place, error) {
+	pl, err := s.dash.Building(ctx, account, sc, id)
 	if err != nil {
 		return views.Place{}, err
 	}
@@ -86,8 +86,8 @@ func (s *Server) building(ctx context.Context, account, id string) (views.Place,
 	return m, nil
 }
 
-func (s *Server) floor(ctx context.Context, account, id string, filter deviceFilter, now time.Time) (views.Place, error) {
-	pl, err := s.dash.Floor(ctx, account, id, filter.at(s.clock.Now()))
+func (s *Server) floor(ctx context.Context, account string, sc domain.BuildingScope, id string, filter deviceFilter, now time.Time) (views.Place, error) {
+	pl, err := s.dash.Floor(ctx, account, sc, id, filter.at(s.clock.Now()))
 	if err != nil {
 		return views.Place{}, err
 	}
@@ -100,8 +100,8 @@ func (s *Server) floor(ctx context.Context, account, id string, filter deviceFil
 	return m, nil
 }
 
-func (s *Server) room(ctx context.Context, account, id string, filter deviceFilter, now time.Time) (views.Place, error) {
-	pl, err := s.dash.Room(ctx, account, id, filter.at(s.clock.Now()))
+func (s *Server) room(ctx context.Context, account string, sc domain.BuildingScope, id string, filter deviceFilter, now time.Time) (views.Place, error) {
+	pl, err := s.dash.Room(ctx, account, sc, id, filter.at(s.clock.Now()))
 	if err != nil {
 		return views.Place{}, err
 	}
@@ -128,7 +128,7 @@ func (s *Server) sections(now time.Time, pl dashboard.Place) []views.RoomSection
 
 func (s *Server) showLocation(c echo.Context) error {
 	ss, ctx, now := sessionOf(c), c.Request().Context(), s.clock.Now()
-	card, p, err := s.dash.Location(ctx, ss.Account, c.Param("id"))
+	card, p, err := s.dash.Location(ctx, ss.Account, s.scopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func (s *Server) showLocation(c echo.Context) error {
 		return render(c, http.StatusOK, views.DeviceCardView(m.Card))
 	}
 	// The page charts the last days, in the zone its card's times are in.
-	history, err := s.dash.LocationHistory(ctx, ss.Account, l.ID, card.Devices, now)
+	history, err := s.dash.LocationHistory(ctx, ss.Account, s.scopeOf(c), l.ID, card.Devices, now)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 	shiftName, buildingID := c.QueryParam("shift"), c.QueryParam("building")
 	last := shifts.LastEnded(now, zone)
 
-	buildings, err := s.dash.Buildings(ctx, account)
+	buildings, err := s.dash.Buildings(ctx, account, s.scopeOf(c))
 	if err != nil {
 		return q, err
 	}
@@ -148,7 +148,7 @@ func (s *Server) showShiftReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	built, err := s.dash.Report(ctx, ss.Account, ss.Cred, q.building.ID, q.period, now)
+	built, err := s.dash.Report(ctx, ss.Account, s.scopeOf(c), ss.Cred, q.building.ID, q.period, now)
 	if err != nil {
 		return err
 	}
@@ -224,7 +224,7 @@ func (s *Server) exportShiftReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	built, err := s.dash.Report(ctx, ss.Account, ss.Cred, q.building.ID, q.period, now)
+	built, err := s.dash.Report(ctx, ss.Account, s.scopeOf(c), ss.Cred, q.building.ID, q.period, now)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func (s *Server) listScreens(c echo.Context) error {
 // editScreen shows the form filled with a screen.
 func (s *Server) editScreen(c echo.Context) error {
 	ss := sessionOf(c)
-	sc, err := s.dash.Screen(c.Request().Context(), ss.Account, c.Param("id"))
+	sc, err := s.dash.Screen(c.Request().Context(), ss.Account, s.scopeOf(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func (s *Server) createScreen(c echo.Context) error {
 	if problem != "" {
 		return s.screenFormError(c, in, problem)
 	}
-	sc, token, err := s.dash.CreateScreen(ctx, in.screen(ss.Account), ss.Cred)
+	sc, token, err := s.dash.CreateScreen(ctx, s.scopeOf(c), in.screen(ss.Account), ss.Cred)
 	if le := (*domain.LimitError)(nil); errors.As(err, &le) {
 		return s.renderScreenForm(c, http.StatusUnprocessableEntity, in, le.Error())
 	}
@@ -66,7 +66,7 @@ func (s *Server) createScreen(c echo.Context) error {
 func (s *Server) updateScreen(c echo.Context) error {
 	ss := sessionOf(c)
 	ctx := c.Request().Context()
-	if _, err := s.dash.Screen(ctx, ss.Account, c.Param("id")); err != nil {
+	if _, err := s.dash.Screen(ctx, ss.Account, s.scopeOf(c), c.Param("id")); err != nil {
 		return err
 	}
 	in, problem, err := s.readScreenForm(c, ss.Account)
@@ -79,7 +79,7 @@ func (s *Server) updateScreen(c echo.Context) error {
 	}
 	sc := in.screen(ss.Account)
 	sc.ID = in.ID
-	if err := s.dash.UpdateScreen(ctx, sc); err != nil {
+	if err := s.dash.UpdateScreen(ctx, s.scopeOf(c), sc); err != nil {
 		return err
 	}
 	return redirect(c, "/screens")
@@ -89,7 +89,7 @@ func (s *Server) updateScreen(c echo.Context) error {
 func (s *Server) revokeScreen(c echo.Context) error {
 	ss := sessionOf(c)
 	id := c.Param("id")
-	if err := s.dash.RevokeScreen(c.Request().Context(), ss.Account, id); err != nil {
+	if err := s.dash.RevokeScreen(c.Request().Context(), ss.Account, s.scopeOf(c), id); err != nil {
 		return err
 	}
 	s.sync.Release(screenHolder(id))
@@ -103,7 +103,7 @@ func (s *Server) revokeScreen(c echo.Context) error {
 func (s *Server) removeScreen(c echo.Context) error {
 	ss := sessionOf(c)
 	id := c.Param("id")
-	err := s.dash.RemoveScreen(c.Request().Context(), ss.Account, id)
+	err := s.dash.RemoveScreen(c.Request().Context(), ss.Account, s.scopeOf(c), id)
 	if errors.Is(err, domain.ErrScreenLinked) {
 		m, merr := s.screensModel(c, blankScreenForm(), "")
 		if merr != nil {
@@ -124,7 +124,7 @@ func (s *Server) removeScreen(c echo.Context) error {
 func (s *Server) relinkScreen(c echo.Context) error {
 	ss := sessionOf(c)
 	ctx := c.Request().Context()
-	sc, token, err := s.dash.RelinkScreen(ctx, ss.Account, c.Param("id"), ss.Cred)
+	sc, token, err := s.dash.RelinkScreen(ctx, ss.Account, s.scopeOf(c), c.Param("id"), ss.Cred)
 	if err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 	ss := sessionOf(c)
 	m := views.Screens{Page: s.page(c, "Screens", "screens"), Error: problem, Now: s.clock.Now()}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Screens"}}
-	screens, err := s.dash.Screens(ctx, ss.Account)
+	screens, err := s.dash.Screens(ctx, ss.Account, s.scopeOf(c))
 	if err != nil {
 		return m, err
 	}
@@ -186,8 +186,11 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 	if in.ID != "" {
 		f.Action, f.Editing = "/screens/"+in.ID, true
 	}
-	f.Scopes = append(f.Scopes, views.Option{Value: "account", Label: "Whole account", Selected: in.Scope == "" || in.Scope == "account"})
-	places, err := s.dash.ScreenScopes(ctx, ss.Account)
+	sc := s.scopeOf(c)
+	if !sc.Limited() {
+		f.Scopes = append(f.Scopes, views.Option{Value: "account", Label: "Whole account", Selected: in.Scope == "" || in.Scope == "account"})
+	}
+	places, err := s.dash.ScreenScopes(ctx, ss.Account, sc)
 	if err != nil {
 		return m, err
 	}

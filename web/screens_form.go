@@ -67,13 +67,16 @@ func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput
 	kind, id, _ := strings.Cut(in.Scope, ":")
 	switch kind {
 	case "account":
+		if s.scopeOf(c).Limited() {
+			return in, "Your role is limited to some buildings: choose one of them, or a floor of one.", nil
+		}
 		in.scope = domain.ScreenScope{Kind: "account"}
 	case "building", "floor":
 		sc := dashboard.Scope{Building: id}
 		if kind == "floor" {
 			sc = dashboard.Scope{Floor: id}
 		}
-		if missing, err := s.dash.CheckScope(c.Request().Context(), account, sc); err != nil || missing != "" || id == "" {
+		if missing, err := s.dash.CheckScope(c.Request().Context(), account, s.scopeOf(c), sc); err != nil || missing != "" || id == "" {
 			return in, "Choose a building or floor of this account.", nil
 		}
 		in.scope = domain.ScreenScope{Kind: kind, ID: id}

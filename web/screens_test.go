@@ -407,7 +407,7 @@ func TestAnotherAccountsScreenIsNotRemoved(t *testing.T) {
 	userA.signIn(credA)
 	userA.createScreen(screenForm("Lobby", "account"))
 	id := userA.listedScreens()["Lobby"]
-	if err := a.deps.Dashboard.RevokeScreen(context.Background(), a.world.Accounts()[0].ID, id); err != nil {
+	if err := a.deps.Dashboard.RevokeScreen(context.Background(), a.world.Accounts()[0].ID, domain.EveryBuilding(), id); err != nil {
 		t.Fatal(err)
 	}
 	userB := a.browser()
@@ -437,14 +437,14 @@ func TestRemovingARevokedScreenMakesRoomAtTheScreenLimit(t *testing.T) {
 	acc := a.world.Accounts()[0]
 	var last domain.Screen
 	for i := range dashboard.MaxScreens {
-		sc, _, err := a.deps.Dashboard.CreateScreen(ctx, domain.Screen{Account: acc.ID, Name: fmt.Sprint("Screen ", i), Scope: domain.ScreenScope{Kind: "account"}},
+		sc, _, err := a.deps.Dashboard.CreateScreen(ctx, domain.EveryBuilding(), domain.Screen{Account: acc.ID, Name: fmt.Sprint("Screen ", i), Scope: domain.ScreenScope{Kind: "account"}},
 			domain.Credentials{APIKey: credA.APIKey, Authorization: credA.Authorization})
 		if err != nil {
 			t.Fatal(err)
 		}
 		last = sc
 	}
-	if err := a.deps.Dashboard.RevokeScreen(ctx, acc.ID, last.ID); err != nil {
+	if err := a.deps.Dashboard.RevokeScreen(ctx, acc.ID, domain.EveryBuilding(), last.ID); err != nil {
 		t.Fatal(err)
 	}
 	form := screenForm("In its place", "account")

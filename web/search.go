@@ -26,7 +26,7 @@ func (s *Server) searchLocations(c echo.Context) error {
 	if q == "" {
 		return render(c, 200, views.SearchPage(m))
 	}
-	cards, places, more, err := s.dash.Search(ctx, ss.Account, q, searchLimit)
+	cards, places, more, err := s.dash.Search(ctx, ss.Account, s.scopeOf(c), q, searchLimit)
 	if err != nil {
 		return err
 	}

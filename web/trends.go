@@ -52,7 +52,7 @@ func (s *Server) parseTrendsQuery(c echo.Context, account string) (trendsQuery, 
 		q.days = n
 	}
 	var err error
-	if q.buildings, err = s.dash.Buildings(c.Request().Context(), account); err != nil {
+	if q.buildings, err = s.dash.Buildings(c.Request().Context(), account, s.scopeOf(c)); err != nil {
 		return q, err
 	}
 	if id := c.QueryParam("building"); id != "" {
@@ -87,7 +87,7 @@ func (s *Server) trends(c echo.Context, account string, q trendsQuery) (dashboar
 	if err != nil {
 		return dashboard.Trends{}, err
 	}
-	return s.dash.Trends(ctx, account, q.building.ID, q.days, zone)
+	return s.dash.Trends(ctx, account, s.scopeOf(c), q.building.ID, q.days, zone)
 }
 
 // showTrends answers /trends.

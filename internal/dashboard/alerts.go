@@ -54,8 +54,10 @@ type AlertsPage struct {
 	Rooms     []domain.Room
 }
 
-// Alerts reads the alerts page of a query, with at most limit alerts.
-func (s *Service) Alerts(ctx context.Context, q AlertsQuery, limit int) (AlertsPage, error) {
+// Alerts reads the alerts page of a query, with at most limit alerts, of
+// the buildings the scope sees.
+func (s *Service) Alerts(ctx context.Context, sc domain.BuildingScope, q AlertsQuery, limit int) (AlertsPage, error) {
+	q.Buildings = sc.IDs()
 	f := q.AlertFilter
 	var m AlertsPage
 	var alerts []domain.Alert
@@ -93,9 +95,15 @@ func (s *Service) Alerts(ctx context.Context, q AlertsQuery, limit int) (AlertsP
 		if m.Claims, err = s.store.ActiveClaims(ctx, f.Account); err != nil {
 			return m, err
 		}
+		m.Claims = claimsOf(m.Claims, alerts)
 	}
 	if m.Buildings, err = s.store.Buildings(ctx, f.Account); err != nil {
 		return m, err
+	}
+	m.Buildings = seen(sc, m.Buildings)
+	if (f.FloorID != "" && s.seesFloor(ctx, f.Account, sc, f.FloorID) != nil) || (f.RoomID != "" && s.seesRoom(ctx, f.Account, sc, f.RoomID) != nil) ||
+		!sc.Sees(f.BuildingID) && f.BuildingID != "" {
+		return m, nil // no choice of places outside the scope
 	}
 	switch {
 	case f.BuildingID != "":
@@ -116,8 +124,10 @@ func (s *Service) Alerts(ctx context.Context, q AlertsQuery, limit int) (AlertsP
 	return m, nil
 }
 
-// AllAlerts reads every alert of a query, for the export.
-func (s *Service) AllAlerts(ctx context.Context, q AlertsQuery) (Located, error) {
+// AllAlerts reads every alert of a query of the buildings the scope sees,
+// for the export.
+func (s *Service) AllAlerts(ctx context.Context, sc domain.BuildingScope, q AlertsQuery) (Located, error) {
+	q.Buildings = sc.IDs()
 	var alerts []domain.Alert
 	var err error
 	if q.forecasts() {
@@ -202,7 +212,7 @@ func (s *Service) alertsRunOut(ctx context.Context, f AlertFilter, alerts []doma
 		macs := a.MACs
 		if len(macs) == 0 {
 			if atLocation == nil {
-				devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: f.Account, BuildingID: f.BuildingID,
+				devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: f.Account, Buildings: f.Buildings, BuildingID: f.BuildingID,
 					FloorID: f.FloorID, RoomID: f.RoomID, LocationID: f.LocationID})
 				if err != nil {
 					return nil, err
@@ -270,4 +280,16 @@ func (s *Service) refills(ctx context.Context, f AlertFilter) ([]FloorRefill, er
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// claimsOf keeps the claims of the alerts: who is on those listed, and no
+// others.
+func claimsOf(claims map[string]domain.Claim, alerts []domain.Alert) map[string]domain.Claim {
+	out := make(map[string]domain.Claim, min(len(claims), len(alerts)))
+	for _, a := range alerts {
+		if c, ok := claims[a.ID]; ok {
+			out[a.ID] = c
+		}
+	}
+	return out
 }

@@ -42,9 +42,14 @@ func cleanClaimText(field, s string, required bool, limit int) (string, error) {
 // Claim records that name is on the account's open alert, with an
 // optional note, handing it over from whoever was on it. It announces
 // the change, so that pages and screens show it at once.
-func (s *Service) Claim(ctx context.Context, account, alertID, name, note string) (domain.Claim, error) {
+func (s *Service) Claim(ctx context.Context, account string, sc domain.BuildingScope, alertID, name, note string) (domain.Claim, error) {
 	var c domain.Claim
 	var err error
+	if sc.Limited() {
+		if err := s.seesOpenAlert(ctx, account, sc, alertID); err != nil {
+			return c, err
+		}
+	}
 	if c.Name, err = cleanClaimText("The name", name, true, domain.MaxClaimName); err != nil {
 		return c, err
 	}
@@ -65,13 +70,9 @@ func (s *Service) Claim(ctx context.Context, account, alertID, name, note string
 // Release ends the claim on the account's open alert, if there is one.
 // ErrNoOpenAlert when the account has no open alert of the id: another
 // account's alert is not found, as it is not on the claim page.
-func (s *Service) Release(ctx context.Context, account, alertID string) error {
-	open, err := s.store.CountAlerts(ctx, store.AlertFilter{Account: account, AlertID: alertID, Status: domain.AlertOpen})
-	if err != nil {
+func (s *Service) Release(ctx context.Context, account string, sc domain.BuildingScope, alertID string) error {
+	if err := s.seesOpenAlert(ctx, account, sc, alertID); err != nil {
 		return err
-	}
-	if open == 0 {
-		return ErrNoOpenAlert
 	}
 	if err := s.store.ReleaseClaim(ctx, account, alertID, s.clock.Now()); err != nil {
 		return err
@@ -91,9 +92,9 @@ type ClaimView struct {
 
 // ClaimOf reads an open alert of the account for the claim page.
 // ErrNoOpenAlert when it is not open.
-func (s *Service) ClaimOf(ctx context.Context, account, alertID string) (ClaimView, error) {
+func (s *Service) ClaimOf(ctx context.Context, account string, sc domain.BuildingScope, alertID string) (ClaimView, error) {
 	var v ClaimView
-	alerts, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, AlertID: alertID, Status: domain.AlertOpen, Limit: 1})
+	alerts, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, Buildings: sc.IDs(), AlertID: alertID, Status: domain.AlertOpen, Limit: 1})
 	if err != nil {
 		return v, err
 	}

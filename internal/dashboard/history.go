@@ -26,7 +26,10 @@ const refillNear = time.Hour
 // spans each device was offline, its refills, and the location's alerts.
 // It reads the history the cache keeps (store.History): a location whose
 // devices have no readings has devices without a record.
-func (s *Service) LocationHistory(ctx context.Context, account, id string, devices []domain.Device, now time.Time) (domain.LocationHistory, error) {
+func (s *Service) LocationHistory(ctx context.Context, account string, sc domain.BuildingScope, id string, devices []domain.Device, now time.Time) (domain.LocationHistory, error) {
+	if err := s.seesLocation(ctx, account, sc, id); err != nil {
+		return domain.LocationHistory{}, err
+	}
 	from := now.Add(-HistoryWindow)
 	alerts, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, LocationID: id, OpenFrom: from, OpenTo: now})
 	if err != nil {

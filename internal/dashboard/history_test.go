@@ -127,7 +127,7 @@ func TestLocationHistoryOfTheLastSevenDays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := s.LocationHistory(ctx, "acme", "l1", devices, now)
+	h, err := s.LocationHistory(ctx, "acme", domain.EveryBuilding(), "l1", devices, now)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,20 +28,24 @@ type Overview struct {
 	Alerts    Located
 }
 
-// Overview reads the front page of an account, with at most alertLimit
-// open alerts, the most urgent first.
-func (s *Service) Overview(ctx context.Context, account string, alertLimit int) (Overview, error) {
+// Overview reads the front page of an account, as the scope sees it,
+// with at most alertLimit open alerts, the most urgent first. A scope of
+// some buildings counts theirs alone.
+func (s *Service) Overview(ctx context.Context, account string, sc domain.BuildingScope, alertLimit int) (Overview, error) {
 	var m Overview
 	var err error
-	if m.Rollup, err = s.store.Rollup(ctx, account, domain.ScopeAccount, account); err != nil {
-		return m, err
-	}
 	buildings, err := s.store.Buildings(ctx, account)
 	if err != nil {
 		return m, err
 	}
+	buildings = seen(sc, buildings)
 	rollups, err := s.store.Rollups(ctx, account, domain.ScopeBuilding)
 	if err != nil {
+		return m, err
+	}
+	if sc.Limited() {
+		m.Rollup = sumOf(rollups, buildings)
+	} else if m.Rollup, err = s.store.Rollup(ctx, account, domain.ScopeAccount, account); err != nil {
 		return m, err
 	}
 	floors, err := s.store.Floors(ctx, account, "")
@@ -55,7 +59,7 @@ func (s *Service) Overview(ctx context.Context, account string, alertLimit int) 
 	for _, b := range buildings {
 		m.Buildings = append(m.Buildings, Summary{ID: b.ID, Name: b.Name, Parts: floorsOf[b.ID], Rollup: rollups[b.ID]})
 	}
-	open, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, Status: domain.AlertOpen, Limit: alertLimit})
+	open, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, Buildings: sc.IDs(), Status: domain.AlertOpen, Limit: alertLimit})
 	if err != nil {
 		return m, err
 	}
@@ -142,7 +146,10 @@ type Place struct {
 }
 
 // Building reads a building's page: its counts and its floors.
-func (s *Service) Building(ctx context.Context, account, id string) (Place, error) {
+func (s *Service) Building(ctx context.Context, account string, sc domain.BuildingScope, id string) (Place, error) {
+	if !sc.Sees(id) {
+		return Place{}, notSeen("building", id)
+	}
 	b, err := s.store.Building(ctx, account, id)
 	if err != nil {
 		return Place{}, err
@@ -177,10 +184,13 @@ func (s *Service) Building(ctx context.Context, account, id string) (Place, erro
 
 // Floor reads a floor's page: its rooms' cards that pass the filter. With
 // an active filter, rooms with no card left are left out.
-func (s *Service) Floor(ctx context.Context, account, id string, filter DeviceFilter) (Place, error) {
+func (s *Service) Floor(ctx context.Context, account string, sc domain.BuildingScope, id string, filter DeviceFilter) (Place, error) {
 	f, err := s.store.Floor(ctx, account, id)
 	if err != nil {
 		return Place{}, err
+	}
+	if !sc.Sees(f.BuildingID) {
+		return Place{}, notSeen("floor", id)
 	}
 	b, err := s.store.Building(ctx, account, f.BuildingID)
 	if err != nil {
@@ -213,7 +223,7 @@ func (s *Service) Floor(ctx context.Context, account, id string, filter DeviceFi
 }
 
 // Room reads a room's page: its cards that pass the filter.
-func (s *Service) Room(ctx context.Context, account, id string, filter DeviceFilter) (Place, error) {
+func (s *Service) Room(ctx context.Context, account string, sc domain.BuildingScope, id string, filter DeviceFilter) (Place, error) {
 	r, err := s.store.Room(ctx, account, id)
 	if err != nil {
 		return Place{}, err
@@ -221,6 +231,9 @@ func (s *Service) Room(ctx context.Context, account, id string, filter DeviceFil
 	f, err := s.store.Floor(ctx, account, r.FloorID)
 	if err != nil {
 		return Place{}, err
+	}
+	if !sc.Sees(f.BuildingID) {
+		return Place{}, notSeen("room", id)
 	}
 	b, err := s.store.Building(ctx, account, f.BuildingID)
 	if err != nil {
@@ -352,9 +365,12 @@ func (s *Service) addClaims(ctx context.Context, account string, cards []Card) e
 }
 
 // Location reads one location's card and the places it is in.
-func (s *Service) Location(ctx context.Context, account, id string) (Card, Places, error) {
+func (s *Service) Location(ctx context.Context, account string, sc domain.BuildingScope, id string) (Card, Places, error) {
 	l, err := s.store.Location(ctx, account, id)
 	if err != nil {
+		return Card{}, Places{}, err
+	}
+	if err := s.seesLocation(ctx, account, sc, id); err != nil {
 		return Card{}, Places{}, err
 	}
 	c, err := s.cardOfLocation(ctx, account, l)
@@ -381,8 +397,8 @@ func (s *Service) cardOfLocation(ctx context.Context, account string, l domain.L
 
 // Search finds at most limit locations by their name, their room's name or
 // a device's MAC address; more reports whether there were more.
-func (s *Service) Search(ctx context.Context, account, query string, limit int) (cards []Card, p Places, more bool, err error) {
-	locs, err := s.store.SearchLocations(ctx, account, query, limit+1)
+func (s *Service) Search(ctx context.Context, account string, sc domain.BuildingScope, query string, limit int) (cards []Card, p Places, more bool, err error) {
+	locs, err := s.store.SearchLocations(ctx, account, query, sc.IDs(), limit+1)
 	if err != nil {
 		return nil, p, false, err
 	}
@@ -413,16 +429,23 @@ type Scope struct {
 	Building, Floor, Room string
 }
 
-// CheckScope says which of the scope's places is not one of the account's:
-// "building", "floor" or "room", "" when all are.
-func (s *Service) CheckScope(ctx context.Context, account string, sc Scope) (string, error) {
+// CheckScope says which of the scope's places is not one of the account's
+// that the person's scope sees: "building", "floor" or "room", "" when
+// all are.
+func (s *Service) CheckScope(ctx context.Context, account string, seer domain.BuildingScope, sc Scope) (string, error) {
 	for _, c := range []struct {
 		kind, id string
 		read     func(ctx context.Context, account, id string) error
 	}{
-		{"building", sc.Building, func(ctx context.Context, a, id string) error { _, err := s.store.Building(ctx, a, id); return err }},
-		{"floor", sc.Floor, func(ctx context.Context, a, id string) error { _, err := s.store.Floor(ctx, a, id); return err }},
-		{"room", sc.Room, func(ctx context.Context, a, id string) error { _, err := s.store.Room(ctx, a, id); return err }},
+		{"building", sc.Building, func(ctx context.Context, a, id string) error {
+			if !seer.Sees(id) {
+				return notSeen("building", id)
+			}
+			_, err := s.store.Building(ctx, a, id)
+			return err
+		}},
+		{"floor", sc.Floor, func(ctx context.Context, a, id string) error { return s.seesFloorOf(ctx, a, seer, id) }},
+		{"room", sc.Room, func(ctx context.Context, a, id string) error { return s.seesRoomOf(ctx, a, seer, id) }},
 	} {
 		if c.id == "" {
 			continue
@@ -438,9 +461,12 @@ func (s *Service) CheckScope(ctx context.Context, account string, sc Scope) (str
 }
 
 // Devices reads the cards of a scope that pass the filter, for the
-// devices export, and every place of the account.
-func (s *Service) Devices(ctx context.Context, account string, sc Scope, filter DeviceFilter) ([]Card, Places, error) {
+// devices export, and every place of the account the person's scope sees.
+func (s *Service) Devices(ctx context.Context, account string, seer domain.BuildingScope, sc Scope, filter DeviceFilter) ([]Card, Places, error) {
 	cards, err := s.cardsIn(ctx, account, sc.Building, sc.Floor, sc.Room)
+	if seer.Limited() && err == nil {
+		cards, err = s.cardsSeen(ctx, account, seer, cards)
+	}
 	if err != nil {
 		return nil, Places{}, err
 	}
@@ -454,5 +480,8 @@ func (s *Service) Devices(ctx context.Context, account string, sc Scope, filter 
 		slices.SortStableFunc(kept, bySoonestOut)
 	}
 	p, err := s.allPlaces(ctx, account)
+	if err == nil && seer.Limited() {
+		p = p.seen(seer)
+	}
 	return kept, p, err
 }

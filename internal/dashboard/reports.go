@@ -50,9 +50,10 @@ func (s *Service) SaveReportSettings(ctx context.Context, account string, shifts
 	return s.store.SaveReportSettings(ctx, account, store.ReportSettings{Shifts: shifts.String(), Zone: zone.String(), Updated: s.clock.Now()})
 }
 
-// Buildings lists the account's buildings.
-func (s *Service) Buildings(ctx context.Context, account string) ([]domain.Building, error) {
-	return s.store.Buildings(ctx, account)
+// Buildings lists the account's buildings the scope sees.
+func (s *Service) Buildings(ctx context.Context, account string, sc domain.BuildingScope) ([]domain.Building, error) {
+	bs, err := s.store.Buildings(ctx, account)
+	return seen(sc, bs), err
 }
 
 // Report is a shift report with what the page says about where its data
@@ -70,8 +71,14 @@ type Report struct {
 // building when building is not empty. Its alerts come from the cache; a
 // period older than the cache holds is read from the service with cred,
 // and if that fails the report says so and counts what the cache has.
-func (s *Service) Report(ctx context.Context, account string, cred domain.Credentials, building string, p report.Period, now time.Time) (Report, error) {
+//
+// A scope of some buildings reports on theirs alone: their alerts,
+// devices and the claims of their alerts.
+func (s *Service) Report(ctx context.Context, account string, sc domain.BuildingScope, cred domain.Credentials, building string, p report.Period, now time.Time) (Report, error) {
 	var out Report
+	if building != "" && !sc.Sees(building) {
+		return out, notSeen("building", building)
+	}
 	var alerts []domain.Alert
 	zone := p.Start.Location()
 	fromService := false
@@ -96,7 +103,7 @@ func (s *Service) Report(ctx context.Context, account string, cred domain.Creden
 	}
 	if !fromService {
 		var err error
-		alerts, err = s.store.FindAlerts(ctx, store.AlertFilter{Account: account, BuildingID: building, OpenFrom: p.Start, OpenTo: p.End})
+		alerts, err = s.store.FindAlerts(ctx, store.AlertFilter{Account: account, Buildings: sc.IDs(), BuildingID: building, OpenFrom: p.Start, OpenTo: p.End})
 		if err != nil {
 			return out, err
 		}
@@ -106,7 +113,7 @@ func (s *Service) Report(ctx context.Context, account string, cred domain.Creden
 	var devices []domain.Device
 	if devicesCurrent {
 		var err error
-		if devices, err = s.store.FindDevices(ctx, store.DeviceFilter{Account: account, BuildingID: building}); err != nil {
+		if devices, err = s.store.FindDevices(ctx, store.DeviceFilter{Account: account, Buildings: sc.IDs(), BuildingID: building}); err != nil {
 			return out, err
 		}
 	}
@@ -126,18 +133,19 @@ func (s *Service) Report(ctx context.Context, account string, cred domain.Creden
 		places[id] = report.Place{LocationID: id, Location: pa.Location.Name, Room: pa.Room.Name,
 			FloorID: pa.Floor.ID, Floor: pa.Floor.Name, BuildingID: pa.Building.ID, Building: pa.Building.Name, Type: pa.Location.Type}
 	}
-	if fromService && building != "" {
+	if fromService && (building != "" || sc.Limited()) {
 		// The service was asked for the whole account; its read is kept
 		// for others, so the building's alerts are a copy.
 		kept := make([]domain.Alert, 0, len(alerts))
 		for _, a := range alerts {
-			if places[a.LocationID].BuildingID == building {
+			pl, ok := places[a.LocationID]
+			if ok && (building == "" || pl.BuildingID == building) && sc.Sees(pl.BuildingID) {
 				kept = append(kept, a)
 			}
 		}
 		alerts = kept
 	}
-	claims, err := s.store.ClaimsDuring(ctx, account, p.Start, p.End, maxReportClaims+1)
+	claims, err := s.store.ClaimsDuring(ctx, account, p.Start, p.End, sc.IDs(), maxReportClaims+1)
 	if err != nil {
 		return out, err
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -55,8 +56,13 @@ const MaxScreens = 200
 
 // CreateScreen makes a screen showing the account's data with cred, and
 // returns it with its link token, which is never stored; a
-// *domain.LimitError when the account has MaxScreens already.
-func (s *Service) CreateScreen(ctx context.Context, sc domain.Screen, cred domain.Credentials) (domain.Screen, string, error) {
+// *domain.LimitError when the account has MaxScreens already. What it
+// shows lies within the maker's scope: domain.ErrNotFound otherwise, as
+// for a place the account does not have.
+func (s *Service) CreateScreen(ctx context.Context, maker domain.BuildingScope, sc domain.Screen, cred domain.Credentials) (domain.Screen, string, error) {
+	if err := s.screenWithin(ctx, sc.Account, maker, sc.Scope); err != nil {
+		return sc, "", err
+	}
 	id := make([]byte, 8)
 	if _, err := rand.Read(id); err != nil {
 		panic(err) // crypto/rand does not fail on supported platforms
@@ -77,23 +83,59 @@ func (s *Service) CreateScreen(ctx context.Context, sc domain.Screen, cred domai
 	return sc, token, nil
 }
 
-// Screen reads one of the account's screens.
-func (s *Service) Screen(ctx context.Context, account, id string) (domain.Screen, error) {
-	return s.store.Screen(ctx, account, id)
+// Screen reads one of the account's screens that shows what the scope
+// sees (screenWithin).
+func (s *Service) Screen(ctx context.Context, account string, seer domain.BuildingScope, id string) (domain.Screen, error) {
+	sc, err := s.store.Screen(ctx, account, id)
+	if err != nil {
+		return sc, err
+	}
+	if s.screenWithin(ctx, account, seer, sc.Scope) != nil {
+		return domain.Screen{}, notSeen("screen", id)
+	}
+	return sc, nil
 }
 
 // UpdateScreen renames, re-scopes or re-configures one of the account's
-// screens.
-func (s *Service) UpdateScreen(ctx context.Context, sc domain.Screen) error {
-	if _, err := s.store.Screen(ctx, sc.Account, sc.ID); err != nil {
+// screens, one the scope sees, to show what it sees.
+func (s *Service) UpdateScreen(ctx context.Context, seer domain.BuildingScope, sc domain.Screen) error {
+	if _, err := s.Screen(ctx, sc.Account, seer, sc.ID); err != nil {
+		return err
+	}
+	if err := s.screenWithin(ctx, sc.Account, seer, sc.Scope); err != nil {
 		return err
 	}
 	return s.store.UpdateScreen(ctx, sc)
 }
 
-// RevokeScreen unlinks a screen.
-func (s *Service) RevokeScreen(ctx context.Context, account, id string) error {
+// RevokeScreen unlinks a screen the scope sees.
+func (s *Service) RevokeScreen(ctx context.Context, account string, seer domain.BuildingScope, id string) error {
+	if _, err := s.Screen(ctx, account, seer, id); err != nil {
+		return err
+	}
 	return s.store.RevokeScreen(ctx, account, id, s.clock.Now())
+}
+
+// screenWithin is nil when what a screen shows lies within the scope: any
+// place for a scope of every building; one of its buildings, or a floor
+// of one, otherwise. domain.ErrNotFound when it does not, as for a place
+// the account does not have.
+func (s *Service) screenWithin(ctx context.Context, account string, seer domain.BuildingScope, scope domain.ScreenScope) error {
+	if !seer.Limited() {
+		return nil
+	}
+	switch scope.Kind {
+	case "building":
+		if seer.Sees(scope.ID) {
+			return nil
+		}
+	case "floor":
+		f, err := s.store.Floor(ctx, account, scope.ID)
+		if err == nil && seer.Sees(f.BuildingID) {
+			return nil
+		}
+	}
+	return notSeen(scope.Kind, scope.ID)
 }
 
 // ScreenRemovable is the rule of removing a screen: only a revoked one can
@@ -105,8 +147,8 @@ func ScreenRemovable(sc domain.Screen) bool { return !sc.Revoked.IsZero() }
 // link answers as an unknown one. domain.ErrScreenLinked when the screen
 // is not revoked (or was relinked meanwhile); domain.ErrNotFound when the
 // account has no screen of the id.
-func (s *Service) RemoveScreen(ctx context.Context, account, id string) error {
-	sc, err := s.store.Screen(ctx, account, id)
+func (s *Service) RemoveScreen(ctx context.Context, account string, seer domain.BuildingScope, id string) error {
+	sc, err := s.Screen(ctx, account, seer, id)
 	if err != nil {
 		return err
 	}
@@ -118,8 +160,8 @@ func (s *Service) RemoveScreen(ctx context.Context, account, id string) error {
 
 // RelinkScreen gives a screen a new link token and the credentials cred;
 // the old link, and the browser opened with it, stop working.
-func (s *Service) RelinkScreen(ctx context.Context, account, id string, cred domain.Credentials) (domain.Screen, string, error) {
-	sc, err := s.store.Screen(ctx, account, id)
+func (s *Service) RelinkScreen(ctx context.Context, account string, seer domain.BuildingScope, id string, cred domain.Credentials) (domain.Screen, string, error) {
+	sc, err := s.Screen(ctx, account, seer, id)
 	if err != nil {
 		return sc, "", err
 	}
@@ -205,12 +247,13 @@ type ScreenSummary struct {
 	Rejection string // why the service rejects its credentials; "" when it does not
 }
 
-// Screens lists the account's screens.
-func (s *Service) Screens(ctx context.Context, account string) ([]ScreenSummary, error) {
+// Screens lists the account's screens that show what the scope sees.
+func (s *Service) Screens(ctx context.Context, account string, seer domain.BuildingScope) ([]ScreenSummary, error) {
 	screens, err := s.store.Screens(ctx, account)
 	if err != nil {
 		return nil, err
 	}
+	screens = slices.DeleteFunc(screens, func(sc domain.Screen) bool { return s.screenWithin(ctx, account, seer, sc.Scope) != nil })
 	sealed, err := s.store.ScreenCredentials(ctx, account)
 	if err != nil {
 		return nil, err
@@ -239,12 +282,13 @@ type BuildingFloors struct {
 }
 
 // ScreenScopes lists the buildings and floors a screen of the account can
-// show.
-func (s *Service) ScreenScopes(ctx context.Context, account string) ([]BuildingFloors, error) {
+// show, of those the scope sees.
+func (s *Service) ScreenScopes(ctx context.Context, account string, seer domain.BuildingScope) ([]BuildingFloors, error) {
 	buildings, err := s.store.Buildings(ctx, account)
 	if err != nil {
 		return nil, err
 	}
+	buildings = seen(seer, buildings)
 	out := make([]BuildingFloors, 0, len(buildings))
 	for _, b := range buildings {
 		floors, err := s.store.Floors(ctx, account, b.ID)

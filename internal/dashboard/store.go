@@ -35,7 +35,7 @@ type placeReader interface {
 	Room(ctx context.Context, account, id string) (domain.Room, error)
 	Location(ctx context.Context, account, id string) (domain.Location, error)
 	LocationsIn(ctx context.Context, account, building, floor, room string) ([]domain.Location, error)
-	SearchLocations(ctx context.Context, account, query string, limit int) ([]domain.Location, error)
+	SearchLocations(ctx context.Context, account, query string, buildings []string, limit int) ([]domain.Location, error)
 	Paths(ctx context.Context, account string, ids []string) (map[string]store.Path, error)
 	Rollup(ctx context.Context, account string, scope domain.Scope, id string) (domain.Rollup, error)
 	Rollups(ctx context.Context, account string, scope domain.Scope, ids ...string) (map[string]domain.Rollup, error)
@@ -74,5 +74,5 @@ type claimStore interface {
 	ClaimAlert(ctx context.Context, account string, c domain.Claim) error
 	ReleaseClaim(ctx context.Context, account, alertID string, at time.Time) error
 	ActiveClaims(ctx context.Context, account string) (map[string]domain.Claim, error)
-	ClaimsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.Claim, error)
+	ClaimsDuring(ctx context.Context, account string, from, to time.Time, buildings []string, limit int) ([]domain.Claim, error)
 }

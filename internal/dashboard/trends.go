@@ -69,6 +69,7 @@ type BuildingHeat struct {
 type trendsKey struct {
 	account, building, zone string
 	days                    int
+	scope                   string // the buildings a person's scope sees: BuildingScope.Key
 }
 
 // heatScope names the heat maps of an account in a zone: its buildings'
@@ -90,11 +91,17 @@ func (h heatScope) LogValue() slog.Value {
 // has turned, those of an earlier hour answer at once while the hour's
 // are counted in the background: only the first caller of an account and
 // zone waits for them.
-func (s *Service) Trends(ctx context.Context, account, building string, days int, zone *time.Location) (Trends, error) {
+//
+// A scope of some buildings counts theirs alone: the heat maps in all add
+// up its buildings' maps.
+func (s *Service) Trends(ctx context.Context, account string, sc domain.BuildingScope, building string, days int, zone *time.Location) (Trends, error) {
+	if building != "" && !sc.Sees(building) {
+		return Trends{}, notSeen("building", building)
+	}
 	now := s.clock.Now()
-	al, err := s.trendAlerts.get(ctx, trendsKey{account: account, building: building, zone: zone.String(), days: days}, now, TrendsKeptFor,
+	al, err := s.trendAlerts.get(ctx, trendsKey{account: account, building: building, zone: zone.String(), days: days, scope: sc.Key()}, now, TrendsKeptFor,
 		func(ctx context.Context) (alertTrends, error) {
-			return s.countAlerts(ctx, account, building, days, zone, now)
+			return s.countAlerts(ctx, account, sc, building, days, zone, now)
 		})
 	if err != nil {
 		return Trends{}, err
@@ -107,6 +114,17 @@ func (s *Service) Trends(ctx context.Context, account, building string, days int
 	}
 	t := Trends{Period: al.period, Alerts: al.alerts, Heat: heat.total, Buildings: heat.buildings,
 		Computed: al.period.End, HeatComputed: heat.computed, Gaps: al.gaps}
+	if building == "" && sc.Limited() {
+		t.Heat = trends.Heat{Zone: heat.total.Zone, From: heat.total.From, To: heat.total.To, Since: heat.total.To}
+		t.Buildings = nil
+		for _, b := range heat.buildings {
+			if sc.Sees(b.Building.ID) {
+				h := b.Heat
+				t.Heat.Add(&h)
+				t.Buildings = append(t.Buildings, b)
+			}
+		}
+	}
 	if building != "" {
 		// Nothing counted, of the window of the maps answered.
 		empty := trends.Heat{Zone: heat.total.Zone, From: heat.total.From, To: heat.total.To, Since: heat.total.To}
@@ -134,10 +152,10 @@ type heatTrends struct {
 }
 
 // countAlerts reads and counts the alerts of a period ending now.
-func (s *Service) countAlerts(ctx context.Context, account, building string, days int, zone *time.Location, now time.Time) (alertTrends, error) {
+func (s *Service) countAlerts(ctx context.Context, account string, sc domain.BuildingScope, building string, days int, zone *time.Location, now time.Time) (alertTrends, error) {
 	p := trends.NewPeriod(days, now, zone)
 	out := alertTrends{period: p}
-	places, buildings, err := s.trendPlaces(ctx, account, building)
+	places, buildings, err := s.trendPlaces(ctx, account, sc, building)
 	if err != nil {
 		return out, err
 	}
@@ -146,7 +164,7 @@ func (s *Service) countAlerts(ctx context.Context, account, building string, day
 	}
 	// Every alert open at some moment of the period: those created in
 	// it, and those resolved in it whenever they were created.
-	spans, err := s.store.AlertSpans(ctx, store.AlertFilter{Account: account, BuildingID: building, OpenFrom: p.Start, OpenTo: now, Limit: MaxTrendSpans + 1})
+	spans, err := s.store.AlertSpans(ctx, store.AlertFilter{Account: account, Buildings: sc.IDs(), BuildingID: building, OpenFrom: p.Start, OpenTo: now, Limit: MaxTrendSpans + 1})
 	if err != nil {
 		return out, err
 	}
@@ -174,7 +192,7 @@ func (s *Service) countAlerts(ctx context.Context, account, building string, day
 // their use, each building's and in all.
 func (s *Service) countHeat(ctx context.Context, account string, zone *time.Location, now time.Time) (heatTrends, error) {
 	out := heatTrends{total: trends.NewHeat(now, zone), computed: now}
-	places, buildings, err := s.trendPlaces(ctx, account, "")
+	places, buildings, err := s.trendPlaces(ctx, account, domain.EveryBuilding(), "")
 	if err != nil {
 		return out, err
 	}
@@ -223,7 +241,7 @@ func (s *Service) countHeat(ctx context.Context, account string, zone *time.Loca
 
 // trendPlaces reads where each location of the scope is, and the scope's
 // buildings by name.
-func (s *Service) trendPlaces(ctx context.Context, account, building string) (map[string]trends.Place, []domain.Building, error) {
+func (s *Service) trendPlaces(ctx context.Context, account string, sc domain.BuildingScope, building string) (map[string]trends.Place, []domain.Building, error) {
 	all, err := s.allPlaces(ctx, account)
 	if err != nil {
 		return nil, nil, err
@@ -235,7 +253,7 @@ func (s *Service) trendPlaces(ctx context.Context, account, building string) (ma
 	places := make(map[string]trends.Place, len(locs))
 	for _, l := range locs {
 		b, f, r, ok := all.Path(l.RoomID)
-		if !ok {
+		if !ok || !sc.Sees(b.ID) {
 			continue
 		}
 		places[l.ID] = trends.Place{BuildingID: b.ID, Building: b.Name, Floor: f.Name, RoomID: r.ID, Room: r.Name,
@@ -243,7 +261,7 @@ func (s *Service) trendPlaces(ctx context.Context, account, building string) (ma
 	}
 	var buildings []domain.Building
 	for _, b := range all.Buildings {
-		if building == "" || b.ID == building {
+		if (building == "" || b.ID == building) && sc.Sees(b.ID) {
 			buildings = append(buildings, b)
 		}
 	}

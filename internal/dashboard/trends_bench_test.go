@@ -189,7 +189,7 @@ func BenchmarkTrends(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		t0 := time.Now()
-		al, err := s.countAlerts(ctx, "bench-account", "", 90, time.UTC, now)
+		al, err := s.countAlerts(ctx, "bench-account", domain.EveryBuilding(), "", 90, time.UTC, now)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -221,12 +221,12 @@ func BenchmarkTrendsKept(b *testing.B) {
 	defer st.Close()
 	s := New(Deps{Store: st, Clock: clock.NewFake(now)})
 	ctx := context.Background()
-	if _, err := s.Trends(ctx, "bench-account", "", 90, time.UTC); err != nil {
+	if _, err := s.Trends(ctx, "bench-account", domain.EveryBuilding(), "", 90, time.UTC); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.Trends(ctx, "bench-account", "", 90, time.UTC); err != nil {
+		if _, err := s.Trends(ctx, "bench-account", domain.EveryBuilding(), "", 90, time.UTC); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/domain"
 	"washboard/internal/store"
 )
 
@@ -182,7 +183,7 @@ func TestTrendsAnswerTheHeatMapsOfTheHourBeforeWhileTheHoursAreCounted(t *testin
 	for i := range first {
 		wg.Go(func() {
 			var err error
-			if first[i], err = s.Trends(ctx, "acme", "", 30, time.UTC); err != nil {
+			if first[i], err = s.Trends(ctx, "acme", domain.EveryBuilding(), "", 30, time.UTC); err != nil {
 				t.Error(err)
 			}
 		})
@@ -207,7 +208,7 @@ func TestTrendsAnswerTheHeatMapsOfTheHourBeforeWhileTheHoursAreCounted(t *testin
 	for i := range views {
 		wg.Go(func() {
 			var err error
-			if views[i], err = s.Trends(ctx, "acme", "", 30, time.UTC); err != nil {
+			if views[i], err = s.Trends(ctx, "acme", domain.EveryBuilding(), "", 30, time.UTC); err != nil {
 				t.Error(err)
 			}
 		})
@@ -222,7 +223,7 @@ func TestTrendsAnswerTheHeatMapsOfTheHourBeforeWhileTheHoursAreCounted(t *testin
 		release()
 		t.Fatal("the views after the hour turned waited for the history's read")
 	}
-	building, err := s.Trends(ctx, "acme", "b1", 30, time.UTC)
+	building, err := s.Trends(ctx, "acme", domain.EveryBuilding(), "b1", 30, time.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,14 +239,14 @@ func TestTrendsAnswerTheHeatMapsOfTheHourBeforeWhileTheHoursAreCounted(t *testin
 		t.Errorf("the views after the hour turned read the history %d times in all; want once more", n-1)
 	}
 
-	later, err := s.Trends(ctx, "acme", "", 30, time.UTC)
+	later, err := s.Trends(ctx, "acme", domain.EveryBuilding(), "", 30, time.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := heatOf(later), "to 10:00, counted at 10:05, 50 points"; got != want {
 		t.Errorf("once counted: %s; want %s", got, want)
 	}
-	b, err := s.Trends(ctx, "acme", "b1", 30, time.UTC)
+	b, err := s.Trends(ctx, "acme", domain.EveryBuilding(), "b1", 30, time.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +272,7 @@ func TestTrendsTryHeatMapsThatFailedAgainLater(t *testing.T) {
 	s := New(Deps{Store: h.store(), Clock: clk, Log: slog.New(slog.NewTextHandler(&logged, nil))})
 	view := func() string {
 		t.Helper()
-		tr, err := s.Trends(ctx, "acme", "", 30, time.UTC)
+		tr, err := s.Trends(ctx, "acme", domain.EveryBuilding(), "", 30, time.UTC)
 		if err != nil {
 			t.Fatal(err)
 		}

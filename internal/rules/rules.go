@@ -186,6 +186,15 @@ type Rule struct {
 	Channels []string
 }
 
+// Within reports whether the rule tells only of the scope's buildings:
+// any rule, for a scope of every building; a rule narrowed to one of its
+// buildings, or a floor of one, otherwise. A person whose role is limited
+// to some buildings makes, sees and removes only such rules, so that the
+// notifications they set up tell of their buildings alone.
+func (r Rule) Within(sc domain.BuildingScope) bool {
+	return !sc.Limited() || r.BuildingID != "" && sc.Sees(r.BuildingID)
+}
+
 // QuietHours are a part of each day, in the dashboard's time zone, when a
 // rule holds its notifications, or drops the low-priority ones.
 type QuietHours struct {

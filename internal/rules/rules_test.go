@@ -79,3 +79,27 @@ func TestAccountMatching(t *testing.T) {
 		t.Errorf("Matching an opened consumable_out alert = %v; want only All opened", names)
 	}
 }
+
+// A person limited to some buildings makes and sees the rules of one of
+// their buildings, or a floor of one; a rule of the whole account or of
+// another building tells of more than they may know.
+func TestRulesWithinAScope(t *testing.T) {
+	north := domain.OnlyBuildings("b1")
+	for _, c := range []struct {
+		r          Rule
+		every, one bool
+	}{
+		{Rule{}, true, false},
+		{Rule{BuildingID: "b1"}, true, true},
+		{Rule{BuildingID: "b1", FloorID: "f1"}, true, true},
+		{Rule{BuildingID: "b2"}, true, false},
+		{Rule{BuildingID: "b2", FloorID: "f9"}, true, false},
+	} {
+		if got := c.r.Within(domain.EveryBuilding()); got != c.every {
+			t.Errorf("%+v within every building: %v, want %v", c.r, got, c.every)
+		}
+		if got := c.r.Within(north); got != c.one {
+			t.Errorf("%+v within building b1: %v, want %v", c.r, got, c.one)
+		}
+	}
+}

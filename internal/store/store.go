@@ -67,7 +67,7 @@ type Layouts interface {
 	// LocationsIn lists the locations of a building, floor or room (the
 	// first non-empty), or of the whole account.
 	LocationsIn(ctx context.Context, account, building, floor, room string) ([]domain.Location, error)
-	SearchLocations(ctx context.Context, account, query string, limit int) ([]domain.Location, error)
+	SearchLocations(ctx context.Context, account, query string, buildings []string, limit int) ([]domain.Location, error)
 	Paths(ctx context.Context, account string, ids []string) (map[string]Path, error)
 	// Rollup reads the counts of one part of an account's layout; Rollups
 	// those of several parts of one scope (every part when no id is given).
@@ -236,7 +236,7 @@ type Claims interface {
 	// ClaimsDuring returns the account's claims active at any moment of
 	// [from, to), ended ones included, by the time they were made, at most
 	// limit of them.
-	ClaimsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.Claim, error)
+	ClaimsDuring(ctx context.Context, account string, from, to time.Time, buildings []string, limit int) ([]domain.Claim, error)
 }
 
 // Facts are the notifications' outbox: what happened to the accounts'
@@ -402,7 +402,11 @@ type Keys interface {
 
 // AlertFilter selects alerts of an account.
 type AlertFilter struct {
-	Account    string
+	Account string
+	// Buildings, when not nil, keeps the alerts of locations in these
+	// buildings only (none when it is empty): a person's scope
+	// (domain.BuildingScope.IDs).
+	Buildings  []string
 	AlertID    string // one alert alone, when set
 	BuildingID string
 	FloorID    string
@@ -442,7 +446,10 @@ type RefillTotal struct {
 
 // DeviceFilter selects devices of an account.
 type DeviceFilter struct {
-	Account    string
+	Account string
+	// Buildings, when not nil, keeps the devices of locations in these
+	// buildings only (none when it is empty).
+	Buildings  []string
 	BuildingID string
 	FloorID    string
 	RoomID     string

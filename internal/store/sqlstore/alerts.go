@@ -398,7 +398,7 @@ func (s *Store) alertQuery(key int64, f store.AlertFilter, cols string) (string,
 		args = append(args, v)
 	}
 	from := "alerts a"
-	if f.BuildingID != "" || f.FloorID != "" || f.RoomID != "" {
+	if f.BuildingID != "" || f.FloorID != "" || f.RoomID != "" || f.Buildings != nil {
 		add("l.account_id = ?", key)
 		from = "alerts a JOIN locations l ON l.account_id = a.account_id AND l.id = a.location_id"
 		if f.Status == domain.AlertOpen {
@@ -410,6 +410,10 @@ func (s *Store) alertQuery(key int64, f store.AlertFilter, cols string) (string,
 	}
 	if f.BuildingID != "" {
 		add("l.building_id = ?", f.BuildingID)
+	}
+	if in, inArgs := s.inBuildings("l.building_id", f.Buildings); in != "" {
+		where = append(where, strings.TrimPrefix(in, " AND "))
+		args = append(args, inArgs...)
 	}
 	if f.FloorID != "" {
 		add("l.floor_id = ?", f.FloorID)

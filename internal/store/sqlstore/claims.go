@@ -81,8 +81,9 @@ func (s *Store) ActiveClaims(ctx context.Context, account string) (map[string]do
 // [from, to): made before to, and active or ended after from. They come
 // in the order they were made, then by alert id, at most limit of them,
 // or claimsLimit when limit <= 0. A claim that ended the moment it was
-// made was never active.
-func (s *Store) ClaimsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.Claim, error) {
+// made was never active. Buildings, when not nil, keeps the claims of
+// alerts at locations in these buildings only.
+func (s *Store) ClaimsDuring(ctx context.Context, account string, from, to time.Time, buildings []string, limit int) ([]domain.Claim, error) {
 	key, err := s.accountKey(ctx, account, false)
 	if err != nil {
 		return nil, err
@@ -93,12 +94,25 @@ func (s *Store) ClaimsDuring(ctx context.Context, account string, from, to time.
 	// The active claims, and those ended after from, each read from an
 	// index: a recent span reads recent claims, not the whole history.
 	var out []domain.Claim
-	err = s.claims(ctx, `SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended IS NULL AND claimed < ?
-		UNION ALL
-		SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended > ? AND claimed < ?
-		ORDER BY claimed, alert_id, id LIMIT ?`, []any{key, s.d.Time(to), key, s.d.Time(from), s.d.Time(to), limit}, func(c domain.Claim) {
-		out = append(out, c)
-	})
+	add := func(c domain.Claim) { out = append(out, c) }
+	args := []any{key, s.d.Time(to), key, s.d.Time(from), s.d.Time(to)}
+	if buildings == nil {
+		err = s.claims(ctx, `SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended IS NULL AND claimed < ?
+			UNION ALL
+			SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended > ? AND claimed < ?
+			ORDER BY claimed, alert_id, id LIMIT ?`, append(args, limit), add)
+		return out, err
+	}
+	// Those of the alerts of locations in the buildings.
+	in, inArgs := s.inBuildings("l.building_id", buildings)
+	args = append(append(append(args, key), inArgs...), limit)
+	err = s.claims(ctx, `SELECT `+claimCols+` FROM (
+			SELECT * FROM claims WHERE account_id = ? AND ended IS NULL AND claimed < ?
+			UNION ALL
+			SELECT * FROM claims WHERE account_id = ? AND ended > ? AND claimed < ?) c
+		WHERE c.alert_id IN (SELECT a.id FROM alerts a JOIN locations l ON l.account_id = a.account_id AND l.id = a.location_id
+			WHERE a.account_id = ?`+in+`)
+		ORDER BY claimed, alert_id, id LIMIT ?`, args, add)
 	return out, err
 }
 

@@ -287,7 +287,20 @@ func (s *Store) FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain
 	}
 	var q string
 	args := []any{key}
+	in, inArgs := s.inBuildings("l.building_id", f.Buildings)
 	switch {
+	case in != "":
+		// A person's scope: from the locations of their buildings.
+		q = `SELECT ` + deviceCols + ` FROM locations l JOIN devices d ON d.account_id = l.account_id AND d.location_id = l.id
+			WHERE l.account_id = ?` + in
+		args = append(args, inArgs...)
+		for _, c := range []struct{ col, val string }{{"l.id", f.LocationID}, {"l.room_id", f.RoomID}, {"l.floor_id", f.FloorID}, {"l.building_id", f.BuildingID}} {
+			if c.val != "" {
+				q += " AND " + c.col + " = ?"
+				args = append(args, c.val)
+			}
+		}
+		q += " ORDER BY l.position, d.position, d.mac"
 	case f.LocationID != "":
 		q = `SELECT ` + deviceCols + ` FROM devices d WHERE d.account_id = ? AND d.location_id = ? ORDER BY d.position, d.mac`
 		args = append(args, f.LocationID)

@@ -79,18 +79,36 @@ func (s *Store) locationsIn(ctx context.Context, q Querier, key int64, building,
 // SearchLocations finds the device locations whose name or room name
 // contains the query, or one of whose devices has a MAC address containing
 // it, case-insensitively; at most limit of them, in the service's order.
-func (s *Store) SearchLocations(ctx context.Context, account, query string, limit int) ([]domain.Location, error) {
+// Buildings, when not nil, keeps those of these buildings only.
+func (s *Store) SearchLocations(ctx context.Context, account, query string, buildings []string, limit int) ([]domain.Location, error) {
 	key, err := s.accountKey(ctx, account, false)
 	if err != nil {
 		return nil, err
 	}
 	pattern := "%" + escapeLike(strings.ToLower(strings.TrimSpace(query))) + "%"
 	mac := "%" + escapeLike(strings.ToUpper(strings.NewReplacer(":", "", "-", "", " ", "").Replace(query))) + "%"
+	in, inArgs := s.inBuildings("l.building_id", buildings)
+	args := append(append([]any{key, pattern, pattern, mac}, inArgs...), limit)
 	return scanLocations(ctx, s.read, `SELECT l.id, l.room_id, l.name, l.type FROM locations l
 		JOIN rooms r ON r.account_id = l.account_id AND r.id = l.room_id
 		WHERE l.account_id = ? AND (lower(l.name) LIKE ? ESCAPE '\' OR lower(r.name) LIKE ? ESCAPE '\'
-			OR EXISTS (SELECT 1 FROM devices d WHERE d.account_id = l.account_id AND d.location_id = l.id AND d.mac LIKE ? ESCAPE '\'))
-		ORDER BY l.position LIMIT ?`, key, pattern, pattern, mac, limit)
+			OR EXISTS (SELECT 1 FROM devices d WHERE d.account_id = l.account_id AND d.location_id = l.id AND d.mac LIKE ? ESCAPE '\'))`+in+`
+		ORDER BY l.position LIMIT ?`, args...)
+}
+
+// inBuildings is the condition, with its leading AND, that keeps the rows
+// whose building (the column col) is one of the ids, and its arguments:
+// none when ids is nil (every building), a false one when it is empty.
+// A scope holds at most people.MaxBuildings ids, within one list.
+func (s *Store) inBuildings(col string, ids []string) (string, []any) {
+	switch {
+	case ids == nil:
+		return "", nil
+	case len(ids) == 0:
+		return " AND 1 = 0", nil
+	}
+	in, args := s.d.In(ids)
+	return " AND " + col + " " + in, args
 }
 
 // escapeLike escapes LIKE's wildcards with \, the escape character the

@@ -417,7 +417,7 @@ func activeClaims(t *testing.T, s store.Store, account string) map[string]domain
 
 func claimsDuring(t *testing.T, s store.Store, account string, from, to time.Time, limit int) []domain.Claim {
 	t.Helper()
-	got, err := s.ClaimsDuring(t.Context(), account, from, to, limit)
+	got, err := s.ClaimsDuring(t.Context(), account, from, to, nil, limit)
 	if err != nil {
 		t.Fatalf("ClaimsDuring(%s): %v", account, err)
 	}

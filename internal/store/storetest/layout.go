@@ -266,10 +266,10 @@ func testLayoutReads(t *testing.T, open func(*testing.T) store.Store) {
 		{"_", 10, "[a-5]"},
 		{"nothing like it", 10, "[]"},
 	} {
-		got, err := s.SearchLocations(ctx, "a", c.query, c.limit)
+		got, err := s.SearchLocations(ctx, "a", c.query, nil, c.limit)
 		check(fmt.Sprintf("search %q limit %d", c.query, c.limit), got, err, c.want)
 	}
-	if got, err := s.SearchLocations(ctx, "b", "sink", 10); err != nil || ids(got) != "[b-1]" {
+	if got, err := s.SearchLocations(ctx, "b", "sink", nil, 10); err != nil || ids(got) != "[b-1]" {
 		t.Errorf("account b's search = %+v, %v; want its own location only", got, err)
 	}
 

@@ -33,6 +33,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"AccountsAreIsolated", testAccountsAreIsolated},
 		{"DevicesRoundTrip", testDevicesRoundTrip},
 		{"FindDevices", testFindDevices},
+		{"ReadsOfSomeBuildings", testReadsOfSomeBuildings},
 		{"RollupsFollowEveryStep", testRollupsFollowEveryStep},
 		{"AlertRefreshes", testAlertRefreshes},
 		{"AlertFilters", testAlertFilters},
