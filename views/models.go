@@ -31,7 +31,18 @@ type Page struct {
 	// NotificationsLink puts /notifications in the menu: the server sends
 	// notifications.
 	NotificationsLink bool
+	// PersonName and Role are who is signed in, and their role in the
+	// account: the menu offers only what the role may use (the server
+	// refuses the rest all the same).
+	PersonName string
+	Role       domain.Role
+	// SwitchAccounts puts a link to switch accounts in the menu: the
+	// person belongs to several.
+	SwitchAccounts bool
 }
+
+// May reports whether the signed-in person's role is r or one above it.
+func (p Page) May(r domain.Role) bool { return p.Role >= r && p.Role > domain.NoRole }
 
 // Crumb is one step of the breadcrumbs. The last one has no link.
 type Crumb struct {

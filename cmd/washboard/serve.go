@@ -24,6 +24,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/metrics"
 	"washboard/internal/notifier"
+	"washboard/internal/people"
 	"washboard/internal/receiver"
 	"washboard/internal/runout"
 	"washboard/internal/store"
@@ -238,6 +239,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err := checkKeys(ctx, keys, st, log); err != nil {
 		return err
 	}
+	team := people.New(st, keys, opts.clock, people.Config{})
 	if err := seedHistory(ctx, st, opts.history, cfg.DeviceHistory > 0); err != nil {
 		return fmt.Errorf("writing the device history before the start: %w", err)
 	}
@@ -325,7 +327,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	}, web.Deps{
 		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log}),
 		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,
-		SessionAnnouncements: sessionAnnouncements, Notifications: notifications,
+		SessionAnnouncements: sessionAnnouncements, Notifications: notifications, People: team,
 	})
 	if err != nil {
 		return err
