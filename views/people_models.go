@@ -1,6 +1,8 @@
 package views
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,3 +61,118 @@ func inBuildings(names []string) string {
 	}
 	return ", in " + commaList(names)
 }
+
+// PeoplePage lists an account's people and open invitations, with the
+// invite form; after an invitation is made, its link, shown once.
+type PeoplePage struct {
+	Page
+	Members     []PersonRow
+	Invitations []InvitationRow
+	// Grantable are the roles the admin may give; Buildings those they
+	// may limit a role to.
+	Grantable []domain.Role
+	Buildings []BuildingChoice
+	Invite    InviteForm
+	// NewLink is the link of the invitation just made, shown once with
+	// its QR code; "" otherwise.
+	NewLink   string
+	NewLinkQR QRCode
+	// Mailed says to whom the new invitation was e-mailed; MailError why
+	// it could not be.
+	Mailed, MailError string
+	Error             string // what went wrong with a change, in words
+}
+
+// PersonRow is a member of the account.
+type PersonRow struct {
+	ID, Name, Email string
+	Role            domain.Role
+	Buildings       []string // names; empty: every building
+	LastSeen        time.Time
+	Self            bool
+}
+
+// InvitationRow is an open invitation.
+type InvitationRow struct {
+	ID, To    string
+	Role      domain.Role
+	Buildings []string
+	MadeBy    string
+	Expires   time.Time
+}
+
+// BuildingChoice is a building a role may be limited to.
+type BuildingChoice struct {
+	ID, Name string
+	Checked  bool
+}
+
+// InviteForm is the invite form as typed.
+type InviteForm struct {
+	Email string
+	Role  domain.Role
+	Error string
+}
+
+// QRCode is a QR code's dark modules, Size by Size, drawn as one SVG path.
+type QRCode struct {
+	Size int
+	Path string
+}
+
+// PersonPage is a person's own page: who they are, their accounts and
+// roles, and their claims.
+type PersonPage struct {
+	Page
+	Name, Email string
+	Accounts    []AccountChoice
+	Claims      []ClaimRow
+	Error       string
+}
+
+// ClaimRow is an open alert the person is on.
+type ClaimRow struct {
+	AlertHref, What, Where string
+	Since                  time.Time
+}
+
+// AuditPage is a page of the account's audit log, with its filters.
+type AuditPage struct {
+	Page
+	Entries           []AuditRow
+	People            []PersonRow // to filter by
+	Actions           []domain.AuditAction
+	Filter            AuditFilter
+	NextHref, CSVHref string
+	Error             string
+}
+
+// AuditRow is an entry of the audit log.
+type AuditRow struct {
+	At      time.Time
+	Who     string
+	Action  domain.AuditAction
+	Subject string
+}
+
+// AuditFilter is the audit log's filter as asked.
+type AuditFilter struct {
+	Person, Action, From, To string
+}
+
+// AccountSettingsPage is the owner's page of the account: its
+// credentials replaced, or the account disconnected.
+type AccountSettingsPage struct {
+	Page
+	Summary     string // how much disconnecting removes, in words
+	Confirming  bool   // the page asks to confirm disconnecting
+	Error, Done string
+}
+
+// qrViewBox is the view box of a QR code with its quiet zone.
+func qrViewBox(q QRCode) string {
+	return fmt.Sprintf("-4 -4 %d %d", q.Size+8, q.Size+8)
+}
+
+// qrSide is the side of a QR code with its quiet zone.
+func qrSide(q QRCode) string { return strconv.Itoa(q.Size + 8) }

@@ -78,6 +78,11 @@ func (s *Server) routeTable() []route {
 		{get, "/events", s.streamEvents, signedIn, viewer},
 		{get, "/accounts", s.listAccounts, signedIn, viewer},
 		{post, "/accounts/switch", s.switchAccount, signedIn, viewer},
+		{get, "/people", s.showPeople, signedIn, admin},
+		{post, "/people/invitations", s.invitePerson, signedIn, admin},
+		{post, "/people/invitations/:id/withdraw", s.withdrawInvitation, signedIn, admin},
+		{post, "/people/:id/role", s.changeRole, signedIn, admin},
+		{post, "/people/:id/remove", s.removePerson, signedIn, admin},
 
 		{get, "/", s.showOverview, firstSynced, viewer},
 		{get, "/buildings/:id", s.showBuilding, firstSynced, viewer},

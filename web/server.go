@@ -5,6 +5,7 @@ package web
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -82,6 +83,10 @@ type Deps struct {
 	// People keeps the people of the accounts, their roles and their
 	// ways in.
 	People *people.Service
+	// Mail, when set, sends a letter of plain text to one address through
+	// the server's mail settings (--smtp-url): invitations. Its error says
+	// in words what went wrong. Nil sends none.
+	Mail func(ctx context.Context, to, subject, text string) error
 	// Notifications keeps the account's notification channels and rules
 	// and sends them; nil answers /notifications 404.
 	Notifications Notifications
@@ -102,6 +107,7 @@ type Server struct {
 	// session through it drops it here and on the other replicas.
 	sessionStore *httpkit.SessionCache
 	people       *people.Service
+	mail         func(ctx context.Context, to, subject, text string) error
 	keys         *keyring.Ring
 	receiver     *receiver.Service
 	notifier     Notifications
@@ -138,7 +144,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		pages: httpkit.NewPageCache[pageKey, *renderedPage](pageCacheBytes, deps.Log),
 	}
 	s.sessionStore = s.sessions.Store.(*httpkit.SessionCache)
-	s.people = deps.People
+	s.people, s.mail = deps.People, deps.Mail
 	if s.version == "" {
 		s.version = version.String()
 	}
