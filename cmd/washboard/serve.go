@@ -240,6 +240,9 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return err
 	}
 	team := people.New(st, keys, opts.clock, people.Config{})
+	if err := upgradePeople(ctx, team, keys, log); err != nil {
+		return fmt.Errorf("connecting the accounts signed in before people existed: %w", err)
+	}
 	if err := seedHistory(ctx, st, opts.history, cfg.DeviceHistory > 0); err != nil {
 		return fmt.Errorf("writing the device history before the start: %w", err)
 	}
@@ -302,6 +305,8 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	// Expired sessions and old device history are removed every half
 	// hour, until the sync stops.
 	go housekeeping(syncCtx, st, opts.clock, cfg.DeviceHistory, housekeepingEvery, log)
+	// Connected accounts sync with nobody signed in, until the sync stops.
+	go holdConnected(syncCtx, team, engine, opts.clock, log)
 	// The service's events are applied by the receiver's worker until the
 	// sync stops.
 	events := receiver.New(st, keys, engine, receiver.Config{}, log)

@@ -170,3 +170,7 @@ func (s *Service) Credentials(ctx context.Context, account string) (domain.Crede
 	}
 	return cred, nil
 }
+
+// SyncHolder is the name under which a connected account's sync is held
+// with nobody signed in.
+func SyncHolder(account string) string { return "account:" + account }
