@@ -155,3 +155,13 @@ func peopleProblem(err error) error {
 	}
 	return err
 }
+
+// audit records in the account's audit log what the session's person did,
+// for a change the store does not record itself; a failure to record is
+// logged, the change being made.
+func (s *Server) audit(c echo.Context, action domain.AuditAction, subject string) {
+	ss := sessionOf(c)
+	if err := s.people.Record(context.WithoutCancel(c.Request().Context()), ss.member(), action, subject); err != nil {
+		s.logOf(c).Error("recording in the audit log", "action", string(action), "error", err.Error())
+	}
+}

@@ -83,6 +83,8 @@ func (s *Server) routeTable() []route {
 		{post, "/people/invitations/:id/withdraw", s.withdrawInvitation, signedIn, admin},
 		{post, "/people/:id/role", s.changeRole, signedIn, admin},
 		{post, "/people/:id/remove", s.removePerson, signedIn, admin},
+		{get, "/audit", s.showAudit, signedIn, admin},
+		{get, "/audit.csv", s.exportAudit, signedIn, admin},
 
 		{get, "/", s.showOverview, firstSynced, viewer},
 		{get, "/buildings/:id", s.showBuilding, firstSynced, viewer},
