@@ -141,6 +141,14 @@ func (s *Server) requireAccount(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok {
 			return s.redirectToSignIn(c, "")
 		}
+		if _, rejected := s.sync.Rejected(syncer.CredentialID(ss.Cred)); rejected && ss.PersonID != "" {
+			// The account's credentials may have been replaced since:
+			// a person's session takes those it is connected with now.
+			if cred, err := s.people.Credentials(ctx, ss.Account); err == nil && syncer.CredentialID(cred) != syncer.CredentialID(ss.Cred) {
+				s.putCredentials(ctx, cred)
+				ss.Cred = cred
+			}
+		}
 		if why, rejected := s.sync.Rejected(syncer.CredentialID(ss.Cred)); rejected {
 			s.sync.Release(holderID(ss.Holder))
 			if err := s.sessions.Destroy(ctx); err != nil {

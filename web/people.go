@@ -61,10 +61,7 @@ func (s *Server) putPerson(c echo.Context, p signedInPerson) {
 	s.sessions.Put(ctx, keyAccounts, max(p.accounts, 1))
 	s.sessions.Put(ctx, keyAccount, p.membership.Account)
 	s.sessions.Put(ctx, keyAccountName, p.accountName)
-	s.sessions.Put(ctx, keyAPIKey, p.cred.APIKey)
-	s.sessions.Put(ctx, keyAuth, p.cred.Authorization)
-	s.sessions.Put(ctx, keyClientID, p.cred.ClientID)
-	s.sessions.Put(ctx, keyClientSecret, p.cred.ClientSecret)
+	s.putCredentials(ctx, p.cred)
 	c.Set(ctxRecordSession, true)
 	s.sync.Accept(p.cred)
 	s.sync.Hold(holderID(holder), p.membership.Account, p.cred, s.clock.Now().Add(s.sessions.IdleTimeout))
@@ -164,4 +161,13 @@ func (s *Server) audit(c echo.Context, action domain.AuditAction, subject string
 	if err := s.people.Record(context.WithoutCancel(c.Request().Context()), ss.member(), action, subject); err != nil {
 		s.logOf(c).Error("recording in the audit log", "action", string(action), "error", err.Error())
 	}
+}
+
+// putCredentials writes the credentials of the session's account into it.
+func (s *Server) putCredentials(ctx context.Context, cred domain.Credentials) {
+	s.sessions.Put(ctx, keyAPIKey, cred.APIKey)
+	s.sessions.Put(ctx, keyAuth, cred.Authorization)
+	s.sessions.Put(ctx, keyClientID, cred.ClientID)
+	s.sessions.Put(ctx, keyClientSecret, cred.ClientSecret)
+	s.sessionChanged(ctx)
 }

@@ -84,6 +84,10 @@ func (s *Server) routeTable() []route {
 		{post, "/people/:id/role", s.changeRole, signedIn, admin},
 		{post, "/people/:id/remove", s.removePerson, signedIn, admin},
 		{get, "/audit", s.showAudit, signedIn, admin},
+		{get, "/account", s.showAccount, signedIn, owner},
+		{post, "/account/credentials", s.replaceCredentials, signedIn, owner},
+		{get, "/account/disconnect", s.confirmDisconnect, signedIn, owner},
+		{post, "/account/disconnect", s.disconnectAccount, signedIn, owner},
 		{get, "/audit.csv", s.exportAudit, signedIn, admin},
 
 		{get, "/", s.showOverview, firstSynced, viewer},
