@@ -265,6 +265,12 @@ type Claim struct {
 	Problem         string // why the form was refused, in words
 	Action, Release string // where the forms post
 	Back            string // the page to return to
+	// NameFixed says that the person signed in claims as themselves
+	// (Name), their role not letting them claim for others.
+	NameFixed bool
+	// MayRelease offers to end the claim: their own, or anyone's from
+	// supervisors up.
+	MayRelease bool
 }
 
 // ClaimGone says that the alert to claim is no longer open.
