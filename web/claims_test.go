@@ -263,7 +263,7 @@ func TestClaimsBelongToThePersonSignedIn(t *testing.T) {
 	if got := a.claimName(alert.ID); got != "Maria" {
 		t.Errorf("the supervisor's claim for Maria is in the name %q", got)
 	}
-	if d := staff.get(claim).doc(t); d.Find(`form[action="` + release + `"]`).Length() != 0 {
+	if d := staff.get(claim).doc(t); d.Find(`form[action="`+release+`"]`).Length() != 0 {
 		t.Error("staff are offered to end someone else's claim")
 	}
 	r := staff.post(release, url.Values{"csrf_token": {staff.pageCSRF(claim)}})
