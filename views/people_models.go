@@ -126,14 +126,10 @@ type PersonPage struct {
 	Page
 	Name, Email string
 	Accounts    []AccountChoice
-	Claims      []ClaimRow
-	Error       string
-}
-
-// ClaimRow is an open alert the person is on.
-type ClaimRow struct {
-	AlertHref, What, Where string
-	Since                  time.Time
+	// Claims are the open alerts of the current account the person is
+	// on.
+	Claims []AlertRow
+	Error  string
 }
 
 // AuditPage is a page of the account's audit log, with its filters.

@@ -305,3 +305,41 @@ func TestInvitationLinks(t *testing.T) {
 		}
 	}
 }
+
+func TestPersonsOwnPage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	a.browser().signIn(credA)
+	alert := a.anOpenAlert()
+	staff := a.browserAs(domain.Staff, "Sid Staff")
+	claim := "/alerts/" + alert.ID + "/claim"
+	if r := staff.post(claim, url.Values{"csrf_token": {staff.pageCSRF(claim)}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("claiming = %d", r.StatusCode)
+	}
+	me := staff.get("/me")
+	d := me.doc(t)
+	if me.StatusCode != http.StatusOK || d.Find("h1").Text() != "Sid Staff" || !strings.Contains(d.Find(".account-list").Text(), a.world.Accounts()[0].Name+": staff") {
+		t.Fatalf("/me = %d; want the name, and the account with the role:\n%s", me.StatusCode, me.body)
+	}
+	if d.Find(`a[href^="`+claim+`"]`).Length() == 0 {
+		t.Error("/me does not list the alert the person is on")
+	}
+	if !strings.Contains(me.body, "Passkeys and enrolled devices") {
+		t.Error("/me has no place for passkeys and enrolled devices")
+	}
+	for _, tc := range []struct{ name, email, says string }{
+		{"", "", "Name"},
+		{"Sid", "not an address", "is not an e-mail address"},
+	} {
+		r := staff.post("/me", url.Values{"csrf_token": {staff.pageCSRF("/me")}, "name": {tc.name}, "email": {tc.email}})
+		if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.body, tc.says) {
+			t.Errorf("saving %q, %q = %d; want 422 saying %q", tc.name, tc.email, r.StatusCode, tc.says)
+		}
+	}
+	if r := staff.post("/me", url.Values{"csrf_token": {staff.pageCSRF("/me")}, "name": {"Sid Sand"}, "email": {"sid@example.com"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("saving = %d\n%s", r.StatusCode, r.body)
+	}
+	if r := staff.get("/"); !strings.Contains(r.body, "Sid Sand (staff)") {
+		t.Error("after renaming, the page does not show the new name")
+	}
+}

@@ -78,6 +78,8 @@ func (s *Server) routeTable() []route {
 		{get, "/events", s.streamEvents, signedIn, viewer},
 		{get, "/accounts", s.listAccounts, signedIn, viewer},
 		{post, "/accounts/switch", s.switchAccount, signedIn, viewer},
+		{get, "/me", s.showMe, firstSynced, viewer},
+		{post, "/me", s.updateMe, firstSynced, viewer},
 		{get, "/people", s.showPeople, signedIn, admin},
 		{post, "/people/invitations", s.invitePerson, signedIn, admin},
 		{post, "/people/invitations/:id/withdraw", s.withdrawInvitation, signedIn, admin},
