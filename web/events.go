@@ -28,7 +28,8 @@ func (s *Server) streamEvents(c echo.Context) error {
 	if !st.retry(3 * time.Second) {
 		return nil
 	}
-	ctx := c.Request().Context()
+	ctx, done := s.streamContext(c)
+	defer done()
 	for {
 		select {
 		case <-ctx.Done():

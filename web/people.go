@@ -99,6 +99,7 @@ func (s *Server) endSessions(c echo.Context, tokens []string) {
 		if err := s.sessionStore.Delete(t); err != nil {
 			s.logOf(c).Warn("ending a session", "error", err.Error())
 		}
+		s.streams.end(t)
 	}
 }
 

@@ -271,6 +271,9 @@ func (s *Server) endOwnSession(c echo.Context) error {
 	if ss, ok := s.currentSession(ctx); ok {
 		s.sync.Release(holderID(ss.Holder))
 	}
+	if token := s.sessions.Token(ctx); token != "" {
+		s.streams.end(storedToken(token))
+	}
 	if err := s.sessions.Destroy(ctx); err != nil {
 		return err
 	}

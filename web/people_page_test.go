@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"crypto/tls"
+	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -152,5 +153,44 @@ func TestRemovingOrDemotingEndsSessionsAtOnce(t *testing.T) {
 		if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.body, "An account keeps at least one owner") {
 			t.Errorf("%s by the last owner = %d; want 422 saying an account keeps an owner\n%s", tc.path, r.StatusCode, r.body)
 		}
+	}
+}
+
+// A removed person's open event stream ends at once.
+func TestRemovedPersonsEventStreamEnds(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	owner := a.browser()
+	owner.signIn(credA)
+	staff := a.browserAs(domain.Staff, "Sid Staff")
+	req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/events", nil)
+	resp, err := staff.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /events = %d", resp.StatusCode)
+	}
+	first := make([]byte, 1)
+	if _, err := resp.Body.Read(first); err != nil {
+		t.Fatalf("the stream sent nothing: %v", err)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, resp.Body)
+		ended <- err
+	}()
+	sid := a.members(a.accountOf(false))["Sid Staff"].PersonID
+	if r := owner.post("/people/"+sid+"/remove", url.Values{"csrf_token": {owner.formToken("/people")}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("removing = %d", r.StatusCode)
+	}
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Errorf("the stream ended with %v; want its end", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the removed person's event stream is still open 10 s later")
 	}
 }

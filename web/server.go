@@ -107,6 +107,7 @@ type Server struct {
 	// session through it drops it here and on the other replicas.
 	sessionStore *httpkit.SessionCache
 	people       *people.Service
+	streams      sessionStreams
 	mail         func(ctx context.Context, to, subject, text string) error
 	keys         *keyring.Ring
 	receiver     *receiver.Service
@@ -144,6 +145,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		pages: httpkit.NewPageCache[pageKey, *renderedPage](pageCacheBytes, deps.Log),
 	}
 	s.sessionStore = s.sessions.Store.(*httpkit.SessionCache)
+	s.sessionStore.Watch(s.sessionHeard)
 	s.people, s.mail = deps.People, deps.Mail
 	if s.version == "" {
 		s.version = version.String()
