@@ -219,8 +219,8 @@ func requireRole(least domain.Role) echo.MiddlewareFunc {
 
 // roleRefusal says why a role may not do what needs the role least.
 func roleRefusal(have, least domain.Role) string {
-	return fmt.Sprintf("Your role in this account is %s, and this needs %s or above. Ask an admin of the account if you need it.",
-		article(have), article(least))
+	return fmt.Sprintf("This needs the role %s or above, and your role in this account is %s. Ask an admin of the account if you need it.",
+		least, have)
 }
 
 // article is a role's word with its article: "a viewer", "an admin".

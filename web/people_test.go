@@ -176,8 +176,14 @@ func TestPersonSwitchesBetweenAccounts(t *testing.T) {
 	if r := b.get("/"); strings.Contains(r.body, `href="/accounts"`) {
 		t.Error("a person of one account is offered to switch accounts")
 	}
-	// The same browser signs in with B's credentials: the same person
-	// joins B, and belongs to both.
+	// The same browser signs in with B's credentials, from the form the
+	// accounts page leads to: the same person joins B, and belongs to both.
+	if !strings.Contains(b.get("/accounts").body, `href="/signin?add=1"`) {
+		t.Error("the accounts page does not lead to adding an account")
+	}
+	if r := b.get("/signin?add=1"); r.StatusCode != http.StatusOK || !strings.Contains(r.body, `name="api_key"`) {
+		t.Errorf("GET /signin?add=1 signed in = %d; want the sign-in form", r.StatusCode)
+	}
 	b.signIn(credB)
 	r := b.get("/")
 	if !strings.Contains(r.body, nameB) || !strings.Contains(r.body, `href="/accounts"`) {

@@ -97,7 +97,7 @@ func TestEveryRouteRefusesRolesBelowItsLeast(t *testing.T) {
 			switch {
 			case role < r.least && status != http.StatusForbidden:
 				t.Errorf("%s %s as %s answered %d; want 403 (it needs %s)", r.method, r.path, role, status, r.least)
-			case role < r.least && !strings.Contains(body, "and this needs "+article(r.least)+" or above"):
+			case role < r.least && !strings.Contains(body, "This needs the role "+r.least.String()+" or above, and your role in this account is "+role.String()):
 				t.Errorf("%s %s as %s: the 403 page does not say which role it needs:\n%s", r.method, r.path, role, body)
 			case role >= r.least && status == http.StatusForbidden:
 				t.Errorf("%s %s as %s answered 403; its least role is %s\n%s", r.method, r.path, role, r.least, body)

@@ -22,7 +22,9 @@ import (
 )
 
 func (s *Server) showSignIn(c echo.Context) error {
-	if _, ok := s.currentSession(c.Request().Context()); ok {
+	// Signed in, the form shows only to add another account (from
+	// /accounts): signing in with its credentials adds it to the person.
+	if _, ok := s.currentSession(c.Request().Context()); ok && c.QueryParam("add") == "" {
 		return redirect(c, returnPath(c.QueryParam("next"), "/"))
 	}
 	m := s.signInModel(c, c.QueryParam("next"))
