@@ -162,6 +162,7 @@ type AccountSettingsPage struct {
 	Page
 	Summary     string // how much disconnecting removes, in words
 	Confirming  bool   // the page asks to confirm disconnecting
+	ConfirmWith string // what the confirming form sends back: the account's id
 	Error, Done string
 }
 

@@ -11,6 +11,8 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/people"
 	"washboard/views"
+	"washboard/web/form"
+	"washboard/web/httpkit"
 )
 
 // keyAccountFlash is the session's value of the message /account shows
@@ -81,7 +83,8 @@ func (s *Server) confirmDisconnect(c echo.Context) error {
 	if err != nil {
 		return peopleProblem(err)
 	}
-	m := views.AccountSettingsPage{Page: s.page(c, "Disconnect the account", ""), Confirming: true, Summary: sum.String()}
+	m := views.AccountSettingsPage{Page: s.page(c, "Disconnect the account", ""), Confirming: true, Summary: sum.String(),
+		ConfirmWith: sessionOf(c).Account}
 	return render(c, http.StatusOK, views.AccountSettings(m))
 }
 
@@ -93,6 +96,14 @@ func (s *Server) disconnectAccount(c echo.Context) error {
 	ctx := c.Request().Context()
 	if _, err := s.people.Summary(ctx, ss.member()); err != nil {
 		return peopleProblem(err) // an owner's, checked before the sync stops
+	}
+	// Only the confirmation page's form disconnects: it names the account.
+	var confirm string
+	if _, err := readForm(c, form.Text("confirm", "Confirmation", &confirm).MaxChars(200)); err != nil {
+		return err
+	}
+	if confirm != ss.Account {
+		return &httpkit.Error{Code: http.StatusBadRequest, Msg: "Nothing was disconnected: confirm on the page that says how much goes."}
 	}
 	s.sync.StopAccount(ss.Account)
 	ended, err := s.people.Disconnect(context.WithoutCancel(ctx), ss.member())

@@ -55,7 +55,11 @@ func TestOwnerDisconnectsAfterAConfirmationNamingWhatGoes(t *testing.T) {
 	if confirm.StatusCode != http.StatusOK || !strings.Contains(confirm.body, "2 people") || !strings.Contains(confirm.body, "alert rows") {
 		t.Fatalf("the confirmation (%d) does not name how much goes:\n%s", confirm.StatusCode, confirm.body)
 	}
-	r := owner.post("/account/disconnect", url.Values{"csrf_token": {owner.formToken("/account/disconnect")}})
+	if r := owner.post("/account/disconnect", url.Values{"csrf_token": {owner.formToken("/account")}}); r.StatusCode != http.StatusBadRequest {
+		t.Fatalf("disconnecting without the confirmation = %d; want 400 and nothing removed", r.StatusCode)
+	}
+	confirmWith, _ := confirm.doc(t).Find(`input[name="confirm"]`).Attr("value")
+	r := owner.post("/account/disconnect", url.Values{"csrf_token": {owner.formToken("/account/disconnect")}, "confirm": {confirmWith}})
 	if r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/signin") {
 		t.Fatalf("disconnecting = %d to %q", r.StatusCode, r.Header.Get("Location"))
 	}
