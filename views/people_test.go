@@ -36,3 +36,19 @@ func TestPagesHideWhatTheRoleCannotUse(t *testing.T) {
 		}
 	}
 }
+
+// A viewer's pages leave out the claim links, which the pages' shared
+// regions carry for every role.
+func TestViewersPagesLeaveOutClaiming(t *testing.T) {
+	for _, tt := range []struct {
+		role domain.Role
+		hide bool
+	}{{domain.Viewer, true}, {domain.Staff, false}, {domain.Owner, false}} {
+		p := samplePage("Alerts")
+		p.Role = tt.role
+		doc, _ := render(t, SignInPage(SignIn{Page: p}))
+		if got := doc.Find("body").HasClass("may-not-claim"); got != tt.hide {
+			t.Errorf("%s: the page hides claim links: %v, want %v", tt.role, got, tt.hide)
+		}
+	}
+}
