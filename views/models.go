@@ -31,7 +31,18 @@ type Page struct {
 	// NotificationsLink puts /notifications in the menu: the server sends
 	// notifications.
 	NotificationsLink bool
+	// PersonName and Role are who is signed in, and their role in the
+	// account: the menu offers only what the role may use (the server
+	// refuses the rest all the same).
+	PersonName string
+	Role       domain.Role
+	// SwitchAccounts puts a link to switch accounts in the menu: the
+	// person belongs to several.
+	SwitchAccounts bool
 }
+
+// May reports whether the signed-in person's role is r or one above it.
+func (p Page) May(r domain.Role) bool { return p.Role >= r && p.Role > domain.NoRole }
 
 // Crumb is one step of the breadcrumbs. The last one has no link.
 type Crumb struct {
@@ -254,6 +265,12 @@ type Claim struct {
 	Problem         string // why the form was refused, in words
 	Action, Release string // where the forms post
 	Back            string // the page to return to
+	// NameFixed says that the person signed in claims as themselves
+	// (Name), their role not letting them claim for others.
+	NameFixed bool
+	// MayRelease offers to end the claim: their own, or anyone's from
+	// supervisors up.
+	MayRelease bool
 }
 
 // ClaimGone says that the alert to claim is no longer open.

@@ -114,14 +114,14 @@ func SignInPage(m SignIn) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\"><div class=\"field\"><label for=\"api_key\">API key</label> <input id=\"api_key\" name=\"api_key\" type=\"password\" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required></div><div class=\"field\"><label for=\"authorization\">Authorization</label> <input id=\"authorization\" name=\"authorization\" type=\"password\" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required></div><button type=\"submit\" class=\"button-primary\">Sign in</button></form><form class=\"sign-in-form\" method=\"post\" action=\"/signin\" aria-labelledby=\"sign-in-client\"><h2 id=\"sign-in-client\">With a client ID and secret</h2><input type=\"hidden\" name=\"csrf_token\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\"><div class=\"field\"><label for=\"name\">Your name <span class=\"optional\">(optional: shown on your claims)</span></label> <input id=\"name\" name=\"name\" type=\"text\" autocomplete=\"name\" maxlength=\"80\"></div><div class=\"field\"><label for=\"api_key\">API key</label> <input id=\"api_key\" name=\"api_key\" type=\"password\" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required></div><div class=\"field\"><label for=\"authorization\">Authorization</label> <input id=\"authorization\" name=\"authorization\" type=\"password\" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required></div><button type=\"submit\" class=\"button-primary\">Sign in</button></form><form class=\"sign-in-form\" method=\"post\" action=\"/signin\" aria-labelledby=\"sign-in-client\"><h2 id=\"sign-in-client\">With a client ID and secret</h2><input type=\"hidden\" name=\"csrf_token\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var7 string
 			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(m.CSRFToken)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/signin.templ`, Line: 42, Col: 63}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/signin.templ`, Line: 46, Col: 63}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 			if templ_7745c5c3_Err != nil {
@@ -134,13 +134,13 @@ func SignInPage(m SignIn) templ.Component {
 			var templ_7745c5c3_Var8 string
 			templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(m.Next)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/signin.templ`, Line: 43, Col: 52}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/signin.templ`, Line: 47, Col: 52}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\"><div class=\"field\"><label for=\"client_api_key\">API key</label> <input id=\"client_api_key\" name=\"api_key\" type=\"password\" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required></div><div class=\"field\"><label for=\"client_id\">Client ID</label> <input id=\"client_id\" name=\"client_id\" type=\"text\" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required></div><div class=\"field\"><label for=\"client_secret\">Client secret</label> <input id=\"client_secret\" name=\"client_secret\" type=\"password\" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required></div><button type=\"submit\" class=\"button-primary\">Sign in</button></form></div>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\"><div class=\"field\"><label for=\"client_name\">Your name <span class=\"optional\">(optional: shown on your claims)</span></label> <input id=\"client_name\" name=\"name\" type=\"text\" autocomplete=\"name\" maxlength=\"80\"></div><div class=\"field\"><label for=\"client_api_key\">API key</label> <input id=\"client_api_key\" name=\"api_key\" type=\"password\" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required></div><div class=\"field\"><label for=\"client_id\">Client ID</label> <input id=\"client_id\" name=\"client_id\" type=\"text\" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required></div><div class=\"field\"><label for=\"client_secret\">Client secret</label> <input id=\"client_secret\" name=\"client_secret\" type=\"password\" autocomplete=\"off\" autocapitalize=\"off\" spellcheck=\"false\" required></div><button type=\"submit\" class=\"button-primary\">Sign in</button></form></div>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -152,7 +152,7 @@ func SignInPage(m SignIn) templ.Component {
 				var templ_7745c5c3_Var9 string
 				templ_7745c5c3_Var9, templ_7745c5c3_Err = templ.JoinStringErrs(m.CSRFToken)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/signin.templ`, Line: 61, Col: 63}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/signin.templ`, Line: 69, Col: 63}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var9))
 				if templ_7745c5c3_Err != nil {
@@ -165,7 +165,7 @@ func SignInPage(m SignIn) templ.Component {
 				var templ_7745c5c3_Var10 string
 				templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(m.Next)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/signin.templ`, Line: 62, Col: 52}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/signin.templ`, Line: 70, Col: 52}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 				if templ_7745c5c3_Err != nil {

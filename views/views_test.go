@@ -82,6 +82,8 @@ func samplePage(title string) Page {
 		Version:     "v1.2.3",
 		Zone:        cet,
 		Live:        true,
+		PersonName:  "Ana Lima",
+		Role:        domain.Owner,
 	}
 }
 

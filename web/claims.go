@@ -8,8 +8,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/dashboard"
+	"washboard/internal/domain"
 	"washboard/views"
 	"washboard/web/form"
+	"washboard/web/httpkit"
 )
 
 // Claims: anyone signed in says "I'm on it" for an open alert at
@@ -23,6 +25,9 @@ const keyClaimName = "claim_name"
 // showClaim shows an open alert, who is on it, and the claim form.
 func (s *Server) showClaim(c echo.Context) error {
 	in := claimInput{Name: s.sessions.GetString(c.Request().Context(), keyClaimName), Back: c.QueryParam("back")}
+	if ss := sessionOf(c); ss.PersonID != "" && (in.Name == "" || claimsAsThemselves(ss)) {
+		in.Name = ss.PersonName
+	}
 	return s.renderClaim(c, http.StatusOK, in, "")
 }
 
@@ -59,6 +64,8 @@ func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem 
 	if v.Claim.Name != "" {
 		m.Alert.Claim = claimView(v.Claim)
 	}
+	m.NameFixed = claimsAsThemselves(ss)
+	m.MayRelease = v.Claim.Name == "" || mayEndClaim(ss, v.Claim)
 	m.Action = "/alerts/" + v.Alert.ID + "/claim"
 	m.Release = "/alerts/" + v.Alert.ID + "/release"
 	return render(c, status, views.ClaimPage(m))
@@ -72,6 +79,9 @@ func (s *Server) claimAlert(c echo.Context) error {
 	in, err := readClaim(c)
 	if err != nil {
 		return err
+	}
+	if claimsAsThemselves(ss) {
+		in.Name = ss.PersonName // a name typed is not theirs to give
 	}
 	_, err = s.dash.Claim(ctx, ss.Account, s.scopeOf(c), c.Param("id"), in.Name, in.Note)
 	var ce dashboard.ClaimError
@@ -97,7 +107,11 @@ func (s *Server) releaseClaim(c echo.Context) error {
 	if _, err := readForm(c, backField(&in.Back)); err != nil {
 		return err
 	}
-	err := s.dash.Release(c.Request().Context(), ss.Account, s.scopeOf(c), c.Param("id"))
+	sc := s.scopeOf(c)
+	if v, err := s.dash.ClaimOf(c.Request().Context(), ss.Account, sc, c.Param("id")); err == nil && v.Claim.Name != "" && !mayEndClaim(ss, v.Claim) {
+		return &httpkit.Error{Code: http.StatusForbidden, Msg: "This is " + v.Claim.Name + "'s claim: only they, or a supervisor, admin or owner, can end it."}
+	}
+	err := s.dash.Release(c.Request().Context(), ss.Account, sc, c.Param("id"))
 	if errors.Is(err, dashboard.ErrNoOpenAlert) {
 		return s.renderClaim(c, http.StatusNotFound, in, "")
 	}
@@ -105,6 +119,19 @@ func (s *Server) releaseClaim(c echo.Context) error {
 		return err
 	}
 	return redirect(c, claimBack(in.Back))
+}
+
+// claimsAsThemselves reports whether the session's person claims only in
+// their own name: a person below supervisor (supervisors claim for
+// others). A session of no person types a name, as before people.
+func claimsAsThemselves(ss session) bool {
+	return ss.PersonID != "" && ss.Role < domain.Supervisor
+}
+
+// mayEndClaim reports whether the session may end a claim: its own, or
+// anyone's from supervisors up.
+func mayEndClaim(ss session, c domain.Claim) bool {
+	return ss.PersonID == "" || ss.Role >= domain.Supervisor || c.Name == ss.PersonName
 }
 
 // claimBack is the page to go back to: back when it is a path of this

@@ -233,3 +233,58 @@ func TestAnotherAccountsClaimIsNotFound(t *testing.T) {
 		t.Errorf("after another account's tries the cell says %q; want Maria still on it", got)
 	}
 }
+
+// TestClaimsBelongToThePersonSignedIn: a staff member says they are on an
+// alert under their own name, whatever name the form carries, and ends
+// only their own claim; a supervisor claims for someone else and ends
+// anyone's.
+func TestClaimsBelongToThePersonSignedIn(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	a.browser().signIn(credA)
+	alert := a.anOpenAlert()
+	claim, release := "/alerts/"+alert.ID+"/claim", "/alerts/"+alert.ID+"/release"
+	staff := a.browserAs(domain.Staff, "Sid Staff")
+	page := staff.get(claim)
+	if d := page.doc(t); d.Find(`input[name="name"]`).Length() != 0 || !strings.Contains(d.Find(".claim-as").Text(), "Sid Staff") {
+		t.Errorf("the claim page asks staff for a name, or does not say whose name the claim takes:\n%s", page.body)
+	}
+	if r := staff.post(claim, url.Values{"csrf_token": {staff.pageCSRF(claim)}, "name": {"Somebody Else"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("staff claiming = %d\n%s", r.StatusCode, r.body)
+	}
+	if got := a.claimName(alert.ID); got != "Sid Staff" {
+		t.Errorf("staff's claim is in the name %q; want Sid Staff", got)
+	}
+
+	boss := a.browserAs(domain.Supervisor, "Sue Boss")
+	if r := boss.post(claim, url.Values{"csrf_token": {boss.pageCSRF(claim)}, "name": {"Maria"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("a supervisor claiming for Maria = %d", r.StatusCode)
+	}
+	if got := a.claimName(alert.ID); got != "Maria" {
+		t.Errorf("the supervisor's claim for Maria is in the name %q", got)
+	}
+	if d := staff.get(claim).doc(t); d.Find(`form[action="`+release+`"]`).Length() != 0 {
+		t.Error("staff are offered to end someone else's claim")
+	}
+	r := staff.post(release, url.Values{"csrf_token": {staff.pageCSRF(claim)}})
+	if r.StatusCode != http.StatusForbidden || !strings.Contains(r.body, "only they, or a supervisor") {
+		t.Errorf("staff ending Maria's claim = %d; want 403 in words", r.StatusCode)
+	}
+	if r := boss.post(release, url.Values{"csrf_token": {boss.pageCSRF(claim)}}); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("the supervisor ending Maria's claim = %d", r.StatusCode)
+	}
+	if got := a.claimName(alert.ID); got != "" {
+		t.Errorf("after the release, %q is on it", got)
+	}
+}
+
+// claimName is who is on an open alert of the first account; "" for
+// nobody.
+func (a *app) claimName(alertID string) string {
+	a.t.Helper()
+	v, err := a.deps.Dashboard.ClaimOf(context.Background(), a.accountOf(false), domain.EveryBuilding(), alertID)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	return v.Claim.Name
+}

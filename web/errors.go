@@ -39,7 +39,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	page := views.ErrorPage{Page: s.page(c, http.StatusText(he.Code), ""), Status: he.Code, Heading: headingFor(he.Code), Message: he.Msg}
 	if he.Code >= 500 {
 		page.ErrorID = httpkit.RandomHex(6)
-		s.logOf(c).Error("request failed", "error_id", page.ErrorID, "error", fmt.Sprint(err), "path", c.Request().URL.Path)
+		s.logOf(c).Error("request failed", "error_id", page.ErrorID, "error", fmt.Sprint(err), "path", s.logging().LoggedPath(c.Request().URL.Path))
 	}
 	if isHookPath(c.Request().URL.Path) {
 		// The service reads the answers of its receivers: JSON, as

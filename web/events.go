@@ -32,6 +32,8 @@ func (s *Server) streamEvents(c echo.Context) error {
 	if !st.retry(3 * time.Second) {
 		return nil
 	}
+	ctx, done := s.streamContext(c)
+	defer done()
 	for {
 		select {
 		case <-ctx.Done():

@@ -4,12 +4,15 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/domain"
 	"washboard/internal/keyring"
 	"washboard/internal/syncer"
 	"washboard/web/httpkit"
@@ -138,12 +141,26 @@ func (s *Server) requireAccount(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok {
 			return s.redirectToSignIn(c, "")
 		}
+		if _, rejected := s.sync.Rejected(syncer.CredentialID(ss.Cred)); rejected && ss.PersonID != "" {
+			// The account's credentials may have been replaced since:
+			// a person's session takes those it is connected with now.
+			if cred, err := s.people.Credentials(ctx, ss.Account); err == nil && syncer.CredentialID(cred) != syncer.CredentialID(ss.Cred) {
+				s.putCredentials(ctx, cred)
+				ss.Cred = cred
+			}
+		}
 		if why, rejected := s.sync.Rejected(syncer.CredentialID(ss.Cred)); rejected {
 			s.sync.Release(holderID(ss.Holder))
 			if err := s.sessions.Destroy(ctx); err != nil {
 				return err
 			}
 			return s.redirectToSignIn(c, string(why))
+		}
+		if ss.PersonID == "" {
+			var err error
+			if ss, err = s.adoptLegacySession(c, ss); err != nil {
+				return peopleProblem(err)
+			}
 		}
 		s.sync.Hold(holderID(ss.Holder), ss.Account, ss.Cred, s.clock.Now().Add(s.sessions.IdleTimeout))
 		c.Set(ctxSession, ss)
@@ -184,6 +201,34 @@ func redirect(c echo.Context, target string) error {
 		return c.NoContent(http.StatusNoContent)
 	}
 	return c.Redirect(http.StatusSeeOther, target)
+}
+
+// requireRole lets through only the sessions whose person holds the role
+// least, or one above it, in the session's account; others get a page
+// saying what their role is and what the page needs.
+func requireRole(least domain.Role) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if ss := sessionOf(c); ss.Role < least {
+				return &httpkit.Error{Code: http.StatusForbidden, Msg: roleRefusal(ss.Role, least)}
+			}
+			return next(c)
+		}
+	}
+}
+
+// roleRefusal says why a role may not do what needs the role least.
+func roleRefusal(have, least domain.Role) string {
+	return fmt.Sprintf("This needs the role %s or above, and your role in this account is %s. Ask an admin of the account if you need it.",
+		least, have)
+}
+
+// article is a role's word with its article: "a viewer", "an admin".
+func article(r domain.Role) string {
+	if w := r.String(); w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an " + w
+	}
+	return "a " + r.String()
 }
 
 // requireFirstSync shows the progress bar until the account's first sync

@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/domain"
 	"washboard/internal/notifier"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
@@ -103,6 +104,7 @@ func (s *Server) answerChange(c echo.Context, err error, st notificationsState, 
 		return err
 	}
 	s.logOf(c).Info("notification "+noun+" "+done, noun, name)
+	s.audit(c, auditOfChange(noun, done), name)
 	return s.flashNotifications(c, fmt.Sprintf("The %s %q was %s.", noun, name, done))
 }
 
@@ -254,4 +256,18 @@ func listWords(words []string, last string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
+}
+
+// auditOfChange is the audit log's action of a change of the settings: a
+// channel or a rule (noun) added or removed (done).
+func auditOfChange(noun, done string) domain.AuditAction {
+	switch {
+	case noun == "channel" && done == "added":
+		return domain.AuditChannelAdded
+	case noun == "channel":
+		return domain.AuditChannelRemoved
+	case done == "added":
+		return domain.AuditRuleAdded
+	}
+	return domain.AuditRuleRemoved
 }

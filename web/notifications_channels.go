@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/domain"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
 	"washboard/views"
@@ -33,6 +34,7 @@ func (s *Server) addChannel(c echo.Context) error {
 	}
 	if made, ok := ch.Settings.(notify.ShownOnce); err == nil && ok && made.MadeSecret() != "" {
 		s.logOf(c).Info("notification channel added", "channel", ch.Name)
+		s.audit(c, domain.AuditChannelAdded, ch.Name)
 		c.Response().Header().Set("Cache-Control", "no-store")
 		return s.showNotifications(c, http.StatusOK, notificationsState{
 			secret: &views.NewChannelSecret{Channel: ch.Name, Secret: made.MadeSecret()}})

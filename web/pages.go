@@ -24,6 +24,7 @@ func (s *Server) page(c echo.Context, title, nav string) views.Page {
 	ctx := c.Request().Context()
 	if ss, ok := s.currentSession(ctx); ok {
 		p.SignedIn, p.AccountName = true, ss.AccountName
+		p.PersonName, p.Role, p.SwitchAccounts = ss.PersonName, ss.Role, ss.Accounts > 1
 		p.Freshness = s.freshness(ctx, ss)
 		p.Live = true
 	}

@@ -6,17 +6,32 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/domain"
 	"washboard/web/httpkit"
 )
 
 // route is an entry of the route table: a method and a path pattern, the
-// handler that answers them, and what the request must bring to reach it.
+// handler that answers them, what the request must bring to reach it, and
+// for the routes of a signed-in session, the least role its person needs
+// in the account (anyRole for the others).
 type route struct {
 	method  string
 	path    string
 	handler echo.HandlerFunc
 	access  access
+	least   domain.Role
 }
+
+// The roles of the table's last column, lowest first: each includes the
+// ones before it (see docs/people.md).
+const (
+	anyRole    = domain.NoRole     // no role asked: not signed in, or signed in to anything
+	viewer     = domain.Viewer     // sees everything of the account, changes nothing
+	staff      = domain.Staff      // says "I'm on it", ends their own claim
+	supervisor = domain.Supervisor // claims for others, shift reports and their settings, screens
+	admin      = domain.Admin      // people, notifications, webhooks, the audit log
+	owner      = domain.Owner      // the account's credentials, disconnecting it
+)
 
 // access is what a route asks of a request before its handler runs; the
 // middleware of each is in one place, accessChecks.
@@ -40,81 +55,98 @@ const (
 func (s *Server) routeTable() []route {
 	get, post, noRoute := http.MethodGet, http.MethodPost, echo.RouteNotFound
 	table := []route{
-		{get, "/static/*", serveAssets(s.assets), anyone},
-		{get, "/favicon.ico", showFavicon, anyone},
+		{get, "/static/*", serveAssets(s.assets), anyone, anyRole},
+		{get, "/favicon.ico", showFavicon, anyone, anyRole},
 
-		{get, "/healthz", s.showHealth, operations},
-		{get, "/readyz", s.showReady, operations},
+		{get, "/healthz", s.showHealth, operations, anyRole},
+		{get, "/readyz", s.showReady, operations, anyRole},
 
-		{get, "/s/:token", s.linkScreen, linkToken},
-		{get, "/screen", s.showScreen, wallScreen},
-		{get, "/screen/content", s.showScreenContent, wallScreen},
-		{get, "/screen/events", s.streamScreenEvents, wallScreen},
+		{get, "/s/:token", s.linkScreen, linkToken, anyRole},
+		{get, "/screen", s.showScreen, wallScreen, anyRole},
+		{get, "/screen/content", s.showScreenContent, wallScreen, anyRole},
+		{get, "/screen/events", s.streamScreenEvents, wallScreen, anyRole},
 
-		{get, "/signin", s.showSignIn, sessionOnly},
-		{post, "/signin", s.signIn, sessionOnly},
-		{post, "/signin/demo", s.signInDemo, sessionOnly},
-		{post, "/signout", s.signOut, sessionOnly},
+		{get, "/signin", s.showSignIn, sessionOnly, anyRole},
+		{post, "/signin", s.signIn, sessionOnly, anyRole},
+		{post, "/signin/demo", s.signInDemo, sessionOnly, anyRole},
+		{post, "/signout", s.signOut, sessionOnly, anyRole},
+		{get, "/invitations/:token", s.showInvitation, sessionOnly, anyRole},
+		{post, "/invitations/:token", s.acceptInvitation, sessionOnly, anyRole},
 
-		{get, "/sync/progress", s.showProgress, signedIn},
-		{get, "/status", s.showStatus, signedIn},
-		{get, "/events", s.streamEvents, signedIn},
+		{get, "/sync/progress", s.showProgress, signedIn, viewer},
+		{get, "/status", s.showStatus, signedIn, viewer},
+		{get, "/events", s.streamEvents, signedIn, viewer},
+		{get, "/accounts", s.listAccounts, signedIn, viewer},
+		{post, "/accounts/switch", s.switchAccount, signedIn, viewer},
+		{get, "/me", s.showMe, firstSynced, viewer},
+		{post, "/me", s.updateMe, firstSynced, viewer},
+		{get, "/people", s.showPeople, signedIn, admin},
+		{post, "/people/invitations", s.invitePerson, signedIn, admin},
+		{post, "/people/invitations/:id/withdraw", s.withdrawInvitation, signedIn, admin},
+		{post, "/people/:id/role", s.changeRole, signedIn, admin},
+		{post, "/people/:id/remove", s.removePerson, signedIn, admin},
+		{get, "/audit", s.showAudit, signedIn, admin},
+		{get, "/account", s.showAccount, signedIn, owner},
+		{post, "/account/credentials", s.replaceCredentials, signedIn, owner},
+		{get, "/account/disconnect", s.confirmDisconnect, signedIn, owner},
+		{post, "/account/disconnect", s.disconnectAccount, signedIn, owner},
+		{get, "/audit.csv", s.exportAudit, signedIn, admin},
 
-		{get, "/", s.showOverview, firstSynced},
-		{get, "/buildings/:id", s.showBuilding, firstSynced},
-		{get, "/floors/:id", s.showFloor, firstSynced},
-		{get, "/rooms/:id", s.showRoom, firstSynced},
-		{get, "/locations/:id", s.showLocation, firstSynced},
-		{get, "/search", s.searchLocations, firstSynced},
-		{get, "/alerts", s.listAlerts, firstSynced},
-		{get, "/alerts.csv", s.exportAlerts, firstSynced},
-		{get, "/alerts/:id/claim", s.showClaim, firstSynced},
-		{post, "/alerts/:id/claim", s.claimAlert, firstSynced},
-		{post, "/alerts/:id/release", s.releaseClaim, firstSynced},
-		{get, "/devices.csv", s.exportDevices, firstSynced},
-		{get, "/screens", s.listScreens, firstSynced},
-		{post, "/screens", s.createScreen, firstSynced},
-		{get, "/screens/:id/edit", s.editScreen, firstSynced},
-		{post, "/screens/:id", s.updateScreen, firstSynced},
-		{post, "/screens/:id/revoke", s.revokeScreen, firstSynced},
-		{post, "/screens/:id/relink", s.relinkScreen, firstSynced},
-		{post, "/screens/:id/remove", s.removeScreen, firstSynced},
-		{get, "/reports", showReports, firstSynced},
-		{get, "/reports/shift", s.showShiftReport, firstSynced},
-		{get, "/reports/shift.csv", s.exportShiftReport, firstSynced},
-		{get, "/reports/settings", s.showReportSettings, firstSynced},
-		{post, "/reports/settings", s.saveReportSettings, firstSynced},
-		{get, "/trends", s.showTrends, firstSynced},
-		{get, "/trends.csv", s.exportTrends, firstSynced},
+		{get, "/", s.showOverview, firstSynced, viewer},
+		{get, "/buildings/:id", s.showBuilding, firstSynced, viewer},
+		{get, "/floors/:id", s.showFloor, firstSynced, viewer},
+		{get, "/rooms/:id", s.showRoom, firstSynced, viewer},
+		{get, "/locations/:id", s.showLocation, firstSynced, viewer},
+		{get, "/search", s.searchLocations, firstSynced, viewer},
+		{get, "/alerts", s.listAlerts, firstSynced, viewer},
+		{get, "/alerts.csv", s.exportAlerts, firstSynced, viewer},
+		{get, "/alerts/:id/claim", s.showClaim, firstSynced, staff},
+		{post, "/alerts/:id/claim", s.claimAlert, firstSynced, staff},
+		{post, "/alerts/:id/release", s.releaseClaim, firstSynced, staff},
+		{get, "/devices.csv", s.exportDevices, firstSynced, viewer},
+		{get, "/screens", s.listScreens, firstSynced, viewer},
+		{post, "/screens", s.createScreen, firstSynced, supervisor},
+		{get, "/screens/:id/edit", s.editScreen, firstSynced, supervisor},
+		{post, "/screens/:id", s.updateScreen, firstSynced, supervisor},
+		{post, "/screens/:id/revoke", s.revokeScreen, firstSynced, supervisor},
+		{post, "/screens/:id/relink", s.relinkScreen, firstSynced, supervisor},
+		{post, "/screens/:id/remove", s.removeScreen, firstSynced, supervisor},
+		{get, "/reports", showReports, firstSynced, viewer},
+		{get, "/reports/shift", s.showShiftReport, firstSynced, viewer},
+		{get, "/reports/shift.csv", s.exportShiftReport, firstSynced, viewer},
+		{get, "/reports/settings", s.showReportSettings, firstSynced, supervisor},
+		{post, "/reports/settings", s.saveReportSettings, firstSynced, supervisor},
+		{get, "/trends", s.showTrends, firstSynced, viewer},
+		{get, "/trends.csv", s.exportTrends, firstSynced, viewer},
 
 		// Addresses of no page are answered 404 after the checks of the
 		// part of the site they are in: a screen's, or a session's, so
 		// that the page says who is signed in. The overview's address
 		// with another method is checked as the overview is.
-		{noRoute, "/*", showNoPage, sessionOnly},
-		{noRoute, "/", showNoPage, firstSynced},
-		{noRoute, "/screen", showNoPage, wallScreen},
-		{noRoute, "/screen/*", showNoPage, wallScreen},
+		{noRoute, "/*", showNoPage, sessionOnly, anyRole},
+		{noRoute, "/", showNoPage, firstSynced, viewer},
+		{noRoute, "/screen", showNoPage, wallScreen, anyRole},
+		{noRoute, "/screen/*", showNoPage, wallScreen, anyRole},
 	}
 	if s.cfg.ServeMetrics && s.metrics != nil {
-		table = append(table, route{get, "/metrics", echo.WrapHandler(s.metrics.Handler()), operations})
+		table = append(table, route{get, "/metrics", echo.WrapHandler(s.metrics.Handler()), operations, anyRole})
 	}
 	if s.receiver != nil {
 		table = append(table,
-			route{post, "/hooks/:id", s.receiveEvent, hookSignature},
-			route{get, "/webhooks", s.listWebhooks, firstSynced},
-			route{post, "/webhooks", s.createWebhook, firstSynced},
-			route{post, "/webhooks/:id/rotate", s.rotateWebhook, firstSynced},
-			route{post, "/webhooks/:id/remove", s.removeWebhook, firstSynced})
+			route{post, "/hooks/:id", s.receiveEvent, hookSignature, anyRole},
+			route{get, "/webhooks", s.listWebhooks, firstSynced, admin},
+			route{post, "/webhooks", s.createWebhook, firstSynced, admin},
+			route{post, "/webhooks/:id/rotate", s.rotateWebhook, firstSynced, admin},
+			route{post, "/webhooks/:id/remove", s.removeWebhook, firstSynced, admin})
 	}
 	if s.notifier != nil {
 		table = append(table,
-			route{get, "/notifications", s.listNotifications, firstSynced},
-			route{post, "/notifications/channels", s.addChannel, firstSynced},
-			route{post, "/notifications/channels/:name/test", s.testChannel, firstSynced},
-			route{post, "/notifications/channels/:name/remove", s.removeChannel, firstSynced},
-			route{post, "/notifications/rules", s.addRule, firstSynced},
-			route{post, "/notifications/rules/:name/remove", s.removeRule, firstSynced})
+			route{get, "/notifications", s.listNotifications, firstSynced, admin},
+			route{post, "/notifications/channels", s.addChannel, firstSynced, admin},
+			route{post, "/notifications/channels/:name/test", s.testChannel, firstSynced, admin},
+			route{post, "/notifications/channels/:name/remove", s.removeChannel, firstSynced, admin},
+			route{post, "/notifications/rules", s.addRule, firstSynced, admin},
+			route{post, "/notifications/rules/:name/remove", s.removeRule, firstSynced, admin})
 	}
 	return table
 }
@@ -129,20 +161,30 @@ func (s *Server) routes() *echo.Echo {
 	e.IPExtractor = proxies.ClientAddress()
 	e.Pre(httpkit.RequestID(s.log))
 	e.Use(httpkit.Compress,
-		httpkit.LogRequests(httpkit.Logging{Log: s.log, SecretPaths: []string{"/s/"}, Observe: s.metrics.ObserveRequest}),
+		httpkit.LogRequests(s.logging()),
 		httpkit.RecoverPanics, httpkit.SecurityHeaders(proxies), httpkit.LimitBody(bodyLimit),
 		// The sign-in form checks its own, and says more about a
 		// credential pasted with something around it.
 		httpkit.CleanInput("/signin"))
 	for _, r := range s.routeTable() {
-		e.Add(r.method, r.path, r.handler, s.accessChecks(r.access)...)
+		e.Add(r.method, r.path, r.handler, s.accessChecks(r.access, r.least)...)
 	}
 	return e
 }
 
+// logging is how requests are logged: the paths whose rest is a token
+// (a screen's link, an invitation) are redacted.
+func (s *Server) logging() httpkit.Logging {
+	return httpkit.Logging{Log: s.log, SecretPaths: []string{"/s/", "/invitations/"}, Observe: s.metrics.ObserveRequest}
+}
+
 // accessChecks are the middleware that let through only the requests
-// that bring what the access asks.
-func (s *Server) accessChecks(a access) []echo.MiddlewareFunc {
+// that bring what the access asks, and for a signed-in session, whose
+// person holds the least role.
+func (s *Server) accessChecks(a access, least domain.Role) []echo.MiddlewareFunc {
+	if least != anyRole && a != signedIn && a != firstSynced {
+		panic(fmt.Sprintf("web: a route not signed in asks for a role (%s)", least))
+	}
 	// private: the answer is one person's or one screen's, and no cache
 	// may keep it.
 	private := httpkit.Private(hxRequest)
@@ -157,9 +199,9 @@ func (s *Server) accessChecks(a access) []echo.MiddlewareFunc {
 	case sessionOnly:
 		return session
 	case signedIn:
-		return append(session, s.requireAccount)
+		return append(session, s.requireAccount, requireRole(max(least, viewer)))
 	case firstSynced:
-		return append(session, s.requireAccount, s.requireFirstSync)
+		return append(session, s.requireAccount, requireRole(max(least, viewer)), s.requireFirstSync)
 	}
 	panic(fmt.Sprintf("web: a route of no access (%d)", a))
 }

@@ -6,15 +6,13 @@ import (
 	"washboard/internal/domain"
 )
 
-// keyBuildings holds the ids of the buildings the session's person is
-// limited to, a []string; a session without it sees every building.
-const keyBuildings = "buildings"
-
-// scopeOf is the buildings the request's person sees: every read of the
-// dashboard takes it, and answers an id outside it as an unknown one.
+// scopeOf is the buildings the request's person sees, from their
+// membership in the session's account (every building when it names
+// none): every read of the dashboard takes it, and answers an id outside
+// it as an unknown one.
 func (s *Server) scopeOf(c echo.Context) domain.BuildingScope {
-	if ids, ok := s.sessions.Get(c.Request().Context(), keyBuildings).([]string); ok {
-		return domain.OnlyBuildings(ids...)
+	if b := sessionOf(c).Buildings; len(b) > 0 {
+		return domain.OnlyBuildings(b...)
 	}
 	return domain.EveryBuilding()
 }

@@ -26,7 +26,7 @@ func (b *browser) limitTo(ids ...string) {
 	if err != nil {
 		b.a.t.Fatal(err)
 	}
-	sm.Put(ctx, keyBuildings, ids)
+	sm.Put(ctx, keyBuildings, strings.Join(ids, "\n"))
 	if _, _, err := sm.Commit(ctx); err != nil {
 		b.a.t.Fatal(err)
 	}

@@ -59,6 +59,7 @@ func (s *Server) createScreen(c echo.Context) error {
 		return err
 	}
 	s.logOf(c).Info("screen created", "screen", sc.ID)
+	s.audit(c, domain.AuditScreenAdded, sc.Name)
 	return s.showNewLink(c, sc.Name, token)
 }
 
@@ -82,6 +83,7 @@ func (s *Server) updateScreen(c echo.Context) error {
 	if err := s.dash.UpdateScreen(ctx, s.scopeOf(c), sc); err != nil {
 		return err
 	}
+	s.audit(c, domain.AuditScreenChanged, sc.Name)
 	return redirect(c, "/screens")
 }
 
@@ -94,6 +96,7 @@ func (s *Server) revokeScreen(c echo.Context) error {
 	}
 	s.sync.Release(screenHolder(id))
 	s.logOf(c).Info("screen revoked", "screen", id)
+	s.audit(c, domain.AuditScreenRevoked, "screen "+id)
 	return redirect(c, "/screens")
 }
 
@@ -116,6 +119,7 @@ func (s *Server) removeScreen(c echo.Context) error {
 		return err
 	}
 	s.logOf(c).Info("screen removed", "screen", id)
+	s.audit(c, domain.AuditScreenRemoved, "screen "+id)
 	return redirect(c, "/screens")
 }
 

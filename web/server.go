@@ -5,6 +5,7 @@ package web
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
 	"washboard/internal/metrics"
+	"washboard/internal/people"
 	"washboard/internal/receiver"
 	"washboard/internal/syncer"
 	"washboard/internal/version"
@@ -78,6 +80,13 @@ type Deps struct {
 	// of sessions written between replicas, so that each may keep
 	// sessions in memory.
 	SessionAnnouncements httpkit.SessionAnnouncements
+	// People keeps the people of the accounts, their roles and their
+	// ways in.
+	People *people.Service
+	// Mail, when set, sends a letter of plain text to one address through
+	// the server's mail settings (--smtp-url): invitations. Its error says
+	// in words what went wrong. Nil sends none.
+	Mail func(ctx context.Context, to, subject, text string) error
 	// Notifications keeps the account's notification channels and rules
 	// and sends them; nil answers /notifications 404.
 	Notifications Notifications
@@ -94,14 +103,20 @@ type Server struct {
 	closing  chan struct{} // closed by CloseStreams
 	closeOne sync.Once
 	sessions *scs.SessionManager
-	keys     *keyring.Ring
-	receiver *receiver.Service
-	notifier Notifications
-	limiter  *httpkit.FailureLimiter
-	echo     *echo.Echo
-	version  string
-	pages    *httpkit.PageCache[pageKey, *renderedPage] // rendered live regions of pages
-	assets   map[string]*asset
+	// sessionStore is the sessions' store as scs uses it: ending a
+	// session through it drops it here and on the other replicas.
+	sessionStore *httpkit.SessionCache
+	people       *people.Service
+	streams      sessionStreams
+	mail         func(ctx context.Context, to, subject, text string) error
+	keys         *keyring.Ring
+	receiver     *receiver.Service
+	notifier     Notifications
+	limiter      *httpkit.FailureLimiter
+	echo         *echo.Echo
+	version      string
+	pages        *httpkit.PageCache[pageKey, *renderedPage] // rendered live regions of pages
+	assets       map[string]*asset
 }
 
 // New builds the web application.
@@ -109,8 +124,8 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if deps.Keys == nil {
 		return nil, errors.New("web: no keys to seal sessions with")
 	}
-	if deps.Dashboard == nil || deps.Sessions == nil || deps.Sync == nil {
-		return nil, errors.New("web: the dashboard, the session store and the sync engine are all needed")
+	if deps.Dashboard == nil || deps.Sessions == nil || deps.Sync == nil || deps.People == nil {
+		return nil, errors.New("web: the dashboard, the session store, the sync engine and the people service are all needed")
 	}
 	if cfg.Zone == nil {
 		cfg.Zone = time.Local
@@ -129,6 +144,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		sessions: newSessionManager(deps.Sessions, cfg.Sessions, deps.Keys, deps.SessionAnnouncements), keys: deps.Keys, receiver: deps.Receiver, notifier: deps.Notifications, limiter: httpkit.NewFailureLimiter(cmp.Or(max(cfg.SignInLimit, 0), 10), time.Minute, deps.Clock), version: cfg.Version,
 		pages: httpkit.NewPageCache[pageKey, *renderedPage](pageCacheBytes, deps.Log),
 	}
+	s.sessionStore = s.sessions.Store.(*httpkit.SessionCache)
+	s.sessionStore.Watch(s.sessionHeard)
+	s.people, s.mail = deps.People, deps.Mail
 	if s.version == "" {
 		s.version = version.String()
 	}

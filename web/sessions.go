@@ -7,6 +7,7 @@ import (
 	"errors"
 	"maps"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
+	"washboard/internal/people"
 	"washboard/web/httpkit"
 )
 
@@ -205,6 +207,7 @@ func (s *Server) commitSession(c echo.Context) {
 			s.log.Error("committing the session", "error", err.Error(), "request_id", httpkit.RequestIDOf(c))
 			return
 		}
+		s.recordSession(c, token)
 	case scs.Destroyed:
 	default:
 		return
@@ -220,12 +223,21 @@ func (s *Server) commitSession(c echo.Context) {
 	c.Response().Header().Set("Cache-Control", "no-store")
 }
 
-// session is what a signed-in request knows of its session.
+// session is what a signed-in request knows of its session: the account
+// it is signed in to and, once people sign in, the person and their role
+// in it. A session signed in before people existed has no person until
+// its first request gives it one (adoptLegacySession).
 type session struct {
 	Account     string
 	AccountName string
 	Cred        domain.Credentials
 	Holder      string
+
+	PersonID   string
+	PersonName string
+	Role       domain.Role
+	Buildings  []string // empty: every building of the account
+	Accounts   int      // how many accounts the person belongs to
 }
 
 func (s *Server) currentSession(ctx context.Context) (session, bool) {
@@ -238,7 +250,14 @@ func (s *Server) currentSession(ctx context.Context) (session, bool) {
 			ClientID:      s.sessions.GetString(ctx, keyClientID),
 			ClientSecret:  s.sessions.GetString(ctx, keyClientSecret),
 		},
-		Holder: s.sessions.GetString(ctx, keyHolder),
+		Holder:     s.sessions.GetString(ctx, keyHolder),
+		PersonID:   s.sessions.GetString(ctx, keyPerson),
+		PersonName: s.sessions.GetString(ctx, keyPersonName),
+		Role:       domain.Role(s.sessions.GetInt(ctx, keyRole)),
+		Accounts:   s.sessions.GetInt(ctx, keyAccounts),
+	}
+	if b := s.sessions.GetString(ctx, keyBuildings); b != "" {
+		ss.Buildings = strings.Split(b, "\n")
 	}
 	return ss, ss.Account != "" && ss.Cred.APIKey != ""
 }
@@ -248,4 +267,20 @@ func (s *Server) currentSession(ctx context.Context) (session, bool) {
 func holderID(random string) string {
 	h := sha256.Sum256([]byte("session\x00" + random))
 	return "session:" + hex.EncodeToString(h[:8])
+}
+
+// OpenSession opens a session's sealed data as this package keeps it, and
+// says which account it is signed in to, with which credentials: what
+// people.Upgrade reads of the sessions signed in before people existed.
+func OpenSession(keys *keyring.Ring) people.SessionOpener {
+	codec := newEncryptedCodec(keys)
+	return func(data []byte) (string, domain.Credentials, bool) {
+		_, values, err := codec.Decode(data)
+		if err != nil {
+			return "", domain.Credentials{}, false
+		}
+		str := func(k string) string { v, _ := values[k].(string); return v }
+		cred := domain.Credentials{APIKey: str(keyAPIKey), Authorization: str(keyAuth), ClientID: str(keyClientID), ClientSecret: str(keyClientSecret)}
+		return str(keyAccount), cred, str(keyAccount) != "" && cred.APIKey != ""
+	}
 }

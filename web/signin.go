@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/people"
 	"washboard/internal/syncer"
 	"washboard/views"
 	"washboard/web/form"
@@ -20,7 +22,9 @@ import (
 )
 
 func (s *Server) showSignIn(c echo.Context) error {
-	if _, ok := s.currentSession(c.Request().Context()); ok {
+	// Signed in, the form shows only to add another account (from
+	// /accounts): signing in with its credentials adds it to the person.
+	if _, ok := s.currentSession(c.Request().Context()); ok && c.QueryParam("add") == "" {
 		return redirect(c, returnPath(c.QueryParam("next"), "/"))
 	}
 	m := s.signInModel(c, c.QueryParam("next"))
@@ -50,8 +54,9 @@ func (s *Server) signInModel(c echo.Context, next string) views.SignIn {
 // if it accepts them, starts a session holding them.
 func (s *Server) signIn(c echo.Context) error {
 	var cred domain.Credentials
-	var next string
+	var next, name string
 	problem, err := readForm(c,
+		form.Text("name", "Your name", &name).Trim().MaxChars(domain.MaxPersonName),
 		credentialField("api_key", "API key", &cred.APIKey),
 		credentialField("authorization", "Authorization value", &cred.Authorization),
 		credentialField("client_id", "client ID", &cred.ClientID),
@@ -69,7 +74,7 @@ func (s *Server) signIn(c echo.Context) error {
 	if problem != nil {
 		return s.refuseCredentials(c, next, problem.Msg)
 	}
-	return s.startSession(c, cred, next)
+	return s.startSession(c, cred, name, next)
 }
 
 // maxCredential is the longest API key or Authorization value accepted.
@@ -103,13 +108,13 @@ func (s *Server) signInDemo(c echo.Context) error {
 	if _, err := readForm(c, nextField(&next)); err != nil {
 		return err
 	}
-	return s.startSession(c, *s.cfg.Demo, next)
+	return s.startSession(c, *s.cfg.Demo, "", next)
 }
 
 // startSession starts a session with credentials, unless too many failed
 // from the client's address or with the API key lately, or the service
 // rejects them; signed in, the browser goes to next.
-func (s *Server) startSession(c echo.Context, cred domain.Credentials, next string) error {
+func (s *Server) startSession(c echo.Context, cred domain.Credentials, name, next string) error {
 	// Failed attempts count against the client's address and the API key
 	// tried; successful ones count against nothing (see httpkit.FailureLimiter).
 	tried := httpkit.SignInAttempt(c.RealIP(), cred.APIKey)
@@ -157,23 +162,36 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials, next stri
 	}
 
 	rctx := c.Request().Context()
+	// A person signed in already joins the account (or keeps their role
+	// in it); anyone else is a new person. A session signed in to this
+	// account before people existed signs in as one who was.
+	personID := s.sessions.GetString(rctx, keyPerson)
+	in := people.CredentialsSignIn{Account: account.ID, Cred: cred, PersonID: personID, Name: cmp.Or(name, defaultPersonName),
+		Legacy: personID == "" && s.sessions.GetString(rctx, keyAccount) == account.ID}
+	p, membership, err := s.people.SignInWithCredentials(ctx, in)
+	if errors.Is(err, domain.ErrNotFound) && personID != "" {
+		// The person was removed meanwhile: they sign in as someone new.
+		in.PersonID = ""
+		p, membership, err = s.people.SignInWithCredentials(ctx, in)
+	}
+	var refused *httpkit.Error
+	if errors.As(peopleProblem(err), &refused) {
+		m := s.signInModel(c, next)
+		m.Kind, m.Error = "invalid", refused.Msg
+		return render(c, refused.Code, views.SignInPage(m))
+	}
+	if err != nil {
+		return err
+	}
+	if ss, ok := s.currentSession(rctx); ok {
+		s.sync.Release(holderID(ss.Holder))
+	}
 	if err := s.sessions.RenewToken(rctx); err != nil {
 		return err
 	}
-	// A session signing in again (a sign-in form left open in another tab)
-	// was touched lately; its new token must be written all the same.
-	s.sessions.Remove(rctx, keyTouched)
-	holder := httpkit.RandomHex(16)
-	s.sessions.Put(rctx, keyAccount, account.ID)
-	s.sessions.Put(rctx, keyAccountName, account.Name)
-	s.sessions.Put(rctx, keyAPIKey, cred.APIKey)
-	s.sessions.Put(rctx, keyAuth, cred.Authorization)
-	s.sessions.Put(rctx, keyClientID, cred.ClientID)
-	s.sessions.Put(rctx, keyClientSecret, cred.ClientSecret)
-	s.sessions.Put(rctx, keyHolder, holder)
+	s.sessions.Remove(rctx, keyHolder) // a new hold on the account's sync, under a new name
+	s.putPerson(c, signedInPerson{person: p, membership: membership, accountName: account.Name, cred: cred, accounts: s.accountCount(c, p.ID)})
 	s.renewAnonymousToken(c) // forms shown before sign-in stop working
-	s.sync.Accept(cred)
-	s.sync.Hold(holderID(holder), account.ID, cred, s.clock.Now().Add(s.sessions.IdleTimeout))
 	s.logOf(c).Info("signed in", "account", account.ID)
 	return redirect(c, returnPath(next, "/"))
 }
@@ -182,6 +200,9 @@ func (s *Server) signOut(c echo.Context) error {
 	ctx := c.Request().Context()
 	if ss, ok := s.currentSession(ctx); ok {
 		s.sync.Release(holderID(ss.Holder))
+	}
+	if token := s.sessions.Token(ctx); token != "" {
+		s.streams.end(storedToken(token))
 	}
 	if err := s.sessions.Destroy(ctx); err != nil {
 		return err

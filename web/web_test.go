@@ -37,6 +37,7 @@ import (
 	"washboard/internal/keyring"
 	"washboard/internal/metrics"
 	"washboard/internal/notifier"
+	"washboard/internal/people"
 	"washboard/internal/receiver"
 	"washboard/internal/sim"
 	"washboard/internal/store"
@@ -67,6 +68,7 @@ type app struct {
 	engine    *syncer.Engine
 	events    *receiver.Service
 	notifier  *notifier.Notifier // not running: a test calls its Pass
+	people    *people.Service
 	logs      *syncBuffer
 	seen      *syncBuffer // every response body and header the tests received
 	cfg       Config
@@ -85,6 +87,8 @@ func (a *app) restart(keys *keyring.Ring) {
 	a.t.Helper()
 	a.deps.Keys = keys
 	a.deps.Dashboard = dashboard.New(dashboard.Deps{Store: a.store, Sync: a.engine, Upstream: a.client, Clock: a.clock, Keys: keys})
+	a.people = people.New(a.store, keys, a.clock, people.Config{})
+	a.deps.People = a.people
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
 		a.t.Fatal(err)
@@ -176,7 +180,8 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	t.Cleanup(func() { cancel(); <-eventsDone })
 	a.client = client
 	a.notifier = a.newNotifier(notifier.Config{}, keys)
-	a.cfg, a.deps = cfg, Deps{Dashboard: dashboard.New(dashboard.Deps{Store: a.store, Sync: a.engine, Upstream: client, Clock: a.clock, Keys: keys}),
+	a.people = people.New(a.store, keys, a.clock, people.Config{})
+	a.cfg, a.deps = cfg, Deps{People: a.people, Dashboard: dashboard.New(dashboard.Deps{Store: a.store, Sync: a.engine, Upstream: client, Clock: a.clock, Keys: keys}),
 		Sessions: a.store, Sync: a.engine, Clock: a.clock, Log: log, Metrics: m, Keys: keys, Receiver: a.events, Notifications: a.notifier}
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
@@ -353,6 +358,9 @@ var csrfInput = regexp.MustCompile(`name="csrf_token" value="([0-9a-f]{128})"`)
 func (b *browser) csrf() string {
 	b.a.t.Helper()
 	r := b.get("/signin")
+	if r.StatusCode == http.StatusSeeOther {
+		r = b.get("/accounts") // signed in already: a page of the session
+	}
 	m := csrfInput.FindStringSubmatch(r.body)
 	if m == nil {
 		b.a.t.Fatalf("no CSRF token on the sign-in page:\n%s", r.body)

@@ -87,6 +87,7 @@ func (s *Server) createWebhook(c echo.Context) error {
 		return err
 	}
 	s.logOf(c).Info("webhook receiver created", "receiver", id)
+	s.audit(c, domain.AuditWebhookAdded, "receiver "+id)
 	return s.showNewReceiver(c, id, secret.Text(), "")
 }
 
@@ -107,6 +108,7 @@ func (s *Server) rotateWebhook(c echo.Context) error {
 		return err
 	}
 	s.logOf(c).Info("webhook receiver given a new secret", "receiver", id)
+	s.audit(c, domain.AuditWebhookRotated, "receiver "+id)
 	return s.showNewReceiver(c, id, secret.Text(), "The old secret is accepted for one more day: give the service the new one before then.")
 }
 
@@ -117,6 +119,7 @@ func (s *Server) removeWebhook(c echo.Context) error {
 		return err
 	}
 	s.logOf(c).Info("webhook receiver removed", "receiver", c.Param("id"))
+	s.audit(c, domain.AuditWebhookRemoved, "receiver "+c.Param("id"))
 	return redirect(c, "/webhooks")
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"washboard/internal/keyring"
+	"washboard/internal/people"
 	"washboard/internal/store"
 )
 
@@ -65,7 +66,12 @@ func checkKeys(ctx context.Context, keys *keyring.Ring, st store.Store, log *slo
 		if err != nil {
 			return fmt.Errorf("sealing notification settings with the new key: %w", err)
 		}
-		log.Info("secret key rotated: sealed again with the new key", "sessions", sessions, "screens", screens, "webhook_receivers", receivers, "notification_settings", notifications)
+		accounts, err := people.New(st, keys, nil, people.Config{}).ResealCredentials(ctx)
+		if err != nil {
+			return err
+		}
+		log.Info("secret key rotated: sealed again with the new key", "sessions", sessions, "screens", screens, "webhook_receivers", receivers,
+			"notification_settings", notifications, "connected_accounts", accounts)
 	}
 	recorded, err := st.KeyCheck(ctx)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
+	"washboard/internal/people"
 	"washboard/internal/store"
 	"washboard/internal/store/sqlite"
 )
@@ -65,6 +66,10 @@ func newSealedData(t *testing.T, keys *keyring.Ring) *sealedData {
 	if err := st.SaveNotificationSettings(ctx, "acc", nil, keys.Seal(keyring.NotificationSettings, []byte(`{"channels": []}`), []byte("acc")), time.Now()); err != nil {
 		t.Fatal(err)
 	}
+	if _, _, err := people.New(st, keys, nil, people.Config{}).SignInWithCredentials(ctx, people.CredentialsSignIn{Account: "acc",
+		Cred: domain.Credentials{APIKey: "key", Authorization: "Bearer value"}, Name: "Ann"}); err != nil {
+		t.Fatal(err)
+	}
 	return &sealedData{t: t, st: st, sdb: sdb}
 }
 
@@ -92,7 +97,11 @@ func (d *sealedData) opensWith(keys *keyring.Ring) (session, screen bool) {
 		d.t.Fatal(err)
 	}
 	_, _, nerr := keys.Open(keyring.NotificationSettings, settings, []byte("acc"))
-	return serr == nil, cerr == nil && rerr == nil && nerr == nil
+	connected, err := people.New(d.st, keys, nil, people.Config{}).ConnectedAccounts(context.Background())
+	if err != nil || len(connected) != 1 {
+		d.t.Fatalf("connected accounts: %d, %v", len(connected), err)
+	}
+	return serr == nil, cerr == nil && rerr == nil && nerr == nil && !connected[0].NeedsCredentials
 }
 
 func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
@@ -115,7 +124,7 @@ func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
 	if session, screen := d.opensWith(ring(t, 2)); !session || !screen {
 		t.Errorf("after the rotation, with the new key alone: the session opens %v, the screen's credentials %v", session, screen)
 	}
-	if !strings.Contains(logs.String(), "sessions=1 screens=1 webhook_receivers=1 notification_settings=1") {
+	if !strings.Contains(logs.String(), "sessions=1 screens=1 webhook_receivers=1 notification_settings=1 connected_accounts=1") {
 		t.Errorf("the rotation does not say what it sealed again:\n%s", logs.String())
 	}
 	// The next start, with the new key alone, has nothing to say.

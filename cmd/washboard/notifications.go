@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/url"
 	"os"
 
+	"washboard/internal/clock"
 	"washboard/internal/notifier"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
@@ -70,4 +72,16 @@ func parseSMTPDefault(raw, from string) (notify.SMTPSettings, error) {
 	set, err := notify.ParseSMTPURL(u.String())
 	set.To = nil
 	return set, err
+}
+
+// letters sends the web's letters (invitations) through the mail server
+// of --smtp-url and --mail-from; nil when there is none.
+func letters(set *notify.SMTPSettings, c clock.Clock) func(ctx context.Context, to, subject, text string) error {
+	if set == nil {
+		return nil
+	}
+	server := *set
+	return func(ctx context.Context, to, subject, text string) error {
+		return notify.SendLetter(ctx, server, to, subject, text, c.Now())
+	}
 }

@@ -24,6 +24,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/metrics"
 	"washboard/internal/notifier"
+	"washboard/internal/people"
 	"washboard/internal/receiver"
 	"washboard/internal/runout"
 	"washboard/internal/store"
@@ -238,6 +239,10 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err := checkKeys(ctx, keys, st, log); err != nil {
 		return err
 	}
+	team := people.New(st, keys, opts.clock, people.Config{})
+	if err := upgradePeople(ctx, team, keys, log); err != nil {
+		return fmt.Errorf("connecting the accounts signed in before people existed: %w", err)
+	}
 	if err := seedHistory(ctx, st, opts.history, cfg.DeviceHistory > 0); err != nil {
 		return fmt.Errorf("writing the device history before the start: %w", err)
 	}
@@ -300,6 +305,8 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	// Expired sessions and old device history are removed every half
 	// hour, until the sync stops.
 	go housekeeping(syncCtx, st, opts.clock, cfg.DeviceHistory, housekeepingEvery, log)
+	// Connected accounts sync with nobody signed in, until the sync stops.
+	go holdConnected(syncCtx, team, engine, opts.clock, log)
 	// The service's events are applied by the receiver's worker until the
 	// sync stops.
 	events := receiver.New(st, keys, engine, receiver.Config{}, log)
@@ -325,7 +332,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	}, web.Deps{
 		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log}),
 		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,
-		SessionAnnouncements: sessionAnnouncements, Notifications: notifications,
+		SessionAnnouncements: sessionAnnouncements, Notifications: notifications, People: team, Mail: letters(notifierCfg.SMTP, opts.clock),
 	})
 	if err != nil {
 		return err

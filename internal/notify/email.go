@@ -429,6 +429,32 @@ func (e *Email) send(ctx context.Context, n Notification) error {
 	if err != nil {
 		return permanent(0, err, "the message could not be written: "+err.Error())
 	}
+	return e.deliver(ctx, msg)
+}
+
+// SendLetter mails a letter of plain text to one address through the mail
+// server of the settings, whatever their recipients: an invitation, a
+// sign-in link. The error says in words what went wrong.
+func SendLetter(ctx context.Context, set SMTPSettings, to, subject, text string, at time.Time) error {
+	set.To = []string{to}
+	e, err := NewEmail(EmailConfig{SMTP: set, Trusted: true})
+	if err != nil {
+		return err
+	}
+	m := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
+	m.FromMailAddress(&e.from)
+	m.ToMailAddress(&e.to[0])
+	m.Subject(subject)
+	m.SetDateWithValue(at)
+	m.SetMessageID()
+	m.SetGenHeader("Auto-Submitted", "auto-generated")
+	m.SetBodyString(gomail.TypeTextPlain, text)
+	return e.deliver(ctx, m)
+}
+
+// deliver makes one attempt to hand a message to the mail server, for
+// every recipient or none.
+func (e *Email) deliver(ctx context.Context, msg *gomail.Msg) error {
 	var (
 		conn    net.Conn
 		greeted greeting

@@ -154,3 +154,23 @@ func (s *Service) ResealCredentials(ctx context.Context) (int, error) {
 	}
 	return n, nil
 }
+
+// Credentials returns the credentials a connected account syncs with, for
+// a member who switches to it: domain.ErrNotConnected when it is not
+// connected, and an error in words when this server's keys cannot open
+// them (an owner replaces them).
+func (s *Service) Credentials(ctx context.Context, account string) (domain.Credentials, error) {
+	c, err := s.store.Connection(ctx, account)
+	if err != nil {
+		return domain.Credentials{}, err
+	}
+	cred, _, err := s.keys.OpenCredentials(keyring.AccountCredentials, c.Sealed, []byte(account))
+	if err != nil {
+		return domain.Credentials{}, problem("Washboard cannot open the credentials this account is connected with (its secret key changed): an owner signs in with the service's credentials to replace them.")
+	}
+	return cred, nil
+}
+
+// SyncHolder is the name under which a connected account's sync is held
+// with nobody signed in.
+func SyncHolder(account string) string { return "account:" + account }

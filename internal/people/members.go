@@ -1,7 +1,9 @@
 package people
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -119,4 +121,39 @@ func (s *Service) Record(ctx context.Context, actor domain.Member, action domain
 		return err
 	}
 	return s.store.RecordAudit(ctx, actor.Account, s.auditBy(actor, action, strings.TrimSpace(subject)))
+}
+
+// AccountOf is one of a person's accounts: their membership and the
+// account's name.
+type AccountOf struct {
+	domain.Membership
+	Name string // the account's id when the cache has no name for it
+}
+
+// AccountsOf lists a person's accounts with their names, by account id:
+// those they may switch between.
+func (s *Service) AccountsOf(ctx context.Context, personID string) ([]AccountOf, error) {
+	ms, err := s.store.MembershipsOf(ctx, personID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AccountOf, 0, len(ms))
+	for _, m := range ms {
+		a, err := s.store.Account(ctx, m.Account)
+		if err != nil && !errors.Is(err, domain.ErrNotFound) {
+			return nil, err
+		}
+		out = append(out, AccountOf{Membership: m, Name: cmp.Or(a.Name, m.Account)})
+	}
+	return out, nil
+}
+
+// AccountName is an account's name as the cache knows it; its id when it
+// knows none.
+func (s *Service) AccountName(ctx context.Context, account string) (string, error) {
+	a, err := s.store.Account(ctx, account)
+	if err != nil && !errors.Is(err, domain.ErrNotFound) {
+		return "", err
+	}
+	return cmp.Or(a.Name, account), nil
 }

@@ -34,6 +34,7 @@ type Store interface {
 	store.People
 	store.AuditLog
 	Screens(ctx context.Context, account string) ([]domain.Screen, error)
+	Account(ctx context.Context, id string) (domain.Account, error)
 	ScreenCredentials(ctx context.Context, account string) (map[string][]byte, error)
 }
 

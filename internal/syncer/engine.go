@@ -187,6 +187,25 @@ func (e *Engine) Release(holderID string) {
 	}
 }
 
+// StopAccount ends every hold on the account's sync (sessions', screens',
+// a connection's) and waits for its loop to stop: the account is being
+// disconnected, and no refresh may write it again. A later Hold starts it
+// again.
+func (e *Engine) StopAccount(account string) {
+	e.mu.Lock()
+	for id, h := range e.holders {
+		if h.account == account {
+			delete(e.holders, id)
+		}
+	}
+	l := e.loops[account]
+	e.mu.Unlock()
+	if l != nil {
+		l.cancel()
+		<-l.done
+	}
+}
+
 // Rejected reports whether the service rejected the credential with this
 // id, and why in words.
 func (e *Engine) Rejected(credID string) (Rejection, bool) {

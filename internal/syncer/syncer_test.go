@@ -692,3 +692,23 @@ func TestAWaitForTheServiceHoldsNoWriteLock(t *testing.T) {
 		t.Errorf("a write while the refresh waits for the service: %v", err)
 	}
 }
+
+// TestStoppingAnAccountEndsEveryHoldAtOnce: an account being disconnected
+// stops syncing before StopAccount returns, whoever held it, and makes
+// no request afterwards.
+func TestStoppingAnAccountEndsEveryHoldAtOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 50, 4)
+	e.hold(t, "session-1", e.cred)
+	e.engine.Hold("screen-1", e.account, e.cred, start.Add(time.Hour))
+	e.engine.Hold("account:x", e.account, e.cred, start.Add(time.Hour))
+	e.engine.StopAccount(e.account)
+	if e.engine.Running(e.account) {
+		t.Fatal("the account still syncs after StopAccount")
+	}
+	before := e.requests.Load()
+	e.syncClock.Advance(10 * MinInterval)
+	if n := e.requests.Load() - before; n != 0 {
+		t.Errorf("%d requests to the service after the account was stopped", n)
+	}
+}

@@ -70,7 +70,7 @@ func LogRequests(l Logging) echo.MiddlewareFunc {
 			if err != nil {
 				c.Error(err)
 			}
-			path := l.loggedPath(c.Request().URL.Path)
+			path := l.LoggedPath(c.Request().URL.Path)
 			d := time.Since(start)
 			LogOf(c, l.Log).Info("request", "method", c.Request().Method, "path", path,
 				"status", c.Response().Status, "duration", d.Round(time.Microsecond).String())
@@ -82,9 +82,9 @@ func LogRequests(l Logging) echo.MiddlewareFunc {
 	}
 }
 
-// loggedPath is a request's path as its log line shows it: a secret
+// LoggedPath is a request's path as its log line shows it: a secret
 // redacted, and cut short when long.
-func (l Logging) loggedPath(path string) string {
+func (l Logging) LoggedPath(path string) string {
 	for _, p := range l.SecretPaths {
 		if strings.HasPrefix(path, p) {
 			return p + "REDACTED"

@@ -61,6 +61,10 @@ type SessionCache struct {
 
 	reads singleflight.Group // one read of a session at a time, by token and generation
 
+	// heard, when set, is told the token of each session another replica
+	// wrote, deleted or renewed (see Watch).
+	heard func(token string)
+
 	mu        sync.Mutex
 	gen       uint64 // moves with every write: a read that a write overtook is not kept
 	byID      map[string]cachedSession
@@ -110,6 +114,7 @@ func NewSharedSessionCache(st SessionStore, max int, announcements SessionAnnoun
 // announcements end.
 func (c *SessionCache) hear(heard <-chan string) {
 	for payload := range heard {
+		tell := ""
 		c.mu.Lock()
 		c.gen++
 		if payload == "" {
@@ -117,13 +122,27 @@ func (c *SessionCache) hear(heard <-chan string) {
 			c.listening = true
 		} else if writer, token, ok := strings.Cut(payload, " "); ok && writer != c.self {
 			delete(c.byID, token)
+			tell = token
 		}
+		f := c.heard
 		c.mu.Unlock()
+		if f != nil && tell != "" {
+			f(tell)
+		}
 	}
 	c.mu.Lock()
 	clear(c.byID)
 	c.listening = false
 	c.mu.Unlock()
+}
+
+// Watch has f told the token of each session another replica writes,
+// deletes or renews, as it hears of it: a session that ends there may
+// have streams open here. f must not block.
+func (c *SessionCache) Watch(f func(token string)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.heard = f
 }
 
 // announce tells the other replicas that the session was written.

@@ -316,3 +316,34 @@ func TestSharedSessionCachesHearEachOther(t *testing.T) {
 		t.Errorf("three requests on a replica not hearing the others read the store %d times; want 3", n)
 	}
 }
+
+// TestAReplicaIsToldOfSessionsTheOthersEnd: a session deleted on one
+// replica is told to the watcher of another (which ends that session's
+// event streams), and a replica is not told of its own writes.
+func TestAReplicaIsToldOfSessionsTheOthersEnd(t *testing.T) {
+	t.Parallel()
+	st := sessionTestStore(t)
+	local := cluster.NewLocal(0)
+	t.Cleanup(local.Close)
+	one := NewSharedSessionCache(st, 16, local)
+	two := NewSharedSessionCache(st, 16, local)
+	toldOne, toldTwo := make(chan string, 8), make(chan string, 8)
+	one.Watch(func(token string) { toldOne <- token })
+	two.Watch(func(token string) { toldTwo <- token })
+	if err := one.Delete("t1"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case token := <-toldTwo:
+		if token != "t1" {
+			t.Errorf("the other replica was told of %q; want t1", token)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the other replica was not told within 10 s of a session deleted")
+	}
+	select {
+	case token := <-toldOne:
+		t.Errorf("the replica that deleted %q was told of its own write", token)
+	default:
+	}
+}

@@ -1,0 +1,175 @@
+package views
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"washboard/internal/domain"
+)
+
+// AccountsPage lists the accounts a person belongs to, to switch to one.
+type AccountsPage struct {
+	Page
+	Accounts []AccountChoice
+}
+
+// AccountChoice is one of a person's accounts.
+type AccountChoice struct {
+	ID, Name string
+	Role     domain.Role
+	Current  bool
+}
+
+// InvitationPage offers to accept an invitation, or says why it cannot be.
+type InvitationPage struct {
+	Page
+	// Problem says why the invitation cannot be accepted; "" when it can.
+	Problem   string
+	Account   string // the account's name
+	Role      domain.Role
+	Buildings []string // names; empty: every building
+	MadeBy    string
+	Expires   time.Time
+	Email     string
+	// Token is the invitation's own token, for the form posting back to
+	// the page's own address; never shown.
+	Token string
+	// SignedInAs is the person of the session, who accepts as themselves.
+	SignedInAs string
+	Name       string // as typed
+	NameError  string
+}
+
+// commaList joins words: "A", "A and B", "A, B and C".
+func commaList(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// inBuildings says which buildings a role is limited to: ", in North
+// Tower and Annex"; "" for every building.
+func inBuildings(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return ", in " + commaList(names)
+}
+
+// PeoplePage lists an account's people and open invitations, with the
+// invite form; after an invitation is made, its link, shown once.
+type PeoplePage struct {
+	Page
+	Members     []PersonRow
+	Invitations []InvitationRow
+	// Grantable are the roles the admin may give; Buildings those they
+	// may limit a role to.
+	Grantable []domain.Role
+	Buildings []BuildingChoice
+	Invite    InviteForm
+	// NewLink is the link of the invitation just made, shown once with
+	// its QR code; "" otherwise.
+	NewLink   string
+	NewLinkQR QRCode
+	// Mailed says to whom the new invitation was e-mailed; MailError why
+	// it could not be.
+	Mailed, MailError string
+	Error             string // what went wrong with a change, in words
+}
+
+// PersonRow is a member of the account.
+type PersonRow struct {
+	ID, Name, Email string
+	Role            domain.Role
+	Buildings       []string // names; empty: every building
+	LastSeen        time.Time
+	Self            bool
+}
+
+// InvitationRow is an open invitation.
+type InvitationRow struct {
+	ID, To    string
+	Role      domain.Role
+	Buildings []string
+	MadeBy    string
+	Expires   time.Time
+}
+
+// BuildingChoice is a building a role may be limited to.
+type BuildingChoice struct {
+	ID, Name string
+	Checked  bool
+}
+
+// InviteForm is the invite form as typed.
+type InviteForm struct {
+	Email string
+	Role  domain.Role
+	Error string
+}
+
+// QRCode is a QR code's dark modules, Size by Size, drawn as one SVG path.
+type QRCode struct {
+	Size int
+	Path string
+}
+
+// PersonPage is a person's own page: who they are, their accounts and
+// roles, and their claims.
+type PersonPage struct {
+	Page
+	Name, Email string
+	Accounts    []AccountChoice
+	// Claims are the open alerts of the current account the person is
+	// on.
+	Claims []AlertRow
+	Error  string
+}
+
+// AuditPage is a page of the account's audit log, with its filters.
+type AuditPage struct {
+	Page
+	Entries           []AuditRow
+	People            []PersonRow // to filter by
+	Actions           []domain.AuditAction
+	Filter            AuditFilter
+	NextHref, CSVHref string
+	Error             string
+}
+
+// AuditRow is an entry of the audit log.
+type AuditRow struct {
+	At      time.Time
+	Who     string
+	Action  domain.AuditAction
+	Subject string
+}
+
+// AuditFilter is the audit log's filter as asked.
+type AuditFilter struct {
+	Person, Action, From, To string
+}
+
+// AccountSettingsPage is the owner's page of the account: its
+// credentials replaced, or the account disconnected.
+type AccountSettingsPage struct {
+	Page
+	Summary     string // how much disconnecting removes, in words
+	Confirming  bool   // the page asks to confirm disconnecting
+	ConfirmWith string // what the confirming form sends back: the account's id
+	Error, Done string
+}
+
+// qrViewBox is the view box of a QR code with its quiet zone.
+func qrViewBox(q QRCode) string {
+	return fmt.Sprintf("-4 -4 %d %d", q.Size+8, q.Size+8)
+}
+
+// qrSide is the side of a QR code with its quiet zone.
+func qrSide(q QRCode) string { return strconv.Itoa(q.Size + 8) }

@@ -1,0 +1,174 @@
+package web
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/domain"
+	"washboard/internal/people"
+	"washboard/web/httpkit"
+)
+
+// Keys of the values a session of a person holds, beside those of the
+// account it is signed in to (sessions.go).
+const (
+	keyPerson     = "person"      // the person's id
+	keyPersonName = "person_name" // their name, as shown on claims
+	keyRole       = "role"        // their role in the current account (a domain.Role)
+	keyBuildings  = "buildings"   // the buildings it is limited to, one a line; "" for every one
+	keyAccounts   = "accounts"    // how many accounts they belong to: several get a switcher
+)
+
+// ctxRecordSession marks a request that signed a person in, or switched
+// accounts: once the session is written, whose it is is recorded, so
+// that removing or demoting the person ends it.
+const ctxRecordSession = "record_session"
+
+// defaultPersonName is the name of a person who signs in with the
+// service's credentials without giving one; they may change it on /me.
+const defaultPersonName = "Key holder"
+
+// signedInPerson is who a session signs in, in the account it is signed
+// in to now.
+type signedInPerson struct {
+	person      domain.Person
+	membership  domain.Membership
+	accountName string
+	cred        domain.Credentials
+	accounts    int
+}
+
+// putPerson writes a person signed in to an account into the session, and
+// holds the account's sync for it.
+func (s *Server) putPerson(c echo.Context, p signedInPerson) {
+	ctx := c.Request().Context()
+	s.sessions.Remove(ctx, keyTouched)
+	holder := s.sessions.GetString(ctx, keyHolder)
+	if holder == "" {
+		holder = httpkit.RandomHex(16)
+		s.sessions.Put(ctx, keyHolder, holder)
+	}
+	s.sessions.Put(ctx, keyPerson, p.person.ID)
+	s.sessions.Put(ctx, keyPersonName, p.person.Name)
+	s.sessions.Put(ctx, keyRole, int(p.membership.Role))
+	s.sessions.Put(ctx, keyBuildings, strings.Join(p.membership.Buildings, "\n"))
+	s.sessions.Put(ctx, keyAccounts, max(p.accounts, 1))
+	s.sessions.Put(ctx, keyAccount, p.membership.Account)
+	s.sessions.Put(ctx, keyAccountName, p.accountName)
+	s.putCredentials(ctx, p.cred)
+	c.Set(ctxRecordSession, true)
+	s.sync.Accept(p.cred)
+	s.sync.Hold(holderID(holder), p.membership.Account, p.cred, s.clock.Now().Add(s.sessions.IdleTimeout))
+}
+
+// recordSession records whose the session just written is, when the
+// request signed a person in; token is the session's token as the
+// browser holds it.
+func (s *Server) recordSession(c echo.Context, token string) {
+	if rec, _ := c.Get(ctxRecordSession).(bool); !rec || token == "" {
+		return
+	}
+	ctx := c.Request().Context()
+	person, account := s.sessions.GetString(ctx, keyPerson), s.sessions.GetString(ctx, keyAccount)
+	if person == "" {
+		return
+	}
+	if err := s.people.RecordSession(context.WithoutCancel(ctx), storedToken(token), person, account); err != nil {
+		s.logOf(c).Error("recording whose a session is", "error", err.Error())
+	}
+}
+
+// storedToken is a session token as the session store keys it (scs's
+// HashTokenInStore).
+func storedToken(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return base64.RawURLEncoding.EncodeToString(h[:])
+}
+
+// endSessions drops sessions the people service ended (by their stored
+// tokens) from this replica's memory, and tells the other replicas to
+// drop them too.
+func (s *Server) endSessions(c echo.Context, tokens []string) {
+	for _, t := range tokens {
+		if err := s.sessionStore.Delete(t); err != nil {
+			s.logOf(c).Warn("ending a session", "error", err.Error())
+		}
+		s.streams.end(t)
+	}
+}
+
+// member is the signed-in person as the people service knows them in the
+// session's account: the value its rules are asked with.
+func (ss session) member() domain.Member {
+	return domain.Member{Membership: domain.Membership{PersonID: ss.PersonID, Account: ss.Account, Role: ss.Role, Buildings: ss.Buildings},
+		Name: ss.PersonName}
+}
+
+// adoptLegacySession gives a session signed in before people existed a
+// person: it signs in again with the credentials it holds, as one who was
+// signed in before the account was connected (people.JoinRole), under the
+// default name. Its credentials stay as they were.
+func (s *Server) adoptLegacySession(c echo.Context, ss session) (session, error) {
+	p, m, err := s.people.SignInWithCredentials(c.Request().Context(), people.CredentialsSignIn{
+		Account: ss.Account, Cred: ss.Cred, Name: defaultPersonName, Legacy: true})
+	if err != nil {
+		return ss, err
+	}
+	s.putPerson(c, signedInPerson{person: p, membership: m, accountName: ss.AccountName, cred: ss.Cred, accounts: s.accountCount(c, p.ID)})
+	s.logOf(c).Info("a session from before people was given a person", "account", ss.Account, "role", m.Role.String())
+	ss, _ = s.currentSession(c.Request().Context())
+	return ss, nil
+}
+
+// accountCount is how many accounts a person belongs to; 1 when it
+// cannot be read (the switcher then shows once they sign in again).
+func (s *Server) accountCount(c echo.Context, personID string) int {
+	ms, err := s.people.Memberships(c.Request().Context(), personID)
+	if err != nil {
+		s.logOf(c).Warn("reading a person's accounts", "error", err.Error())
+		return 1
+	}
+	return len(ms)
+}
+
+// peopleProblem is an error of the people service shown on a page: its
+// words for a problem, a limit or a refusal, with the status they get.
+func peopleProblem(err error) error {
+	var p domain.Problem
+	var l *domain.LimitError
+	var f *domain.ForbiddenError
+	switch {
+	case errors.As(err, &f):
+		return &httpkit.Error{Code: http.StatusForbidden, Msg: f.Why, Err: err}
+	case errors.As(err, &l):
+		return &httpkit.Error{Code: http.StatusUnprocessableEntity, Msg: l.Error(), Err: err}
+	case errors.As(err, &p):
+		return &httpkit.Error{Code: http.StatusUnprocessableEntity, Msg: string(p), Err: err}
+	}
+	return err
+}
+
+// audit records in the account's audit log what the session's person did,
+// for a change the store does not record itself; a failure to record is
+// logged, the change being made.
+func (s *Server) audit(c echo.Context, action domain.AuditAction, subject string) {
+	ss := sessionOf(c)
+	if err := s.people.Record(context.WithoutCancel(c.Request().Context()), ss.member(), action, subject); err != nil {
+		s.logOf(c).Error("recording in the audit log", "action", string(action), "error", err.Error())
+	}
+}
+
+// putCredentials writes the credentials of the session's account into it.
+func (s *Server) putCredentials(ctx context.Context, cred domain.Credentials) {
+	s.sessions.Put(ctx, keyAPIKey, cred.APIKey)
+	s.sessions.Put(ctx, keyAuth, cred.Authorization)
+	s.sessions.Put(ctx, keyClientID, cred.ClientID)
+	s.sessions.Put(ctx, keyClientSecret, cred.ClientSecret)
+	s.sessionChanged(ctx)
+}

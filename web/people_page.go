@@ -1,0 +1,297 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/domain"
+	"washboard/internal/people"
+	"washboard/views"
+	"washboard/web/form"
+)
+
+// keyPeopleFlash is the session's value of the message /people shows
+// once, after a change.
+const keyPeopleFlash = "people_flash"
+
+// showPeople lists the account's people and open invitations, with the
+// invite form.
+func (s *Server) showPeople(c echo.Context) error {
+	m, err := s.peopleModel(c)
+	if err != nil {
+		return err
+	}
+	if msg := s.sessions.PopString(c.Request().Context(), keyPeopleFlash); msg != "" {
+		m.Flash = msg
+		s.sessionChanged(c.Request().Context())
+	}
+	return render(c, http.StatusOK, views.PeopleView(m))
+}
+
+// peopleModel is the people page of the session's account, as its person
+// may change it.
+func (s *Server) peopleModel(c echo.Context) (views.PeoplePage, error) {
+	ctx := c.Request().Context()
+	ss := sessionOf(c)
+	m := views.PeoplePage{Page: s.page(c, "People", "people"), Invite: views.InviteForm{Role: domain.Staff}}
+	members, err := s.people.Members(ctx, ss.Account)
+	if err != nil {
+		return m, err
+	}
+	for _, p := range members {
+		names, err := s.buildingNames(ctx, ss.Account, p.Buildings)
+		if err != nil {
+			return m, err
+		}
+		m.Members = append(m.Members, views.PersonRow{ID: p.PersonID, Name: p.Name, Email: p.Email, Role: p.Role, Buildings: names,
+			LastSeen: p.LastSeen, Self: p.PersonID == ss.PersonID})
+	}
+	invitations, err := s.people.Invitations(ctx, ss.Account)
+	if err != nil {
+		return m, err
+	}
+	for _, i := range invitations {
+		names, err := s.buildingNames(ctx, ss.Account, i.Buildings)
+		if err != nil {
+			return m, err
+		}
+		to := i.Email
+		if to == "" {
+			to = "A link"
+		}
+		m.Invitations = append(m.Invitations, views.InvitationRow{ID: i.ID, To: to, Role: i.Role, Buildings: names, MadeBy: i.MadeByName, Expires: i.Expires})
+	}
+	for _, r := range domain.Roles() {
+		if people.MayGrant(ss.member().Membership, r, ss.Buildings) == nil {
+			m.Grantable = append(m.Grantable, r)
+		}
+	}
+	buildings, err := s.dash.Buildings(ctx, ss.Account, s.scopeOf(c)) // none beyond the maker's own
+	if err != nil {
+		return m, err
+	}
+	for _, b := range buildings {
+		if len(ss.Buildings) == 0 || slices.Contains(ss.Buildings, b.ID) {
+			m.Buildings = append(m.Buildings, views.BuildingChoice{ID: b.ID, Name: b.Name})
+		}
+	}
+	return m, nil
+}
+
+// roleField is a role chosen in a form.
+func roleField(dst *string) *form.Field {
+	var words []string
+	for _, r := range domain.Roles() {
+		words = append(words, r.String())
+	}
+	return form.Text("role", "Role", dst).Trim().Required().OneOf(words...).
+		Says("Role: choose viewer, staff, supervisor, admin or owner.")
+}
+
+// invitePerson makes an invitation and shows its link once, with a QR
+// code; it is e-mailed too when an address is given and the server can
+// send mail.
+func (s *Server) invitePerson(c echo.Context) error {
+	ctx := c.Request().Context()
+	ss := sessionOf(c)
+	var email, roleWord string
+	var buildings []string
+	problem, err := readForm(c,
+		form.Text("email", "E-mail address", &email).Trim().MaxChars(domain.MaxEmail),
+		roleField(&roleWord),
+		form.List("buildings", "Buildings", &buildings).MaxChars(200))
+	if err != nil {
+		return err
+	}
+	m, err := s.peopleModel(c)
+	if err != nil {
+		return err
+	}
+	role, _ := domain.ParseRole(roleWord)
+	m.Invite = views.InviteForm{Email: email, Role: role}
+	for i, b := range m.Buildings {
+		m.Buildings[i].Checked = slices.Contains(buildings, b.ID)
+	}
+	if problem != nil {
+		m.Invite.Error = problem.Msg
+		return render(c, http.StatusUnprocessableEntity, views.PeopleView(m))
+	}
+	inv, token, err := s.people.Invite(ctx, ss.member(), people.Invite{Role: role, Buildings: buildings, Email: email})
+	if refused := peopleWords(err); refused != "" {
+		m.Invite.Error = refused
+		return render(c, http.StatusUnprocessableEntity, views.PeopleView(m))
+	}
+	if err != nil {
+		return err
+	}
+	m.NewLink = s.absoluteURL(c, "/invitations/"+token)
+	if m.NewLinkQR, err = qrCode(m.NewLink); err != nil {
+		return err
+	}
+	if inv.Email != "" {
+		m.Mailed, m.MailError = s.mailInvitation(ctx, inv, ss, m.NewLink)
+	}
+	// The list shows the new invitation; the form starts afresh.
+	fresh, err := s.peopleModel(c)
+	if err != nil {
+		return err
+	}
+	m.Invitations, m.Invite = fresh.Invitations, fresh.Invite
+	for i := range m.Buildings {
+		m.Buildings[i].Checked = false
+	}
+	s.logOf(c).Info("invited someone", "invitation", inv.ID, "role", inv.Role.String())
+	return render(c, http.StatusOK, views.PeopleView(m))
+}
+
+// absoluteURL is the address of a path of this server, as the browser
+// reached it.
+func (s *Server) absoluteURL(c echo.Context, path string) string {
+	scheme := "http"
+	if s.secureRequest(c) {
+		scheme = "https"
+	}
+	return scheme + "://" + c.Request().Host + path
+}
+
+// peopleWords is the words of an error of the people service a page shows
+// as they are: a problem, a limit, a refusal; "" for any other error.
+func peopleWords(err error) string {
+	var p domain.Problem
+	var l *domain.LimitError
+	var f *domain.ForbiddenError
+	switch {
+	case errors.As(err, &f):
+		return f.Why
+	case errors.As(err, &l):
+		return l.Error()
+	case errors.As(err, &p):
+		return string(p)
+	}
+	return ""
+}
+
+// withdrawInvitation withdraws an open invitation.
+func (s *Server) withdrawInvitation(c echo.Context) error {
+	err := s.people.WithdrawInvitation(c.Request().Context(), sessionOf(c).member(), c.Param("id"))
+	if errors.Is(err, domain.ErrNotFound) {
+		return errNotFound("There is no open invitation of this account with that id: it was accepted, withdrawn or expired.")
+	}
+	if err != nil {
+		return s.refusePeopleChange(c, err)
+	}
+	return s.flashPeople(c, "The invitation was withdrawn: its link no longer works.")
+}
+
+// changeRole changes a member's role, keeping the buildings it is limited
+// to; the member's sessions in the account end at once, on every replica.
+func (s *Server) changeRole(c echo.Context) error {
+	ctx := c.Request().Context()
+	ss := sessionOf(c)
+	var roleWord string
+	if problem, err := readForm(c, roleField(&roleWord)); err != nil {
+		return err
+	} else if problem != nil {
+		return s.refusePeopleChange(c, domain.Problem(problem.Msg))
+	}
+	role, _ := domain.ParseRole(roleWord)
+	member, err := s.people.Member(ctx, ss.Account, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	ended, err := s.people.ChangeRole(ctx, ss.member(), member.PersonID, role, member.Buildings)
+	if err != nil {
+		return s.refusePeopleChange(c, err)
+	}
+	s.endSessions(c, ended)
+	s.logOf(c).Info("changed a role", "person", member.PersonID, "role", role.String())
+	if member.PersonID == ss.PersonID {
+		return s.endOwnSession(c)
+	}
+	return s.flashPeople(c, member.Name+" is now "+article(role)+". Their sessions in this account ended.")
+}
+
+// removePerson removes a member from the account; their sessions in it
+// end at once, on every replica.
+func (s *Server) removePerson(c echo.Context) error {
+	ctx := c.Request().Context()
+	ss := sessionOf(c)
+	member, err := s.people.Member(ctx, ss.Account, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	ended, err := s.people.RemoveMember(ctx, ss.member(), member.PersonID)
+	if err != nil {
+		return s.refusePeopleChange(c, err)
+	}
+	s.endSessions(c, ended)
+	s.logOf(c).Info("removed a person", "person", member.PersonID)
+	if member.PersonID == ss.PersonID {
+		return s.endOwnSession(c)
+	}
+	return s.flashPeople(c, member.Name+" was removed from the account. Their sessions in it ended.")
+}
+
+// refusePeopleChange shows the people page again, saying why a change was
+// not made.
+func (s *Server) refusePeopleChange(c echo.Context, err error) error {
+	words := peopleWords(err)
+	if words == "" {
+		return err
+	}
+	m, merr := s.peopleModel(c)
+	if merr != nil {
+		return merr
+	}
+	m.Error = words
+	status := http.StatusUnprocessableEntity
+	if errors.Is(err, domain.ErrForbidden) {
+		status = http.StatusForbidden
+	}
+	return render(c, status, views.PeopleView(m))
+}
+
+// flashPeople goes back to the people page, which shows msg once.
+func (s *Server) flashPeople(c echo.Context, msg string) error {
+	ctx := c.Request().Context()
+	s.sessions.Put(ctx, keyPeopleFlash, msg)
+	s.sessionChanged(ctx)
+	return redirect(c, "/people")
+}
+
+// endOwnSession ends the request's own session, which a change of its
+// person ended in the store already (written back, it would come back),
+// and sends the browser to sign in.
+func (s *Server) endOwnSession(c echo.Context) error {
+	ctx := c.Request().Context()
+	if ss, ok := s.currentSession(ctx); ok {
+		s.sync.Release(holderID(ss.Holder))
+	}
+	if token := s.sessions.Token(ctx); token != "" {
+		s.streams.end(storedToken(token))
+	}
+	if err := s.sessions.Destroy(ctx); err != nil {
+		return err
+	}
+	s.renewAnonymousToken(c)
+	return redirect(c, "/signin")
+}
+
+// mailInvitation e-mails an invitation's link; it returns to whom it was
+// sent, or why it was not.
+func (s *Server) mailInvitation(ctx context.Context, inv domain.Invitation, ss session, link string) (sent, why string) {
+	if s.mail == nil {
+		return "", "this server sends no e-mail (it has no --smtp-url)."
+	}
+	subject := ss.PersonName + " invites you to " + ss.AccountName + " on Washboard"
+	body := ss.PersonName + " invites you to the account " + ss.AccountName + " on Washboard, as " + inv.Role.String() + ".\n\n" +
+		"Open this link to accept; it works once, until " + inv.Expires.In(s.cfg.Zone).Format("2 January 2006 at 15:04") + ":\n\n" + link + "\n"
+	if err := s.mail(ctx, inv.Email, subject, body); err != nil {
+		return "", err.Error()
+	}
+	return inv.Email, ""
+}
