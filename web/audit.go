@@ -21,10 +21,16 @@ const auditPageSize = 100
 
 // auditQuery reads the audit log's filters from the address: person,
 // action, from and to (dates, in the server's zone, both included), and
-// after (the page to continue after).
+// after (the page to continue after). A person limited to some buildings
+// may not read it.
 func (s *Server) auditQuery(c echo.Context) (people.AuditQuery, views.AuditFilter, error) {
 	f := views.AuditFilter{Person: c.QueryParam("person"), Action: c.QueryParam("action"), From: c.QueryParam("from"), To: c.QueryParam("to")}
 	q := people.AuditQuery{ActorID: f.Person, Cursor: c.QueryParam("after"), Limit: auditPageSize}
+	if len(sessionOf(c).Buildings) > 0 {
+		// Its entries name screens, rules and people of every building.
+		return q, f, &httpkit.Error{Code: http.StatusForbidden,
+			Msg: "The audit log covers the whole account, and your role is limited to some buildings: ask an admin of every building."}
+	}
 	if len(f.Person) > 100 {
 		return q, f, httpkit.BadParam("person", "is not a person of this account")
 	}
