@@ -93,15 +93,16 @@ type keptStatuses struct {
 // is shared: callers read it only.
 func (s *Service) syncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error) {
 	version := s.sync.StatusVersion(account)
-	s.statusMu.Lock()
-	kept, ok := s.statuses[account]
-	s.statusMu.Unlock()
-	if ok && kept.version == version && time.Since(kept.read) < statusesKept {
-		return kept.statuses, nil
+	if kept, ok := s.keptStatuses(account, version); ok {
+		return kept, nil
 	}
 	// Every request that finds them old at once waits for one read: a
-	// page served to many at the turn of a second reads them once.
+	// page served to many at the turn of a second reads them once. One
+	// that found them old just before a read ended finds them kept now.
 	ch := s.statusReads.DoChan(account+"\x00"+strconv.FormatUint(version, 10), func() (any, error) {
+		if kept, ok := s.keptStatuses(account, version); ok {
+			return kept, nil
+		}
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), statusReadTimeout)
 		defer cancel()
 		return s.readStatuses(rctx, account, version)
@@ -115,6 +116,18 @@ func (s *Service) syncStatuses(ctx context.Context, account string) (map[domain.
 		}
 		return r.Val.(map[domain.Resource]store.SyncStatus), nil
 	}
+}
+
+// keptStatuses are the account's sync states kept at version, if they are
+// recent enough to answer again.
+func (s *Service) keptStatuses(account string, version uint64) (map[domain.Resource]store.SyncStatus, bool) {
+	s.statusMu.Lock()
+	defer s.statusMu.Unlock()
+	kept, ok := s.statuses[account]
+	if ok && kept.version == version && time.Since(kept.read) < statusesKept {
+		return kept.statuses, true
+	}
+	return nil, false
 }
 
 // statusReadTimeout bounds a read of sync states shared by several

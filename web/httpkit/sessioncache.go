@@ -159,22 +159,20 @@ func (c *SessionCache) announce(token string) {
 
 // Find returns a session's sealed data, if it exists and has not expired.
 func (c *SessionCache) Find(token string) ([]byte, bool, error) {
-	c.mu.Lock()
-	e, ok := c.byID[token]
-	gen := c.gen
-	c.mu.Unlock()
 	now := c.now()
-	if ok && (c.announcements == nil || now.Sub(e.read) < sharedSessionKept) {
-		if !now.Before(e.expiry) {
-			return nil, false, nil
-		}
-		return e.data, true, nil
+	f, gen, ok := c.kept(token, now)
+	if ok {
+		return f.data, f.found, nil
 	}
 	// The requests of one session that find it not kept at once (a page
 	// and its fragments, as a kept session's time runs out) wait for one
-	// read; a request after a write of it does not wait for a read the
-	// write overtook.
+	// read; one that found it not kept just before a read ended finds it
+	// kept now; a request after a write of it does not wait for a read
+	// the write overtook.
 	v, err, _ := c.reads.Do(token+"\x00"+strconv.FormatUint(gen, 10), func() (any, error) {
+		if f, _, ok := c.kept(token, now); ok {
+			return f, nil
+		}
 		data, expiry, found, err := c.store.FindSession(context.Background(), token)
 		if err != nil || !found {
 			return foundSession{}, err
@@ -189,8 +187,23 @@ func (c *SessionCache) Find(token string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, SessionReadError{err}
 	}
-	f := v.(foundSession)
+	f = v.(foundSession)
 	return f.data, f.found, nil
+}
+
+// kept is what memory holds of a session at now, if it may answer, and
+// the generation of writes it was looked up at.
+func (c *SessionCache) kept(token string, now time.Time) (f foundSession, gen uint64, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, found := c.byID[token]
+	if !found || (c.announcements != nil && now.Sub(e.read) >= sharedSessionKept) {
+		return foundSession{}, c.gen, false
+	}
+	if !now.Before(e.expiry) {
+		return foundSession{}, c.gen, true // expired: as good as not found
+	}
+	return foundSession{e.data, true}, c.gen, true
 }
 
 // foundSession is what a read of a session found.
