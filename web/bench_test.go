@@ -22,6 +22,7 @@ import (
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
+	"washboard/internal/people"
 	"washboard/internal/receiver"
 	"washboard/internal/store"
 	"washboard/internal/store/postgres"
@@ -159,6 +160,7 @@ func newBenchEnv(b *testing.B, buildings, floors int) *benchEnv {
 	}
 	s, err := New(Config{Zone: time.UTC, Sessions: SessionConfig{Shared: dbURL != ""}},
 		Deps{Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: clk, Keys: keys}),
+			People:   people.New(st, keys, clk, people.Config{}),
 			Sessions: st, Sync: engine, Clock: clk, Keys: keys, Receiver: events, SessionAnnouncements: announcements})
 	if err != nil {
 		b.Fatal(err)
@@ -205,6 +207,7 @@ func (e *benchEnv) replica(b *testing.B) (*httptest.Server, *syncer.Engine) {
 	engine := syncer.New(ctx, syncer.UpstreamSource{Client: client}, st, e.clk, syncer.Config{Interval: 24 * time.Hour, Cluster: others}, nil)
 	s, err := New(Config{Zone: time.UTC, Sessions: SessionConfig{Shared: true}},
 		Deps{Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: e.clk, Keys: e.keys}),
+			People:   people.New(st, e.keys, e.clk, people.Config{}),
 			Sessions: st, Sync: engine, Clock: e.clk, Keys: e.keys, SessionAnnouncements: others})
 	if err != nil {
 		b.Fatal(err)
