@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -131,12 +132,14 @@ var washboardBinary struct {
 }
 
 // buildBinary returns the washboard binary. It is built with the settings
-// of the test binary, so that it reuses the packages that go test has just
-// compiled: a few seconds, where a build without cgo, as the release is
-// built, compiled everything again (half a minute on a machine with
-// nothing built yet). What these tests check does not depend on cgo (the
-// database is pure Go, addresses are loopback IP addresses, not names);
-// .ci/run checks the build without cgo on its own.
+// of the test binary (with the race detector when it has it), so that it
+// reuses the packages that go test has just compiled: a few seconds, where
+// a build with other settings compiles everything again (over a minute on
+// a machine with nothing built yet, and three under the race detector's
+// test run, which compiled everything with it). What these tests check
+// does not depend on cgo (the database is pure Go, addresses are loopback
+// IP addresses, not names); .ci/run checks the build without cgo on its
+// own.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	washboardBinary.once.Do(func() {
@@ -147,7 +150,8 @@ func buildBinary(t *testing.T) string {
 		}
 		washboardBinary.dir = dir
 		bin := filepath.Join(dir, "washboard")
-		build := exec.Command("go", "build", "-o", bin, ".")
+		build := exec.Command("go", append([]string{"build", "-o", bin}, testBuildFlags()...)...)
+		build.Args = append(build.Args, ".")
 		if out, err := build.CombinedOutput(); err != nil {
 			washboardBinary.err = fmt.Errorf("%v\n%s", err, out)
 			return
@@ -158,6 +162,21 @@ func buildBinary(t *testing.T) string {
 		t.Fatalf("building the binary: %v", washboardBinary.err)
 	}
 	return washboardBinary.path
+}
+
+// testBuildFlags are the flags of go build that give a binary the
+// settings this test binary was built with: -race when it was.
+func testBuildFlags() []string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return nil
+	}
+	for _, s := range info.Settings {
+		if s.Key == "-race" && s.Value == "true" {
+			return []string{"-race"}
+		}
+	}
+	return nil
 }
 
 // startBinary runs the binary with args, its log going to logs, and
