@@ -6,6 +6,8 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
 	"regexp"
@@ -81,7 +83,8 @@ func (r *replicaProc) upstreamRequests(t *testing.T) int {
 
 // TestThreeReplicasShareOnePostgreSQL starts three replicas of the real
 // binary on one PostgreSQL, with the simulator upstream: a session made on
-// one is valid on the others; one replica alone polls the account; a
+// one is valid on the others; a person removed on one loses their event
+// streams on all within a second; one replica alone polls the account; a
 // change it syncs reaches an event stream on another within a second; and
 // when it is killed with SIGKILL, another takes the sync over within two
 // intervals.
@@ -131,6 +134,8 @@ func TestThreeReplicasShareOnePostgreSQL(t *testing.T) {
 			t.Fatalf("the session made on replica 1 is not valid on replica %d", i+2)
 		}
 	}
+
+	removedPersonsStreamsEnd(t, replicas, user)
 
 	// Each replica now holds the account for the session; one polls it.
 	// The others hear of its changes: a stream on each, then a change.
@@ -245,4 +250,98 @@ func TestThreeReplicasShareOnePostgreSQL(t *testing.T) {
 	if polled != 1 {
 		t.Errorf("%d surviving replicas polled the account after the takeover, want one", polled)
 	}
+}
+
+var (
+	invitationLink = regexp.MustCompile(`https?://[^"<\s]+/invitations/([A-Za-z0-9_-]+)`)
+	removeForm     = regexp.MustCompile(`action="/people/([^/"]+)/remove">\s*<input[^>]*>\s*<button type="submit">Remove<span class="visually-hidden"> ([^<]+)</span>`)
+)
+
+// removedPersonsStreamsEnd has the owner (signed in as owner) invite a
+// viewer on the first replica, who accepts and opens an event stream on
+// every replica; the owner removes them on the first, and each stream must
+// end within a second of the owner's asking.
+func removedPersonsStreamsEnd(t *testing.T, replicas []*replicaProc, owner *http.Client) {
+	t.Helper()
+	first := replicas[0].base
+	token := csrfField.FindStringSubmatch(get(t, owner, first+"/people"))
+	if token == nil {
+		t.Fatal("no form token on the owner's /people page")
+	}
+	invited := postForm(t, owner, first+"/people/invitations", url.Values{"csrf_token": {token[1]}, "role": {"viewer"}})
+	link := invitationLink.FindStringSubmatch(invited)
+	if link == nil {
+		t.Fatalf("inviting showed no invitation link:\n%s", invited)
+	}
+	jar, _ := cookiejar.New(nil)
+	viewer := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	page := csrfField.FindStringSubmatch(get(t, viewer, replicas[1].base+"/invitations/"+link[1]))
+	if page == nil {
+		t.Fatal("no form on the invitation's page")
+	}
+	postForm(t, viewer, replicas[1].base+"/invitations/"+link[1], url.Values{"csrf_token": {page[1]}, "name": {"Vera Lind"}})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	streams := &http.Client{Jar: jar} // no timeout: streams stay open
+	ended := make(chan int, len(replicas))
+	endedAt := make([]time.Time, len(replicas))
+	for i, r := range replicas {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, r.base+"/events", nil)
+		resp, err := streams.Do(req)
+		if err != nil {
+			t.Fatalf("the viewer's event stream on replica %d: %v", i+1, err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("the viewer's event stream on replica %d: %d", i+1, resp.StatusCode)
+		}
+		go func() {
+			defer resp.Body.Close()
+			io.Copy(io.Discard, resp.Body)
+			endedAt[i] = time.Now()
+			ended <- i
+		}()
+	}
+
+	var id string
+	for _, m := range removeForm.FindAllStringSubmatch(get(t, owner, first+"/people"), -1) {
+		if m[2] == "Vera Lind" {
+			id = m[1]
+		}
+	}
+	if id == "" {
+		t.Fatal("the owner's /people page has no way to remove the viewer who accepted")
+	}
+	removed := time.Now()
+	postForm(t, owner, first+"/people/"+id+"/remove", url.Values{"csrf_token": {token[1]}})
+	for n := 0; n < len(replicas); n++ {
+		select {
+		case i := <-ended:
+			if d := endedAt[i].Sub(removed); d > time.Second {
+				t.Errorf("the removed person's event stream on replica %d ended %s after the owner asked for the removal, want within 1 s", i+1, d.Round(time.Millisecond))
+			} else {
+				t.Logf("the removed person's event stream on replica %d ended %s after the owner asked for the removal", i+1, d.Round(time.Millisecond))
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("10 s after the removal, %d of the 3 replicas had ended the removed person's event stream", n)
+		}
+	}
+	if strings.Contains(get(t, viewer, replicas[2].base+"/"), `id="buildings-heading"`) {
+		t.Error("after the removal, the removed person still sees the overview on replica 3")
+	}
+}
+
+// postForm posts a form and returns the page it ends on.
+func postForm(t *testing.T, c *http.Client, u string, form url.Values) string {
+	t.Helper()
+	resp, err := c.PostForm(u, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode >= 400 {
+		t.Fatalf("posting to %s: %d\n%s", u, resp.StatusCode, b)
+	}
+	return string(b)
 }
