@@ -516,6 +516,22 @@ async function main(work, server) {
   if (linked.status !== 303 || !tv.cookies.has('washboard_screen')) problems.push(`opening the screen link answered ${linked.status}`);
   await expect('wall screen', '/screen', 200, tv);
 
+  // People: the owner's pages, and an invitation as the invited see it.
+  await expect('people', '/people');
+  const invited = await request(base, '/people/invitations', user, { method: 'POST', form: [['csrf_token', csrf], ['role', 'staff']] });
+  if (invited.status !== 200) problems.push(`inviting answered ${invited.status}`);
+  const invitation = firstMatch(invited.body, /https?:\/\/[^"<\s]+\/invitations\/([A-Za-z0-9_-]+)/, 'invitation link on the people page');
+  secrets.add(invitation);
+  pages.push({ name: 'people, invitation made', path: 'POST /people/invitations', body: invited.body });
+  const guest = new Jar();
+  await expect('invitation', `/invitations/${invitation}`, 200, guest);
+  await expect('invitation, unknown', '/invitations/unknown', 404, guest);
+  await expect('own page', '/me');
+  await expect('accounts', '/accounts');
+  await expect('audit log', '/audit');
+  await expect('account', '/account');
+  await expect('account, disconnecting', '/account/disconnect');
+
   let failures = problems.length;
   for (const p of problems) log(`  ${p}`);
 
