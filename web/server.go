@@ -119,6 +119,7 @@ type Server struct {
 	receiver     *receiver.Service
 	notifier     Notifications
 	sso          SingleSignOn
+	ssoBegins    *httpkit.FailureLimiter // sign-ins through the provider begun, per address
 	limiter      *httpkit.FailureLimiter
 	echo         *echo.Echo
 	version      string
@@ -154,6 +155,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	s.sessionStore = s.sessions.Store.(*httpkit.SessionCache)
 	s.sessionStore.Watch(s.sessionHeard)
 	s.people, s.mail, s.sso = deps.People, deps.Mail, deps.SingleSignOn
+	s.ssoBegins = httpkit.NewFailureLimiter(singleSignOnBegins, time.Minute, deps.Clock)
 	if s.version == "" {
 		s.version = version.String()
 	}

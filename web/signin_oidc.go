@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"washboard/internal/oidc"
 	"washboard/internal/people"
 	"washboard/views"
+	"washboard/web/httpkit"
 )
 
 // SingleSignOn signs people in through an OpenID provider: the
@@ -38,6 +40,11 @@ type pendingSignIn struct {
 	Next string
 }
 
+// singleSignOnBegins is the most sign-ins through the provider one
+// address may begin within a minute: each begun keeps a session (of
+// oidc.PendingTTL) until it is finished.
+const singleSignOnBegins = 60
+
 // maxGroupsShown is the most of a person's groups the page that lets them
 // in nowhere names.
 const maxGroupsShown = 10
@@ -56,6 +63,17 @@ func (s *Server) singleSignOnName() string {
 func (s *Server) beginSingleSignOn(c echo.Context) error {
 	ctx := c.Request().Context()
 	next := returnPath(c.QueryParam("next"), "/")
+	from := httpkit.AddressAttempt(c.RealIP())
+	if why, until := s.ssoBegins.Held(from); why != httpkit.HeldNot {
+		wait := max(int(math.Ceil(until.Sub(s.clock.Now()).Seconds())), 1)
+		m := s.signInModel(c, next)
+		m.Kind = "limited"
+		m.Error = fmt.Sprintf("Too many sign-ins through single sign-on were begun from your address. Try again at %s (in %s).",
+			until.In(s.cfg.Zone).Format("15:04:05"), plural(wait, "second"))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
+		return render(c, http.StatusTooManyRequests, views.SignInPage(m))
+	}
+	s.ssoBegins.Fail(from) // every sign-in begun counts, finished or not
 	to, pending, err := s.sso.Begin(ctx)
 	if err != nil {
 		return s.refuseSingleSignOn(c, next, err)
@@ -63,6 +81,10 @@ func (s *Server) beginSingleSignOn(c echo.Context) error {
 	b, err := json.Marshal(pendingSignIn{Pending: pending, Next: next})
 	if err != nil {
 		return err
+	}
+	if _, ok := s.currentSession(ctx); !ok {
+		// A session kept only for this sign-in lasts as long as it may.
+		s.sessions.SetDeadline(ctx, pending.Expires)
 	}
 	s.sessions.Put(ctx, keyPendingSignIn, string(b))
 	return redirect(c, to)

@@ -425,3 +425,39 @@ func TestSingleSignOnFailuresAreSaidInWords(t *testing.T) {
 		})
 	}
 }
+
+// What a sign-in begun keeps is bounded: a browser not signed in gets a
+// session that lasts only as long as the sign-in may take, and one address
+// may begin only so many sign-ins a minute; it is told so in words.
+func TestSingleSignOnBeginsAreBounded(t *testing.T) {
+	t.Parallel()
+	a := newAppOf(t, Config{}, 10)
+	p := startOIDCProvider(t)
+	a.useSingleSignOn(oidcConfig(t, p, clock.NewFake(p.Now())))
+	b := a.browser()
+	b.beginSignOn()
+	u, _ := url.Parse(a.srv.URL)
+	var kept *http.Cookie
+	for _, ck := range b.client.Jar.Cookies(u) {
+		if ck.Name == sessionCookie {
+			kept = ck
+		}
+	}
+	if kept == nil {
+		t.Fatal("a sign-in begun keeps no session")
+	}
+	_, expires, found, err := a.store.FindSession(context.Background(), storedToken(kept.Value))
+	if err != nil || !found || expires.After(time.Now().Add(oidc.PendingTTL+time.Minute)) {
+		t.Errorf("a sign-in begun keeps a session until %s (%v, %v); want one of at most %s", expires, found, err, oidc.PendingTTL)
+	}
+	for range singleSignOnBegins - 1 {
+		b.beginSignOn()
+	}
+	r := b.get("/signin/oidc")
+	if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" ||
+		!strings.Contains(r.body, "Too many sign-ins through single sign-on were begun from your address. Try again at") {
+		t.Errorf("sign-in %d begun within a minute from one address: %d; want 429 saying when to try again\n%s", singleSignOnBegins+1, r.StatusCode, r.body)
+	}
+	a.clock.Advance(time.Minute)
+	b.beginSignOn()
+}
