@@ -187,13 +187,17 @@ func (b *browser) signedIn() bool {
 // so, and nothing secret reaches a page, a URL of Washboard's or the log.
 func TestSingleSignOnGivesTheMappedRole(t *testing.T) {
 	t.Parallel()
-	a := newAppOf(t, Config{}, 20)
+	a := newTwoBuildingsApp(t)
 	owner := a.browser()
 	owner.signIn(credA)
 	account := a.accountOf(false)
 	buildings, err := a.deps.Dashboard.Buildings(context.Background(), account, domain.EveryBuilding())
 	if err != nil || len(buildings) == 0 {
 		t.Fatalf("the account's buildings: %v, %v", buildings, err)
+	}
+	none := a.browser()
+	if r := none.get("/signin/oidc"); r.StatusCode != http.StatusNotFound || strings.Contains(none.get("/signin").body, "Sign in with") {
+		t.Errorf("without a provider, /signin/oidc answers %d and the sign-in page offers single sign-on; want 404 and no offer", r.StatusCode)
 	}
 	p := startOIDCProvider(t)
 	a.useSingleSignOn(oidcConfig(t, p, clock.NewFake(p.Now()), "cleaners="+account+":staff", "leads="+account+":supervisor:"+buildings[0].ID))
@@ -232,6 +236,9 @@ func TestSingleSignOnGivesTheMappedRole(t *testing.T) {
 	}
 	if r := second.get("/"); r.StatusCode != http.StatusOK || !strings.Contains(r.body, "Ana (supervisor)") {
 		t.Errorf("the overview (%d) does not show Ana signed in as supervisor", r.StatusCode)
+	}
+	if r := second.get("/buildings/" + buildings[len(buildings)-1].ID); len(buildings) < 2 || r.StatusCode != http.StatusNotFound {
+		t.Errorf("another building of the account (of %d) answers Ana %d; want 404", len(buildings), r.StatusCode)
 	}
 	if first.signedIn() {
 		t.Error("Ana's session of her earlier role goes on")
