@@ -340,6 +340,9 @@ func TestSingleSignOnFailuresAreSaidInWords(t *testing.T) {
 			target, _ := url.Parse(p.Addr())
 			cfg.Issuer = serve(t, httputil.NewSingleHostReverseProxy(target).ServeHTTP) + "/oidc"
 		}, status: http.StatusFailedDependency, says: string(oidc.ErrIssuer)},
+		{name: "provider at a private address", change: func(t *testing.T, p *provider, cfg *oidc.Config) {
+			cfg.Issuer, cfg.Guard = strings.Replace(p.Issuer(), "127.0.0.1", "localhost", 1), notify.Guard{} // without --oidc-allow-private
+		}, status: http.StatusFailedDependency, says: string(oidc.ErrNotAllowed)},
 		{name: "tampered token", mw: []func(http.Handler) http.Handler{tamperIDTokens},
 			status: http.StatusBadRequest, says: string(oidc.ErrTokenInvalid)},
 		{name: "expired token", run: func(t *testing.T, a *app, p *provider, c *clock.Fake, b *browser) response {
