@@ -299,6 +299,10 @@ func signInFailure(kind string) string {
 		return "The form is not filled in correctly."
 	case "limited":
 		return "Too many attempts."
+	case "single-sign-on":
+		return "Signing in through single sign-on failed."
+	case "no-account":
+		return "Your groups give you no account here."
 	}
 	return "Signing in failed."
 }

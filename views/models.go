@@ -79,6 +79,9 @@ type SignIn struct {
 	// credentials stay on the server.
 	Demo bool
 	Next string // where to go after signing in
+	// SingleSignOn names the OpenID provider people may sign in through;
+	// "" offers none.
+	SingleSignOn string
 }
 
 // Overview is the account's front page.

@@ -51,7 +51,7 @@ const (
 
 // routeTable is every route of the server, as configured: the service's
 // events only with a receiver, the notifications only with a notifier,
-// /metrics only when served here.
+// single sign-on only with a provider, /metrics only when served here.
 func (s *Server) routeTable() []route {
 	get, post, noRoute := http.MethodGet, http.MethodPost, echo.RouteNotFound
 	table := []route{
@@ -138,6 +138,11 @@ func (s *Server) routeTable() []route {
 			route{post, "/webhooks", s.createWebhook, firstSynced, admin},
 			route{post, "/webhooks/:id/rotate", s.rotateWebhook, firstSynced, admin},
 			route{post, "/webhooks/:id/remove", s.removeWebhook, firstSynced, admin})
+	}
+	if s.sso != nil {
+		table = append(table,
+			route{get, "/signin/oidc", s.beginSingleSignOn, sessionOnly, anyRole},
+			route{get, "/signin/oidc/callback", s.finishSingleSignOn, sessionOnly, anyRole})
 	}
 	if s.notifier != nil {
 		table = append(table,

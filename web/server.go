@@ -59,6 +59,9 @@ type Config struct {
 	// and runs this many times faster than it (the demo's): wall screens
 	// then show its time rather than their own.
 	ClockSpeed float64
+	// SingleSignOnName names the OpenID provider on the sign-in page's
+	// button ("Sign in with …"): "single sign-on" when empty.
+	SingleSignOnName string
 }
 
 // Deps are the services the web application uses.
@@ -90,6 +93,9 @@ type Deps struct {
 	// Notifications keeps the account's notification channels and rules
 	// and sends them; nil answers /notifications 404.
 	Notifications Notifications
+	// SingleSignOn, when set, signs people in through an OpenID provider
+	// (/signin/oidc); nil offers no single sign-on.
+	SingleSignOn SingleSignOn
 }
 
 // Server is the web application.
@@ -112,6 +118,8 @@ type Server struct {
 	keys         *keyring.Ring
 	receiver     *receiver.Service
 	notifier     Notifications
+	sso          SingleSignOn
+	ssoBegins    *httpkit.FailureLimiter // sign-ins through the provider begun, per address
 	limiter      *httpkit.FailureLimiter
 	echo         *echo.Echo
 	version      string
@@ -146,7 +154,8 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s.sessionStore = s.sessions.Store.(*httpkit.SessionCache)
 	s.sessionStore.Watch(s.sessionHeard)
-	s.people, s.mail = deps.People, deps.Mail
+	s.people, s.mail, s.sso = deps.People, deps.Mail, deps.SingleSignOn
+	s.ssoBegins = httpkit.NewFailureLimiter(singleSignOnBegins, time.Minute, deps.Clock)
 	if s.version == "" {
 		s.version = version.String()
 	}

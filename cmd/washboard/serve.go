@@ -63,6 +63,8 @@ type serveConfig struct {
 	MailFrom             string
 	AllowPrivateWebhooks bool
 	NotificationRate     int
+	// Single sign-on's settings.
+	OIDC oidcFlags
 }
 
 func (c *serveConfig) flags(fs *flag.FlagSet) {
@@ -92,6 +94,7 @@ func (c *serveConfig) flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.MailFrom, "mail-from", "", "the sender of e-mail notifications, such as \"Washboard <alerts@example.com>\"")
 	fs.IntVar(&c.NotificationRate, "notification-rate", notifier.DefaultRatePerMinute, "the most notifications each channel sends a minute")
 	fs.BoolVar(&c.AllowPrivateWebhooks, "allow-private-webhooks", false, "let outgoing webhooks, and the mail servers of channels made on the page, reach loopback and private addresses (a receiver or relay on this machine or network)")
+	c.OIDC.flags(fs)
 }
 
 func (c serveConfig) validate() error {
@@ -201,6 +204,10 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err != nil {
 		return err
 	}
+	ssoCfg, err := cfg.OIDC.config(cfg.PublicURL)
+	if err != nil {
+		return err
+	}
 	m := metrics.New()
 	client, err := upstream.New(upstream.Config{BaseURL: cfg.Upstream, TokenURL: cfg.TokenURL, HTTPClient: &http.Client{Transport: m.Transport(nil)}})
 	if err != nil {
@@ -273,6 +280,13 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		notifierCfg.Guard.Own = append(notifierCfg.Guard.Own, own)
 	}
 	notifierCfg.Zone = zone
+	sso, err := singleSignOn(ssoCfg, notifierCfg.Guard.Own)
+	if err != nil {
+		return err
+	}
+	if sso != nil {
+		log.Info("single sign-on", "issuer", ssoCfg.Issuer, "group_mappings", len(ssoCfg.Mappings), "callback", ssoCfg.RedirectURL)
+	}
 	notifications, err := notifier.New(notifierCfg, notifier.Deps{Store: st, Leases: leases, Keys: keys, Clock: opts.clock, Log: log})
 	if err != nil {
 		return usageError{"--notifications: " + err.Error()}
@@ -328,11 +342,12 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	app, err := web.New(web.Config{
 		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime, Shared: shared != nil},
 		Zone:     zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
-		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed,
+		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed, SingleSignOnName: cfg.OIDC.Name,
 	}, web.Deps{
 		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log}),
 		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,
 		SessionAnnouncements: sessionAnnouncements, Notifications: notifications, People: team, Mail: letters(notifierCfg.SMTP, opts.clock),
+		SingleSignOn: webSingleSignOn(sso),
 	})
 	if err != nil {
 		return err

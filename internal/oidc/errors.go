@@ -29,7 +29,7 @@ var (
 	ErrIssuer         = domain.Problem("The sign-in provider names itself differently from the issuer Washboard is set to (--oidc-issuer): an admin should correct the setting.")
 	ErrUnreachable    = domain.Problem("The sign-in provider could not be reached, or did not answer in time: try again in a moment.")
 	ErrGarbage        = domain.Problem("The sign-in provider's answer is not one an OpenID provider gives: try again later, and tell an admin if it goes on.")
-	ErrNotAllowed     = domain.Problem("The sign-in provider is at an address Washboard does not connect to (its own, or a private one): an admin should check the issuer setting.")
+	ErrNotAllowed     = domain.Problem("The sign-in provider is at an address Washboard does not connect to (its own, or a private one): an admin should check the issuer setting (--oidc-issuer), or allow a provider on a private network (--oidc-allow-private).")
 )
 
 // Error is a failed sign-in: Reason in words for the person, Detail (may

@@ -173,8 +173,10 @@ func New(cfg Config) (*Provider, error) {
 		return nil, errors.New("single sign-on needs the dashboard's public address (its callback is the redirect URL registered with the provider)")
 	}
 	if !cfg.Trusted {
-		if err := cfg.Guard.Check(u); err != nil {
+		if err := cfg.Guard.Check(u); err != nil && cfg.Guard.AllowPrivate {
 			return nil, fmt.Errorf("the issuer (--oidc-issuer) is not allowed: %w", err)
+		} else if err != nil {
+			return nil, fmt.Errorf("the issuer (--oidc-issuer) is not allowed: %w (--oidc-allow-private lets Washboard reach a provider on a private network)", err)
 		}
 	}
 	cfg.GroupsClaim = cmp.Or(cfg.GroupsClaim, DefaultGroupsClaim)

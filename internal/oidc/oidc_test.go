@@ -441,7 +441,7 @@ func TestConfigRefused(t *testing.T) {
 		{func(c *Config) { c.Issuer = "https://login.example.com/?tenant=1" }, "without a query"},
 		{func(c *Config) { c.ClientID = "" }, "--oidc-client-id"},
 		{func(c *Config) { c.RedirectURL = "/signin/oidc/callback" }, "public address"},
-		{func(c *Config) { c.Issuer = "https://10.0.0.5" }, "is not allowed"},
+		{func(c *Config) { c.Issuer = "https://10.0.0.5" }, "is not allowed: 10.0.0.5 is a private address (--oidc-allow-private lets"},
 	} {
 		cfg := good
 		tc.change(&cfg)

@@ -61,6 +61,10 @@ func SignInAttempt(addr, apiKey string) Attempt {
 	return Attempt{addr: a, key: key, pair: key + "|" + a}
 }
 
+// AddressAttempt names an attempt by its address alone: for what is
+// limited per address, with no key that could be guessed.
+func AddressAttempt(addr string) Attempt { return Attempt{addr: addressLimitKey(addr)} }
+
 // addressLimitKey is the address an attempt is counted against: an IPv6
 // address's /64, which one client usually holds whole.
 func addressLimitKey(addr string) string {
@@ -85,7 +89,7 @@ func (l *FailureLimiter) Held(a Attempt) (Hold, time.Time) {
 	if f := l.recentLocked(a.addr, now); len(f) >= l.limit {
 		why, until = HeldAddress, f[0].Add(l.window)
 	}
-	if k := l.recentLocked(a.key, now); len(k) >= l.limit {
+	if k := l.recentLocked(a.key, now); a.key != "" && len(k) >= l.limit {
 		if p := l.recentLocked(a.pair, now); len(p) > 0 {
 			if free := p[len(p)-1].Add(l.window); free.After(until) {
 				why, until = HeldAPIKey, free
@@ -102,6 +106,9 @@ func (l *FailureLimiter) Fail(a Attempt) {
 	defer l.mu.Unlock()
 	now := l.clock.Now()
 	for _, k := range []string{a.addr, a.key, a.pair} {
+		if k == "" {
+			continue // an attempt of an address alone
+		}
 		f := l.recentLocked(k, now)
 		if f == nil && len(l.failures) >= l.maxKeys {
 			l.forgetLocked(now)
