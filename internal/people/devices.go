@@ -10,7 +10,7 @@ import (
 )
 
 // ErrDeviceRevoked says that a device was enrolled, and signed out since.
-var ErrDeviceRevoked = domain.Problem("This device was signed out by a supervisor: ask one to enrol it again.")
+var ErrDeviceRevoked = domain.ErrEnrolmentRevoked
 
 // Enrol enrols a shared device for a member of the actor's account, as the
 // actor may (MayEnrol): a long-lived sign-in of that person, in that
@@ -80,19 +80,52 @@ func (s *Service) Device(ctx context.Context, token string) (domain.EnrolledDevi
 	return d, m, nil
 }
 
+// OpenDevice opens a device's enrolment link (the token Enrol gave), once:
+// it returns the device, its person's membership, and the device's key,
+// a new token the device keeps (in a cookie) in place of the link's,
+// whose hash replaces the link's: the link opens nothing more, and only
+// the device that opened it signs in with the key (Device). It is
+// domain.ErrNotFound for a token that opens nothing, domain.ErrEnrolmentUsed
+// for a link opened already, ErrDeviceRevoked for a device revoked.
+func (s *Service) OpenDevice(ctx context.Context, link string) (domain.EnrolledDevice, domain.Member, string, error) {
+	linkHash, ok := hashOf(deviceToken, link)
+	if !ok {
+		return domain.EnrolledDevice{}, domain.Member{}, "", fmt.Errorf("enrolled device: %w", domain.ErrNotFound)
+	}
+	key, keyHash := newToken(deviceToken)
+	d, err := s.store.OpenEnrolledDevice(ctx, linkHash, keyHash, s.clock.Now())
+	if err != nil {
+		return d, domain.Member{}, "", err
+	}
+	m, err := s.Member(ctx, d.Account, d.PersonID)
+	if err != nil {
+		return d, m, "", err
+	}
+	return d, m, key, nil
+}
+
+// RecordDeviceSession records that a session, recorded as its person's
+// (RecordSession), is signed in by an enrolled device: revoking the
+// device ends it.
+func (s *Service) RecordDeviceSession(ctx context.Context, token, device string) error {
+	return s.store.RecordSessionDevice(ctx, token, device)
+}
+
 // RevokeDevice signs out one of the account's enrolled devices:
-// supervisors and above.
-func (s *Service) RevokeDevice(ctx context.Context, actor domain.Member, id string) error {
+// supervisors and above. It returns the token hashes of the sessions the
+// device had, which it ended, for the caller to drop and announce to the
+// other replicas.
+func (s *Service) RevokeDevice(ctx context.Context, actor domain.Member, id string) ([]string, error) {
 	if !AtLeast(actor.Membership, domain.Supervisor) {
-		return forbidden("Only supervisors, admins and owners can revoke enrolled devices.")
+		return nil, forbidden("Only supervisors, admins and owners can revoke enrolled devices.")
 	}
 	all, err := s.store.EnrolledDevices(ctx, actor.Account)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	i := slices.IndexFunc(all, func(d domain.EnrolledDevice) bool { return d.ID == id })
 	if i < 0 {
-		return fmt.Errorf("enrolled device %q: %w", id, domain.ErrNotFound)
+		return nil, fmt.Errorf("enrolled device %q: %w", id, domain.ErrNotFound)
 	}
 	return s.store.RevokeEnrolledDevice(ctx, actor.Account, id, s.auditBy(actor, domain.AuditDeviceRevoked, all[i].Name+" for "+all[i].PersonName))
 }
