@@ -79,6 +79,9 @@ type SignIn struct {
 	// credentials stay on the server.
 	Demo bool
 	Next string // where to go after signing in
+	// Email offers a one-time sign-in link by e-mail: the server sends
+	// mail.
+	Email bool
 }
 
 // Overview is the account's front page.

@@ -72,6 +72,10 @@ func (s *Server) routeTable() []route {
 		{post, "/signout", s.signOut, sessionOnly, anyRole},
 		{get, "/invitations/:token", s.showInvitation, sessionOnly, anyRole},
 		{post, "/invitations/:token", s.acceptInvitation, sessionOnly, anyRole},
+		{get, "/signin/email", s.showEmailSignIn, sessionOnly, anyRole},
+		{post, "/signin/email", s.requestSignInLink, sessionOnly, anyRole},
+		{get, "/signin/email/:token", s.showSignInLink, sessionOnly, anyRole},
+		{post, "/signin/email/:token", s.useSignInLink, sessionOnly, anyRole},
 
 		{get, "/sync/progress", s.showProgress, signedIn, viewer},
 		{get, "/status", s.showStatus, signedIn, viewer},
@@ -173,9 +177,10 @@ func (s *Server) routes() *echo.Echo {
 }
 
 // logging is how requests are logged: the paths whose rest is a token
-// (a screen's link, an invitation) are redacted.
+// (a screen's link, an invitation, an e-mailed sign-in link) are
+// redacted.
 func (s *Server) logging() httpkit.Logging {
-	return httpkit.Logging{Log: s.log, SecretPaths: []string{"/s/", "/invitations/"}, Observe: s.metrics.ObserveRequest}
+	return httpkit.Logging{Log: s.log, SecretPaths: []string{"/s/", "/invitations/", "/signin/email/"}, Observe: s.metrics.ObserveRequest}
 }
 
 // accessChecks are the middleware that let through only the requests
