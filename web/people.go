@@ -84,6 +84,7 @@ func (s *Server) startPersonSession(c echo.Context, p signedInPerson, way string
 		return err
 	}
 	s.sessions.Remove(ctx, keyHolder) // a new hold on the account's sync, under a new name
+	s.sessions.Remove(ctx, keyEnrolledDevice)
 	s.putPerson(c, p)
 	s.renewAnonymousToken(c)
 	s.seeDevice(c, domain.Member{Membership: p.membership, Name: p.person.Name}, way)
@@ -137,6 +138,12 @@ func (s *Server) recordSession(c echo.Context, token string) {
 	}
 	if err := s.people.RecordSession(context.WithoutCancel(ctx), storedToken(token), person, account); err != nil {
 		s.logOf(c).Error("recording whose a session is", "error", err.Error())
+		return
+	}
+	if device := s.sessions.GetString(ctx, keyEnrolledDevice); device != "" {
+		if err := s.people.RecordDeviceSession(context.WithoutCancel(ctx), storedToken(token), device); err != nil {
+			s.logOf(c).Error("recording the enrolled device of a session", "error", err.Error())
+		}
 	}
 }
 

@@ -42,6 +42,9 @@ func (s *Server) showSignIn(c echo.Context) error {
 	if c.QueryParam("signed_out") != "" {
 		m.Flash = "You have signed out."
 	}
+	if c.QueryParam("device") == "revoked" {
+		m.Flash, m.FlashFailed = people.ErrDeviceRevoked.Error(), true
+	}
 	return render(c, http.StatusOK, views.SignInPage(m))
 }
 
@@ -203,5 +206,6 @@ func (s *Server) signOut(c echo.Context) error {
 		return err
 	}
 	s.renewAnonymousToken(c)
+	s.forgetEnrolment(c) // an enrolled device signed out is enrolled no more
 	return redirect(c, "/signin?signed_out=1")
 }

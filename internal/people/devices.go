@@ -45,6 +45,64 @@ func (s *Service) EnrolledDevices(ctx context.Context, account string) ([]domain
 	return s.store.EnrolledDevices(ctx, account)
 }
 
+// DevicesSeenBy lists the account's enrolled devices a supervisor sees,
+// and may revoke and remove, newest first: those of people whose
+// buildings are within theirs (all of them for one limited to none).
+func (s *Service) DevicesSeenBy(ctx context.Context, actor domain.Member) ([]domain.EnrolledDevice, error) {
+	if !AtLeast(actor.Membership, domain.Supervisor) {
+		return nil, forbidden("Only supervisors, admins and owners can see the enrolled devices.")
+	}
+	all, err := s.store.EnrolledDevices(ctx, actor.Account)
+	if err != nil || len(actor.Buildings) == 0 {
+		return all, err
+	}
+	members, err := s.store.Members(ctx, actor.Account)
+	if err != nil {
+		return nil, err
+	}
+	scope := make(map[string][]string, len(members))
+	for _, m := range members {
+		scope[m.PersonID] = m.Buildings
+	}
+	seen := all[:0]
+	for _, d := range all {
+		if b, ok := scope[d.PersonID]; ok && within(actor.Membership, b) {
+			seen = append(seen, d)
+		}
+	}
+	return seen, nil
+}
+
+// EnrolmentChoices lists the account's members the actor may enrol a
+// device for (MayEnrol), by name.
+func (s *Service) EnrolmentChoices(ctx context.Context, actor domain.Member) ([]domain.Member, error) {
+	members, err := s.store.Members(ctx, actor.Account)
+	if err != nil {
+		return nil, err
+	}
+	var out []domain.Member
+	for _, m := range members {
+		if MayEnrol(actor.Membership, m.Membership) == nil {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// deviceSeenBy is one of the devices the actor sees (DevicesSeenBy);
+// domain.ErrNotFound when it is none of them.
+func (s *Service) deviceSeenBy(ctx context.Context, actor domain.Member, id string) (domain.EnrolledDevice, error) {
+	all, err := s.DevicesSeenBy(ctx, actor)
+	if err != nil {
+		return domain.EnrolledDevice{}, err
+	}
+	i := slices.IndexFunc(all, func(d domain.EnrolledDevice) bool { return d.ID == id })
+	if i < 0 {
+		return domain.EnrolledDevice{}, fmt.Errorf("enrolled device %q: %w", id, domain.ErrNotFound)
+	}
+	return all[i], nil
+}
+
 // EnrolledDevicesOf lists a person's enrolled devices, in every account.
 func (s *Service) EnrolledDevicesOf(ctx context.Context, personID string) ([]domain.EnrolledDevice, error) {
 	return s.store.EnrolledDevicesOf(ctx, personID)
@@ -111,15 +169,27 @@ func (s *Service) RecordDeviceSession(ctx context.Context, token, device string)
 	return s.store.RecordSessionDevice(ctx, token, device)
 }
 
-// RevokeDevice signs out one of the account's enrolled devices:
-// supervisors and above. It returns the token hashes of the sessions the
-// device had, which it ended, for the caller to drop and announce to the
-// other replicas.
+// RevokeDevice signs out one of the account's enrolled devices that the
+// actor sees (DevicesSeenBy): supervisors and above. It returns the token
+// hashes of the sessions the device had, which it ended, for the caller
+// to drop and announce to the other replicas.
 func (s *Service) RevokeDevice(ctx context.Context, actor domain.Member, id string) ([]string, error) {
 	if !AtLeast(actor.Membership, domain.Supervisor) {
 		return nil, forbidden("Only supervisors, admins and owners can revoke enrolled devices.")
 	}
-	all, err := s.store.EnrolledDevices(ctx, actor.Account)
+	d, err := s.deviceSeenBy(ctx, actor, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.RevokeEnrolledDevice(ctx, actor.Account, id, s.auditBy(actor, domain.AuditDeviceRevoked, d.Name+" for "+d.PersonName))
+}
+
+// RevokeOwnDevice signs out one of the devices enrolled for the actor, in
+// any account: whatever their role, a person may sign out a device that
+// signs in as them (one lost, or no longer shared). It returns the token
+// hashes of the sessions it ended, as RevokeDevice does.
+func (s *Service) RevokeOwnDevice(ctx context.Context, actor domain.Member, id string) ([]string, error) {
+	all, err := s.store.EnrolledDevicesOf(ctx, actor.PersonID)
 	if err != nil {
 		return nil, err
 	}
@@ -127,14 +197,17 @@ func (s *Service) RevokeDevice(ctx context.Context, actor domain.Member, id stri
 	if i < 0 {
 		return nil, fmt.Errorf("enrolled device %q: %w", id, domain.ErrNotFound)
 	}
-	return s.store.RevokeEnrolledDevice(ctx, actor.Account, id, s.auditBy(actor, domain.AuditDeviceRevoked, all[i].Name+" for "+all[i].PersonName))
+	return s.store.RevokeEnrolledDevice(ctx, all[i].Account, id, s.auditBy(actor, domain.AuditDeviceRevoked, all[i].Name+" for "+all[i].PersonName))
 }
 
-// RemoveDevice removes a revoked device from the account's list:
-// supervisors and above.
+// RemoveDevice removes a revoked device the actor sees (DevicesSeenBy)
+// from the account's list: supervisors and above.
 func (s *Service) RemoveDevice(ctx context.Context, actor domain.Member, id string) error {
 	if !AtLeast(actor.Membership, domain.Supervisor) {
 		return forbidden("Only supervisors, admins and owners can remove enrolled devices.")
+	}
+	if _, err := s.deviceSeenBy(ctx, actor, id); err != nil {
+		return err
 	}
 	return s.store.RemoveEnrolledDevice(ctx, actor.Account, id)
 }
