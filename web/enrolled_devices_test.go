@@ -26,6 +26,9 @@ func (b *browser) enrol(personID, name string) string {
 	if r.StatusCode != http.StatusOK || m == nil {
 		b.a.t.Fatalf("enrolling a device = %d, with no link shown\n%s", r.StatusCode, r.body)
 	}
+	if path, _ := r.doc(b.a.t).Find("svg.qr-code path").Attr("d"); !strings.HasPrefix(path, "M") {
+		b.a.t.Error("the enrolment link has no QR code drawn in the page")
+	}
 	return m[2]
 }
 
