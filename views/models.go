@@ -82,6 +82,9 @@ type SignIn struct {
 	// SingleSignOn names the OpenID provider people may sign in through;
 	// "" offers none.
 	SingleSignOn string
+	// Email offers a one-time sign-in link by e-mail: the server sends
+	// mail.
+	Email bool
 }
 
 // Overview is the account's front page.

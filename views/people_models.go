@@ -129,7 +129,9 @@ type PersonPage struct {
 	// Claims are the open alerts of the current account the person is
 	// on.
 	Claims []AlertRow
-	Error  string
+	// Devices are the devices enrolled for the person, in every account.
+	Devices []EnrolledDeviceRow
+	Error   string
 }
 
 // AuditPage is a page of the account's audit log, with its filters.

@@ -453,7 +453,7 @@ func PeopleView(m PeoplePage) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<section aria-labelledby=\"people-heading\"><h1 id=\"people-heading\">People</h1><p><a href=\"/audit\">The audit log</a>: who did what in this account.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<section aria-labelledby=\"people-heading\"><h1 id=\"people-heading\">People</h1><p><a href=\"/audit\">The audit log</a>: who did what in this account. <a href=\"/people/devices\">Enrolled devices</a>: shared tablets signed in for someone.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1830,7 +1830,15 @@ func PersonView(m PersonPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 166, "<h2>Passkeys and enrolled devices</h2><p>Signing in with a passkey, and devices enrolled for you, will be listed here once this server offers them. Until then you sign in with an invitation or the service's credentials.</p></section>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 166, "<h2>Passkeys</h2><p>Signing in with a passkey will be listed here once this server offers it. Until then you sign in with an invitation, a link by e-mail or the service's credentials.</p>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = meEnrolledDevices(m).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 167, "</section>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -128,15 +128,10 @@ func (s *Server) acceptInvitation(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if ss.Holder != "" {
-		s.sync.Release(holderID(ss.Holder))
-	}
-	if err := s.sessions.RenewToken(ctx); err != nil {
+	if err := s.startPersonSession(c, signedInPerson{person: p, membership: membership, accountName: accountName, cred: cred, accounts: s.accountCount(c, p.ID)},
+		"with an invitation"); err != nil {
 		return err
 	}
-	s.sessions.Remove(ctx, keyHolder)
-	s.putPerson(c, signedInPerson{person: p, membership: membership, accountName: accountName, cred: cred, accounts: s.accountCount(c, p.ID)})
-	s.renewAnonymousToken(c)
 	s.logOf(c).Info("accepted an invitation", "account", membership.Account, "role", membership.Role.String())
 	return redirect(c, "/")
 }

@@ -42,6 +42,11 @@ func (s *Server) meModel(c echo.Context) (views.PersonPage, error) {
 	for _, a := range accounts {
 		m.Accounts = append(m.Accounts, views.AccountChoice{ID: a.Account, Name: a.Name, Role: a.Role, Current: a.Account == ss.Account})
 	}
+	devices, err := s.people.EnrolledDevicesOf(ctx, ss.PersonID)
+	if err != nil {
+		return m, err
+	}
+	m.Devices = enrolledDeviceRows(devices)
 	page, err := s.dash.Alerts(ctx, s.scopeOf(c), dashboard.AlertsQuery{AlertFilter: dashboard.AlertFilter{Account: ss.Account, Status: domain.AlertOpen}}, maxClaimsShown)
 	if err != nil {
 		return m, err

@@ -139,6 +139,9 @@ func (s *Server) requireAccount(next echo.HandlerFunc) echo.HandlerFunc {
 		ctx := c.Request().Context()
 		ss, ok := s.currentSession(ctx)
 		if !ok {
+			if key := enrolledKey(c); key != "" {
+				return s.resumeDevice(c, key)
+			}
 			return s.redirectToSignIn(c, "")
 		}
 		if _, rejected := s.sync.Rejected(syncer.CredentialID(ss.Cred)); rejected && ss.PersonID != "" {

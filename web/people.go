@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -67,6 +68,62 @@ func (s *Server) putPerson(c echo.Context, p signedInPerson) {
 	s.sync.Hold(holderID(holder), p.membership.Account, p.cred, s.clock.Now().Add(s.sessions.IdleTimeout))
 }
 
+// startPersonSession signs a person in on this browser, whatever the way
+// in (said in words for the audit log: "with an e-mailed link"); every
+// way in calls it where the person's session starts. The session's hold
+// on a sync ends, its token is renewed, the person is written into it,
+// forms shown before stop working, and a sign-in from a device the
+// person has not signed in from before is recorded in the account's
+// audit log (seeDevice).
+func (s *Server) startPersonSession(c echo.Context, p signedInPerson, way string) error {
+	ctx := c.Request().Context()
+	if holder := s.sessions.GetString(ctx, keyHolder); holder != "" {
+		s.sync.Release(holderID(holder))
+	}
+	if err := s.sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	s.sessions.Remove(ctx, keyHolder) // a new hold on the account's sync, under a new name
+	s.sessions.Remove(ctx, keyEnrolledDevice)
+	s.putPerson(c, p)
+	s.renewAnonymousToken(c)
+	s.seeDevice(c, domain.Member{Membership: p.membership, Name: p.person.Name}, way)
+	return nil
+}
+
+// deviceCookie makes a browser a device, for the audit log's sign-ins
+// from new devices: a random value (people.NewDeviceID) given at the first
+// sign-in and kept deviceCookieAge, renewed at each sign-in. The server
+// keeps only its hash, with each person who signs in with it.
+const deviceCookie = "washboard_device"
+
+// deviceCookieAge is how long a browser keeps its device cookie after its
+// last sign-in: the most browsers keep a cookie.
+const deviceCookieAge = 400 * 24 * time.Hour
+
+// seeDevice records the browser's device as one the member signed in
+// from, giving the browser its device cookie when it has none (or one
+// not made here); a failure to record is logged, the sign-in made.
+func (s *Server) seeDevice(c echo.Context, m domain.Member, way string) {
+	id := ""
+	if ck, err := c.Cookie(deviceCookie); err == nil {
+		id = ck.Value
+	}
+	if !people.ValidDeviceID(id) {
+		id = people.NewDeviceID()
+	}
+	c.SetCookie(&http.Cookie{Name: deviceCookie, Value: id, Path: "/", MaxAge: int(deviceCookieAge.Seconds()), HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: s.secureRequest(c)})
+	fresh, err := s.people.SignedIn(context.WithoutCancel(c.Request().Context()), m, id, way)
+	if err != nil {
+		s.logOf(c).Error("recording the device of a sign-in", "error", err.Error())
+		return
+	}
+	if fresh {
+		s.logOf(c).Info("signed in from a new device", "account", m.Account)
+	}
+}
+
 // recordSession records whose the session just written is, when the
 // request signed a person in; token is the session's token as the
 // browser holds it.
@@ -81,6 +138,12 @@ func (s *Server) recordSession(c echo.Context, token string) {
 	}
 	if err := s.people.RecordSession(context.WithoutCancel(ctx), storedToken(token), person, account); err != nil {
 		s.logOf(c).Error("recording whose a session is", "error", err.Error())
+		return
+	}
+	if device := s.sessions.GetString(ctx, keyEnrolledDevice); device != "" {
+		if err := s.people.RecordDeviceSession(context.WithoutCancel(ctx), storedToken(token), device); err != nil {
+			s.logOf(c).Error("recording the enrolled device of a session", "error", err.Error())
+		}
 	}
 }
 

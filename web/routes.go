@@ -72,6 +72,12 @@ func (s *Server) routeTable() []route {
 		{post, "/signout", s.signOut, sessionOnly, anyRole},
 		{get, "/invitations/:token", s.showInvitation, sessionOnly, anyRole},
 		{post, "/invitations/:token", s.acceptInvitation, sessionOnly, anyRole},
+		{get, "/signin/email", s.showEmailSignIn, sessionOnly, anyRole},
+		{post, "/signin/email", s.requestSignInLink, sessionOnly, anyRole},
+		{get, "/signin/email/:token", s.showSignInLink, sessionOnly, anyRole},
+		{post, "/signin/email/:token", s.useSignInLink, sessionOnly, anyRole},
+		{get, "/enrol/:token", s.showEnrolment, sessionOnly, anyRole},
+		{post, "/enrol/:token", s.openEnrolment, sessionOnly, anyRole},
 
 		{get, "/sync/progress", s.showProgress, signedIn, viewer},
 		{get, "/status", s.showStatus, signedIn, viewer},
@@ -85,6 +91,11 @@ func (s *Server) routeTable() []route {
 		{post, "/people/invitations/:id/withdraw", s.withdrawInvitation, signedIn, admin},
 		{post, "/people/:id/role", s.changeRole, signedIn, admin},
 		{post, "/people/:id/remove", s.removePerson, signedIn, admin},
+		{get, "/people/devices", s.showEnrolledDevices, signedIn, supervisor},
+		{post, "/people/devices", s.enrolDevice, signedIn, supervisor},
+		{post, "/people/devices/:id/revoke", s.revokeDevice, signedIn, supervisor},
+		{post, "/people/devices/:id/remove", s.removeDevice, signedIn, supervisor},
+		{post, "/me/devices/:id/revoke", s.revokeOwnDevice, firstSynced, viewer},
 		{get, "/audit", s.showAudit, signedIn, admin},
 		{get, "/account", s.showAccount, signedIn, owner},
 		{post, "/account/credentials", s.replaceCredentials, signedIn, owner},
@@ -178,9 +189,10 @@ func (s *Server) routes() *echo.Echo {
 }
 
 // logging is how requests are logged: the paths whose rest is a token
-// (a screen's link, an invitation) are redacted.
+// (a screen's link, an invitation, an e-mailed sign-in link, a device's
+// enrolment link) are redacted.
 func (s *Server) logging() httpkit.Logging {
-	return httpkit.Logging{Log: s.log, SecretPaths: []string{"/s/", "/invitations/"}, Observe: s.metrics.ObserveRequest}
+	return httpkit.Logging{Log: s.log, SecretPaths: []string{"/s/", "/invitations/", "/signin/email/", "/enrol/"}, Observe: s.metrics.ObserveRequest}
 }
 
 // accessChecks are the middleware that let through only the requests

@@ -55,6 +55,11 @@ type Config struct {
 	// ServeMetrics serves Deps.Metrics at /metrics; off when the metrics
 	// have a listener of their own.
 	ServeMetrics bool
+	// PublicURL is the dashboard's address as people reach it
+	// (--public-url), such as https://washboard.example.com: the links
+	// of the sign-in letters lead there, never to an address a request
+	// named. When empty, the address the request reached.
+	PublicURL string
 	// ClockSpeed, when set, says that Deps.Clock is not the real clock
 	// and runs this many times faster than it (the demo's): wall screens
 	// then show its time rather than their own.
@@ -87,7 +92,8 @@ type Deps struct {
 	// ways in.
 	People *people.Service
 	// Mail, when set, sends a letter of plain text to one address through
-	// the server's mail settings (--smtp-url): invitations. Its error says
+	// the server's mail settings (--smtp-url): invitations, sign-in
+	// links. Its error says
 	// in words what went wrong. Nil sends none.
 	Mail func(ctx context.Context, to, subject, text string) error
 	// Notifications keeps the account's notification channels and rules
@@ -115,6 +121,7 @@ type Server struct {
 	people       *people.Service
 	streams      sessionStreams
 	mail         func(ctx context.Context, to, subject, text string) error
+	letters      sync.WaitGroup // sign-in letters being sent (mailSignInLink)
 	keys         *keyring.Ring
 	receiver     *receiver.Service
 	notifier     Notifications
@@ -177,6 +184,9 @@ func (s *Server) CloseStreams() { s.closeOne.Do(func() { close(s.closing) }) }
 
 // Close stops the renders of pages that run in the background and waits
 // for them; from then on a page is rendered only by the request that asks
-// for it. Call it once the server has stopped serving, before the cache
+// for it. It waits for the sign-in letters being sent, too. Call it once the server has stopped serving, before the cache
 // it reads is closed.
-func (s *Server) Close() { s.pages.Close() }
+func (s *Server) Close() {
+	s.pages.Close()
+	s.letters.Wait()
+}

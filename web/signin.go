@@ -42,12 +42,16 @@ func (s *Server) showSignIn(c echo.Context) error {
 	if c.QueryParam("signed_out") != "" {
 		m.Flash = "You have signed out."
 	}
+	if c.QueryParam("device") == "revoked" {
+		m.Flash, m.FlashFailed = people.ErrDeviceRevoked.Error(), true
+	}
 	return render(c, http.StatusOK, views.SignInPage(m))
 }
 
 // signInModel is the sign-in page, which goes to next once signed in.
 func (s *Server) signInModel(c echo.Context, next string) views.SignIn {
-	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/"), SingleSignOn: s.singleSignOnName()}
+	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/"),
+		SingleSignOn: s.singleSignOnName(), Email: s.mail != nil}
 }
 
 // signIn checks the credentials with one small call to the service and,
@@ -183,15 +187,10 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials, name, nex
 	if err != nil {
 		return err
 	}
-	if ss, ok := s.currentSession(rctx); ok {
-		s.sync.Release(holderID(ss.Holder))
-	}
-	if err := s.sessions.RenewToken(rctx); err != nil {
+	if err := s.startPersonSession(c, signedInPerson{person: p, membership: membership, accountName: account.Name, cred: cred, accounts: s.accountCount(c, p.ID)},
+		"with the service's credentials"); err != nil {
 		return err
 	}
-	s.sessions.Remove(rctx, keyHolder) // a new hold on the account's sync, under a new name
-	s.putPerson(c, signedInPerson{person: p, membership: membership, accountName: account.Name, cred: cred, accounts: s.accountCount(c, p.ID)})
-	s.renewAnonymousToken(c) // forms shown before sign-in stop working
 	s.logOf(c).Info("signed in", "account", account.ID)
 	return redirect(c, returnPath(next, "/"))
 }
@@ -208,5 +207,6 @@ func (s *Server) signOut(c echo.Context) error {
 		return err
 	}
 	s.renewAnonymousToken(c)
+	s.forgetEnrolment(c) // an enrolled device signed out is enrolled no more
 	return redirect(c, "/signin?signed_out=1")
 }

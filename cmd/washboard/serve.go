@@ -88,7 +88,7 @@ func (c *serveConfig) flags(fs *flag.FlagSet) {
 	c.ShutdownGrace = 15 * time.Second
 	fs.Var((*durationValue)(&c.ShutdownGrace), "shutdown-grace", "how long a shutdown waits for requests and the sync to finish")
 	fs.StringVar(&c.LogFormat, "log-format", "auto", "log format: json, text, or auto (text on a terminal, json otherwise)")
-	fs.StringVar(&c.PublicURL, "public-url", "", "the dashboard's address as people reach it, for the links in notifications (default: the address it listens on)")
+	fs.StringVar(&c.PublicURL, "public-url", "", "the dashboard's address as people reach it, for the links in notifications and e-mailed sign-in links (default: the address it listens on)")
 	fs.StringVar(&c.Notifications, "notifications", "", "a JSON file of notification channels and rules, shown read-only on /notifications")
 	fs.StringVar(&c.SMTPURL, "smtp-url", "", "the mail server e-mail notifications go through unless a channel names its own: smtp://user:password@host:587 (STARTTLS) or smtps://…")
 	fs.StringVar(&c.MailFrom, "mail-from", "", "the sender of e-mail notifications, such as \"Washboard <alerts@example.com>\"")
@@ -342,7 +342,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	app, err := web.New(web.Config{
 		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime, Shared: shared != nil},
 		Zone:     zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
-		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed, SingleSignOnName: cfg.OIDC.Name,
+		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed, SingleSignOnName: cfg.OIDC.Name, PublicURL: notifierCfg.Link,
 	}, web.Deps{
 		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log}),
 		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,

@@ -250,6 +250,9 @@ var (
 	ErrInvitationExpired   = Problem("This invitation has expired: ask the person who invited you for a new one.")
 	ErrInvitationWithdrawn = Problem("This invitation was withdrawn: ask the person who invited you for a new one.")
 
+	ErrEnrolmentUsed    = Problem("This enrolment link was opened on a device already: each link works once. Ask a supervisor to enrol this device again.")
+	ErrEnrolmentRevoked = Problem("This device was signed out by a supervisor: ask one to enrol it again.")
+
 	ErrSignInLinkUnknown = Problem("This sign-in link is not known here: check that the whole link was copied, or ask for a new one.")
 	ErrSignInLinkUsed    = Problem("This sign-in link was used already: each link works once. Ask for a new one.")
 	ErrSignInLinkExpired = Problem("This sign-in link has expired: links work for 15 minutes. Ask for a new one.")

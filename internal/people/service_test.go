@@ -312,7 +312,7 @@ func TestEnrolledDevices(t *testing.T) {
 	if err != nil || got.ID != d.ID || m.PersonID != ben.PersonID || m.Role != domain.Supervisor || !got.LastSeen.Equal(start) {
 		t.Errorf("Device(token) = %+v, %+v, %v", got, m, err)
 	}
-	if err := f.svc.RevokeDevice(ctx, ben, d.ID); err != nil {
+	if _, err := f.svc.RevokeDevice(ctx, ben, d.ID); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := f.svc.Device(ctx, token); !errors.Is(err, ErrDeviceRevoked) {
@@ -487,3 +487,54 @@ func TestUpgradeConnectsAccountsInUse(t *testing.T) {
 
 // The store of either engine is the service's.
 var _ Store = store.Store(nil)
+
+// A device's enrolment link opens once: the device then signs in with the
+// key it was given, which the link never showed.
+func TestEnrolmentLinkOpensOnce(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	ana := f.signIn(t, "Ana")
+	d, link, err := f.svc.Enrol(ctx, ana, ana.PersonID, "Tablet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, m, key, err := f.svc.OpenDevice(ctx, link)
+	if err != nil || got.ID != d.ID || m.PersonID != ana.PersonID || key == "" || key == link {
+		t.Fatalf("OpenDevice(link) = %+v, %+v, key given %v, %v", got, m, key != "", err)
+	}
+	noSecret(t, "an opened device", got, link, key)
+	if _, _, _, err := f.svc.OpenDevice(ctx, link); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("the link opened again: %v; want ErrNotFound", err)
+	}
+	if _, _, _, err := f.svc.OpenDevice(ctx, key); !errors.Is(err, domain.ErrEnrolmentUsed) {
+		t.Errorf("the device's key as a link: %v; want ErrEnrolmentUsed", err)
+	}
+	if got, _, err := f.svc.Device(ctx, key); err != nil || got.ID != d.ID {
+		t.Errorf("Device(key) = %+v, %v", got, err)
+	}
+	if _, _, _, err := f.svc.OpenDevice(ctx, link[:len(link)-1]+"A"); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("an altered link: %v; want ErrNotFound", err)
+	}
+}
+
+// A sign-in from a device a person has not signed in from is recorded
+// once in the account's log; a value no device has is refused.
+func TestSignInFromANewDeviceIsRecordedOnce(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	ana := f.signIn(t, "Ana")
+	device := NewDeviceID()
+	for i, want := range []bool{true, false} {
+		if fresh, err := f.svc.SignedIn(ctx, ana, device, "with an e-mailed link"); err != nil || fresh != want {
+			t.Errorf("sign-in %d from the device: new %v, %v; want %v", i+1, fresh, err, want)
+		}
+	}
+	if _, err := f.svc.SignedIn(ctx, ana, "not-a-device", "with an e-mailed link"); err == nil {
+		t.Error("a device's value that Washboard did not make was taken")
+	}
+	page, _ := f.svc.AuditLog(ctx, "a", AuditQuery{Action: domain.AuditSignInNewDevice})
+	if len(page.Entries) != 1 || page.Entries[0].Subject != "Ana signed in with an e-mailed link from a device not seen before" || page.Entries[0].ActorName != "Ana" {
+		t.Errorf("new devices in the log: %+v", page.Entries)
+	}
+	noSecret(t, "the log", page, device)
+}

@@ -219,10 +219,19 @@ type People interface {
 	// just written, revoked or not; domain.ErrNotFound when there is none.
 	EnrolledDeviceByToken(ctx context.Context, tokenHash []byte) (domain.EnrolledDevice, error)
 	TouchEnrolledDevice(ctx context.Context, id string, at time.Time) error
+	// OpenEnrolledDevice opens a device's enrolment link once, at at: the
+	// device whose token has linkHash, never opened nor revoked, takes
+	// keyHash as its token's hash (the key the device keeps), in one
+	// transaction, so that the link opens nothing more.
+	// domain.ErrNotFound when no device has linkHash;
+	// domain.ErrEnrolmentUsed when it was opened already;
+	// domain.ErrEnrolmentRevoked when it was revoked.
+	OpenEnrolledDevice(ctx context.Context, linkHash, keyHash []byte, at time.Time) (domain.EnrolledDevice, error)
 	// RevokeEnrolledDevice revokes one of the account's devices at
-	// audit.At: its token
-	// opens nothing more. A device revoked already keeps its first time.
-	RevokeEnrolledDevice(ctx context.Context, account, id string, audit Audit) error
+	// audit.At: its token opens nothing more, and the sessions it signed
+	// in (RecordSessionDevice) end; it returns their token hashes (see
+	// EndSessions). A device revoked already keeps its first time.
+	RevokeEnrolledDevice(ctx context.Context, account, id string, audit Audit) ([]string, error)
 	// RemoveEnrolledDevice removes a revoked device of the account from
 	// the list: domain.ErrNotFound when it has no revoked one of the id.
 	RemoveEnrolledDevice(ctx context.Context, account, id string) error
@@ -233,6 +242,17 @@ type People interface {
 	// Written again, it replaces what was recorded; the record goes with
 	// its session (DeleteSession, DeleteExpiredSessions).
 	RecordSessionPerson(ctx context.Context, token, person, account string) error
+	// RecordSessionDevice records that the session of a token, recorded
+	// as a person's, is signed in by an enrolled device: revoking the
+	// device ends it. domain.ErrNotFound when the session is not
+	// recorded.
+	RecordSessionDevice(ctx context.Context, token, device string) error
+	// SeeSignInDevice records that a person signed in at at from a device
+	// (a browser, by the hash of the random value it keeps), and reports
+	// whether the device is new for the person; a new one records audit
+	// in the account, in the same transaction. A person keeps at most max
+	// devices (<= 0: no bound): past it, those seen longest ago go.
+	SeeSignInDevice(ctx context.Context, person, account string, deviceHash []byte, at time.Time, max int, audit Audit) (bool, error)
 	// EndSessions deletes every session of a person, or of a person in one
 	// account when account is set, and returns their token hashes: the
 	// web layer drops them from its memory and announces them to the

@@ -73,14 +73,45 @@ func (s *Store) TouchEnrolledDevice(ctx context.Context, id string, at time.Time
 	return err
 }
 
-// RevokeEnrolledDevice revokes one of the account's devices; a device
-// revoked already keeps its first time, and records no second entry.
-func (s *Store) RevokeEnrolledDevice(ctx context.Context, account, id string, audit store.Audit) error {
+// OpenEnrolledDevice opens a device's enrolment link once: the device
+// takes the hash of the key it keeps in place of the link's.
+func (s *Store) OpenEnrolledDevice(ctx context.Context, linkHash, keyHash []byte, at time.Time) (domain.EnrolledDevice, error) {
+	var d domain.EnrolledDevice
+	err := s.inTx(ctx, func(tx Tx) error {
+		var err error
+		if d, err = s.scanEnrolled(tx.QueryRow(ctx, `SELECT `+enrolledCols+enrolledFrom+` WHERE e.token_hash = ?`, linkHash).Scan); err != nil {
+			return notFound(err, "enrolled device", "by its link")
+		}
+		switch {
+		case !d.Revoked.IsZero():
+			return domain.ErrEnrolmentRevoked
+		case !d.LastSeen.IsZero():
+			return domain.ErrEnrolmentUsed
+		}
+		n, err := tx.Exec(ctx, `UPDATE enrolled_devices SET token_hash = ?, last_seen = ? WHERE id = ? AND token_hash = ? AND `+
+			s.d.IsNever("last_seen")+` AND `+s.d.IsNever("revoked"), keyHash, s.d.TimeOrNever(at), d.ID, linkHash)
+		if err != nil {
+			return err
+		}
+		if n == 0 { // opened by another at the same moment
+			return domain.ErrEnrolmentUsed
+		}
+		d.LastSeen = at
+		return nil
+	})
+	return d, err
+}
+
+// RevokeEnrolledDevice revokes one of the account's devices, and ends
+// the sessions it signed in; a device revoked already keeps its first
+// time, and records no second entry.
+func (s *Store) RevokeEnrolledDevice(ctx context.Context, account, id string, audit store.Audit) ([]string, error) {
 	key, err := s.accountKey(ctx, account, false)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return s.inTx(ctx, func(tx Tx) error {
+	var ended []string
+	err = s.inTx(ctx, func(tx Tx) error {
 		n, err := tx.Exec(ctx, `UPDATE enrolled_devices SET revoked = ? WHERE account_id = ? AND id = ? AND `+s.d.IsNever("revoked"),
 			s.d.TimeOrNever(audit.At), key, id)
 		if err != nil {
@@ -88,10 +119,16 @@ func (s *Store) RevokeEnrolledDevice(ctx context.Context, account, id string, au
 		}
 		if n == 0 {
 			var one int
-			return notFound(tx.QueryRow(ctx, `SELECT 1 FROM enrolled_devices WHERE account_id = ? AND id = ?`, key, id).Scan(&one), "enrolled device", id)
+			if err := notFound(tx.QueryRow(ctx, `SELECT 1 FROM enrolled_devices WHERE account_id = ? AND id = ?`, key, id).Scan(&one), "enrolled device", id); err != nil {
+				return err
+			}
+		} else if err := s.recordAudit(ctx, tx, key, audit); err != nil {
+			return err
 		}
-		return s.recordAudit(ctx, tx, key, audit)
+		ended, err = s.endSessions(ctx, tx, `device_id = ?`, id)
+		return err
 	})
+	return ended, err
 }
 
 // RemoveEnrolledDevice removes a revoked device of the account.

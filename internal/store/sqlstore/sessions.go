@@ -79,6 +79,13 @@ func (s *Store) RecordSessionPerson(ctx context.Context, token, person, account 
 	return err
 }
 
+// RecordSessionDevice records the enrolled device a recorded session is
+// signed in by.
+func (s *Store) RecordSessionDevice(ctx context.Context, token, device string) error {
+	n, err := s.sessions.Exec(ctx, `UPDATE session_people SET device_id = ? WHERE token = ?`, device, token)
+	return oneRow(n, err, "recorded session", "of the token")
+}
+
 // EndSessions deletes every session of a person, or of a person in one
 // account, and returns their token hashes.
 func (s *Store) EndSessions(ctx context.Context, person, account string) ([]string, error) {

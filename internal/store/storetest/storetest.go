@@ -96,6 +96,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"SignInLinks", testSignInLinks},
 		{"Passkeys", testPasskeys},
 		{"EnrolledDevices", testEnrolledDevices},
+		{"EnrolmentOpensOnce", testEnrolmentOpensOnce},
+		{"SignInDevices", testSignInDevices},
 		{"SessionPeople", testSessionPeople},
 		{"AuditLog", testAuditLog},
 	} {

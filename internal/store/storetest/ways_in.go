@@ -340,16 +340,16 @@ func testEnrolledDevices(t *testing.T, open func(*testing.T) store.Store) {
 		t.Fatal(err)
 	}
 	revoke := store.Audit{At: t0.Add(2 * time.Hour), ActorID: "p-ana", ActorName: "Ana", Action: domain.AuditDeviceRevoked, Subject: "Tablet d1"}
-	if err := s.RevokeEnrolledDevice(ctx, "a", "d1", revoke); err != nil {
+	if _, err := s.RevokeEnrolledDevice(ctx, "a", "d1", revoke); err != nil {
 		t.Fatal(err)
 	}
 	later := revoke
 	later.At = t0.Add(3 * time.Hour)
-	if err := s.RevokeEnrolledDevice(ctx, "a", "d1", later); err != nil {
+	if _, err := s.RevokeEnrolledDevice(ctx, "a", "d1", later); err != nil {
 		t.Errorf("revoking again: %v", err)
 	}
 	for _, c := range []struct{ account, id string }{{"b", "d1"}, {"a", "d404"}} {
-		if err := s.RevokeEnrolledDevice(ctx, c.account, c.id, revoke); !errors.Is(err, domain.ErrNotFound) {
+		if _, err := s.RevokeEnrolledDevice(ctx, c.account, c.id, revoke); !errors.Is(err, domain.ErrNotFound) {
 			t.Errorf("revoking %s of %s: %v; want ErrNotFound", c.id, c.account, err)
 		}
 	}
@@ -378,6 +378,117 @@ func testEnrolledDevices(t *testing.T, open func(*testing.T) store.Store) {
 	}
 	if got, want := auditLines(t, s, domain.AuditFilter{Account: "a", Action: domain.AuditDeviceRevoked}), []string{"device.revoked: Tablet d1 (Ana)"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("a's revocations in the log: %q; want %q", got, want)
+	}
+}
+
+// testEnrolmentOpensOnce: a device's enrolment link opens once, and the
+// key the device keeps opens it from then on; revoking the device ends
+// the sessions it signed in, and no other.
+func testEnrolmentOpensOnce(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	mustJoin(t, s, "a", newPerson("p-ana", "Ana", ""), true)
+	mustJoin(t, s, "a", newPerson("p-ben", "Ben", ""), true)
+	for _, id := range []string{"d1", "d2"} {
+		if err := s.EnrolDevice(ctx, domain.EnrolledDevice{ID: id, Account: "a", PersonID: "p-ben", Name: "Tablet " + id, MadeBy: "p-ana",
+			MadeByName: "Ana", Created: t0}, []byte("link-"+id), 0, store.Audit{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := s.OpenEnrolledDevice(ctx, []byte("link-d1"), []byte("key-d1"), t0.Add(time.Minute))
+	if err != nil || d.ID != "d1" || d.PersonID != "p-ben" || !d.LastSeen.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("OpenEnrolledDevice(d1) = %+v, %v; want d1, seen at its opening", d, err)
+	}
+	if _, err := s.OpenEnrolledDevice(ctx, []byte("link-d1"), []byte("key-again"), t0.Add(2*time.Minute)); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("the link opened a second time: %v; want ErrNotFound (its hash is the key's now)", err)
+	}
+	if _, err := s.OpenEnrolledDevice(ctx, []byte("key-d1"), []byte("key-again"), t0.Add(2*time.Minute)); !errors.Is(err, domain.ErrEnrolmentUsed) {
+		t.Errorf("opening with the key of a device opened: %v; want ErrEnrolmentUsed", err)
+	}
+	if d, err := s.EnrolledDeviceByToken(ctx, []byte("key-d1")); err != nil || d.ID != "d1" {
+		t.Errorf("the device by its key: %+v, %v; want d1", d, err)
+	}
+	live := time.Now().Add(time.Hour)
+	mustSignedIn(t, s, "t-tablet", "p-ben", "a", live)
+	mustSignedIn(t, s, "t-phone", "p-ben", "a", live)
+	if err := s.RecordSessionDevice(ctx, "t-tablet", "d1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordSessionDevice(ctx, "t-none", "d1"); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("a device's session not recorded: %v; want ErrNotFound", err)
+	}
+	// Recorded again (the session switched accounts), it keeps its device.
+	if err := s.RecordSessionPerson(ctx, "t-tablet", "p-ben", "a"); err != nil {
+		t.Fatal(err)
+	}
+	ended, err := s.RevokeEnrolledDevice(ctx, "a", "d1", store.Audit{At: t0.Add(time.Hour)})
+	if err != nil || !reflect.DeepEqual(ended, []string{"t-tablet"}) {
+		t.Errorf("revoking d1 ended %v, %v; want its session t-tablet alone", ended, err)
+	}
+	for token, want := range map[string]bool{"t-tablet": false, "t-phone": true} {
+		if _, _, found, _ := s.FindSession(ctx, token); found != want {
+			t.Errorf("session %s found: %v; want %v", token, found, want)
+		}
+	}
+	if _, err := s.OpenEnrolledDevice(ctx, []byte("link-d2"), []byte("key-d2"), t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RevokeEnrolledDevice(ctx, "a", "d2", store.Audit{At: t0.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.OpenEnrolledDevice(ctx, []byte("key-d2"), []byte("key-x"), t0.Add(2*time.Hour)); !errors.Is(err, domain.ErrEnrolmentRevoked) {
+		t.Errorf("opening a revoked device: %v; want ErrEnrolmentRevoked", err)
+	}
+	if err := s.EnrolDevice(ctx, domain.EnrolledDevice{ID: "d3", Account: "a", PersonID: "p-ben", Name: "Tablet d3", MadeBy: "p-ana",
+		MadeByName: "Ana", Created: t0}, []byte("link-d3"), 0, store.Audit{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RevokeEnrolledDevice(ctx, "a", "d3", store.Audit{At: t0.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.OpenEnrolledDevice(ctx, []byte("link-d3"), []byte("key-d3"), t0.Add(2*time.Hour)); !errors.Is(err, domain.ErrEnrolmentRevoked) {
+		t.Errorf("opening the link of a device revoked before its opening: %v; want ErrEnrolmentRevoked", err)
+	}
+}
+
+// testSignInDevices: a device is new for a person once, and for each
+// person; a new one is recorded in the account's log; a person's devices
+// are bounded, those seen longest ago forgotten.
+func testSignInDevices(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	mustJoin(t, s, "a", newPerson("p-ana", "Ana", ""), true)
+	mustJoin(t, s, "a", newPerson("p-ben", "Ben", ""), true)
+	see := func(person, device string, at time.Time, max int) bool {
+		t.Helper()
+		fresh, err := s.SeeSignInDevice(ctx, person, "a", []byte(device), at, max,
+			store.Audit{At: at, ActorID: person, ActorName: person, Action: domain.AuditSignInNewDevice, Subject: device})
+		if err != nil {
+			t.Fatalf("SeeSignInDevice(%s, %s): %v", person, device, err)
+		}
+		return fresh
+	}
+	at := t0
+	for _, c := range []struct {
+		person, device string
+		max            int
+		want           bool
+	}{
+		{"p-ana", "laptop", 2, true}, {"p-ana", "laptop", 2, false}, {"p-ben", "laptop", 2, true},
+		{"p-ana", "phone", 2, true}, {"p-ana", "laptop", 2, false},
+		// A third device: the phone, seen longest ago, goes.
+		{"p-ana", "tablet", 2, true}, {"p-ana", "laptop", 2, false}, {"p-ana", "phone", 2, true},
+	} {
+		at = at.Add(time.Second)
+		if got := see(c.person, c.device, at, c.max); got != c.want {
+			t.Errorf("%s from %s: new %v; want %v", c.person, c.device, got, c.want)
+		}
+	}
+	got := auditLines(t, s, domain.AuditFilter{Account: "a", Action: domain.AuditSignInNewDevice})
+	want := []string{"signin.new_device: phone (p-ana)", "signin.new_device: tablet (p-ana)", "signin.new_device: phone (p-ana)",
+		"signin.new_device: laptop (p-ben)", "signin.new_device: laptop (p-ana)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("new devices in a's log: %q;\nwant %q", got, want)
 	}
 }
 
