@@ -127,15 +127,10 @@ func (s *Server) finishSingleSignOn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if ss, ok := s.currentSession(ctx); ok && ss.Holder != "" {
-		s.sync.Release(holderID(ss.Holder))
-	}
-	if err := s.sessions.RenewToken(ctx); err != nil {
+	if err := s.startPersonSession(c, signedInPerson{person: in.Person, membership: m, accountName: accountName, cred: cred, accounts: len(in.Memberships)},
+		"through single sign-on"); err != nil {
 		return err
 	}
-	s.sessions.Remove(ctx, keyHolder)
-	s.putPerson(c, signedInPerson{person: in.Person, membership: m, accountName: accountName, cred: cred, accounts: len(in.Memberships)})
-	s.renewAnonymousToken(c)
 	s.logOf(c).Info("signed in through single sign-on", "account", m.Account, "role", m.Role.String())
 	return redirect(c, next)
 }

@@ -244,7 +244,8 @@ func TestSingleSignOnGivesTheMappedRole(t *testing.T) {
 		t.Error("Ana's session of her earlier role goes on")
 	}
 	audit := owner.get("/audit").body
-	for _, want := range []string{"as staff, from single sign-on", "Ana from staff to supervisor, from single sign-on"} {
+	for _, want := range []string{"as staff, from single sign-on", "Ana from staff to supervisor, from single sign-on",
+		"Ana signed in through single sign-on from a device not seen before"} {
 		if !strings.Contains(audit, want) {
 			t.Errorf("the audit log does not say %q", want)
 		}
