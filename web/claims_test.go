@@ -386,3 +386,35 @@ func (a *app) claimName(alertID string) string {
 	}
 	return v.Claim.Name
 }
+
+// TestClaimsOfNamesTypedBeforePeopleStillShow: a claim kept from before
+// claims belonged to people (a name typed, no person) shows its name on
+// the alerts page, and the shift report lists it under that name, apart
+// from a person of the same name.
+func TestClaimsOfNamesTypedBeforePeopleStillShow(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	boss := a.browser()
+	boss.signIn(credA)
+	maria := a.browserAs(domain.Staff, "Maria")
+	alerts, err := a.store.FindAlerts(context.Background(), store.AlertFilter{Account: a.accountOf(false), Status: domain.AlertOpen, Limit: 2})
+	if err != nil || len(alerts) < 2 {
+		t.Fatalf("%d open alerts, %v; the test needs 2", len(alerts), err)
+	}
+	typed := domain.Claim{AlertID: alerts[0].ID, Name: "Maria", Note: "from before", At: a.clock.Now()}
+	if err := a.store.ClaimAlert(context.Background(), a.accountOf(false), typed); err != nil {
+		t.Fatal(err)
+	}
+	claim := "/alerts/" + alerts[1].ID + "/claim"
+	if r := maria.post(claim, url.Values{"csrf_token": {maria.pageCSRF(claim)}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("Maria claiming = %d", r.StatusCode)
+	}
+	if got := claimCellOf(t, boss.get("/alerts"), alerts[0].ID); !strings.Contains(got, "Maria — just now") || !strings.Contains(got, "from before") {
+		t.Errorf("the cell of the alert claimed by a name typed says %q", got)
+	}
+	period := url.Values{"from": {a.clock.Now().Add(-time.Hour).Format("2006-01-02T15:04")}, "to": {a.clock.Now().Add(time.Hour).Format("2006-01-02T15:04")}}
+	want := []string{"Maria (1): Still on it", "Maria (a name typed before claims belonged to people) (1): from before Still on it"}
+	if got := handledByPerson(t, boss, period); !reflect.DeepEqual(got, want) {
+		t.Errorf("the shift report's who handled what: %q;\nwant %q", got, want)
+	}
+}
