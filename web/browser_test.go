@@ -358,7 +358,9 @@ func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
 		"/no/such/page",
 		"/alerts?from=yesterday",
 		"/reports/shift?date=2026-11-17&shift=Late",
+		"/reports/shift?date=2026-11-18&shift=Early", // who handled what, by person
 		"/reports/shift?date=2026-13-01",
+		"/me",
 		"/reports/settings",
 	}
 	for _, scheme := range []string{"light", "dark"} {
