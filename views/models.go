@@ -267,13 +267,18 @@ type ClaimView struct {
 type Claim struct {
 	Page
 	Alert           AlertRow
-	Name, Note      string // the form's values
+	Name            string // the name of the person signed in
+	Note            string // the form's note
 	Problem         string // why the form was refused, in words
 	Action, Release string // where the forms post
 	Back            string // the page to return to
 	// NameFixed says that the person signed in claims as themselves
 	// (Name), their role not letting them claim for others.
 	NameFixed bool
+	// People, when not nil, are whom a supervisor may put on the alert
+	// (the account's people who see its building), by id, the one chosen
+	// selected. The form then asks for one of them rather than a name.
+	People []Option
 	// MayRelease offers to end the claim: their own, or anyone's from
 	// supervisors up.
 	MayRelease bool

@@ -131,7 +131,24 @@ type PersonPage struct {
 	Claims []AlertRow
 	// Devices are the devices enrolled for the person, in every account.
 	Devices []EnrolledDeviceRow
-	Error   string
+	// Notifications are the notifications meant for them.
+	Notifications PersonNotifications
+	Error         string
+}
+
+// PersonNotifications are the current account's notification rules that
+// send to a person's e-mail address, of their buildings. Rules send to
+// channels, not people: a person is notified through an e-mail channel
+// with their address among its recipients.
+type PersonNotifications struct {
+	Off   bool   // the server sends no notifications
+	Email string // the person's address; "" when they gave none
+	Rules []RuleRow
+	// Others counts the rules that send to the address too, about the
+	// whole account or buildings beyond the person's: not listed.
+	Others int
+	// MayChange says the person may change the rules (admins and up).
+	MayChange bool
 }
 
 // AuditPage is a page of the account's audit log, with its filters.

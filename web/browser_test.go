@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 )
 
@@ -339,7 +340,7 @@ func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
 	// One open alert claimed, one not: the alerts page shows both kinds of
 	// "who is on it", and the claim page its form with a claim.
 	claimed := a.anOpenAlert()
-	if _, err := a.deps.Dashboard.Claim(context.Background(), acc.ID, domain.EveryBuilding(), claimed.ID, "Maria", "on my way with rolls"); err != nil {
+	if _, err := a.deps.Dashboard.Claim(context.Background(), acc.ID, domain.EveryBuilding(), claimed.ID, dashboard.NewClaim{Name: "Maria", Note: "on my way with rolls"}); err != nil {
 		t.Fatal(err)
 	}
 	room := acc.Rooms[0]
@@ -357,7 +358,9 @@ func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
 		"/no/such/page",
 		"/alerts?from=yesterday",
 		"/reports/shift?date=2026-11-17&shift=Late",
+		"/reports/shift?date=2026-11-18&shift=Early", // who handled what, by person
 		"/reports/shift?date=2026-13-01",
+		"/me",
 		"/reports/settings",
 	}
 	for _, scheme := range []string{"light", "dark"} {

@@ -3,7 +3,6 @@ package web
 import (
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -14,33 +13,31 @@ import (
 	"washboard/web/httpkit"
 )
 
-// Claims: anyone signed in says "I'm on it" for an open alert at
+// Claims: a person says "I'm on it" for an open alert at
 // /alerts/{id}/claim, from the alerts page or a location's page, and can
-// release the claim or hand it over. The name is remembered in the
-// session for the next claim.
-
-// keyClaimName is the session's value of the name last claimed with.
-const keyClaimName = "claim_name"
+// release the claim or hand it over. A claim belongs to a person: staff
+// claim in their own name; supervisors and above put one of the
+// account's people who see the alert's building on it, themselves by
+// default. (Every request has a person: a session signed in before
+// people existed is given one on its first request.)
 
 // showClaim shows an open alert, who is on it, and the claim form.
 func (s *Server) showClaim(c echo.Context) error {
-	in := claimInput{Name: s.sessions.GetString(c.Request().Context(), keyClaimName), Back: c.QueryParam("back")}
-	if ss := sessionOf(c); ss.PersonID != "" && (in.Name == "" || claimsAsThemselves(ss)) {
-		in.Name = ss.PersonName
-	}
-	return s.renderClaim(c, http.StatusOK, in, "")
+	return s.renderClaim(c, http.StatusOK, claimInput{Person: sessionOf(c).PersonID, Back: c.QueryParam("back")}, "")
 }
 
-// claimInput is what the claim form holds, and the page to go back to.
+// claimInput is what the claim form holds, and the page to go back to:
+// the id of the person chosen, for supervisors and above.
 type claimInput struct {
-	Name, Note, Back string
+	Person, Note, Back string
 }
 
-// readClaim reads the claim form. Whether a name and a note will do is the
-// dashboard's to say (dashboard.ClaimError).
+// readClaim reads the claim form. Whether a note will do is the
+// dashboard's to say (dashboard.ClaimError); whether the person chosen
+// may be on the alert, the people service's (people.Claimant).
 func readClaim(c echo.Context) (claimInput, error) {
 	var in claimInput
-	_, err := readForm(c, form.Text("name", "Name", &in.Name), form.Text("note", "Note", &in.Note), backField(&in.Back))
+	_, err := readForm(c, form.Text("person", "Person", &in.Person), form.Text("note", "Note", &in.Note), backField(&in.Back))
 	return in, err
 }
 
@@ -58,13 +55,23 @@ func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem 
 		return err
 	}
 	now := s.clock.Now()
-	m := views.Claim{Page: s.page(c, "Who is on it", "alerts"), Back: claimBack(in.Back), Problem: problem, Name: in.Name, Note: in.Note,
+	m := views.Claim{Page: s.page(c, "Who is on it", "alerts"), Back: claimBack(in.Back), Problem: problem, Name: ss.PersonName, Note: in.Note,
 		Alert: alertRow(v.Alert, v.Location, v.Places, now)}
 	m.Page.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Alerts", Href: "/alerts"}, {Label: "Who is on it"}}
 	if v.Claim.Name != "" {
 		m.Alert.Claim = claimView(v.Claim)
 	}
 	m.NameFixed = claimsAsThemselves(ss)
+	if claimsForOthers(ss) {
+		people, err := s.people.Claimants(c.Request().Context(), ss.Account, v.Building())
+		if err != nil {
+			return err
+		}
+		m.People = []views.Option{}
+		for _, p := range people {
+			m.People = append(m.People, views.Option{Value: p.PersonID, Label: p.Name, Selected: p.PersonID == in.Person})
+		}
+	}
 	m.MayRelease = v.Claim.Name == "" || mayEndClaim(ss, v.Claim)
 	m.Action = "/alerts/" + v.Alert.ID + "/claim"
 	m.Release = "/alerts/" + v.Alert.ID + "/release"
@@ -80,10 +87,18 @@ func (s *Server) claimAlert(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if claimsAsThemselves(ss) {
-		in.Name = ss.PersonName // a name typed is not theirs to give
+	who, err := s.claimant(c, in)
+	if words := peopleWords(err); words != "" {
+		return s.renderClaim(c, http.StatusUnprocessableEntity, in, words)
 	}
-	_, err = s.dash.Claim(ctx, ss.Account, s.scopeOf(c), c.Param("id"), in.Name, in.Note)
+	if errors.Is(err, dashboard.ErrNoOpenAlert) {
+		return s.renderClaim(c, http.StatusNotFound, in, "")
+	}
+	if err != nil {
+		return err
+	}
+	who.Note = in.Note
+	_, err = s.dash.Claim(ctx, ss.Account, s.scopeOf(c), c.Param("id"), who)
 	var ce dashboard.ClaimError
 	switch {
 	case errors.As(err, &ce):
@@ -92,10 +107,6 @@ func (s *Server) claimAlert(c echo.Context) error {
 		return s.renderClaim(c, http.StatusNotFound, in, "")
 	case err != nil:
 		return err
-	}
-	if name := strings.TrimSpace(in.Name); name != s.sessions.GetString(ctx, keyClaimName) {
-		s.sessions.Put(ctx, keyClaimName, name)
-		s.sessionChanged(ctx)
 	}
 	return redirect(c, claimBack(in.Back))
 }
@@ -121,17 +132,43 @@ func (s *Server) releaseClaim(c echo.Context) error {
 	return redirect(c, claimBack(in.Back))
 }
 
-// claimsAsThemselves reports whether the session's person claims only in
-// their own name: a person below supervisor (supervisors claim for
-// others). A session of no person types a name, as before people.
-func claimsAsThemselves(ss session) bool {
-	return ss.PersonID != "" && ss.Role < domain.Supervisor
+// claimant is whom the claim form puts on the alert: the session's
+// person, for staff (whatever the form says); the person chosen, for
+// supervisors and above, when they may be on it (a domain.Problem in
+// words otherwise).
+func (s *Server) claimant(c echo.Context, in claimInput) (dashboard.NewClaim, error) {
+	ss := sessionOf(c)
+	if !claimsForOthers(ss) {
+		return dashboard.NewClaim{PersonID: ss.PersonID, Name: ss.PersonName}, nil
+	}
+	ctx := c.Request().Context()
+	v, err := s.dash.ClaimOf(ctx, ss.Account, s.scopeOf(c), c.Param("id"))
+	if err != nil {
+		return dashboard.NewClaim{}, err
+	}
+	m, err := s.people.Claimant(ctx, ss.Account, in.Person, v.Building())
+	return dashboard.NewClaim{PersonID: m.PersonID, Name: m.Name}, err
 }
 
+// claimsAsThemselves reports whether the session's person claims only in
+// their own name: a person below supervisor.
+func claimsAsThemselves(ss session) bool { return !claimsForOthers(ss) }
+
+// claimsForOthers reports whether the session's person puts one of the
+// account's people on an alert: supervisors and above.
+func claimsForOthers(ss session) bool { return ss.Role >= domain.Supervisor }
+
 // mayEndClaim reports whether the session may end a claim: its own, or
-// anyone's from supervisors up.
+// anyone's from supervisors up. A claim of a name typed (made before
+// claims belonged to people) is its own when the name is the person's.
 func mayEndClaim(ss session, c domain.Claim) bool {
-	return ss.PersonID == "" || ss.Role >= domain.Supervisor || c.Name == ss.PersonName
+	switch {
+	case ss.Role >= domain.Supervisor:
+		return true
+	case c.PersonID != "":
+		return c.PersonID == ss.PersonID
+	}
+	return c.Name == ss.PersonName
 }
 
 // claimBack is the page to go back to: back when it is a path of this

@@ -2,11 +2,13 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/rules"
 	"washboard/views"
 	"washboard/web/form"
 )
@@ -24,8 +26,9 @@ func (s *Server) showMe(c echo.Context) error {
 	return render(c, http.StatusOK, views.PersonView(m))
 }
 
-// meModel is the person's page: who they are, their accounts, and the
-// open alerts of the current account they are on.
+// meModel is the person's page: who they are, their accounts, the open
+// alerts of the current account they are on (claims in their name), and
+// the notifications meant for them.
 func (s *Server) meModel(c echo.Context) (views.PersonPage, error) {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
@@ -53,12 +56,47 @@ func (s *Server) meModel(c echo.Context) (views.PersonPage, error) {
 	}
 	now := s.clock.Now()
 	for _, a := range page.Alerts.Alerts {
-		if cl, ok := page.Claims[a.ID]; ok && cl.Name == ss.PersonName {
+		if cl, ok := page.Claims[a.ID]; ok && cl.PersonID == ss.PersonID {
 			row := alertRow(a, page.Alerts.Locations[a.LocationID], page.Alerts.Places, now)
 			m.Claims = append(m.Claims, withClaims([]views.AlertRow{row}, page.Claims, "/me")...)
 		}
 	}
-	return m, nil
+	m.Notifications, err = s.personNotifications(c, p.Email)
+	return m, err
+}
+
+// personNotifications are the current account's notification rules that
+// send to the person's e-mail address (rules.Account.Reaching), of their
+// buildings; those of other buildings or the whole account are counted
+// for a person limited to some, not listed.
+func (s *Server) personNotifications(c echo.Context, email string) (views.PersonNotifications, error) {
+	ss := sessionOf(c)
+	n := views.PersonNotifications{Email: email, MayChange: ss.Role >= domain.Admin, Off: s.notifier == nil}
+	if n.Off || email == "" {
+		return n, nil
+	}
+	ctx := c.Request().Context()
+	set, err := s.notifier.Settings(ctx, ss.Account)
+	if err != nil {
+		return n, err
+	}
+	sc := s.scopeOf(c)
+	places, err := s.dash.ScreenScopes(ctx, ss.Account, sc)
+	if err != nil {
+		return n, err
+	}
+	for _, from := range []rules.Account{set.Page, set.File} {
+		for _, r := range from.Reaching(email) {
+			if !r.Rule.Within(sc) {
+				n.Others++
+				continue
+			}
+			row := ruleRow(r.Rule, places, false)
+			row.Channels = strings.Join(r.Channels, ", ")
+			n.Rules = append(n.Rules, row)
+		}
+	}
+	return n, nil
 }
 
 // updateMe changes the person's own name and e-mail address.

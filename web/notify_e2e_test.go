@@ -275,7 +275,7 @@ func TestRulesEndToEndWithTheSimulator(t *testing.T) {
 		t.Fatal("the sync did not bring the two alerts")
 	}
 	claimPath := "/alerts/" + claimed[0].ID + "/claim"
-	if r := b.post(claimPath, url.Values{"csrf_token": {b.pageCSRF(claimPath)}, "name": {"Maria"}, "back": {"/alerts"}}); r.StatusCode != http.StatusSeeOther {
+	if r := b.post(claimPath, url.Values{"csrf_token": {b.pageCSRF(claimPath)}, "person": {a.owner(acc.ID).PersonID}, "back": {"/alerts"}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("claiming: %d", r.StatusCode)
 	}
 	for a.clock.Now().Before(opened.Add(15 * time.Minute)) {

@@ -19,6 +19,7 @@ func TestReturnAddressesStayOnThisSite(t *testing.T) {
 	alert := a.anOpenAlert()
 	claimPath := "/alerts/" + alert.ID + "/claim"
 	token := b.pageCSRF(claimPath)
+	me := a.owner(a.accountOf(false)).PersonID
 	elsewhere := []string{
 		"/\t/evil.example/phish", "/\n/evil.example/", "/\r\n/evil.example/", "/\\evil.example/", "/x\\..\\..\\/evil.example/",
 		"//evil.example/", "https://evil.example/", "javascript:alert(1)", " /evil.example/",
@@ -32,7 +33,7 @@ func TestReturnAddressesStayOnThisSite(t *testing.T) {
 		if v, _ := doc.Find(`form.claim-form input[name="back"]`).Attr("value"); v != "/alerts" {
 			t.Errorf("the claim form with back=%q carries back=%q, want /alerts", back, v)
 		}
-		r := b.post(claimPath, url.Values{"csrf_token": {token}, "name": {"Maria"}, "back": {back}})
+		r := b.post(claimPath, url.Values{"csrf_token": {token}, "person": {me}, "back": {back}})
 		if loc := r.Header.Get("Location"); r.StatusCode != http.StatusSeeOther || loc != "/alerts" {
 			t.Errorf("I'm on it with back=%q: %d to %q, want 303 to /alerts", back, r.StatusCode, loc)
 		}
@@ -55,7 +56,7 @@ func TestReturnAddressesStayOnThisSite(t *testing.T) {
 	}
 	// A path of this site is kept, its query with it.
 	here := "/locations/" + alert.LocationID + "?from=alerts"
-	if r := b.post(claimPath, url.Values{"csrf_token": {token}, "name": {"Maria"}, "back": {here}}); r.Header.Get("Location") != here {
+	if r := b.post(claimPath, url.Values{"csrf_token": {token}, "person": {me}, "back": {here}}); r.Header.Get("Location") != here {
 		t.Errorf("I'm on it with back=%q goes to %q", here, r.Header.Get("Location"))
 	}
 	other := a.browser()

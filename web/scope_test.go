@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/sim"
 	"washboard/internal/store"
@@ -85,7 +86,7 @@ func (a *app) otherBuilding(b *browser) otherBuilding {
 		a.t.Fatalf("no open alert in the other building: %v", err)
 	}
 	o.alert = alerts[0].ID
-	if _, err := a.deps.Dashboard.Claim(ctx, acc.ID, domain.EveryBuilding(), o.alert, "Otto Otherbuilding", "in the other building"); err != nil {
+	if _, err := a.deps.Dashboard.Claim(ctx, acc.ID, domain.EveryBuilding(), o.alert, dashboard.NewClaim{Name: "Otto Otherbuilding", Note: "in the other building"}); err != nil {
 		a.t.Fatal(err)
 	}
 	o.screen = b.screenID(screenForm("Screen of the other building", "building:"+other.ID))
@@ -257,7 +258,7 @@ func TestAPersonLimitedToOneBuildingIsToldOfItsChangesAlone(t *testing.T) {
 		return alerts[0].ID
 	}
 	claim := func(alert string) {
-		if _, err := a.deps.Dashboard.Claim(context.Background(), acc.ID, domain.EveryBuilding(), alert, "Maria", ""); err != nil {
+		if _, err := a.deps.Dashboard.Claim(context.Background(), acc.ID, domain.EveryBuilding(), alert, dashboard.NewClaim{Name: "Maria"}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -39,10 +39,19 @@ func cleanClaimText(field, s string, required bool, limit int) (string, error) {
 	return s, nil
 }
 
-// Claim records that name is on the account's open alert, with an
+// NewClaim is who is on an alert, and their note.
+type NewClaim struct {
+	// PersonID is the person the claim is in the name of, Name their
+	// name; PersonID is "" for a name typed by a session of no person.
+	PersonID, Name string
+	Note           string
+}
+
+// Claim records that someone is on the account's open alert, with an
 // optional note, handing it over from whoever was on it. It announces
-// the change, so that pages and screens show it at once.
-func (s *Service) Claim(ctx context.Context, account string, sc domain.BuildingScope, alertID, name, note string) (domain.Claim, error) {
+// the change, so that pages and screens show it at once. Whether the
+// person may be on it is the caller's to check (people.Claimant).
+func (s *Service) Claim(ctx context.Context, account string, sc domain.BuildingScope, alertID string, in NewClaim) (domain.Claim, error) {
 	var c domain.Claim
 	var err error
 	if sc.Limited() {
@@ -50,13 +59,13 @@ func (s *Service) Claim(ctx context.Context, account string, sc domain.BuildingS
 			return c, err
 		}
 	}
-	if c.Name, err = cleanClaimText("The name", name, true, domain.MaxClaimName); err != nil {
+	if c.Name, err = cleanClaimText("The name", in.Name, true, domain.MaxClaimName); err != nil {
 		return c, err
 	}
-	if c.Note, err = cleanClaimText("The note", note, false, domain.MaxClaimNote); err != nil {
+	if c.Note, err = cleanClaimText("The note", in.Note, false, domain.MaxClaimNote); err != nil {
 		return c, err
 	}
-	c.AlertID, c.At = alertID, s.clock.Now()
+	c.AlertID, c.PersonID, c.At = alertID, in.PersonID, s.clock.Now()
 	switch err := s.store.ClaimAlert(ctx, account, c); {
 	case errors.Is(err, domain.ErrNotFound):
 		return c, ErrNoOpenAlert
@@ -88,6 +97,13 @@ type ClaimView struct {
 	Location domain.Location
 	Places   Places
 	Claim    domain.Claim // zero when nobody is on it
+}
+
+// Building is the building the alert is in; zero when the layout does
+// not place its location.
+func (v ClaimView) Building() domain.Building {
+	b, _, _, _ := v.Places.Path(v.Location.RoomID)
+	return b
 }
 
 // ClaimOf reads an open alert of the account for the claim page.

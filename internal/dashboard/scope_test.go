@@ -183,7 +183,7 @@ func TestIdsOutsideTheScopeAnswerAsUnknownOnes(t *testing.T) {
 		}
 		for name, call := range map[string]func(id string) error{
 			"claim page": func(id string) error { _, err := s.ClaimOf(ctx, "acme", north, id); return err },
-			"claim":      func(id string) error { _, err := s.Claim(ctx, "acme", north, id, "Maria", ""); return err },
+			"claim":      func(id string) error { _, err := s.Claim(ctx, "acme", north, id, NewClaim{Name: "Maria"}); return err },
 			"release":    func(id string) error { return s.Release(ctx, "acme", north, id) },
 		} {
 			if err := call(id); !errors.Is(err, ErrNoOpenAlert) {
@@ -218,7 +218,7 @@ func TestIdsOutsideTheScopeAnswerAsUnknownOnes(t *testing.T) {
 		t.Errorf("screen choices: %+v, %v; want North's alone", scopes, err)
 	}
 	noAnnex(t, "the screens", []any{screens, scopes})
-	if _, err := s.Claim(ctx, "acme", north, "a1", "Maria", ""); err != nil {
+	if _, err := s.Claim(ctx, "acme", north, "a1", NewClaim{Name: "Maria"}); err != nil {
 		t.Errorf("claiming North's alert: %v", err)
 	}
 }

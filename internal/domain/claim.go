@@ -8,7 +8,12 @@ import "time"
 // someone else (a new claim), or when the alert closes.
 type Claim struct {
 	AlertID string
-	// Name is who is on it, as they typed it; Note is optional.
+	// PersonID is the person the claim is in the name of; "" for a claim
+	// made before people existed, or by a session of no person, whose
+	// name was typed.
+	PersonID string
+	// Name is who is on it: the person's name as it is now, or the name
+	// typed; Note is optional.
 	Name, Note string
 	// At is when the claim was made.
 	At time.Time

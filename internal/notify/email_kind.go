@@ -63,6 +63,21 @@ type EmailSettings struct {
 // Kind is "email".
 func (EmailSettings) Kind() string { return "email" }
 
+// Reaches reports whether the channel sends to the address: whether it is
+// among the recipients, whatever its case, alone or with a name.
+func (s EmailSettings) Reaches(address string) bool {
+	want := strings.TrimSpace(address)
+	if want == "" {
+		return false
+	}
+	for _, to := range s.To {
+		if a, err := mail.ParseAddress(to); err == nil && strings.EqualFold(a.Address, want) {
+			return true
+		}
+	}
+	return false
+}
+
 // String names the recipients: "e-mail to a@example.com, b@example.com".
 func (s EmailSettings) String() string { return "e-mail to " + strings.Join(s.To, ", ") }
 

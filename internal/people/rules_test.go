@@ -246,3 +246,28 @@ func TestMembershipsFromGroups(t *testing.T) {
 		}
 	}
 }
+
+// Staff and above, who see the alert's building, are put on alerts; a
+// viewer, or someone limited to other buildings, is refused in words.
+func TestMayBeOnAlert(t *testing.T) {
+	north := domain.Building{ID: "b1", Name: "North Tower"}
+	for _, c := range []struct {
+		m   domain.Membership
+		why string // "" when allowed
+	}{
+		{member("p", domain.Staff), ""},
+		{member("p", domain.Supervisor, "b1"), ""},
+		{member("p", domain.Owner, "b2", "b1"), ""},
+		{member("p", domain.Viewer), "Pat is a viewer, and viewers are not put on alerts"},
+		{member("p", domain.Staff, "b2"), "Pat's role is limited to other buildings than North Tower"},
+	} {
+		err := MayBeOnAlert(domain.Member{Membership: c.m, Name: "Pat"}, north)
+		var p domain.Problem
+		switch {
+		case c.why == "" && err != nil:
+			t.Errorf("MayBeOnAlert(%+v) = %v; want allowed", c.m, err)
+		case c.why != "" && (!errors.As(err, &p) || !strings.Contains(string(p), c.why)):
+			t.Errorf("MayBeOnAlert(%+v) = %v; want a problem saying %q", c.m, err, c.why)
+		}
+	}
+}

@@ -100,12 +100,14 @@ func topCells(r Report) iter.Seq[[]string] {
 
 func handledCells(r Report) iter.Seq[[]string] {
 	return func(yield func([]string) bool) {
-		for _, h := range r.Handled {
-			c := h.Claim
-			cells := []string{c.Name, c.Note, c.AlertID, string(h.Alert.Alert.Type), csvTime(c.At),
-				strconv.Itoa(int(h.TimeToClaim / time.Minute)), csvTime(c.Ended), string(c.EndedBy), csvMinutes(h.Alert.TimeToResolve)}
-			if !yield(append(cells, placeCells(h.Alert.Place)...)) {
-				return
+		for _, by := range r.Handled {
+			for _, h := range by.Rows {
+				c := h.Claim
+				cells := []string{c.Name, c.Note, c.AlertID, string(h.Alert.Alert.Type), csvTime(c.At),
+					strconv.Itoa(int(h.TimeToClaim / time.Minute)), csvTime(c.Ended), string(c.EndedBy), csvMinutes(h.Alert.TimeToResolve)}
+				if !yield(append(cells, placeCells(h.Alert.Place)...)) {
+					return
+				}
 			}
 		}
 	}

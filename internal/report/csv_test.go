@@ -23,7 +23,8 @@ func TestCSVTablesRowsMatchTheirHeader(t *testing.T) {
 		PickList:     PickList{Rows: []PickRow{{Building: "North Tower", Floor: "Level 3", Refills: refills, BatterySets: 1}}},
 		RunningOut:   PickList{Rows: []PickRow{{Building: "North Tower", Floor: "Level 3", Refills: refills}}},
 		NextShiftEnd: at(22, 0),
-		Handled:      []HandledRow{{Claim: domain.Claim{AlertID: "a1", Name: "Maria", Note: "on it", At: at(6, 15)}, Alert: alert, TimeToClaim: 5 * time.Minute}},
+		Handled: []HandledBy{{Name: "Maria", Rows: []HandledRow{{Claim: domain.Claim{AlertID: "a1", Name: "Maria", Note: "on it", At: at(6, 15)},
+			Alert: alert, TimeToClaim: 5 * time.Minute}}}},
 	}
 	seen := map[string]bool{}
 	for _, table := range CSVTables() {

@@ -92,9 +92,9 @@ type Report struct {
 	// Empty unless the devices are current and have estimates.
 	RunningOut   PickList
 	NextShiftEnd time.Time
-	// Handled says who was on which alert during the period, by the time
-	// they said so.
-	Handled []HandledRow
+	// Handled says who was on which alert during the period, by person
+	// (HandledBy).
+	Handled []HandledBy
 }
 
 // Summary are the report's counts. OpenAtStart + OpenedDuring -

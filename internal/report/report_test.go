@@ -545,32 +545,45 @@ func TestDependencies(t *testing.T) {
 	}
 }
 
-// TestWhoHandledWhat: the report lists the claims held during the shift,
-// by the time they were made, with how soon after the alert opened and how
-// each ended; claims ended before the shift or made after it, and claims
-// of alerts the report does not hold, are left out.
+// TestWhoHandledWhat: the report lists the claims held during the shift
+// by person, each's by the time they were made, with how soon after the
+// alert opened and how each ended; claims ended before the shift or made
+// after it, and claims of alerts the report does not hold, are left out.
+// Claims of a name typed, before claims belonged to people, go together
+// by name, after a person of the same name.
 func TestWhoHandledWhat(t *testing.T) {
 	jam := closedAlert("jam", "l1", domain.AlertJam, at(6, 30), at(7, 10), domain.ResolvedByDevice)
 	out := openAlert("out", "l2", domain.AlertConsumableOut, at(5, 0))
 	claims := []domain.Claim{
-		{AlertID: "out", Name: "Ali", At: at(9, 0)}, // still on it
-		{AlertID: "jam", Name: "Maria", Note: "on my way", At: at(6, 40), Ended: at(7, 10), EndedBy: domain.ClaimClosed},
-		{AlertID: "out", Name: "Sam", At: at(5, 10), Ended: at(5, 50), EndedBy: domain.ClaimReleased}, // before the shift
-		{AlertID: "out", Name: "Lee", At: at(14, 0)},                                                  // at the end: after it
-		{AlertID: "gone", Name: "Kim", At: at(8, 0)},                                                  // an alert not in the report
-		{AlertID: "out", Name: "Jo", At: at(5, 50), Ended: at(9, 0), EndedBy: domain.ClaimHanded},     // across the start
+		{AlertID: "out", PersonID: "p-ali", Name: "Ali", At: at(9, 0)}, // still on it
+		{AlertID: "jam", PersonID: "p-maria", Name: "Maria", Note: "on my way", At: at(6, 40), Ended: at(7, 10), EndedBy: domain.ClaimClosed},
+		{AlertID: "jam", Name: "Maria", At: at(6, 35), Ended: at(6, 40), EndedBy: domain.ClaimHanded},                    // typed
+		{AlertID: "jam", PersonID: "p-ali", Name: "Ali", At: at(6, 31), Ended: at(6, 35), EndedBy: domain.ClaimHanded},   // Ali again
+		{AlertID: "out", PersonID: "p-sam", Name: "Sam", At: at(5, 10), Ended: at(5, 50), EndedBy: domain.ClaimReleased}, // before the shift
+		{AlertID: "out", PersonID: "p-lee", Name: "Lee", At: at(14, 0)},                                                  // at the end: after it
+		{AlertID: "gone", PersonID: "p-kim", Name: "Kim", At: at(8, 0)},                                                  // an alert not in the report
+		{AlertID: "out", Name: "Jo", At: at(5, 50), Ended: at(9, 0), EndedBy: domain.ClaimHanded},                        // typed, across the start
 	}
 	r := Build(Input{Period: early(), Alerts: []domain.Alert{jam, out}, Places: testPlaces(), Claims: claims})
 	var got []string
-	for _, h := range r.Handled {
-		got = append(got, fmt.Sprintf("%s %s %s %s", h.Claim.Name, h.Claim.AlertID, h.TimeToClaim, h.Claim.EndedBy))
+	for _, by := range r.Handled {
+		line := by.Name + " [" + by.PersonID + "]:"
+		for _, h := range by.Rows {
+			line += fmt.Sprintf(" %s %s %s;", h.Claim.AlertID, h.TimeToClaim, h.Claim.EndedBy)
+		}
+		got = append(got, line)
 	}
-	want := []string{"Jo out 50m0s handed", "Maria jam 10m0s closed", "Ali out 4h0m0s "}
+	want := []string{
+		"Ali [p-ali]: jam 1m0s handed; out 4h0m0s ;",
+		"Jo []: out 50m0s handed;",
+		"Maria [p-maria]: jam 10m0s closed;",
+		"Maria []: jam 5m0s handed;",
+	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("who handled what:\n got %q\nwant %q", got, want)
 	}
-	if len(r.Handled) == 3 && r.Handled[1].Alert.Place.Location != "Stall 1" {
-		t.Errorf("Maria's row is at %q, want Stall 1", r.Handled[1].Alert.Place.Location)
+	if len(r.Handled) == 4 && r.Handled[2].Rows[0].Alert.Place.Location != "Stall 1" {
+		t.Errorf("Maria's row is at %q, want Stall 1", r.Handled[2].Rows[0].Alert.Place.Location)
 	}
 }
 

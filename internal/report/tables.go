@@ -211,24 +211,57 @@ type HandledRow struct {
 	TimeToClaim time.Duration
 }
 
+// HandledBy is what one person handled during the period: their claims,
+// by the time they were made. A claim made before claims belonged to
+// people has a name typed and no person: such claims go together by
+// name.
+type HandledBy struct {
+	PersonID string // "" for a name typed
+	Name     string // the person's name as it is now, or the name typed
+	Rows     []HandledRow
+}
+
 // handled lists the claims made or held during the period on the
-// report's alerts, by the time they were made.
-func handled(alerts []domain.Alert, in Input) []HandledRow {
+// report's alerts, by person (by name, then typed names after people of
+// the same name), each's by the time they were made.
+func handled(alerts []domain.Alert, in Input) []HandledBy {
 	byID := make(map[string]domain.Alert, len(alerts))
 	for _, a := range alerts {
 		byID[a.ID] = a
 	}
-	var out []HandledRow
+	var out []HandledBy
+	index := map[[2]string]int{} // by person id and name typed
 	for _, c := range in.Claims {
 		a, ok := byID[c.AlertID]
 		during := c.At.Before(in.Period.End) && (c.Active() || c.Ended.After(in.Period.Start))
 		if !ok || !during {
 			continue
 		}
-		out = append(out, HandledRow{Claim: c, Alert: row(a, in), TimeToClaim: max(c.At.Sub(a.Created), 0)})
+		key := [2]string{c.PersonID, ""}
+		if c.PersonID == "" {
+			key[1] = c.Name
+		}
+		i, seen := index[key]
+		if !seen {
+			i, index[key] = len(out), len(out)
+			out = append(out, HandledBy{PersonID: c.PersonID, Name: c.Name})
+		}
+		out[i].Rows = append(out[i].Rows, HandledRow{Claim: c, Alert: row(a, in), TimeToClaim: max(c.At.Sub(a.Created), 0)})
 	}
-	slices.SortFunc(out, func(a, b HandledRow) int {
-		return cmp.Or(a.Claim.At.Compare(b.Claim.At), strings.Compare(a.Claim.AlertID, b.Claim.AlertID))
+	for _, h := range out {
+		slices.SortFunc(h.Rows, func(a, b HandledRow) int {
+			return cmp.Or(a.Claim.At.Compare(b.Claim.At), strings.Compare(a.Claim.AlertID, b.Claim.AlertID))
+		})
+	}
+	typed := func(h HandledBy) int {
+		if h.PersonID == "" {
+			return 1
+		}
+		return 0
+	}
+	slices.SortFunc(out, func(a, b HandledBy) int {
+		return cmp.Or(strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), strings.Compare(a.Name, b.Name),
+			cmp.Compare(typed(a), typed(b)), strings.Compare(a.PersonID, b.PersonID))
 	})
 	return out
 }

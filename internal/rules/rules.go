@@ -133,6 +133,34 @@ func (a Account) Matching(f Fact) []Rule {
 	return out
 }
 
+// Reach is a rule that notifies someone, through the channels of it that
+// send to them.
+type Reach struct {
+	Rule     Rule
+	Channels []string
+}
+
+// Reaching returns the account's rules that notify a channel sending to
+// the e-mail address (an e-mail channel with it among its recipients), in
+// the account's order. No rule names a person: rules send to channels,
+// and a person is notified through a channel with their address.
+func (a Account) Reaching(address string) []Reach {
+	var out []Reach
+	for _, r := range a.Rules {
+		var names []string
+		for _, name := range r.Channels {
+			c, ok := a.Channel(name)
+			if to, sends := c.Settings.(interface{ Reaches(string) bool }); ok && sends && to.Reaches(address) {
+				names = append(names, name)
+			}
+		}
+		if len(names) > 0 {
+			out = append(out, Reach{Rule: r, Channels: names})
+		}
+	}
+	return out
+}
+
 // Channel is a named destination of notifications. String, GoString and
 // LogValue leave out its secrets, and the path of a webhook's URL, which
 // is often a secret too.

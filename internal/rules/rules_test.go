@@ -103,3 +103,40 @@ func TestRulesWithinAScope(t *testing.T) {
 		}
 	}
 }
+
+// The rules reaching an address are those that notify an e-mail channel
+// with it among its recipients, whatever its case, alone or with a name;
+// a webhook reaches no address.
+func TestReaching(t *testing.T) {
+	a := Account{
+		Channels: []Channel{
+			{Name: "desk", Settings: &notify.EmailSettings{To: []string{"Ana Pereira <ana@Example.com>", "bob@example.com"}}},
+			{Name: "ops", Settings: &notify.WebhookSettings{URL: "https://hooks.example.com/x", Format: "json"}},
+			{Name: "night", Settings: &notify.EmailSettings{To: []string{"carl@example.com"}}},
+			{Name: "empty"},
+		},
+		Rules: []Rule{
+			{Name: "Out of product", Channels: []string{"ops", "desk"}},
+			{Name: "Jams", Channels: []string{"ops", "empty"}},
+			{Name: "Overnight", Channels: []string{"night", "desk"}},
+			{Name: "Gone", Channels: []string{"removed"}},
+		},
+	}
+	for _, c := range []struct {
+		address string
+		want    string
+	}{
+		{"ANA@example.com", "Out of product by desk; Overnight by desk"},
+		{"carl@example.com", "Overnight by night"},
+		{"ana", ""},
+		{"", ""},
+	} {
+		var got []string
+		for _, r := range a.Reaching(c.address) {
+			got = append(got, r.Rule.Name+" by "+strings.Join(r.Channels, ", "))
+		}
+		if s := strings.Join(got, "; "); s != c.want {
+			t.Errorf("rules reaching %q: %q; want %q", c.address, s, c.want)
+		}
+	}
+}

@@ -223,7 +223,7 @@ type Reports interface {
 
 // Claims are who is on the accounts' open alerts (domain.Claim).
 type Claims interface {
-	// ClaimAlert records c (its AlertID, Name, Note and At) as the active
+	// ClaimAlert records c (its AlertID, PersonID, Name, Note and At) as the active
 	// claim of the account's alert, ending the one active before, if any,
 	// as handed over at c.At. ErrNotFound when the account has no open
 	// alert of that id.

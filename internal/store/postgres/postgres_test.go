@@ -601,3 +601,37 @@ func TestFactsMigrationKeepsBaselines(t *testing.T) {
 
 	storetest.BaselinesKeptByMigration(t, s, t0)
 }
+
+// TestTypedClaimsKeptByMigration: a claim made before claims belonged to
+// people keeps the name typed once the schema migrates.
+func TestTypedClaimsKeptByMigration(t *testing.T) {
+	_, u, _ := newSchema(t)
+	ctx := t.Context()
+	s, err := Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	t0 := time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
+	x1 := domain.Alert{ID: "x1", LocationID: "1", Status: domain.AlertOpen, Type: domain.AlertConsumableOut, Created: t0}
+	if _, err := s.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: []domain.Alert{x1}, SeenAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	// The schema as it was before migration 8, a's open alert x1 claimed
+	// by the name Maria.
+	if _, err := s.pool.Exec(ctx, `ALTER TABLE claims DROP COLUMN person_id;
+		DELETE FROM schema_migrations WHERE version = 8`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.pool.Exec(ctx, `INSERT INTO claims (account_id, alert_id, name, note, claimed)
+		SELECT key, 'x1', 'Maria', 'rolls', $1 FROM accounts WHERE id = 'a'`, t0); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.TypedClaimsKeptByMigration(t, s, t0)
+}

@@ -140,3 +140,37 @@ func TestFactsMigrationKeepsBaselines(t *testing.T) {
 	}
 	storetest.BaselinesKeptByMigration(t, s, at)
 }
+
+// TestTypedClaimsKeptByMigration: a claim made before claims belonged to
+// people keeps the name typed once the cache migrates.
+func TestTypedClaimsKeptByMigration(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "washboard.db")
+	t0 := time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC).UnixMilli()
+	// The cache as it was before migration 13: a's open alert x1 claimed
+	// by the name Maria.
+	old, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sqlstore.Migrate(ctx, conn{db: old}, schema, 12); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO accounts (key, id, name, updated) VALUES (1, 'a', '', 0)`,
+		`INSERT INTO alerts (account_id, id, location_id, macs, status, type, created, resolution, overdue, refill_count, hash)
+			VALUES (1, 'x1', '1', '', 'OPEN', 'consumable_out', ?1, '', 0, 1, 1)`,
+		`INSERT INTO claims (account_id, alert_id, name, note, claimed) VALUES (1, 'x1', 'Maria', 'rolls', ?1)`,
+	} {
+		if _, err := old.ExecContext(ctx, q, t0); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	old.Close()
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	storetest.TypedClaimsKeptByMigration(t, s, time.UnixMilli(t0).UTC())
+}

@@ -13,7 +13,8 @@ import (
 const claimsLimit = 1000
 
 // ClaimAlert records c as the active claim of the account's alert, in one
-// transaction: the alert must be open in the cache (domain.ErrNotFound
+// transaction, in the name of c.PersonID (c.Name kept as the name it had,
+// shown should the person be gone) or, without one, of c.Name: the alert must be open in the cache (domain.ErrNotFound
 // otherwise), and the claim active before, if any, ends as handed over at
 // c.At. No claim ends before it was made. Lengths are the caller's to
 // check; the table holds what it is given.
@@ -38,8 +39,8 @@ func (s *Store) ClaimAlert(ctx context.Context, account string, c domain.Claim) 
 		if err := s.endClaim(ctx, tx, key, c.AlertID, c.At, domain.ClaimHanded); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO claims (account_id, alert_id, name, note, claimed) VALUES (?, ?, ?, ?, ?)`,
-			key, c.AlertID, c.Name, c.Note, s.d.Time(c.At))
+		_, err = tx.Exec(ctx, `INSERT INTO claims (account_id, alert_id, person_id, name, note, claimed) VALUES (?, ?, ?, ?, ?, ?)`,
+			key, c.AlertID, c.PersonID, c.Name, c.Note, s.d.Time(c.At))
 		return err
 	})
 }
@@ -71,7 +72,7 @@ func (s *Store) ActiveClaims(ctx context.Context, account string) (map[string]do
 		return nil, err
 	}
 	out := map[string]domain.Claim{}
-	err = s.claims(ctx, `SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended IS NULL`, []any{key}, func(c domain.Claim) {
+	err = s.claims(ctx, `SELECT `+claimCols+` FROM `+claimsOfPeople+` WHERE c.account_id = ? AND c.ended IS NULL`, []any{key}, func(c domain.Claim) {
 		out[c.AlertID] = c
 	})
 	return out, err
@@ -97,9 +98,9 @@ func (s *Store) ClaimsDuring(ctx context.Context, account string, from, to time.
 	add := func(c domain.Claim) { out = append(out, c) }
 	args := []any{key, s.d.Time(to), key, s.d.Time(from), s.d.Time(to)}
 	if buildings == nil {
-		err = s.claims(ctx, `SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended IS NULL AND claimed < ?
+		err = s.claims(ctx, `SELECT `+claimCols+` FROM `+claimsOfPeople+` WHERE c.account_id = ? AND c.ended IS NULL AND c.claimed < ?
 			UNION ALL
-			SELECT `+claimCols+` FROM claims WHERE account_id = ? AND ended > ? AND claimed < ?
+			SELECT `+claimCols+` FROM `+claimsOfPeople+` WHERE c.account_id = ? AND c.ended > ? AND c.claimed < ?
 			ORDER BY claimed, alert_id, id LIMIT ?`, append(args, limit), add)
 		return out, err
 	}
@@ -110,22 +111,29 @@ func (s *Store) ClaimsDuring(ctx context.Context, account string, from, to time.
 			SELECT * FROM claims WHERE account_id = ? AND ended IS NULL AND claimed < ?
 			UNION ALL
 			SELECT * FROM claims WHERE account_id = ? AND ended > ? AND claimed < ?) c
+		LEFT JOIN people p ON p.id = c.person_id
 		WHERE c.alert_id IN (SELECT a.id FROM alerts a JOIN locations l ON l.account_id = a.account_id AND l.id = a.location_id
 			WHERE a.account_id = ?`+in+`)
-		ORDER BY claimed, alert_id, id LIMIT ?`, args, add)
+		ORDER BY c.claimed, c.alert_id, c.id LIMIT ?`, args, add)
 	return out, err
 }
 
-// claimCols are the columns claims reads; the last, the claim's id,
-// orders claims made at the same time on the same alert.
-const claimCols = `alert_id, name, note, claimed, ended, coalesce(ended_by, ''), id`
+// claimCols are the columns claims reads, of claimsOfPeople: a claim's
+// name is its person's as it is now, or the one it keeps when it has no
+// person or the person is gone. The claim's id orders claims made at the
+// same time on the same alert.
+const claimCols = `c.alert_id AS alert_id, c.person_id, coalesce(p.name, c.name) AS name, c.note, c.claimed AS claimed, c.ended,
+	coalesce(c.ended_by, '') AS ended_by, c.id AS id`
+
+// claimsOfPeople are the claims (c) with their people (p), if any.
+const claimsOfPeople = `claims c LEFT JOIN people p ON p.id = c.person_id`
 
 // claims runs a query of claimCols and passes each claim to f.
 func (s *Store) claims(ctx context.Context, q string, args []any, f func(domain.Claim)) error {
 	var c domain.Claim
 	var endedBy string
 	var id int64
-	return each(ctx, s.read, q, args, []any{&c.AlertID, &c.Name, &c.Note, s.d.ScanTime(&c.At), s.d.ScanTime(&c.Ended), &endedBy, &id},
+	return each(ctx, s.read, q, args, []any{&c.AlertID, &c.PersonID, &c.Name, &c.Note, s.d.ScanTime(&c.At), s.d.ScanTime(&c.Ended), &endedBy, &id},
 		func() error {
 			c.EndedBy = domain.ClaimEnd(endedBy)
 			f(c)

@@ -102,6 +102,64 @@ func testClaims(t *testing.T, open func(*testing.T) store.Store) {
 	}
 }
 
+// testClaimsOfPeople: a claim in a person's name shows the person's name
+// as it is now, in the active claims and in the record of a span of time,
+// of the whole account or of some buildings; a hand-over keeps each claim
+// its person; a person removed from the account keeps their name on
+// their claims; a claim of a person gone shows the name it kept; and a
+// claim of a name typed, with no person, keeps that name.
+func testClaimsOfPeople(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	mustReplaceLayout(t, s, testLayout("a", false))
+	mustApplyAlerts(t, s, "a", store.AlertWrite{Upserts: []domain.Alert{
+		alert("x1", "a-1", t0, true, false), alert("x2", "a-2", t0, true, false), alert("x3", "a-3", t0, true, false),
+	}, SeenAt: t0})
+	ana := newPerson("p-ana", "Ana", "")
+	mustJoin(t, s, "a", ana, true)
+	mustJoin(t, s, "a", newPerson("p-ben", "Ben", ""), true)
+
+	onX1 := domain.Claim{AlertID: "x1", PersonID: "p-ana", Name: "Ana", Note: "towels", At: t0.Add(time.Minute)}
+	typed := domain.Claim{AlertID: "x2", Name: "Maria", At: t0.Add(2 * time.Minute)}
+	gone := domain.Claim{AlertID: "x3", PersonID: "p-gone", Name: "Cy", At: t0.Add(3 * time.Minute)}
+	for _, c := range []domain.Claim{onX1, typed, gone} {
+		mustClaim(t, s, "a", c)
+	}
+	if got, want := activeClaims(t, s, "a"), map[string]domain.Claim{"x1": onX1, "x2": typed, "x3": gone}; !reflect.DeepEqual(got, want) {
+		t.Errorf("active claims = %+v;\nwant %+v", got, want)
+	}
+
+	// Ana renames herself: her claim follows.
+	ana.Name = "Ana Pereira"
+	if err := s.UpdatePerson(ctx, ana); err != nil {
+		t.Fatal(err)
+	}
+	renamed := onX1
+	renamed.Name = "Ana Pereira"
+	if got := activeClaims(t, s, "a")["x1"]; !reflect.DeepEqual(got, renamed) {
+		t.Errorf("after Ana renamed herself, her claim = %+v; want %+v", got, renamed)
+	}
+
+	// Ben takes x1 over: Ana's claim ends, still hers.
+	ben := domain.Claim{AlertID: "x1", PersonID: "p-ben", Name: "Ben", At: t0.Add(10 * time.Minute)}
+	mustClaim(t, s, "a", ben)
+	want := []domain.Claim{ended(renamed, ben.At, domain.ClaimHanded), typed, gone, ben}
+	if got := claimsDuring(t, s, "a", t0, t0.Add(time.Hour), 0); !reflect.DeepEqual(got, want) {
+		t.Errorf("the claims of the hour = %+v;\nwant %+v", got, want)
+	}
+	if got, err := s.ClaimsDuring(ctx, "a", t0, t0.Add(time.Hour), []string{"a-b1"}, 0); err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("the claims of the hour in North Tower = %+v, %v;\nwant %+v", got, err, want)
+	}
+
+	// Ben leaves the account: his claim keeps his name.
+	if _, err := s.RemoveMember(ctx, "a", "p-ben", store.Audit{At: t0.Add(20 * time.Minute), ActorName: "Ana"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := activeClaims(t, s, "a")["x1"]; !reflect.DeepEqual(got, ben) {
+		t.Errorf("after Ben left the account, his claim = %+v; want %+v", got, ben)
+	}
+}
+
 // testClaimsEndWithTheirAlerts: the refresh, or the event, that closes an
 // alert or removes it from the cache ends its claim, when the service was
 // seen; a refresh that does not commit leaves the claims as they were.

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -48,4 +49,23 @@ func RefreshAll(t *testing.T, s store.Store, l domain.Layout, devices []domain.D
 	mustReplaceLayout(t, s, l)
 	mustReplaceDevices(t, s, l.Account.ID, devices)
 	mustApplyAlerts(t, s, l.Account.ID, store.AlertWrite{Upserts: alerts, SeenAt: seen})
+}
+
+// TypedClaimsKeptByMigration checks a store just migrated from a schema
+// in which claims had no person, where account a's open alert x1 was
+// claimed by the name "Maria", with the note "rolls", at at. The claim
+// keeps its name, and a claim in a person's name hands it over.
+func TypedClaimsKeptByMigration(t *testing.T, s store.Store, at time.Time) {
+	t.Helper()
+	maria := domain.Claim{AlertID: "x1", Name: "Maria", Note: "rolls", At: at}
+	if got := activeClaims(t, s, "a"); !reflect.DeepEqual(got, map[string]domain.Claim{"x1": maria}) {
+		t.Fatalf("after the migration, the active claims are %+v; want Maria's, as typed", got)
+	}
+	mustJoin(t, s, "a", newPerson("p-ana", "Ana", ""), true)
+	ana := domain.Claim{AlertID: "x1", PersonID: "p-ana", Name: "Ana", At: at.Add(time.Minute)}
+	mustClaim(t, s, "a", ana)
+	want := []domain.Claim{ended(maria, ana.At, domain.ClaimHanded), ana}
+	if got := claimsDuring(t, s, "a", at, at.Add(time.Hour), 0); !reflect.DeepEqual(got, want) {
+		t.Errorf("after Ana took the alert over, the claims are %+v;\nwant %+v", got, want)
+	}
 }

@@ -49,6 +49,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ClaimsDuring", testClaimsDuring},
 		{"ClaimsAtOnce", testClaimsAtOnce},
 		{"ClaimsOfOneAccount", testClaimsOfOneAccount},
+		{"ClaimsOfPeople", testClaimsOfPeople},
 		{"FactsOfAlerts", testFactsOfAlerts},
 		{"FactsOfAlertEvents", testFactsOfAlertEvents},
 		{"FactsOfDevices", testFactsOfDevices},

@@ -1,0 +1,68 @@
+package people
+
+import (
+	"context"
+	"errors"
+
+	"washboard/internal/domain"
+)
+
+// Claims belong to people: a staff member says they are on an alert in
+// their own name, and a supervisor puts someone of the account on it.
+// Who may be put on an alert is the rule below.
+
+// MayBeOnAlert says whether a member may be put on an alert of the
+// building: nil when they may, a domain.Problem in words when not. Staff
+// and above take alerts; a member whose role is limited to other
+// buildings does not see the alert, and is not put on it.
+func MayBeOnAlert(m domain.Member, b domain.Building) error {
+	switch {
+	case !AtLeast(m.Membership, domain.Staff):
+		return problem("%s is a viewer, and viewers are not put on alerts: choose someone who is staff or above.", m.Name)
+	case !SeesBuilding(m.Membership, b.ID):
+		return problem("%s's role is limited to other buildings than %s, where this alert is: choose someone who sees it.", m.Name, buildingName(b))
+	}
+	return nil
+}
+
+// buildingName is a building's name, or its id when the layout has no
+// name for it.
+func buildingName(b domain.Building) string {
+	if b.Name != "" {
+		return b.Name
+	}
+	return "building " + b.ID
+}
+
+// Claimants lists the account's members who may be put on an alert of
+// the building (MayBeOnAlert), by name.
+func (s *Service) Claimants(ctx context.Context, account string, b domain.Building) ([]domain.Member, error) {
+	all, err := s.store.Members(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	var out []domain.Member
+	for _, m := range all {
+		if MayBeOnAlert(m, b) == nil {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// Claimant returns the account's member of the id when they may be put on
+// an alert of the building; otherwise a domain.Problem that says why,
+// the same for a person of another account as for an id of no one.
+func (s *Service) Claimant(ctx context.Context, account, personID string, b domain.Building) (domain.Member, error) {
+	if personID == "" {
+		return domain.Member{}, problem("Choose who is on it, from the list of the account's people.")
+	}
+	m, err := s.Member(ctx, account, personID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return m, problem("The person chosen is not one of this account's people: choose someone from the list.")
+	}
+	if err != nil {
+		return m, err
+	}
+	return m, MayBeOnAlert(m, b)
+}
