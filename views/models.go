@@ -79,6 +79,8 @@ type SignIn struct {
 	// credentials stay on the server.
 	Demo bool
 	Next string // where to go after signing in
+	// Passkeys offers to sign in with a passkey, where the browser can.
+	Passkeys bool
 }
 
 // Overview is the account's front page.

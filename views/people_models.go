@@ -128,8 +128,9 @@ type PersonPage struct {
 	Accounts    []AccountChoice
 	// Claims are the open alerts of the current account the person is
 	// on.
-	Claims []AlertRow
-	Error  string
+	Claims   []AlertRow
+	Passkeys Passkeys
+	Error    string
 }
 
 // AuditPage is a page of the account's audit log, with its filters.

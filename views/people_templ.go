@@ -1830,7 +1830,11 @@ func PersonView(m PersonPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 166, "<h2>Passkeys and enrolled devices</h2><p>Signing in with a passkey, and devices enrolled for you, will be listed here once this server offers them. Until then you sign in with an invitation or the service's credentials.</p></section>")
+			templ_7745c5c3_Err = PasskeysSection(m.Page, m.Passkeys).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 166, "<h2>Enrolled devices</h2><p>Devices enrolled for you will be listed here once this server offers them.</p></section>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

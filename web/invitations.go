@@ -138,6 +138,9 @@ func (s *Server) acceptInvitation(c echo.Context) error {
 	s.putPerson(c, signedInPerson{person: p, membership: membership, accountName: accountName, cred: cred, accounts: s.accountCount(c, p.ID)})
 	s.renewAnonymousToken(c)
 	s.logOf(c).Info("accepted an invitation", "account", membership.Account, "role", membership.Role.String())
+	if s.passkeys != nil {
+		return redirect(c, "/me?welcome=1#passkeys") // where they may add a passkey
+	}
 	return redirect(c, "/")
 }
 

@@ -21,6 +21,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
 	"washboard/internal/metrics"
+	"washboard/internal/passkey"
 	"washboard/internal/people"
 	"washboard/internal/receiver"
 	"washboard/internal/syncer"
@@ -90,6 +91,9 @@ type Deps struct {
 	// Notifications keeps the account's notification channels and rules
 	// and sends them; nil answers /notifications 404.
 	Notifications Notifications
+	// Passkeys registers people's passkeys and signs them in with them,
+	// for the site the server is reached at; nil offers no passkeys.
+	Passkeys *passkey.Passkeys
 }
 
 // Server is the web application.
@@ -112,6 +116,7 @@ type Server struct {
 	keys         *keyring.Ring
 	receiver     *receiver.Service
 	notifier     Notifications
+	passkeys     *passkey.Passkeys
 	limiter      *httpkit.FailureLimiter
 	echo         *echo.Echo
 	version      string
@@ -146,7 +151,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s.sessionStore = s.sessions.Store.(*httpkit.SessionCache)
 	s.sessionStore.Watch(s.sessionHeard)
-	s.people, s.mail = deps.People, deps.Mail
+	s.people, s.mail, s.passkeys = deps.People, deps.Mail, deps.Passkeys
 	if s.version == "" {
 		s.version = version.String()
 	}

@@ -47,7 +47,7 @@ func (s *Server) showSignIn(c echo.Context) error {
 
 // signInModel is the sign-in page, which goes to next once signed in.
 func (s *Server) signInModel(c echo.Context, next string) views.SignIn {
-	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/")}
+	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/"), Passkeys: s.passkeys != nil}
 }
 
 // signIn checks the credentials with one small call to the service and,
