@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -343,4 +345,51 @@ func TestInvitationLeadsToAddingAPasskey(t *testing.T) {
 	if got := b.get("/me").doc(t).Find("h1").Text(); got != "Nina Nord" {
 		t.Errorf("signed in as %q; want Nina Nord", got)
 	}
+}
+
+// Failed passkey sign-ins count against the client's address: past the
+// limit, the next is refused in words until the minute is over. A
+// browser not signed in keeps a sign-in's state only as long as the
+// passkey may take to answer.
+func TestFailedPasskeySignInsAreLimited(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{SignInLimit: 3})
+	b := a.browser()
+	token := b.csrf()
+	b.options("/signin/passkey/options", token)
+	if n, long := a.sessionsLasting(passkey.Timeout + time.Minute); n != 1 || long != 0 {
+		t.Errorf("a sign-in begun and not finished: %d sessions, %d of them lasting over %s; want 1 lasting no longer", n, long, passkey.Timeout+time.Minute)
+	}
+
+	stranger := passkeytest.New(t, testRPID, testOrigin) // registered nowhere here
+	for i := range 3 {
+		r := b.postJSON("/signin/passkey", token, answerOf(t, stranger.Assert(t, b.options("/signin/passkey/options", token)), nil))
+		if r.StatusCode != http.StatusBadRequest {
+			t.Fatalf("failure %d = %d\n%s", i+1, r.StatusCode, r.body)
+		}
+	}
+	r := b.postJSON("/signin/passkey/options", token, nil)
+	_, why := replyOf(t, r)
+	want := "Too many failed sign-ins from your address. Try again at " + start.Add(time.Minute).Format("15:04:05") + " (in 60 seconds)."
+	if r.StatusCode != http.StatusTooManyRequests || r.Header.Get("Retry-After") != "60" || why != want {
+		t.Errorf("after 3 failures = %d %q, Retry-After %q; want 429 saying %q", r.StatusCode, why, r.Header.Get("Retry-After"), want)
+	}
+	a.clock.Advance(time.Minute)
+	b.options("/signin/passkey/options", token)
+}
+
+// sessionsLasting counts the stored sessions, and those of them that
+// expire more than d from now.
+func (a *app) sessionsLasting(d time.Duration) (all, longer int) {
+	a.t.Helper()
+	q := `SELECT count(*), count(*) FILTER (WHERE expiry > julianday('now', ?)) FROM sessions`
+	arg := any(fmt.Sprintf("+%d seconds", int(d.Seconds())))
+	if a.shared {
+		q = `SELECT count(*), count(*) FILTER (WHERE expiry > current_timestamp + $1::interval) FROM sessions`
+		arg = fmt.Sprintf("%d seconds", int(d.Seconds()))
+	}
+	if err := a.sessionDB.QueryRow(q, arg).Scan(&all, &longer); err != nil {
+		a.t.Fatal(err)
+	}
+	return all, longer
 }
