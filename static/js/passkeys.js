@@ -109,6 +109,19 @@
     return (err && err.message) || "Something went wrong with the passkey. Try again.";
   }
 
+  // go loads the page at url, even when it is this page with another
+  // fragment (which the browser would only scroll to).
+  function go(url) {
+    var next = new URL(url, window.location.href);
+    var here = window.location;
+    if (next.pathname === here.pathname && next.search === here.search) {
+      here.hash = next.hash;
+      here.reload();
+      return;
+    }
+    here.assign(next.href);
+  }
+
   function run(form) {
     var status = form.parentNode.querySelector("[data-passkey-status]");
     var button = form.querySelector("button[type=submit]");
@@ -142,7 +155,7 @@
         })
         .then(function (reply) {
           say(registering ? "The passkey was added." : "Signed in.", false);
-          window.location.assign(reply.location);
+          go(reply.location);
         })
         .catch(function (err) {
           say(err.message, true);
