@@ -59,10 +59,23 @@ func TestBrowserAddsAPasskeyAndSignsInWithIt(t *testing.T) {
 		t.Fatalf("/me lists the passkey %q; want Laptop", got)
 	}
 	checkAxe(t, ctx, "/me, with a passkey")
+	onAPhone := func(p string) {
+		t.Helper()
+		must(t, chromedp.Do(ctx, chromedp.EmulateViewport(360, 740), chromedp.Navigate(base+p), chromedp.WaitVisible(chromedp.CSS("main"))), "opening "+p+" on a phone")
+		over, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - window.innerWidth`))
+		must(t, err, "measuring "+p)
+		if over > 0 {
+			t.Errorf("%s is %d px wider than a 360 px phone", p, over)
+		}
+		must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+p), chromedp.WaitVisible(chromedp.CSS("main"))), "back to a desktop")
+	}
+	onAPhone("/me")
 
 	loadAfter(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('form[action="/signout"]').submit()`), "signing out")
 	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`form[data-passkey="sign-in"] button`))), "waiting for the passkey's sign-in button")
 	checkAxe(t, ctx, "the sign-in page, offering a passkey")
+	onAPhone("/signin")
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`form[data-passkey="sign-in"] button`))), "waiting for the passkey's sign-in button")
 	loadAfter(t, ctx, chromedp.Click(chromedp.CSS(`form[data-passkey="sign-in"] button`)), "signing in with the passkey")
 	must(t, chromedp.Do(ctx, chromedp.Navigate(base+"/me"), chromedp.WaitVisible(chromedp.CSS("main h1"))), "opening /me")
 	if got := text(t, ctx, "main h1"); got != "Pia Pass" {

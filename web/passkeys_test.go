@@ -169,6 +169,9 @@ func TestPasskeyAddedOnMeSignsIn(t *testing.T) {
 		t.Fatalf("/me lists %v; want a second passkey, named Passkey 2", rows)
 	}
 
+	if vera.get("/signin?add=1").doc(t).Find(`form[data-passkey="sign-in"]`).Length() != 0 {
+		t.Error("adding an account, a person signed in is offered to sign in with a passkey, which would not add one")
+	}
 	vera.signOut()
 	signIn := vera.get("/signin").doc(t)
 	if signIn.Find(`form[data-passkey="sign-in"] button`).Text() != "Sign in with a passkey" {

@@ -47,7 +47,10 @@ func (s *Server) showSignIn(c echo.Context) error {
 
 // signInModel is the sign-in page, which goes to next once signed in.
 func (s *Server) signInModel(c echo.Context, next string) views.SignIn {
-	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/"), Passkeys: s.passkeys != nil}
+	// A person signed in, adding an account, signs in with its
+	// credentials: a passkey would sign in a person, not add an account.
+	_, signedIn := s.currentSession(c.Request().Context())
+	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/"), Passkeys: s.passkeys != nil && !signedIn}
 }
 
 // signIn checks the credentials with one small call to the service and,
