@@ -255,7 +255,7 @@ func (s *Server) beginPasskeySignIn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if ss, _ := s.currentSession(ctx); ss.PersonID == "" {
+	if _, signedIn := s.currentSession(ctx); !signedIn {
 		// scs writes deadlines by the real clock.
 		s.sessions.SetDeadline(ctx, time.Now().Add(passkey.Timeout))
 	}
