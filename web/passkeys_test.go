@@ -17,6 +17,7 @@ import (
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
+	"washboard/internal/keyring"
 	"washboard/internal/passkey"
 	"washboard/internal/passkey/passkeytest"
 	"washboard/internal/people"
@@ -395,4 +396,33 @@ func (a *app) sessionsLasting(d time.Duration) (all, longer int) {
 		a.t.Fatal(err)
 	}
 	return all, longer
+}
+
+// A session signed in before people existed, not yet given its person,
+// that begins a passkey sign-in keeps its own lifetime: only a browser
+// not signed in keeps the sign-in's state for 5 minutes.
+func TestPasskeySignInKeepsASessionFromBeforePeople(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	srv := a.handler.Load()
+	ctx, err := srv.sessions.Load(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const holder = "0123456789abcdef"
+	for k, v := range map[string]string{keyAccount: a.accountOf(false), keyAccountName: a.world.Accounts()[0].Name,
+		keyAPIKey: credA.APIKey, keyAuth: credA.Authorization, keyHolder: holder} {
+		srv.sessions.Put(ctx, k, v)
+	}
+	token, _, err := srv.sessions.Commit(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := a.browser()
+	u, _ := url.Parse(a.srv.URL)
+	b.client.Jar.SetCookies(u, []*http.Cookie{{Name: sessionCookie, Value: token, Path: "/"}})
+	b.options("/signin/passkey/options", maskToken(a.deps.Keys.MAC(keyring.FormTokens, "session", holder)))
+	if n, long := a.sessionsLasting(passkey.Timeout + time.Minute); n != 1 || long != 1 {
+		t.Errorf("%d sessions, %d of them lasting over %s; want the session from before people, lasting as long as it did", n, long, passkey.Timeout+time.Minute)
+	}
 }
