@@ -85,6 +85,8 @@ type SignIn struct {
 	// Email offers a one-time sign-in link by e-mail: the server sends
 	// mail.
 	Email bool
+	// Passkeys offers to sign in with a passkey, where the browser can.
+	Passkeys bool
 }
 
 // Overview is the account's front page.

@@ -128,7 +128,8 @@ type PersonPage struct {
 	Accounts    []AccountChoice
 	// Claims are the open alerts of the current account the person is
 	// on.
-	Claims []AlertRow
+	Claims   []AlertRow
+	Passkeys Passkeys
 	// Devices are the devices enrolled for the person, in every account.
 	Devices []EnrolledDeviceRow
 	// Notifications are the notifications meant for them.

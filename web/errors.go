@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -56,6 +57,16 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 		return
 	}
+	if wantsJSON(c.Request()) {
+		why := he.Msg
+		if page.ErrorID != "" {
+			why += " Error " + page.ErrorID + "."
+		}
+		if rerr := c.JSON(he.Code, jsonError{Error: why}); rerr != nil {
+			s.logOf(c).Error("answering with an error", "error", rerr.Error())
+		}
+		return
+	}
 	comp := views.ErrorView(page)
 	if isHTMX(c) {
 		comp = views.ErrorFragment(page)
@@ -81,4 +92,16 @@ func headingFor(code int) string {
 		return "Something went wrong"
 	}
 	return http.StatusText(code)
+}
+
+// jsonError is an error in words, for a script that asked for JSON.
+type jsonError struct {
+	Error string `json:"error"`
+}
+
+// wantsJSON says whether a request is a script's that reads JSON answers
+// only (static/js/passkeys.js): its Accept header names JSON first.
+func wantsJSON(r *http.Request) bool {
+	accept := r.Header.Get(echo.HeaderAccept)
+	return strings.HasPrefix(accept, echo.MIMEApplicationJSON)
 }

@@ -133,6 +133,9 @@ func (s *Server) acceptInvitation(c echo.Context) error {
 		return err
 	}
 	s.logOf(c).Info("accepted an invitation", "account", membership.Account, "role", membership.Role.String())
+	if s.passkeys != nil {
+		return redirect(c, "/me?welcome=1#passkeys") // where they may add a passkey
+	}
 	return redirect(c, "/")
 }
 

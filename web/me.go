@@ -38,6 +38,12 @@ func (s *Server) meModel(c echo.Context) (views.PersonPage, error) {
 		return m, err
 	}
 	m.Name, m.Email = p.Name, p.Email
+	if m.Passkeys, err = s.passkeysModel(c, p.ID); err != nil {
+		return m, err
+	}
+	if c.QueryParam("welcome") != "" {
+		m.Passkeys.Welcome = ss.AccountName
+	}
 	accounts, err := s.people.AccountsOf(ctx, ss.PersonID)
 	if err != nil {
 		return m, err

@@ -91,6 +91,24 @@ func (s *Server) startPersonSession(c echo.Context, p signedInPerson, way string
 	return nil
 }
 
+// signInToOneOf signs a person in to one of their accounts (at least
+// one): the one this browser was last in, when it is theirs, otherwise
+// the first. It returns the account's id.
+func (s *Server) signInToOneOf(c echo.Context, p domain.Person, accounts []people.AccountOf, way string) (string, error) {
+	chosen := accounts[0]
+	current := s.sessions.GetString(c.Request().Context(), keyAccount)
+	for _, a := range accounts {
+		if a.Account == current {
+			chosen = a
+		}
+	}
+	cred, err := s.people.Credentials(c.Request().Context(), chosen.Account)
+	if err != nil {
+		return "", peopleProblem(err)
+	}
+	return chosen.Account, s.startPersonSession(c, signedInPerson{person: p, membership: chosen.Membership, accountName: chosen.Name, cred: cred, accounts: len(accounts)}, way)
+}
+
 // deviceCookie makes a browser a device, for the audit log's sign-ins
 // from new devices: a random value (people.NewDeviceID) given at the first
 // sign-in and kept deviceCookieAge, renewed at each sign-in. The server

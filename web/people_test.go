@@ -330,7 +330,7 @@ func TestPersonsOwnPage(t *testing.T) {
 	if d.Find(`a[href^="`+claim+`"]`).Length() == 0 {
 		t.Error("/me does not list the alert the person is on")
 	}
-	if !strings.Contains(me.body, "Passkeys") || !strings.Contains(me.body, "Devices enrolled for you") {
+	if d.Find("#passkeys-heading").Text() != "Passkeys" || !strings.Contains(me.body, "Devices enrolled for you") {
 		t.Error("/me has no place for passkeys and enrolled devices")
 	}
 	for _, tc := range []struct{ name, email, says string }{

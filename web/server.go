@@ -21,6 +21,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
 	"washboard/internal/metrics"
+	"washboard/internal/passkey"
 	"washboard/internal/people"
 	"washboard/internal/receiver"
 	"washboard/internal/syncer"
@@ -102,6 +103,9 @@ type Deps struct {
 	// SingleSignOn, when set, signs people in through an OpenID provider
 	// (/signin/oidc); nil offers no single sign-on.
 	SingleSignOn SingleSignOn
+	// Passkeys registers people's passkeys and signs them in with them,
+	// for the site the server is reached at; nil offers no passkeys.
+	Passkeys *passkey.Passkeys
 }
 
 // Server is the web application.
@@ -127,6 +131,7 @@ type Server struct {
 	notifier     Notifications
 	sso          SingleSignOn
 	ssoBegins    *httpkit.FailureLimiter // sign-ins through the provider begun, per address
+	passkeys     *passkey.Passkeys
 	limiter      *httpkit.FailureLimiter
 	echo         *echo.Echo
 	version      string
@@ -161,7 +166,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s.sessionStore = s.sessions.Store.(*httpkit.SessionCache)
 	s.sessionStore.Watch(s.sessionHeard)
-	s.people, s.mail, s.sso = deps.People, deps.Mail, deps.SingleSignOn
+	s.people, s.mail, s.sso, s.passkeys = deps.People, deps.Mail, deps.SingleSignOn, deps.Passkeys
 	s.ssoBegins = httpkit.NewFailureLimiter(singleSignOnBegins, time.Minute, deps.Clock)
 	if s.version == "" {
 		s.version = version.String()

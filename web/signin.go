@@ -50,8 +50,11 @@ func (s *Server) showSignIn(c echo.Context) error {
 
 // signInModel is the sign-in page, which goes to next once signed in.
 func (s *Server) signInModel(c echo.Context, next string) views.SignIn {
+	// A person signed in, adding an account, signs in with its
+	// credentials: a passkey would sign in a person, not add an account.
+	_, signedIn := s.currentSession(c.Request().Context())
 	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/"),
-		SingleSignOn: s.singleSignOnName(), Email: s.mail != nil}
+		SingleSignOn: s.singleSignOnName(), Email: s.mail != nil, Passkeys: s.passkeys != nil && !signedIn}
 }
 
 // signIn checks the credentials with one small call to the service and,

@@ -172,21 +172,10 @@ func (s *Server) useSignInLink(c echo.Context) error {
 	if len(accounts) == 0 {
 		return refuse(http.StatusForbidden, "You belong to no account here any more: ask an admin for an invitation.")
 	}
-	chosen := accounts[0]
-	current := s.sessions.GetString(ctx, keyAccount)
-	for _, a := range accounts {
-		if a.Account == current {
-			chosen = a
-		}
-	}
-	cred, err := s.people.Credentials(ctx, chosen.Account)
+	chosen, err := s.signInToOneOf(c, p, accounts, "with an e-mailed link")
 	if err != nil {
-		return peopleProblem(err)
-	}
-	if err := s.startPersonSession(c, signedInPerson{person: p, membership: chosen.Membership, accountName: chosen.Name, cred: cred, accounts: len(accounts)},
-		"with an e-mailed link"); err != nil {
 		return err
 	}
-	s.logOf(c).Info("signed in with an e-mailed link", "account", chosen.Account)
+	s.logOf(c).Info("signed in with an e-mailed link", "account", chosen)
 	return redirect(c, "/")
 }

@@ -196,7 +196,7 @@ func TestSingleSignOnGivesTheMappedRole(t *testing.T) {
 		t.Fatalf("the account's buildings: %v, %v", buildings, err)
 	}
 	none := a.browser()
-	if r := none.get("/signin/oidc"); r.StatusCode != http.StatusNotFound || strings.Contains(none.get("/signin").body, "Sign in with") {
+	if r := none.get("/signin/oidc"); r.StatusCode != http.StatusNotFound || strings.Contains(none.get("/signin").body, `href="/signin/oidc`) {
 		t.Errorf("without a provider, /signin/oidc answers %d and the sign-in page offers single sign-on; want 404 and no offer", r.StatusCode)
 	}
 	p := startOIDCProvider(t)

@@ -182,7 +182,8 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	a.notifier = a.newNotifier(notifier.Config{}, keys)
 	a.people = people.New(a.store, keys, a.clock, people.Config{})
 	a.cfg, a.deps = cfg, Deps{People: a.people, Dashboard: dashboard.New(dashboard.Deps{Store: a.store, Sync: a.engine, Upstream: client, Clock: a.clock, Keys: keys}),
-		Sessions: a.store, Sync: a.engine, Clock: a.clock, Log: log, Metrics: m, Keys: keys, Receiver: a.events, Notifications: a.notifier}
+		Sessions: a.store, Sync: a.engine, Clock: a.clock, Log: log, Metrics: m, Keys: keys, Receiver: a.events, Notifications: a.notifier,
+		Passkeys: testPasskeys(t, a.clock)}
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
 		t.Fatal(err)

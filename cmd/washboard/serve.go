@@ -24,6 +24,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/metrics"
 	"washboard/internal/notifier"
+	"washboard/internal/passkey"
 	"washboard/internal/people"
 	"washboard/internal/receiver"
 	"washboard/internal/runout"
@@ -88,7 +89,7 @@ func (c *serveConfig) flags(fs *flag.FlagSet) {
 	c.ShutdownGrace = 15 * time.Second
 	fs.Var((*durationValue)(&c.ShutdownGrace), "shutdown-grace", "how long a shutdown waits for requests and the sync to finish")
 	fs.StringVar(&c.LogFormat, "log-format", "auto", "log format: json, text, or auto (text on a terminal, json otherwise)")
-	fs.StringVar(&c.PublicURL, "public-url", "", "the dashboard's address as people reach it, for the links in notifications and e-mailed sign-in links (default: the address it listens on)")
+	fs.StringVar(&c.PublicURL, "public-url", "", "the dashboard's address as people reach it, for the links in notifications and e-mailed sign-in links, and the site passkeys are made for (default: the address it listens on)")
 	fs.StringVar(&c.Notifications, "notifications", "", "a JSON file of notification channels and rules, shown read-only on /notifications")
 	fs.StringVar(&c.SMTPURL, "smtp-url", "", "the mail server e-mail notifications go through unless a channel names its own: smtp://user:password@host:587 (STARTTLS) or smtps://…")
 	fs.StringVar(&c.MailFrom, "mail-from", "", "the sender of e-mail notifications, such as \"Washboard <alerts@example.com>\"")
@@ -339,6 +340,10 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	stopEngine := sync.OnceFunc(func() { stopSync(); engine.Wait(); <-eventsDone; <-notifyDone; <-forecastsDone })
 	defer stopEngine()
 
+	passkeys, err := passkeysFor(cmp.Or(cfg.PublicURL, url), opts.clock, log)
+	if err != nil {
+		return err
+	}
 	app, err := web.New(web.Config{
 		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime, Shared: shared != nil},
 		Zone:     zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
@@ -347,7 +352,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log}),
 		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,
 		SessionAnnouncements: sessionAnnouncements, Notifications: notifications, People: team, Mail: letters(notifierCfg.SMTP, opts.clock),
-		SingleSignOn: webSingleSignOn(sso),
+		SingleSignOn: webSingleSignOn(sso), Passkeys: passkeys,
 	})
 	if err != nil {
 		return err
@@ -461,6 +466,23 @@ func displayAddr(a net.Addr) string {
 		host = "localhost"
 	}
 	return net.JoinHostPort(host, port)
+}
+
+// passkeysFor is the passkeys of a dashboard reached at publicURL: a
+// passkey works for the host name people reach it at. Browsers accept no
+// passkey for an IP address: a dashboard reached at one offers none.
+func passkeysFor(publicURL string, clk clock.Clock, log *slog.Logger) (*passkey.Passkeys, error) {
+	cfg, err := passkey.ConfigFor(publicURL)
+	if err != nil {
+		return nil, usageError{"--public-url: " + err.Error()}
+	}
+	if net.ParseIP(cfg.RPID) != nil {
+		log.Warn("passkeys are not offered: browsers accept them only for a host name; set --public-url to the address people reach the dashboard at, such as https://washboard.example.com",
+			"address", publicURL)
+		return nil, nil
+	}
+	cfg.Clock = clk
+	return passkey.New(cfg)
 }
 
 // housekeepingEvery is how often expired sessions and old device history

@@ -7,6 +7,7 @@ import (
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
+	"washboard/internal/passkey/passkeytest"
 	"washboard/internal/people"
 	"washboard/internal/people/peopletest"
 )
@@ -52,15 +53,15 @@ func (f fixture) person(t *testing.T, name string) domain.Person {
 }
 
 // register registers a new software passkey for p and stores it.
-func (f fixture) register(t *testing.T, p domain.Person) *authenticator {
+func (f fixture) register(t *testing.T, p domain.Person) *passkeytest.Authenticator {
 	t.Helper()
-	a := newAuthenticator(t)
+	a := passkeytest.New(t, rpID, origin)
 	have, _ := f.svc.Passkeys(t.Context(), p.ID)
 	opts, s, err := f.keys.BeginRegistration(p, have)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := f.keys.FinishRegistration(p, have, s, a.register(t, opts), "")
+	k, err := f.keys.FinishRegistration(p, have, s, a.Register(t, opts), "")
 	if err != nil {
 		t.Fatalf("registering: %v", err)
 	}
@@ -72,14 +73,14 @@ func (f fixture) register(t *testing.T, p domain.Person) *authenticator {
 
 // signIn runs a sign-in with a, for p (or anyone, when p is zero), and
 // records it as the web does.
-func (f fixture) signIn(t *testing.T, p domain.Person, a *authenticator) (Login, error) {
+func (f fixture) signIn(t *testing.T, p domain.Person, a *passkeytest.Authenticator) (Login, error) {
 	t.Helper()
 	have, _ := f.svc.Passkeys(t.Context(), p.ID)
 	opts, s, err := f.keys.BeginLogin(p, have)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := f.keys.FinishLogin(t.Context(), f.svc, s, a.assert(t, opts))
+	l, err := f.keys.FinishLogin(t.Context(), f.svc, s, a.Assert(t, opts))
 	if err != nil {
 		return l, err
 	}
@@ -123,7 +124,7 @@ func TestPasskeyWithoutCounter(t *testing.T) {
 	f := newFixture(t)
 	ana := f.person(t, "Ana")
 	a := f.register(t, ana)
-	a.noCounter = true
+	a.NoCounter = true
 	for i := range 3 {
 		if _, err := f.signIn(t, domain.Person{}, a); err != nil {
 			t.Fatalf("sign-in %d: %v", i+1, err)
@@ -141,7 +142,7 @@ func TestPasskeyOfAnotherPerson(t *testing.T) {
 	_, err := f.signIn(t, ana, b)
 	wantReason(t, err, ErrOtherPerson)
 
-	b.userHandle = []byte(ana.ID)
+	b.UserHandle = []byte(ana.ID)
 	_, err = f.signIn(t, domain.Person{}, b)
 	wantReason(t, err, ErrOtherPerson)
 }
@@ -153,18 +154,18 @@ func TestAnotherSite(t *testing.T) {
 	ana := f.person(t, "Ana")
 	a := f.register(t, ana)
 
-	a.origin = "https://washboard.example.net"
+	a.Origin = "https://washboard.example.net"
 	_, err := f.signIn(t, domain.Person{}, a)
 	wantReason(t, err, ErrOtherSite)
 
-	a.origin, a.rpID = origin, "washboard.example.net"
+	a.Origin, a.RPID = origin, "washboard.example.net"
 	_, err = f.signIn(t, domain.Person{}, a)
 	wantReason(t, err, ErrOtherSite)
 
-	other := newAuthenticator(t)
-	other.origin = "https://evil.example"
+	other := passkeytest.New(t, rpID, origin)
+	other.Origin = "https://evil.example"
 	opts, s, _ := f.keys.BeginRegistration(ana, nil)
-	_, err = f.keys.FinishRegistration(ana, nil, s, other.register(t, opts), "")
+	_, err = f.keys.FinishRegistration(ana, nil, s, other.Register(t, opts), "")
 	wantReason(t, err, ErrOtherSite)
 }
 
@@ -174,7 +175,7 @@ func TestReplayedChallenge(t *testing.T) {
 	ana := f.person(t, "Ana")
 	a := f.register(t, ana)
 	opts, s, _ := f.keys.BeginLogin(domain.Person{}, nil)
-	answer := a.assert(t, opts)
+	answer := a.Assert(t, opts)
 	if _, err := f.keys.FinishLogin(t.Context(), f.svc, s, answer); err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestReplayedChallenge(t *testing.T) {
 	wantReason(t, err, ErrReplayed)
 
 	opts, s, _ = f.keys.BeginLogin(domain.Person{}, nil)
-	answer = a.assert(t, opts)
+	answer = a.Assert(t, opts)
 	f.clock.Advance(Timeout)
 	_, err = f.keys.FinishLogin(t.Context(), f.svc, s, answer)
 	wantReason(t, err, ErrExpired)
@@ -214,7 +215,7 @@ func TestUnknownAndGarbledAnswers(t *testing.T) {
 	f := newFixture(t)
 	ana := f.person(t, "Ana")
 	a := f.register(t, ana)
-	_, err := f.signIn(t, domain.Person{}, newAuthenticator(t))
+	_, err := f.signIn(t, domain.Person{}, passkeytest.New(t, rpID, origin))
 	wantReason(t, err, ErrUnknownPasskey)
 
 	_, s, _ := f.keys.BeginLogin(domain.Person{}, nil)
@@ -223,7 +224,7 @@ func TestUnknownAndGarbledAnswers(t *testing.T) {
 
 	have, _ := f.svc.Passkeys(t.Context(), ana.ID)
 	opts, s, _ := f.keys.BeginRegistration(ana, have)
-	_, err = f.keys.FinishRegistration(ana, have, s, a.register(t, opts), "")
+	_, err = f.keys.FinishRegistration(ana, have, s, a.Register(t, opts), "")
 	if !errors.Is(err, domain.ErrPasskeyRegistered) {
 		t.Errorf("registering a passkey twice: %v", err)
 	}

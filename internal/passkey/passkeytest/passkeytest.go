@@ -1,4 +1,8 @@
-package passkey
+// Package passkeytest is a software passkey for tests: it answers a
+// relying party's options as a browser and its authenticator would, so
+// that tests can register passkeys and sign in with them without a
+// browser.
+package passkeytest
 
 import (
 	"crypto/ecdsa"
@@ -15,22 +19,26 @@ import (
 	"github.com/go-webauthn/webauthn/protocol/webauthncose"
 )
 
-// authenticator is a software passkey, as the WebAuthn specification
+// Authenticator is a software passkey, as the WebAuthn specification
 // describes an authenticator's answers: an ECDSA P-256 key, "none"
 // attestation, a signature over the authenticator data and the hash of
-// the client data. It answers as a browser at origin would, for the
-// relying party rpID.
-type authenticator struct {
-	key        *ecdsa.PrivateKey
-	id         []byte
-	userHandle []byte
-	count      uint32
-	rpID       string
-	origin     string
-	noCounter  bool // sends 0 always, as synced passkeys do
+// the client data. It answers as a browser at Origin would, for the
+// relying party RPID.
+type Authenticator struct {
+	key   *ecdsa.PrivateKey
+	id    []byte
+	count uint32
+	// UserHandle is the person's id the passkey keeps once registered,
+	// and sends with each sign-in.
+	UserHandle []byte
+	RPID       string
+	Origin     string
+	NoCounter  bool // sends 0 always, as synced passkeys do
 }
 
-func newAuthenticator(t *testing.T) *authenticator {
+// New is a new passkey of a browser at origin, for the relying party
+// rpID.
+func New(t testing.TB, rpID, origin string) *Authenticator {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -38,13 +46,16 @@ func newAuthenticator(t *testing.T) *authenticator {
 	}
 	id := make([]byte, 32)
 	rand.Read(id)
-	return &authenticator{key: key, id: id, rpID: rpID, origin: origin}
+	return &Authenticator{key: key, id: id, RPID: rpID, Origin: origin}
 }
 
+// ID is the passkey's credential id.
+func (a *Authenticator) ID() []byte { return a.id }
+
 // clientData is the browser's client data for a ceremony.
-func (a *authenticator) clientData(t *testing.T, ceremony string, challenge protocol.URLEncodedBase64) []byte {
+func (a *Authenticator) clientData(t testing.TB, ceremony string, challenge protocol.URLEncodedBase64) []byte {
 	t.Helper()
-	b, err := json.Marshal(map[string]any{"type": ceremony, "challenge": challenge.String(), "origin": a.origin, "crossOrigin": false})
+	b, err := json.Marshal(map[string]any{"type": ceremony, "challenge": challenge.String(), "origin": a.Origin, "crossOrigin": false})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,9 +65,9 @@ func (a *authenticator) clientData(t *testing.T, ceremony string, challenge prot
 // authData is the authenticator data: the hash of the relying party's
 // id, the flags (user present and verified), the counter, and the
 // attested credential when registering.
-func (a *authenticator) authData(t *testing.T, attested bool) []byte {
+func (a *Authenticator) authData(t testing.TB, attested bool) []byte {
 	t.Helper()
-	h := sha256.Sum256([]byte(a.rpID))
+	h := sha256.Sum256([]byte(a.RPID))
 	flags := protocol.FlagUserPresent | protocol.FlagUserVerified
 	if attested {
 		flags |= protocol.FlagAttestedCredentialData
@@ -82,21 +93,20 @@ func (a *authenticator) authData(t *testing.T, attested bool) []byte {
 	return append(data, pub...)
 }
 
-// register answers navigator.credentials.create's options.
-func (a *authenticator) register(t *testing.T, options []byte) []byte {
+// Register answers navigator.credentials.create's options (JSON, as the
+// relying party sends them) with the JSON a page sends back.
+func (a *Authenticator) Register(t testing.TB, options []byte) []byte {
 	t.Helper()
 	var o protocol.CredentialCreation
 	if err := json.Unmarshal(options, &o); err != nil {
-		t.Fatal(err)
+		t.Fatalf("the registration's options are not JSON: %v\n%s", err, options)
 	}
 	handle, _ := o.Response.User.ID.(string)
 	var err error
-	if a.userHandle, err = base64.RawURLEncoding.DecodeString(handle); err != nil {
+	if a.UserHandle, err = base64.RawURLEncoding.DecodeString(handle); err != nil {
 		t.Fatalf("the user's id %q is not base64url", handle)
 	}
-	authData := a.authData(t, true)
-	var att []byte
-	att, err = webauthncbor.Marshal(map[string]any{"fmt": "none", "attStmt": map[string]any{}, "authData": authData})
+	att, err := webauthncbor.Marshal(map[string]any{"fmt": "none", "attStmt": map[string]any{}, "authData": a.authData(t, true)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,15 +116,15 @@ func (a *authenticator) register(t *testing.T, options []byte) []byte {
 	})
 }
 
-// assert answers navigator.credentials.get's options, counting one more
-// use.
-func (a *authenticator) assert(t *testing.T, options []byte) []byte {
+// Assert answers navigator.credentials.get's options (JSON) with the
+// JSON a page sends back, counting one more use.
+func (a *Authenticator) Assert(t testing.TB, options []byte) []byte {
 	t.Helper()
 	var o protocol.CredentialAssertion
 	if err := json.Unmarshal(options, &o); err != nil {
-		t.Fatal(err)
+		t.Fatalf("the sign-in's options are not JSON: %v\n%s", err, options)
 	}
-	if !a.noCounter {
+	if !a.NoCounter {
 		a.count++
 	}
 	authData := a.authData(t, false)
@@ -129,11 +139,11 @@ func (a *authenticator) assert(t *testing.T, options []byte) []byte {
 		"authenticatorData": b64(authData),
 		"clientDataJSON":    b64(client),
 		"signature":         b64(sig),
-		"userHandle":        b64(a.userHandle),
+		"userHandle":        b64(a.UserHandle),
 	})
 }
 
-func (a *authenticator) answer(t *testing.T, response map[string]any) []byte {
+func (a *Authenticator) answer(t testing.TB, response map[string]any) []byte {
 	t.Helper()
 	b, err := json.Marshal(map[string]any{"id": b64(a.id), "rawId": b64(a.id), "type": "public-key", "response": response})
 	if err != nil {
