@@ -28,12 +28,19 @@ func (s *Server) streamEvents(c echo.Context) error {
 	defer s.metrics.StreamOpened("session")()
 	ctx := c.Request().Context()
 	seen := s.seenChanges(ctx, ss.Account, sc)
+	// The stream is known as its session's before its first byte, and
+	// the session is looked for once more: a session ended from now on
+	// ends the stream, and one ended since this request loaded it sends
+	// none.
+	ctx, done := s.streamContext(c)
+	defer done()
+	if !s.sessionLives(c) {
+		return s.redirectToSignIn(c, "")
+	}
 	st := startStream(c)
 	if !st.retry(3 * time.Second) {
 		return nil
 	}
-	ctx, done := s.streamContext(c)
-	defer done()
 	for {
 		select {
 		case <-ctx.Done():

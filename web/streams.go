@@ -79,3 +79,15 @@ func (s *Server) sessionHeard(token string) {
 		}
 	}()
 }
+
+// sessionLives reports whether the request's session is still in the
+// store: it may have ended (its person removed, on this replica or
+// another) since the request loaded it.
+func (s *Server) sessionLives(c echo.Context) bool {
+	token := s.sessions.Token(c.Request().Context())
+	if token == "" {
+		return true
+	}
+	_, found, err := s.sessionStore.Find(storedToken(token))
+	return err != nil || found
+}
