@@ -34,6 +34,7 @@ type Hours struct {
 	holidays []Date
 	zone     *time.Location
 	open     [7][]span
+	weekly   time.Duration // the open time of a week without holidays
 }
 
 // NewHours is a week of opening times, with holidays, in a zone.
@@ -46,7 +47,13 @@ func NewHours(week Week, holidays []Date, zone *time.Location) (Hours, error) {
 	}
 	hs := slices.Clone(holidays)
 	slices.SortFunc(hs, Date.compare)
-	return Hours{week: week, holidays: slices.Compact(hs), zone: zone, open: week.daySpans()}, nil
+	h := Hours{week: week, holidays: slices.Compact(hs), zone: zone, open: week.daySpans()}
+	for _, spans := range h.open {
+		for _, sp := range spans {
+			h.weekly += time.Duration(sp.to-sp.from) * time.Minute
+		}
+	}
+	return h, nil
 }
 
 // ParseHours reads the three fields a manager fills in: the week as
@@ -123,7 +130,8 @@ type segment struct {
 	midnight time.Time
 	date     Date
 	holiday  bool
-	open     []span // nil on a holiday
+	open     []span    // nil on a holiday
+	change   time.Time // the next change of the clocks; zero when none
 }
 
 // segmentAt is the segment that starts at t, ending at the next midnight,
@@ -134,8 +142,8 @@ func (h Hours) segmentAt(t, limit time.Time) segment {
 		time.Duration(lt.Second())*time.Second + time.Duration(lt.Nanosecond())
 	seg := segment{from: t, midnight: t.Add(-since), date: DateOf(lt)}
 	seg.to = seg.midnight.Add(24 * time.Hour)
-	if _, change := lt.ZoneBounds(); !change.IsZero() && change.Before(seg.to) {
-		seg.to = change
+	if _, seg.change = lt.ZoneBounds(); !seg.change.IsZero() && seg.change.Before(seg.to) {
+		seg.to = seg.change
 	}
 	if limit.Before(seg.to) {
 		seg.to = limit
@@ -145,6 +153,25 @@ func (h Hours) segmentAt(t, limit time.Time) segment {
 		seg.open = h.open[lt.Weekday()]
 	}
 	return seg
+}
+
+// wholeWeek is the end of the seven days from the segment, when they
+// start at its midnight, end by limit and hold no holiday and no change of
+// the clocks: a week the walk steps over at once, open h.weekly. It keeps
+// the walk over a long stretch to a step a week.
+func (h Hours) wholeWeek(seg segment, limit time.Time) (time.Time, bool) {
+	end := seg.midnight.Add(7 * 24 * time.Hour)
+	if !seg.from.Equal(seg.midnight) || end.After(limit) || !seg.change.IsZero() && seg.change.Before(end) {
+		return time.Time{}, false
+	}
+	i, _ := slices.BinarySearchFunc(h.holidays, seg.date, Date.compare)
+	if i < len(h.holidays) {
+		last := DateOf(time.Date(seg.date.Year, seg.date.Month, seg.date.Day+6, 0, 0, 0, 0, time.UTC))
+		if h.holidays[i].compare(last) <= 0 {
+			return time.Time{}, false
+		}
+	}
+	return end, true
 }
 
 // piece is the part of an open span that falls in the segment; ok is
@@ -163,7 +190,7 @@ func (s segment) piece(sp span) (from, to time.Time, ok bool) {
 
 // Elapsed is the service time within [from, to): the time the clock runs,
 // stopped outside the opening times and on holidays. It is zero when to
-// is not after from. Its work grows with the days between them.
+// is not after from. Its work grows with the weeks between them.
 func (h Hours) Elapsed(from, to time.Time) time.Duration {
 	from, to = from.Round(0), to.Round(0)
 	if !from.Before(to) {
@@ -175,6 +202,11 @@ func (h Hours) Elapsed(from, to time.Time) time.Duration {
 	var sum time.Duration
 	for cur := from; cur.Before(to); {
 		seg := h.segmentAt(cur, to)
+		if end, ok := h.wholeWeek(seg, to); ok {
+			sum += h.weekly
+			cur = end
+			continue
+		}
 		for _, sp := range seg.open {
 			if a, b, ok := seg.piece(sp); ok {
 				sum += b.Sub(a)

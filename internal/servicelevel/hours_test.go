@@ -153,9 +153,13 @@ func TestElapsedAndDeadlineAgreeOverAYear(t *testing.T) {
 			h := hours(t, tc.week, "2026-01-01, 2026-03-29, 2026-05-01, 2026-10-25, 2026-11-01, 2026-12-25, 2026-12-26", tc.zone)
 			rng := rand.New(rand.NewPCG(26, 2))
 			year := time.Date(2026, 1, 1, 0, 0, 0, 0, h.Zone())
-			for range 300 {
+			for i := range 300 {
 				start := year.Add(time.Duration(rng.Int64N(int64(365 * 24 * time.Hour))))
-				d := time.Duration(rng.Int64N(int64(72 * time.Hour)))
+				longest := 72 * time.Hour
+				if i%3 == 0 { // several weeks: the walk steps over whole ones
+					longest = MaxTarget
+				}
+				d := time.Duration(rng.Int64N(int64(longest)))
 				deadline, err := h.Deadline(start, d)
 				if err != nil {
 					t.Fatal(err)
@@ -167,9 +171,9 @@ func TestElapsedAndDeadlineAgreeOverAYear(t *testing.T) {
 					t.Fatalf("from %s, %s: deadline %s is not the earliest", start, d, deadline)
 				}
 			}
-			for range 40 {
+			for range 30 {
 				from := year.Add(time.Duration(rng.IntN(365*24*60)) * time.Minute)
-				to := from.Add(time.Duration(rng.IntN(4*24*60)) * time.Minute)
+				to := from.Add(time.Duration(rng.IntN(30*24*60)) * time.Minute)
 				var want time.Duration
 				for m := from; m.Before(to); m = m.Add(time.Minute) {
 					if openAt(h, m) {
@@ -205,6 +209,21 @@ func TestElapsedAcrossTheChangesOfTheClocks(t *testing.T) {
 			if got := h.Elapsed(from, to); got != want {
 				t.Errorf("%s from %s: %s elapsed; want %s", tc.zone, from, got, want)
 			}
+		}
+		// Five weeks around the change, which the walk steps over a week at
+		// a time but for the week of the change.
+		from, to := day.AddDate(0, 0, -16), day.AddDate(0, 0, 19)
+		var want time.Duration
+		for m := from; m.Before(to); m = m.Add(time.Minute) {
+			if openAt(h, m) {
+				want += time.Minute
+			}
+		}
+		if got := h.Elapsed(from, to); got != want {
+			t.Errorf("%s from %s to %s: %s elapsed; want %s", tc.zone, from, to, got, want)
+		}
+		if d, err := h.Deadline(from, want); err != nil || d.After(to) || h.Elapsed(from, d) != want {
+			t.Errorf("%s from %s, %s: deadline %s, %v", tc.zone, from, want, d, err)
 		}
 	}
 }

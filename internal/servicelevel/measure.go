@@ -187,6 +187,11 @@ func (h Hours) deadlines(from time.Time, ds []time.Duration, at []time.Time) {
 	limit := from.Add(Horizon)
 	for cur := from; cur.Before(limit); {
 		seg := h.segmentAt(cur, limit)
+		if end, ok := h.wholeWeek(seg, limit); ok && ds[i]-used > h.weekly {
+			used += h.weekly
+			cur = end
+			continue
+		}
 		for _, sp := range seg.open {
 			a, b, ok := seg.piece(sp)
 			if !ok {
