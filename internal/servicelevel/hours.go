@@ -138,8 +138,9 @@ type segment struct {
 // change of the clocks, or limit, whichever comes first.
 func (h Hours) segmentAt(t, limit time.Time) segment {
 	lt := t.In(h.Zone())
-	since := time.Duration(lt.Hour())*time.Hour + time.Duration(lt.Minute())*time.Minute +
-		time.Duration(lt.Second())*time.Second + time.Duration(lt.Nanosecond())
+	hour, minute, second := lt.Clock()
+	since := time.Duration(hour)*time.Hour + time.Duration(minute)*time.Minute +
+		time.Duration(second)*time.Second + time.Duration(lt.Nanosecond())
 	seg := segment{from: t, midnight: t.Add(-since), date: DateOf(lt)}
 	seg.to = seg.midnight.Add(24 * time.Hour)
 	if _, seg.change = lt.ZoneBounds(); !seg.change.IsZero() && seg.change.Before(seg.to) {
