@@ -26,6 +26,9 @@ type Explanation struct {
 	More int
 	// Stopped is how long the clock stood still in all.
 	Stopped time.Duration
+	// Resumes is, for an alert still open, when the clock runs again if it
+	// stands still now; zero otherwise.
+	Resumes time.Time
 	zone    *time.Location
 }
 
@@ -84,7 +87,7 @@ func (h Hours) Explain(from, to time.Time) Explanation {
 // a holiday."
 func (e Explanation) String() string {
 	if len(e.Stops) == 0 {
-		return "The clock did not stop: all of the time was within service hours."
+		return "The clock did not stop: all of the time was within service hours." + e.resumes()
 	}
 	var labels []string
 	counts := map[string]int{}
@@ -117,7 +120,16 @@ func (e Explanation) String() string {
 		}
 		why = append(why, "on "+list(dates)+", "+plural(len(holidays), "a holiday", "holidays"))
 	}
-	return "The clock stopped for " + words(e.Stopped) + ": " + strings.Join(why, " and ") + "."
+	return "The clock stopped for " + words(e.Stopped) + ": " + strings.Join(why, " and ") + "." + e.resumes()
+}
+
+// resumes says when a clock stopped now runs again: " It runs again at
+// 06:00 on Mon 30 Nov."
+func (e Explanation) resumes() string {
+	if e.Resumes.IsZero() {
+		return ""
+	}
+	return " It runs again at " + e.Resumes.In(e.zone).Format("15:04 on Mon 2 Jan") + "."
 }
 
 // wholeHolidays reports whether the stop is holidays from midnight to

@@ -237,3 +237,13 @@ func (h Hours) Deadline(from time.Time, d time.Duration) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("%s of service time from %s: %w", words(d), from.In(h.Zone()).Format("2 Jan 2006 15:04 MST"), ErrBeyondHorizon)
 }
+
+// Resumes is when the clock next runs at or after t: t itself when it
+// runs at t; false when it does not within the Horizon.
+func (h Hours) Resumes(t time.Time) (time.Time, bool) {
+	d, err := h.Deadline(t, time.Nanosecond)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return d.Add(-time.Nanosecond), true
+}

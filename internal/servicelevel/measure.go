@@ -157,13 +157,17 @@ func (p Policy) outcome(opened, done, now time.Time, target time.Duration, risk,
 }
 
 // Explain says where the clock stopped between the alert's opening and
-// its closing, or now while it is open.
+// its closing, or now while it is open; and, while it is open and the
+// clock stands still, when the clock runs again.
 func (p Policy) Explain(a Alert, now time.Time) Explanation {
-	end := a.Closed
-	if end.IsZero() {
-		end = now
+	if !a.Closed.IsZero() {
+		return p.Hours.Explain(a.Opened, a.Closed)
 	}
-	return p.Hours.Explain(a.Opened, end)
+	e := p.Hours.Explain(a.Opened, now)
+	if resumes, ok := p.Hours.Resumes(now); ok && resumes.After(now) {
+		e.Resumes = resumes
+	}
+	return e
 }
 
 // deadlines sets at[i] to Deadline(from, ds[i]) for durations in

@@ -164,6 +164,17 @@ func TestExplainAnAlert(t *testing.T) {
 	if got := p.Explain(a, a.Closed.Add(time.Hour)).String(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
+	a.Closed = time.Time{}
+	now := at(t, p.Hours.Zone(), "2026-12-26 10:00")
+	want = "The clock stopped for 1 d 12 h: 24 Dec 22:00–26 Dec 10:00 outside service hours and on 25 Dec, a holiday. It runs again at 06:00 on Mon 28 Dec."
+	if got := p.Explain(a, now).String(); got != want {
+		t.Errorf("still open on Saturday:\n got %s\nwant %s", got, want)
+	}
+	now = at(t, p.Hours.Zone(), "2026-12-24 21:58")
+	want = "The clock did not stop: all of the time was within service hours."
+	if got := p.Explain(a, now).String(); got != want {
+		t.Errorf("still open within hours:\n got %s\nwant %s", got, want)
+	}
 }
 
 func TestStateWords(t *testing.T) {
