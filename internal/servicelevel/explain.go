@@ -94,7 +94,7 @@ func (e Explanation) String() string {
 	var holidays []Date
 	for _, s := range e.Stops {
 		holidays = append(holidays, s.Holidays...)
-		if e.wholeHolidays(s) {
+		if e.onlyHolidays(s) {
 			continue
 		}
 		l := e.label(s)
@@ -132,18 +132,19 @@ func (e Explanation) resumes() string {
 	return " It runs again at " + e.Resumes.In(e.zone).Format("15:04 on Mon 2 Jan") + "."
 }
 
-// wholeHolidays reports whether the stop is holidays from midnight to
-// midnight and nothing else: the sentence names its dates only.
-func (e Explanation) wholeHolidays(s Stop) bool {
-	from, to := s.From.In(e.zone), s.To.In(e.zone)
-	days := 0
-	for d := from; d.Before(to) && days <= len(s.Holidays); d = d.AddDate(0, 0, 1) {
-		days++
+// onlyHolidays reports whether every day the stop touches is a holiday:
+// the sentence names their dates only.
+func (e Explanation) onlyHolidays(s Stop) bool {
+	if len(s.Holidays) == 0 {
+		return false
 	}
-	return len(s.Holidays) > 0 && days == len(s.Holidays) && midnight(from) && midnight(to)
+	first, last := DateOf(s.From.In(e.zone)), DateOf(s.To.Add(-1).In(e.zone))
+	days := 1
+	for d := first; d != last && days <= len(s.Holidays); days++ {
+		d = DateOf(time.Date(d.Year, d.Month, d.Day+1, 0, 0, 0, 0, time.UTC))
+	}
+	return days == len(s.Holidays)
 }
-
-func midnight(t time.Time) bool { return t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 }
 
 // label writes a stop as its wall-clock times, "22:00–06:00", when it
 // lasts less than a day; with dates, "24 Dec 22:00–26 Dec 06:00", when
