@@ -32,8 +32,8 @@ type Explanation struct {
 	zone    *time.Location
 }
 
-// Explain says where the clock stopped within [from, to). Like Elapsed,
-// its work grows with the days between them; what it keeps does not.
+// Explain says where the clock stopped within [from, to). Its work grows
+// with the days between them; what it keeps does not.
 func (h Hours) Explain(from, to time.Time) Explanation {
 	from, to = from.Round(0), to.Round(0)
 	e := Explanation{zone: h.Zone()}
@@ -79,6 +79,14 @@ func (h Hours) Explain(from, to time.Time) Explanation {
 		cur = seg.to
 	}
 	return e
+}
+
+// location is the zone the explanation tells times in.
+func (e Explanation) location() *time.Location {
+	if e.zone == nil {
+		return time.UTC
+	}
+	return e.zone
 }
 
 // String says where the clock stopped in a sentence: "The clock stopped
@@ -129,7 +137,7 @@ func (e Explanation) resumes() string {
 	if e.Resumes.IsZero() {
 		return ""
 	}
-	return " It runs again at " + e.Resumes.In(e.zone).Format("15:04 on Mon 2 Jan") + "."
+	return " It runs again at " + e.Resumes.In(e.location()).Format("15:04 on Mon 2 Jan") + "."
 }
 
 // onlyHolidays reports whether every day the stop touches is a holiday:
@@ -138,7 +146,7 @@ func (e Explanation) onlyHolidays(s Stop) bool {
 	if len(s.Holidays) == 0 {
 		return false
 	}
-	first, last := DateOf(s.From.In(e.zone)), DateOf(s.To.Add(-1).In(e.zone))
+	first, last := DateOf(s.From.In(e.location())), DateOf(s.To.Add(-1).In(e.location()))
 	days := 1
 	for d := first; d != last && days <= len(s.Holidays); days++ {
 		d = DateOf(time.Date(d.Year, d.Month, d.Day+1, 0, 0, 0, 0, time.UTC))
@@ -150,7 +158,7 @@ func (e Explanation) onlyHolidays(s Stop) bool {
 // lasts less than a day; with dates, "24 Dec 22:00–26 Dec 06:00", when
 // longer or over a holiday.
 func (e Explanation) label(s Stop) string {
-	from, to := s.From.In(e.zone), s.To.In(e.zone)
+	from, to := s.From.In(e.location()), s.To.In(e.location())
 	if len(s.Holidays) == 0 && s.To.Sub(s.From) < 24*time.Hour {
 		return from.Format("15:04") + "–" + to.Format("15:04")
 	}

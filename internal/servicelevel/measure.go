@@ -170,28 +170,38 @@ func (p Policy) Explain(a Alert, now time.Time) Explanation {
 	return e
 }
 
-// deadlines sets at[i] to Deadline(from, ds[i]) for durations in
-// ascending order, in one walk; a zero time for each beyond the Horizon.
+// maxDeadlines is the most times deadlines finds in one walk: the claim's
+// and the resolve's, each with its time at risk.
+const maxDeadlines = 4
+
+// deadlines sets at[i] to Deadline(from, ds[i]), for up to maxDeadlines
+// durations in any order, in one walk; a zero time for each beyond the
+// Horizon.
 func (h Hours) deadlines(from time.Time, ds []time.Duration, at []time.Time) {
 	from = from.Round(0)
-	i := 0
-	for ; i < len(ds) && ds[i] <= 0; i++ {
-		at[i] = from
+	var order [maxDeadlines]int // indexes of ds, shortest first
+	n := copy(order[:], []int{0, 1, 2, 3}[:len(ds)])
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && ds[order[j]] < ds[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	next := order[:n]
+	for len(next) > 0 && ds[next[0]] <= 0 {
+		at[next[0]] = from
+		next = next[1:]
 	}
 	if h.continuous() {
-		for ; i < len(ds); i++ {
+		for _, i := range next {
 			at[i] = from.Add(ds[i])
 		}
 		return
 	}
-	if i == len(ds) {
-		return
-	}
 	var used time.Duration
 	limit := from.Add(Horizon)
-	for cur := from; cur.Before(limit); {
+	for cur := from; len(next) > 0 && cur.Before(limit); {
 		seg := h.segmentAt(cur, limit)
-		if end, ok := h.wholeWeek(seg, limit); ok && ds[i]-used > h.weekly {
+		if end, ok := h.wholeWeek(seg, limit); ok && ds[next[0]]-used > h.weekly {
 			used += h.weekly
 			cur = end
 			continue
@@ -202,11 +212,9 @@ func (h Hours) deadlines(from time.Time, ds []time.Duration, at []time.Time) {
 				continue
 			}
 			n := b.Sub(a)
-			for ; i < len(ds) && ds[i]-used <= n; i++ {
-				at[i] = a.Add(ds[i] - used)
-			}
-			if i == len(ds) {
-				return
+			for len(next) > 0 && ds[next[0]]-used <= n {
+				at[next[0]] = a.Add(ds[next[0]] - used)
+				next = next[1:]
 			}
 			used += n
 		}

@@ -198,3 +198,29 @@ func TestStateWords(t *testing.T) {
 		}
 	}
 }
+
+// A time to resolve as short as the time to claim becomes at risk before
+// the claim's deadline: each of the four times is found in one walk, in
+// whatever order they fall.
+func TestEvaluateEqualTargetsOverAWeekend(t *testing.T) {
+	targets, err := NewTargets(map[domain.AlertType]Target{domain.AlertJam: {Claim: 15 * time.Minute, Resolve: 15 * time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Policy{Hours: hours(t, "Mon-Fri 06:00-22:00", "", "Europe/Berlin"), Targets: targets}
+	loc := p.Hours.Zone()
+	m := p.Evaluate(Alert{Type: domain.AlertJam, Opened: at(t, loc, "2026-11-27 21:47")}, at(t, loc, "2026-11-28 10:00"))
+	for _, c := range []struct {
+		what      string
+		got, want time.Time
+	}{
+		{"claim at risk", m.Claim.AtRisk, at(t, loc, "2026-11-27 21:59")},
+		{"claim deadline", m.Claim.Deadline, at(t, loc, "2026-11-30 06:02")},
+		{"resolve at risk", m.Resolve.AtRisk, at(t, loc, "2026-11-27 21:59")},
+		{"resolve deadline", m.Resolve.Deadline, at(t, loc, "2026-11-30 06:02")},
+	} {
+		if !c.got.Equal(c.want) {
+			t.Errorf("%s %s; want %s", c.what, c.got.In(loc), c.want)
+		}
+	}
+}
