@@ -170,6 +170,15 @@ func TestElapsedAndDeadlineAgreeOverAYear(t *testing.T) {
 				if d > 0 && h.Elapsed(start, deadline.Add(-1)) >= d {
 					t.Fatalf("from %s, %s: deadline %s is not the earliest", start, d, deadline)
 				}
+				// The four times of an alert, in any order, in one walk.
+				ds := []time.Duration{d, d / 3, time.Duration(rng.Int64N(int64(longest))), d * 4 / 5}
+				var got [4]time.Time
+				h.deadlines(start, ds, got[:])
+				for k, dk := range ds {
+					if want, _ := h.Deadline(start, dk); !got[k].Equal(want) {
+						t.Fatalf("from %s, times %v: the walk gives %s for %s; Deadline gives %s", start, ds, got[k], dk, want)
+					}
+				}
 			}
 			for range 30 {
 				from := year.Add(time.Duration(rng.IntN(365*24*60)) * time.Minute)
