@@ -10,6 +10,10 @@ import (
 // years' worth.
 const MaxHolidays = 400
 
+// maxHolidaysText is the longest text of holidays ParseHolidays reads: the
+// most holidays, each with a separator and room to spare.
+const maxHolidaysText = MaxHolidays * 16
+
 // Date is a calendar day, read in the hours' zone.
 type Date struct {
 	Year  int
@@ -48,6 +52,9 @@ func (d Date) compare(o Date) int {
 // closed all day, midnight to midnight. The dates come back in order, each
 // once.
 func ParseHolidays(text string) ([]Date, error) {
+	if len(text) > maxHolidaysText {
+		return nil, invalid("The holidays are %d characters long; write them in at most %d.", len(text), maxHolidaysText)
+	}
 	fields := strings.FieldsFunc(text, func(r rune) bool {
 		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
 	})

@@ -81,8 +81,11 @@ func ParseZone(name string) (*time.Location, error) {
 	if name == "" || name == "Local" {
 		return nil, invalid("The service hours have no time zone: give one, such as Europe/Berlin.")
 	}
+	if len(name) > 64 {
+		return nil, invalid("%.64q… is not a time zone: give an IANA name, such as Europe/Berlin.", name)
+	}
 	loc, err := time.LoadLocation(name)
-	if err != nil || len(name) > 64 {
+	if err != nil {
 		return nil, invalid("%q is not a time zone: give an IANA name, such as Europe/Berlin or America/New_York.", name)
 	}
 	return loc, nil

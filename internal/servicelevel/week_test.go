@@ -82,6 +82,7 @@ func TestParseHolidays(t *testing.T) {
 		{"25.12.2026", `"25.12.2026" is not a date`},
 		{"2026-12-25 tomorrow", `"tomorrow" is not a date`},
 		{strings.Repeat("2026-12-25 ", MaxHolidays+1), "401 holidays are too many: give at most 400"},
+		{strings.Repeat(" ", 10_000) + "2026-12-25", "The holidays are 10010 characters long; write them in at most 6400"},
 	} {
 		if _, err := ParseHolidays(tc.in); err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, ErrInvalid) {
 			t.Errorf("ParseHolidays(%.40q) = %v; want an ErrInvalid saying %q", tc.in, err, tc.want)
@@ -93,6 +94,7 @@ func TestParseHoursNeedsAZone(t *testing.T) {
 	for _, tc := range []struct{ zone, want string }{
 		{"", "have no time zone: give one, such as Europe/Berlin"},
 		{"Europe/Berln", `"Europe/Berln" is not a time zone`},
+		{strings.Repeat("Europe/", 20), "is not a time zone: give an IANA name"},
 	} {
 		if _, err := ParseHours("Mon-Fri 06:00-22:00", "", tc.zone); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ParseHours with zone %q = %v; want %q", tc.zone, err, tc.want)
