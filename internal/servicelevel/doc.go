@@ -3,10 +3,11 @@
 // the client's time zone) outside which the clock stops, and targets per
 // alert type for the time to claim and the time to resolve.
 //
-// It is pure: no storage, no clock of its own, no I/O. The store keeps a
-// policy as the text ParseWeek, ParseHolidays and ParseTargetTime read and
-// the String methods write; the pages, the notifications and the client
-// report call Evaluate and Tally with the times they hold.
+// It is pure: no storage, no clock of its own, no I/O; callers pass the
+// times they hold (Evaluate, Explain) and the alerts they measured (Tally).
+// Nothing stores a policy or shows a measure yet. Service hours go to text
+// and back: ParseWeek and ParseHolidays read what Week.String and
+// FormatHolidays write; ParseTargetTime reads a target typed in a form.
 package servicelevel
 
 import (

@@ -10,7 +10,8 @@ import (
 
 // Horizon is how far ahead Deadline looks for service time: a deadline
 // further than this from its start is not given. It bounds the work of
-// one deadline to some 750 days of walking, however sparse the hours.
+// one deadline to some 750 steps of a day (fewer where whole weeks are
+// stepped over), however sparse the hours.
 const Horizon = 2 * 366 * 24 * time.Hour
 
 // ErrBeyondHorizon says a duration of service time does not elapse within
