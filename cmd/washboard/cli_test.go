@@ -81,6 +81,7 @@ func TestRunRejectsBadInput(t *testing.T) {
 	}{
 		{[]string{"nope"}, `unknown command "nope"`},
 		{[]string{"sim", "--devices", "0"}, "--devices must be at least 1"},
+		{[]string{"serve", "--upstream", "http://127.0.0.1:1", "--audit-log", "12h"}, "--audit-log must be at least 1d, got 12h0m0s"},
 		{[]string{"sim", "--speed", "0.5"}, "--speed must be at least 1"},
 		{[]string{"sim", "--error-rate", "2"}, "--error-rate must be from 0 to 1"},
 		{[]string{"sim", "--history", "soon"}, `"soon" is not a duration`},

@@ -14,6 +14,7 @@ import (
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
+	"washboard/internal/people"
 	"washboard/internal/store"
 	"washboard/internal/store/sqlite"
 )
@@ -65,7 +66,7 @@ func (s *countingStore) DeleteExpiredSessions(ctx context.Context) error {
 // TestHousekeepingRemovesOldDeviceHistory: what serve runs every half hour
 // removes the device history older than --device-history, keeping the
 // readings that tell each device's state then, and with --device-history 0
-// removes none.
+// removes none; and the audit log's entries older than its 400 days.
 func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 18, 12, 0, 0, 0, time.UTC)
@@ -110,10 +111,18 @@ func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 				}
 			}
 
+			logged := []time.Time{now.Add(-401 * day), now.Add(-399 * day)}
+			for _, at := range logged {
+				if err := st.RecordAudit(ctx, "a", store.Audit{At: at, ActorName: "Ana", Action: domain.AuditScreenAdded, Subject: "Staff room"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+
 			hctx, stop := context.WithCancel(ctx)
 			done := make(chan struct{})
+			team := people.New(db, ring(t, 1), clock.NewFake(now), people.Config{})
 			go func() {
-				housekeeping(hctx, st, clock.NewFake(now), c.keep, time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil)))
+				housekeeping(hctx, st, team, clock.NewFake(now), c.keep, time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil)))
 				close(done)
 			}()
 			for deadline := time.Now().Add(10 * time.Second); st.rounds.Load() < 2; time.Sleep(time.Millisecond) {
@@ -134,6 +143,13 @@ func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 			}
 			if !slices.EqualFunc(got, c.want, time.Time.Equal) {
 				t.Errorf("readings left from %s: %v; want %v", c.keep, got, c.want)
+			}
+			entries, err := st.AuditEntries(ctx, domain.AuditFilter{Account: "a"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 1 || !entries[0].At.Equal(logged[1]) {
+				t.Errorf("the audit log keeps %d entries after housekeeping; want the one of 399 days ago alone", len(entries))
 			}
 		})
 	}

@@ -49,6 +49,7 @@ type serveConfig struct {
 	MetadataInterval time.Duration
 	History          time.Duration
 	DeviceHistory    time.Duration
+	AuditLog         time.Duration
 	Lookback         time.Duration
 	IdleTimeout      time.Duration
 	Lifetime         time.Duration
@@ -79,6 +80,8 @@ func (c *serveConfig) flags(fs *flag.FlagSet) {
 	fs.Var((*durationValue)(&c.MetadataInterval), "metadata-interval", "how often the layout is refreshed (at least 1h)")
 	fs.Var((*durationValue)(&c.History), "history", "how long closed alerts are kept")
 	c.DeviceHistory = 90 * 24 * time.Hour
+	c.AuditLog = people.DefaultAuditRetention
+	fs.Var((*durationValue)(&c.AuditLog), "audit-log", "how long the audit log keeps each entry (at least 1d)")
 	fs.Var((*durationValue)(&c.DeviceHistory), "device-history", "how long each device's levels, battery and online state are kept, for charts and forecasts (0: not kept)")
 	fs.Var((*durationValue)(&c.Lookback), "lookback", "how far back open alerts are re-read by creation date")
 	fs.Var((*durationValue)(&c.IdleTimeout), "idle-timeout", "a session ends after this long without a request")
@@ -108,6 +111,8 @@ func (c serveConfig) validate() error {
 		return usageError{"--lookback and --history must be positive"}
 	case c.DeviceHistory < 0:
 		return usageError{"--device-history must be 0 (not kept) or positive"}
+	case c.AuditLog < 24*time.Hour:
+		return usageError{fmt.Sprintf("--audit-log must be at least 1d, got %s", c.AuditLog)}
 	case c.IdleTimeout <= 0 || c.Lifetime <= 0:
 		return usageError{"--idle-timeout and --session-lifetime must be positive"}
 	case c.NotificationRate < 1:
@@ -247,7 +252,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err := checkKeys(ctx, keys, st, log); err != nil {
 		return err
 	}
-	team := people.New(st, keys, opts.clock, people.Config{})
+	team := people.New(st, keys, opts.clock, people.Config{AuditRetention: cfg.AuditLog})
 	if err := upgradePeople(ctx, team, keys, log); err != nil {
 		return fmt.Errorf("connecting the accounts signed in before people existed: %w", err)
 	}
@@ -319,7 +324,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	}, log)
 	// Expired sessions and old device history are removed every half
 	// hour, until the sync stops.
-	go housekeeping(syncCtx, st, opts.clock, cfg.DeviceHistory, housekeepingEvery, log)
+	go housekeeping(syncCtx, st, team, opts.clock, cfg.DeviceHistory, housekeepingEvery, log)
 	// Connected accounts sync with nobody signed in, until the sync stops.
 	go holdConnected(syncCtx, team, engine, opts.clock, log)
 	// The service's events are applied by the receiver's worker until the
@@ -485,16 +490,24 @@ func passkeysFor(publicURL string, clk clock.Clock, log *slog.Logger) (*passkey.
 	return passkey.New(cfg)
 }
 
-// housekeepingEvery is how often expired sessions and old device history
-// are removed.
+// housekeepingEvery is how often expired sessions, old device history and
+// old audit log entries are removed.
 const housekeepingEvery = 30 * time.Minute
 
+// auditPrunesPerRound bounds the audit log's removals in one round of
+// housekeeping, each of at most people.AuditPruneBatch entries: a log
+// that grew faster waits for the next round.
+const auditPrunesPerRound = 10
+
 // housekeeping removes, every so often until ctx ends, the expired
-// sessions and, when deviceHistory is positive, the device history older
-// than that (the readings that still tell each device's state then stay).
+// sessions, the audit log's entries older than its retention, and, when
+// deviceHistory is positive, the device history older than that (the
+// readings that still tell each device's state then stay).
 func housekeeping(ctx context.Context, st interface {
 	DeleteExpiredSessions(context.Context) error
 	PruneHistory(context.Context, time.Time) error
+}, audit interface {
+	PruneAudit(context.Context) (int, error)
 }, clk clock.Clock, deviceHistory, every time.Duration, log *slog.Logger) {
 	for {
 		select {
@@ -507,6 +520,15 @@ func housekeeping(ctx context.Context, st interface {
 			if deviceHistory > 0 {
 				if err := st.PruneHistory(ctx, clk.Now().Add(-deviceHistory)); err != nil && ctx.Err() == nil {
 					log.Warn("removing old device history", "error", err.Error())
+				}
+			}
+			for range auditPrunesPerRound {
+				n, err := audit.PruneAudit(ctx)
+				if err != nil && ctx.Err() == nil {
+					log.Warn("removing old audit log entries", "error", err.Error())
+				}
+				if err != nil || n < people.AuditPruneBatch {
+					break
 				}
 			}
 		}
