@@ -336,6 +336,9 @@ func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
+	// The sync's progress page goes on to the overview by itself: a page
+	// opened before it does would be cut off.
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 
 	// One open alert claimed, one not: the alerts page shows both kinds of
 	// "who is on it", and the claim page its form with a claim.

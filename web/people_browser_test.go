@@ -24,6 +24,9 @@ func TestBrowserPeoplePages(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
+	// The sync's progress page goes on to the overview by itself: a page
+	// opened before it does would be cut off.
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 	// Someone joined, so that the lists and the log have rows.
 	a.browserAs(domain.Staff, "Bo Ek")
 	invitation := a.invite(a.accountOf(false), domain.Viewer, "")
