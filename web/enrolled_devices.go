@@ -183,19 +183,12 @@ func (s *Server) refuseDeviceChange(c echo.Context, err error) error {
 		return merr
 	}
 	m.Error = words
-	status := http.StatusUnprocessableEntity
-	if errors.Is(err, domain.ErrForbidden) {
-		status = http.StatusForbidden
-	}
-	return render(c, status, views.EnrolledDevicesView(m))
+	return render(c, refusedStatus(err), views.EnrolledDevicesView(m))
 }
 
 // flashDevices goes back to the devices' page, which shows msg once.
 func (s *Server) flashDevices(c echo.Context, msg string) error {
-	ctx := c.Request().Context()
-	s.sessions.Put(ctx, keyDevicesFlash, msg)
-	s.sessionChanged(ctx)
-	return redirect(c, "/people/devices")
+	return s.flashTo(c, keyDevicesFlash, msg, "/people/devices")
 }
 
 // showEnrolment shows the page of an enrolment link: a button that signs

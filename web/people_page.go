@@ -248,19 +248,30 @@ func (s *Server) refusePeopleChange(c echo.Context, err error) error {
 		return merr
 	}
 	m.Error = words
-	status := http.StatusUnprocessableEntity
+	return render(c, refusedStatus(err), views.PeopleView(m))
+}
+
+// refusedStatus is the status of a page that says why the rules of people
+// refused a change: 403 when the person may not make it, 422 otherwise.
+func refusedStatus(err error) int {
 	if errors.Is(err, domain.ErrForbidden) {
-		status = http.StatusForbidden
+		return http.StatusForbidden
 	}
-	return render(c, status, views.PeopleView(m))
+	return http.StatusUnprocessableEntity
 }
 
 // flashPeople goes back to the people page, which shows msg once.
 func (s *Server) flashPeople(c echo.Context, msg string) error {
+	return s.flashTo(c, keyPeopleFlash, msg, "/people")
+}
+
+// flashTo goes back to the page at path, which shows msg, kept in the
+// session under key, once.
+func (s *Server) flashTo(c echo.Context, key, msg, path string) error {
 	ctx := c.Request().Context()
-	s.sessions.Put(ctx, keyPeopleFlash, msg)
+	s.sessions.Put(ctx, key, msg)
 	s.sessionChanged(ctx)
-	return redirect(c, "/people")
+	return redirect(c, path)
 }
 
 // endOwnSession ends the request's own session, which a change of its
