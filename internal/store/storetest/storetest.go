@@ -79,6 +79,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"SyncStatuses", testSyncStatuses},
 		{"SyncStatusesShowTheLastRecord", testSyncStatusesShowTheLastRecord},
 		{"ReportSettings", testReportSettings},
+		{"ServiceLevels", testServiceLevels},
+		{"AlertMeasures", testAlertMeasures},
 		{"Screens", testScreens},
 		{"ScreenCredentials", testScreenCredentials},
 		{"RemoveRevokedScreens", testRemoveRevokedScreens},
