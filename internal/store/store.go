@@ -245,6 +245,10 @@ type ServiceLevels interface {
 	// AlertMeasures returns the measures recorded of the account's alerts
 	// of the given ids, by alert id; those never measured are left out.
 	AlertMeasures(ctx context.Context, account string, ids []string) (map[string]AlertMeasure, error)
+	// FirstClaims returns when each of the account's alerts given was
+	// first claimed, ended claims included, by alert id; those never
+	// claimed are left out.
+	FirstClaims(ctx context.Context, account string, ids []string) (map[string]time.Time, error)
 	// PruneAlertMeasures removes the measures of alerts closed before
 	// before, of every account; it returns how many.
 	PruneAlertMeasures(ctx context.Context, before time.Time) (int, error)
@@ -281,7 +285,7 @@ type AlertMeasure struct {
 	// (met, missed, or not applicable), Target and Used alone are kept.
 	Claim, Resolve MeasureOutcome
 	// Policy is the service level in force, in words; Explanation says
-	// where the clock stopped.
+	// where the clock stopped, empty when it never did.
 	Policy, Explanation string
 }
 

@@ -119,7 +119,8 @@ func (s *Store) PruneAlertMeasures(ctx context.Context, before time.Time) (int, 
 // measureClosed records, in tx, the measure of each alert given (closed,
 // by id) against the service level in force: its building's, or else the
 // account's. One that the account's service levels do not measure
-// records nothing, nor one measured before. A service level kept that no
+// records nothing, nor one measured before. The explanation is empty when
+// the clock never stopped. A service level kept that no
 // longer reads (a time zone the server's database lost) measures nothing.
 // seen is when the write saw the service: the closing time of an alert
 // that has none.
@@ -175,13 +176,17 @@ func (s *Store) measureClosed(ctx context.Context, tx Tx, key int64, closed map[
 		}
 		in := servicelevel.Alert{Type: a.Type, Opened: a.Created, Claimed: claimed[id], Closed: end}
 		m := p.Evaluate(in, end)
+		explanation := ""
+		if e := p.Explain(in, end); e.Stopped > 0 {
+			explanation = e.String()
+		}
 		words := store.Cut(p.Hours.String()+"; "+p.Targets.String(), maxPolicyWords)
 		if _, err := tx.Exec(ctx, `INSERT INTO alert_measures (`+measureCols+`, account_id)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, alert_id) DO NOTHING`,
 			id, string(a.Type), a.LocationID, building, s.d.Time(a.Created), s.d.NullTime(claimed[id]), s.d.Time(end),
 			m.Claim.State.String(), m.Claim.Used.Milliseconds(), m.Claim.Target.Milliseconds(),
 			m.Resolve.State.String(), m.Resolve.Used.Milliseconds(), m.Resolve.Target.Milliseconds(),
-			words, p.Explain(in, end).String(), key); err != nil {
+			words, explanation, key); err != nil {
 			return err
 		}
 	}
@@ -209,6 +214,16 @@ func (s *Store) buildingsOf(ctx context.Context, q Querier, key int64, locations
 		return rows.Err()
 	})
 	return out, err
+}
+
+// FirstClaims returns when each of the account's alerts given was first
+// claimed.
+func (s *Store) FirstClaims(ctx context.Context, account string, ids []string) (map[string]time.Time, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
+	return s.firstClaims(ctx, s.read, key, ids)
 }
 
 // firstClaims returns when each of the account's alerts given was first
