@@ -15,6 +15,11 @@ import (
 // against the one in force, live while it is open and as kept when it
 // closed (store.ServiceLevels).
 
+// MeasureRetention is how long the measures of closed alerts are kept
+// (store.ServiceLevels): a year and a month, so that a client's month can
+// be set against the same month a year before.
+const MeasureRetention = 400 * 24 * time.Hour
+
 // serviceLevelStore keeps the service levels and the measures of alerts.
 type serviceLevelStore interface {
 	ServiceLevels(ctx context.Context, account string) (map[string]store.ServiceLevel, error)
