@@ -126,7 +126,7 @@ func TestServiceLevelsClockStopsOutsideHours(t *testing.T) {
 	al, _ := slAlert(t, a, "sl-early", 30*time.Minute)
 	claim := html.UnescapeString(b.get("/alerts/" + al.ID + "/claim").body)
 	for _, want := range []string{"Within target", "Time to claim: within target, under 1 min of 15 min used, due at 10:15 on Wed 18 Nov.",
-		"The clock stopped for 30 min", "outside service hours", "It runs again at 10:00 on Wed 18 Nov."} {
+		"The clock stopped for 30 min: 09:00–09:30 outside service hours. It runs again at 10:00 on Wed 18 Nov."} {
 		if !strings.Contains(claim, want) {
 			t.Errorf("the page of an alert opened before hours does not say %q", want)
 		}
