@@ -165,34 +165,14 @@ func (l AlertLevel) Worst() servicelevel.State {
 	return l.Claim.State
 }
 
-// policies are an account's service levels read into policies, by
-// building ("" for the account's).
-type policies map[string]servicelevel.Policy
-
-// For is the policy of alerts in a building: the building's, or else the
-// account's; false when neither is set.
-func (ps policies) For(building string) (servicelevel.Policy, bool) {
-	if p, ok := ps[building]; ok && building != "" {
-		return p, true
-	}
-	p, ok := ps[""]
-	return p, ok
-}
-
-func (s *Service) policies(ctx context.Context, account string) (policies, error) {
+// policies reads the account's service levels into policies, by
+// building (store.Policies).
+func (s *Service) policies(ctx context.Context, account string) (map[string]servicelevel.Policy, error) {
 	levels, err := s.store.ServiceLevels(ctx, account)
 	if err != nil || len(levels) == 0 {
 		return nil, err
 	}
-	ps := policies{}
-	for b, sl := range levels {
-		p, err := sl.Policy()
-		if err != nil {
-			return nil, fmt.Errorf("the saved service level of account %s: %w", account, err)
-		}
-		ps[b] = p
-	}
-	return ps, nil
+	return store.Policies(levels), nil
 }
 
 // alertLevels measures the alerts located at now, by alert id: the open
@@ -234,7 +214,7 @@ func (s *Service) alertLevels(ctx context.Context, account string, al Located, n
 			continue
 		}
 		b, _, _, _ := al.Places.Path(al.Locations[a.LocationID].RoomID)
-		p, ok := ps.For(b.ID)
+		p, ok := store.PolicyFor(ps, b.ID)
 		if !ok {
 			continue
 		}

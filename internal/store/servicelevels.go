@@ -57,3 +57,27 @@ func DecodeTargets(text string) ([]ServiceTarget, error) {
 	}
 	return out, nil
 }
+
+// Policies reads an account's service levels into the policies they
+// measure with, by building ("" for the account's). A service level kept
+// that no longer reads (a time zone the server's database lost) is left
+// out: it measures nothing.
+func Policies(levels map[string]ServiceLevel) map[string]servicelevel.Policy {
+	out := make(map[string]servicelevel.Policy, len(levels))
+	for b, sl := range levels {
+		if p, err := sl.Policy(); err == nil {
+			out[b] = p
+		}
+	}
+	return out
+}
+
+// PolicyFor is the policy in force for the alerts of a building: the
+// building's, or else the account's; false when neither is set.
+func PolicyFor(policies map[string]servicelevel.Policy, building string) (servicelevel.Policy, bool) {
+	if p, ok := policies[building]; ok && building != "" {
+		return p, true
+	}
+	p, ok := policies[""]
+	return p, ok
+}

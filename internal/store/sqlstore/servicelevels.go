@@ -119,9 +119,9 @@ func (s *Store) PruneAlertMeasures(ctx context.Context, before time.Time) (int, 
 // measureClosed records, in tx, the measure of each alert given (closed,
 // by id) against the service level in force: its building's, or else the
 // account's. One that the account's service levels do not measure
-// records nothing, nor one measured before. The explanation is empty when
-// the clock never stopped. A service level kept that no
-// longer reads (a time zone the server's database lost) measures nothing.
+// records nothing, nor one measured before, nor one whose service level
+// no longer reads (store.Policies). The explanation is empty when the
+// clock never stopped.
 // seen is when the write saw the service: the closing time of an alert
 // that has none.
 func (s *Store) measureClosed(ctx context.Context, tx Tx, key int64, closed map[string]domain.Alert, seen time.Time) error {
@@ -132,12 +132,7 @@ func (s *Store) measureClosed(ctx context.Context, tx Tx, key int64, closed map[
 	if err != nil || len(levels) == 0 {
 		return err
 	}
-	policies := map[string]servicelevel.Policy{}
-	for b, sl := range levels {
-		if p, err := sl.Policy(); err == nil {
-			policies[b] = p
-		}
-	}
+	policies := store.Policies(levels)
 	ids := make([]string, 0, len(closed))
 	var locations []string
 	for id, a := range closed {
@@ -160,10 +155,7 @@ func (s *Store) measureClosed(ctx context.Context, tx Tx, key int64, closed map[
 	for _, id := range ids {
 		a := closed[id]
 		building := buildings[a.LocationID]
-		p, ok := policies[building]
-		if _, has := levels[building]; !has || building == "" {
-			p, ok = policies[""]
-		}
+		p, ok := store.PolicyFor(policies, building)
 		if !ok {
 			continue
 		}
