@@ -245,6 +245,13 @@ type ServiceLevels interface {
 	// AlertMeasures returns the measures recorded of the account's alerts
 	// of the given ids, by alert id; those never measured are left out.
 	AlertMeasures(ctx context.Context, account string, ids []string) (map[string]AlertMeasure, error)
+	// EachAlertMeasure passes f, one at a time, the measures of the
+	// account's alerts closed in [from, to) (either zero leaves that side
+	// open), of the given buildings only when buildings is not nil, in
+	// the order they closed; it stops at f's first error and returns it.
+	// What it holds does not grow with the measures: the client report's
+	// month is read through it.
+	EachAlertMeasure(ctx context.Context, account string, from, to time.Time, buildings []string, f func(AlertMeasure) error) error
 	// FirstClaims returns when each of the account's alerts given was
 	// first claimed, ended claims included, by alert id; those never
 	// claimed are left out.

@@ -85,29 +85,59 @@ func (s *Store) AlertMeasures(ctx context.Context, account string, ids []string)
 	out := map[string]store.AlertMeasure{}
 	err = chunks(ids, s.d.MaxList(), func(part []string) error {
 		in, args := s.d.In(part)
-		rows, err := s.read.Query(ctx, `SELECT `+measureCols+` FROM alert_measures WHERE account_id = ? AND alert_id `+in,
-			append([]any{key}, args...)...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var m store.AlertMeasure
-			var typ string
-			var claimUsed, claimTarget, resolveUsed, resolveTarget int64
-			if err := rows.Scan(&m.AlertID, &typ, &m.LocationID, &m.BuildingID, s.d.ScanTime(&m.Created), s.d.ScanTime(&m.Claimed),
-				s.d.ScanTime(&m.Closed), &m.Claim.State, &claimUsed, &claimTarget, &m.Resolve.State, &resolveUsed, &resolveTarget,
-				&m.Policy, &m.Explanation); err != nil {
-				return err
-			}
-			m.Type = domain.AlertType(typ)
-			m.Claim.Used, m.Claim.Target = time.Duration(claimUsed)*time.Millisecond, time.Duration(claimTarget)*time.Millisecond
-			m.Resolve.Used, m.Resolve.Target = time.Duration(resolveUsed)*time.Millisecond, time.Duration(resolveTarget)*time.Millisecond
-			out[m.AlertID] = m
-		}
-		return rows.Err()
+		return s.measures(ctx, `SELECT `+measureCols+` FROM alert_measures WHERE account_id = ? AND alert_id `+in,
+			append([]any{key}, args...), func(m store.AlertMeasure) error {
+				out[m.AlertID] = m
+				return nil
+			})
 	})
 	return out, err
+}
+
+// EachAlertMeasure passes f the measures of the account's alerts closed
+// in a period, in the order they closed.
+func (s *Store) EachAlertMeasure(ctx context.Context, account string, from, to time.Time, buildings []string,
+	f func(store.AlertMeasure) error) error {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return err
+	}
+	q, args := `SELECT `+measureCols+` FROM alert_measures WHERE account_id = ?`, []any{key}
+	if !from.IsZero() {
+		q, args = q+` AND closed >= ?`, append(args, s.d.Time(from))
+	}
+	if !to.IsZero() {
+		q, args = q+` AND closed < ?`, append(args, s.d.Time(to))
+	}
+	in, inArgs := s.inBuildings("building_id", buildings)
+	q, args = q+in, append(args, inArgs...)
+	return s.measures(ctx, q+` ORDER BY closed, alert_id`, args, f)
+}
+
+// measures runs a query of measureCols and passes each measure to f.
+func (s *Store) measures(ctx context.Context, query string, args []any, f func(store.AlertMeasure) error) error {
+	rows, err := s.read.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var m store.AlertMeasure
+		var typ string
+		var claimUsed, claimTarget, resolveUsed, resolveTarget int64
+		if err := rows.Scan(&m.AlertID, &typ, &m.LocationID, &m.BuildingID, s.d.ScanTime(&m.Created), s.d.ScanTime(&m.Claimed),
+			s.d.ScanTime(&m.Closed), &m.Claim.State, &claimUsed, &claimTarget, &m.Resolve.State, &resolveUsed, &resolveTarget,
+			&m.Policy, &m.Explanation); err != nil {
+			return err
+		}
+		m.Type = domain.AlertType(typ)
+		m.Claim.Used, m.Claim.Target = time.Duration(claimUsed)*time.Millisecond, time.Duration(claimTarget)*time.Millisecond
+		m.Resolve.Used, m.Resolve.Target = time.Duration(resolveUsed)*time.Millisecond, time.Duration(resolveTarget)*time.Millisecond
+		if err := f(m); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // PruneAlertMeasures removes the measures of alerts closed before before.

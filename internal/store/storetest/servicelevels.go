@@ -159,6 +159,35 @@ func testAlertMeasures(t *testing.T, open func(*testing.T) store.Store) {
 		t.Errorf("another account reads measures %+v, %v", other, err)
 	}
 
+	// A period's measures, in the order the alerts closed, of some
+	// buildings or all.
+	each := func(from, to time.Time, buildings []string) []string {
+		t.Helper()
+		var ids []string
+		if err := s.EachAlertMeasure(ctx, "a", from, to, buildings, func(m store.AlertMeasure) error {
+			ids = append(ids, m.AlertID)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	for _, c := range []struct {
+		from, to  time.Time
+		buildings []string
+		want      []string
+	}{
+		{time.Time{}, time.Time{}, nil, []string{"x3", "x1", "x4", "x6"}},
+		{t0.Add(10 * time.Minute), t0.Add(2 * time.Hour), nil, []string{"x1"}},
+		{t0.Add(2 * time.Hour), time.Time{}, []string{"a-b1"}, []string{"x4", "x6"}},
+		{time.Time{}, time.Time{}, []string{"elsewhere"}, nil},
+		{time.Time{}, time.Time{}, []string{}, nil},
+	} {
+		if got := each(c.from, c.to, c.buildings); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("measures closed in [%v, %v) of %v: %v; want %v", c.from, c.to, c.buildings, got, c.want)
+		}
+	}
+
 	// Pruning removes the measures of alerts closed before a time.
 	if n, err := s.PruneAlertMeasures(ctx, t0.Add(time.Hour)); err != nil || n != 2 {
 		t.Errorf("PruneAlertMeasures = %d, %v; want the 2 closed before then", n, err)

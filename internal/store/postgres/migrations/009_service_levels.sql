@@ -37,4 +37,7 @@ CREATE TABLE alert_measures (
     explanation    text NOT NULL,
     PRIMARY KEY (account_id, alert_id)
 );
+-- Housekeeping removes the oldest of every account; a report reads an
+-- account's of a period.
 CREATE INDEX alert_measures_closed ON alert_measures (closed);
+CREATE INDEX alert_measures_account ON alert_measures (account_id, closed);
