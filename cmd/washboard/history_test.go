@@ -14,6 +14,7 @@ import (
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
+	"washboard/internal/levels"
 	"washboard/internal/people"
 	"washboard/internal/store"
 	"washboard/internal/store/sqlite"
@@ -88,6 +89,7 @@ func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 			}
 			t.Cleanup(func() { db.Close() })
 			st := &countingStore{Store: db}
+			st.MeasureWith(levels.Measure)
 			if _, err := st.ReplaceLayout(ctx, domain.Layout{
 				Account:   domain.Account{ID: "a", Name: "A"},
 				Buildings: []domain.Building{{ID: "b", Name: "B"}},

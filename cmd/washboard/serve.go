@@ -22,6 +22,7 @@ import (
 	"washboard/internal/cluster"
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/levels"
 	"washboard/internal/metrics"
 	"washboard/internal/notifier"
 	"washboard/internal/passkey"
@@ -240,6 +241,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return err
 	}
 	defer st.Close()
+	st.MeasureWith(levels.Measure) // the alerts the sync sees close, against their service levels
 	defer func() {
 		if shared != nil {
 			shared.Close()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/levels"
 	"washboard/internal/servicelevel"
 	"washboard/internal/store"
 )
@@ -135,14 +136,14 @@ func (s *Service) SaveServiceLevel(ctx context.Context, account string, f Servic
 		return "", err
 	}
 	sl.Updated = s.clock.Now()
-	p, err := sl.Policy()
+	p, err := levels.Policy(sl)
 	if err != nil {
 		return "", err
 	}
 	if err := s.store.SaveServiceLevel(ctx, account, sl); err != nil {
 		return "", err
 	}
-	return p.Hours.String() + "; " + p.Targets.String(), nil
+	return levels.Words(p), nil
 }
 
 // AlertLevel is an alert measured against its targets: live while it is
@@ -166,13 +167,13 @@ func (l AlertLevel) Worst() servicelevel.State {
 }
 
 // policies reads the account's service levels into policies, by
-// building (store.Policies).
+// building (levels.Policies).
 func (s *Service) policies(ctx context.Context, account string) (map[string]servicelevel.Policy, error) {
-	levels, err := s.store.ServiceLevels(ctx, account)
-	if err != nil || len(levels) == 0 {
+	kept, err := s.store.ServiceLevels(ctx, account)
+	if err != nil || len(kept) == 0 {
 		return nil, err
 	}
-	return store.Policies(levels), nil
+	return levels.Policies(kept), nil
 }
 
 // alertLevels measures the alerts located at now, by alert id: the open
@@ -199,7 +200,7 @@ func (s *Service) alertLevels(ctx context.Context, account string, al Located, n
 			return nil, err
 		}
 		for id, m := range kept {
-			out[id] = AlertLevel{Claim: keptOutcome(m.Claim), Resolve: keptOutcome(m.Resolve), Explanation: m.Explanation}
+			out[id] = AlertLevel{Claim: levels.Outcome(m.Claim), Resolve: levels.Outcome(m.Resolve), Explanation: m.Explanation}
 		}
 	}
 	if len(open) == 0 {
@@ -214,7 +215,7 @@ func (s *Service) alertLevels(ctx context.Context, account string, al Located, n
 			continue
 		}
 		b, _, _, _ := al.Places.Path(al.Locations[a.LocationID].RoomID)
-		p, ok := store.PolicyFor(ps, b.ID)
+		p, ok := levels.For(ps, b.ID)
 		if !ok {
 			continue
 		}
@@ -230,17 +231,6 @@ func (s *Service) alertLevels(ctx context.Context, account string, al Located, n
 		out[a.ID] = l
 	}
 	return out, nil
-}
-
-func keptOutcome(o store.MeasureOutcome) servicelevel.Outcome {
-	out := servicelevel.Outcome{Target: o.Target, Used: o.Used}
-	switch o.State {
-	case servicelevel.Met.String():
-		out.State = servicelevel.Met
-	case servicelevel.Missed.String():
-		out.State = servicelevel.Missed
-	}
-	return out
 }
 
 // LevelCounts counts the open alerts of a scope by where they stand

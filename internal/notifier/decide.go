@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/levels"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
 	"washboard/internal/servicelevel"
@@ -49,12 +50,12 @@ func (n *Notifier) decide(ctx context.Context) (int, error) {
 
 // batch is the decisions of one transaction.
 type batch struct {
-	n       *Notifier
-	now     time.Time
-	d       store.Decision
-	digests map[string]*digest // by account, rule and channel
-	paths   map[string]map[string]store.Path
-	levels  map[string]map[string]servicelevel.Policy // by account: its service levels, read once per batch
+	n        *Notifier
+	now      time.Time
+	d        store.Decision
+	digests  map[string]*digest // by account, rule and channel
+	paths    map[string]map[string]store.Path
+	policies map[string]map[string]servicelevel.Policy // by account: its service levels, read once per batch
 }
 
 // digest is a digest open in the batch: found in the store, or new.
@@ -65,7 +66,7 @@ type digest struct {
 
 func (n *Notifier) newBatch() *batch {
 	return &batch{n: n, now: n.clk.Now(), digests: map[string]*digest{}, paths: map[string]map[string]store.Path{},
-		levels: map[string]map[string]servicelevel.Policy{}}
+		policies: map[string]map[string]servicelevel.Policy{}}
 }
 
 // fact decides one fact for the account's rules.
@@ -209,16 +210,16 @@ func (b *batch) digest(ctx context.Context, r rules.Rule, no store.Notification)
 // unclaimed, or still open. An alert with no target of its type, under
 // the service level in force as it opens, has none.
 func (b *batch) atRisk(ctx context.Context, r rules.Rule, f store.Fact, p store.Path, it notify.Item) error {
-	policies, ok := b.levels[f.Account]
+	policies, ok := b.policies[f.Account]
 	if !ok {
-		levels, err := b.n.st.ServiceLevels(ctx, f.Account)
+		kept, err := b.n.st.ServiceLevels(ctx, f.Account)
 		if err != nil {
 			return err
 		}
-		policies = store.Policies(levels)
-		b.levels[f.Account] = policies
+		policies = levels.Policies(kept)
+		b.policies[f.Account] = policies
 	}
-	policy, ok := store.PolicyFor(policies, p.Building.ID)
+	policy, ok := levels.For(policies, p.Building.ID)
 	if !ok {
 		return nil
 	}

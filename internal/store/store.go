@@ -228,11 +228,15 @@ type Reports interface {
 // Every write of an account's alerts (AlertRefresh.Commit, ApplyAlerts,
 // ApplyAlertEvents) that sees an alert close, open before in the cache or
 // not held by it, records in its transaction the alert's measure against
-// the service level in force then (its building's, or else the
-// account's), once: an alert measured is not measured again. An account
-// with no service level, or an alert of a type without targets, records
-// none; so does an account's first refresh (its baseline).
+// the account's service levels as they are then, once: an alert measured
+// is not measured again. The store does not measure: the Measurer given
+// to MeasureWith does, and until one is given nothing is measured. An
+// account with no service level records none; so does an account's first
+// refresh (its baseline).
 type ServiceLevels interface {
+	// MeasureWith sets how the writes that begin from now on measure the
+	// alerts they see close.
+	MeasureWith(m Measurer)
 	// ServiceLevels returns the account's service levels: its own (Building
 	// "") and its buildings', by building id.
 	ServiceLevels(ctx context.Context, account string) (map[string]ServiceLevel, error)
@@ -260,6 +264,15 @@ type ServiceLevels interface {
 	// before, of every account; it returns how many.
 	PruneAlertMeasures(ctx context.Context, before time.Time) (int, error)
 }
+
+// Measurer measures an alert a write saw close against the account's
+// service levels by building ("" for the account's own): in holds the
+// alert's id, type, location, building, times (Claimed its first claim,
+// zero when never claimed; Closed when it closed); the measure to keep
+// is in with its outcomes, policy and explanation set, and false when
+// the service levels do not measure the alert. It runs inside the
+// write's transaction: it does no I/O.
+type Measurer func(levels map[string]ServiceLevel, in AlertMeasure) (AlertMeasure, bool)
 
 // ServiceLevel is a service level as kept: the hours as text
 // (servicelevel.ParseHours reads them) and the targets by alert type.
@@ -298,7 +311,7 @@ type AlertMeasure struct {
 
 // MeasureOutcome is an alert's outcome against one target as kept.
 type MeasureOutcome struct {
-	State        string // servicelevel.State.String(): "met", "missed", "not-applicable"
+	State        string // "met", "missed", or "not-applicable" (no target of the kind)
 	Target, Used time.Duration
 }
 

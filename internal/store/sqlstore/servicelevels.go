@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"washboard/internal/domain"
-	"washboard/internal/servicelevel"
 	"washboard/internal/store"
 )
 
@@ -14,8 +13,12 @@ import (
 // and the measures of the alerts the cache saw close.
 
 // maxPolicyWords is the most characters a measure keeps of the service
-// level in force, in words.
+// level in force, in words, and of where the clock stopped.
 const maxPolicyWords = 1000
+
+// MeasureWith sets how the writes that begin from now on measure the
+// alerts they see close.
+func (s *Store) MeasureWith(m store.Measurer) { s.measurer.Store(&m) }
 
 // ServiceLevels returns the account's service levels by building id, ""
 // for the account's own.
@@ -147,22 +150,18 @@ func (s *Store) PruneAlertMeasures(ctx context.Context, before time.Time) (int, 
 }
 
 // measureClosed records, in tx, the measure of each alert given (closed,
-// by id) against the service level in force: its building's, or else the
-// account's. One that the account's service levels do not measure
-// records nothing, nor one measured before, nor one whose service level
-// no longer reads (store.Policies). The explanation is empty when the
-// clock never stopped.
-// seen is when the write saw the service: the closing time of an alert
-// that has none.
+// by id) that the Measurer set measures against the account's service
+// levels, unless it was measured before. seen is when the write saw the
+// service: the closing time of an alert that has none.
 func (s *Store) measureClosed(ctx context.Context, tx Tx, key int64, closed map[string]domain.Alert, seen time.Time) error {
-	if len(closed) == 0 {
+	measure := s.measurer.Load()
+	if len(closed) == 0 || measure == nil || *measure == nil {
 		return nil
 	}
 	levels, err := s.serviceLevels(ctx, tx, key)
 	if err != nil || len(levels) == 0 {
 		return err
 	}
-	policies := store.Policies(levels)
 	ids := make([]string, 0, len(closed))
 	var locations []string
 	for id, a := range closed {
@@ -184,31 +183,21 @@ func (s *Store) measureClosed(ctx context.Context, tx Tx, key int64, closed map[
 	}
 	for _, id := range ids {
 		a := closed[id]
-		building := buildings[a.LocationID]
-		p, ok := store.PolicyFor(policies, building)
+		in := store.AlertMeasure{AlertID: id, Type: a.Type, LocationID: a.LocationID, BuildingID: buildings[a.LocationID],
+			Created: a.Created, Claimed: claimed[id], Closed: a.Resolved}
+		if in.Closed.IsZero() {
+			in.Closed = seen
+		}
+		m, ok := (*measure)(levels, in)
 		if !ok {
 			continue
 		}
-		if _, measured := p.Targets.For(a.Type); !measured {
-			continue
-		}
-		end := a.Resolved
-		if end.IsZero() {
-			end = seen
-		}
-		in := servicelevel.Alert{Type: a.Type, Opened: a.Created, Claimed: claimed[id], Closed: end}
-		m := p.Evaluate(in, end)
-		explanation := ""
-		if e := p.Explain(in, end); e.Stopped > 0 {
-			explanation = e.String()
-		}
-		words := store.Cut(p.Hours.String()+"; "+p.Targets.String(), maxPolicyWords)
 		if _, err := tx.Exec(ctx, `INSERT INTO alert_measures (`+measureCols+`, account_id)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, alert_id) DO NOTHING`,
-			id, string(a.Type), a.LocationID, building, s.d.Time(a.Created), s.d.NullTime(claimed[id]), s.d.Time(end),
-			m.Claim.State.String(), m.Claim.Used.Milliseconds(), m.Claim.Target.Milliseconds(),
-			m.Resolve.State.String(), m.Resolve.Used.Milliseconds(), m.Resolve.Target.Milliseconds(),
-			words, explanation, key); err != nil {
+			id, string(in.Type), in.LocationID, in.BuildingID, s.d.Time(in.Created), s.d.NullTime(in.Claimed), s.d.Time(in.Closed),
+			m.Claim.State, m.Claim.Used.Milliseconds(), m.Claim.Target.Milliseconds(),
+			m.Resolve.State, m.Resolve.Used.Milliseconds(), m.Resolve.Target.Milliseconds(),
+			store.Cut(m.Policy, maxPolicyWords), store.Cut(m.Explanation, maxPolicyWords), key); err != nil {
 			return err
 		}
 	}

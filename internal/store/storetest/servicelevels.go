@@ -55,11 +55,46 @@ func testServiceLevels(t *testing.T, open func(*testing.T) store.Store) {
 	}
 }
 
-// testAlertMeasures: alerts seen to close are measured once, against the
-// service level in force, and pruned with their closing time.
+// plainMeasure is a Measurer for the contract: the service level of the
+// alert's building, or else the account's; time counted on the wall
+// clock, whatever the hours; met when within the target.
+func plainMeasure(levels map[string]store.ServiceLevel, in store.AlertMeasure) (store.AlertMeasure, bool) {
+	sl, ok := levels[in.BuildingID]
+	if !ok {
+		if sl, ok = levels[""]; !ok {
+			return in, false
+		}
+	}
+	outcome := func(target, used time.Duration) store.MeasureOutcome {
+		switch {
+		case target == 0:
+			return store.MeasureOutcome{State: "not-applicable"}
+		case used <= target:
+			return store.MeasureOutcome{State: "met", Target: target, Used: used}
+		}
+		return store.MeasureOutcome{State: "missed", Target: target, Used: used}
+	}
+	for _, t := range sl.Targets {
+		if t.Type == in.Type {
+			claimed := in.Claimed
+			if claimed.IsZero() || claimed.After(in.Closed) {
+				claimed = in.Closed
+			}
+			in.Claim, in.Resolve = outcome(t.Claim, claimed.Sub(in.Created)), outcome(t.Resolve, in.Closed.Sub(in.Created))
+			in.Policy, in.Explanation = "plain: "+sl.Week+" "+sl.Zone, "the clock never stops"
+			return in, true
+		}
+	}
+	return in, false
+}
+
+// testAlertMeasures: alerts seen to close are measured once, by the
+// store's Measurer, against the service levels as they are then, and
+// pruned with their closing time.
 func testAlertMeasures(t *testing.T, open func(*testing.T) store.Store) {
 	s := open(t)
 	ctx := t.Context()
+	s.MeasureWith(plainMeasure)
 	mustReplaceLayout(t, s, testLayout("a", false))
 	level := store.ServiceLevel{Week: "always", Zone: "UTC", Updated: t0,
 		Targets: []store.ServiceTarget{{Type: domain.AlertConsumableOut, Claim: 15 * time.Minute, Resolve: time.Hour}}}
@@ -92,7 +127,7 @@ func testAlertMeasures(t *testing.T, open func(*testing.T) store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	policy := "always (UTC); Product out: claim 15 min, resolve 1 h"
+	policy := "plain: always UTC"
 	outcome := func(state string, target, used time.Duration) store.MeasureOutcome {
 		return store.MeasureOutcome{State: state, Target: target, Used: used}
 	}
@@ -111,8 +146,8 @@ func testAlertMeasures(t *testing.T, open func(*testing.T) store.Store) {
 		if m.Policy != policy {
 			t.Errorf("%s's policy = %q; want %q", id, m.Policy, policy)
 		}
-		if m.Explanation != "" {
-			t.Errorf("%s's clock never stopped, yet its explanation is %q", id, m.Explanation)
+		if m.Explanation != "the clock never stops" {
+			t.Errorf("%s's explanation is %q; want the measurer's", id, m.Explanation)
 		}
 		m.Policy, m.Explanation = "", ""
 		got[id] = m
@@ -198,5 +233,24 @@ func testAlertMeasures(t *testing.T, open func(*testing.T) store.Store) {
 	}
 	if _, ok := left["x4"]; len(left) != 2 || !ok {
 		t.Errorf("after pruning, measures of %v are kept; want x4 and x6", left)
+	}
+}
+
+// testNoMeasurerMeasuresNothing: a store that was given no Measurer
+// keeps no measures, service levels or not.
+func testNoMeasurerMeasuresNothing(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	mustReplaceLayout(t, s, testLayout("a", false))
+	if err := s.SaveServiceLevel(ctx, "a", store.ServiceLevel{Week: "always", Zone: "UTC", Updated: t0,
+		Targets: []store.ServiceTarget{{Type: domain.AlertConsumableOut, Claim: 15 * time.Minute}}}); err != nil {
+		t.Fatal(err)
+	}
+	x1 := alert("x1", "a-1", t0, true, false)
+	mustApplyAlerts(t, s, "a", store.AlertWrite{Upserts: []domain.Alert{x1}, SeenAt: t0})
+	x1.Status, x1.Resolved = domain.AlertClosed, t0.Add(time.Hour)
+	mustApplyAlerts(t, s, "a", store.AlertWrite{Upserts: []domain.Alert{x1}, SeenAt: t0.Add(time.Hour)})
+	if m, err := s.AlertMeasures(ctx, "a", []string{"x1"}); err != nil || len(m) != 0 {
+		t.Errorf("without a Measurer, measures %v, %v; want none", m, err)
 	}
 }

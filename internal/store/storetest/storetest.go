@@ -81,6 +81,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ReportSettings", testReportSettings},
 		{"ServiceLevels", testServiceLevels},
 		{"AlertMeasures", testAlertMeasures},
+		{"NoMeasurerMeasuresNothing", testNoMeasurerMeasuresNothing},
 		{"Screens", testScreens},
 		{"ScreenCredentials", testScreenCredentials},
 		{"RemoveRevokedScreens", testRemoveRevokedScreens},
