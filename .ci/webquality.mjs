@@ -479,6 +479,7 @@ async function main(work, server) {
   await expect('report', '/reports/shift');
   await expect('report, bldg', `/reports/shift?building=${building}`);
   await expect('report times', '/reports/settings');
+  await expect('service levels', '/service-levels');
   await expect('trends', '/trends');
   await expect('trends, bldg', `/trends?period=90&building=${building}`);
   await expect('trends, bad period', '/trends?period=7', 400);

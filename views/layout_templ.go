@@ -411,7 +411,7 @@ func layout(p Page) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if p.Nav == "people" || p.Nav == "audit" {
+				if p.Nav == "people" || p.Nav == "audit" || p.Nav == "service-levels" {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, " aria-current=\"page\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err

@@ -96,6 +96,9 @@ type Overview struct {
 	Buildings  []PlaceCard
 	Alerts     []AlertRow // the most urgent open alerts: overdue first, then oldest
 	MoreAlerts int        // open alerts not listed
+	// Levels counts the open alerts at risk and missed; nil when the
+	// account has no service level.
+	Levels *LevelCounts
 }
 
 // PlaceCard is a building, floor or room with its counts, linking to it.
@@ -105,6 +108,9 @@ type PlaceCard struct {
 	Href   string
 	Detail string // e.g. "8 floors", "12 rooms"
 	Rollup domain.Rollup
+	// Levels counts its open alerts at risk and missed; nil when the
+	// account has no service level.
+	Levels *LevelCounts
 }
 
 // Place is a building, floor or room page: its counts, its parts and,
@@ -256,6 +262,9 @@ type AlertRow struct {
 	// RunsOut says when the open alert's dispenser will run out ("Runs out
 	// in about 3 h"); empty without an estimate, or when it is out.
 	RunsOut string
+	// Level is where the alert stands against its targets; nil when it
+	// has none.
+	Level *Level
 }
 
 // ClaimView is who is on an alert: "Maria — 4 min", and their note.

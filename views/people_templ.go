@@ -453,7 +453,7 @@ func PeopleView(m PeoplePage) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<section aria-labelledby=\"people-heading\"><h1 id=\"people-heading\">People</h1><p><a href=\"/audit\">The audit log</a>: who did what in this account. <a href=\"/people/devices\">Enrolled devices</a>: shared tablets signed in for someone.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<section aria-labelledby=\"people-heading\"><h1 id=\"people-heading\">People</h1><p><a href=\"/audit\">The audit log</a>: who did what in this account. <a href=\"/people/devices\">Enrolled devices</a>: shared tablets signed in for someone. <a href=\"/service-levels\">Service levels</a>: what the client is promised.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

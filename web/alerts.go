@@ -174,7 +174,7 @@ func (s *Server) alerts(ctx context.Context, q alertQuery, self string, now time
 		return views.Alerts{}, err
 	}
 	m := views.Alerts{Page: views.Page{Zone: s.cfg.Zone}, Total: pg.Total, Truncated: pg.Total > len(pg.Alerts.Alerts), Self: self,
-		Rows: withRunsOut(withClaims(alertRows(pg.Alerts, now), pg.Claims, self), pg.RunsOut, now), Filter: alertFilterView(q, pg), RefillTotals: refillTotals(pg.Refills)}
+		Rows: withLevels(withRunsOut(withClaims(alertRows(pg.Alerts, now), pg.Claims, self), pg.RunsOut, now), pg.Levels), Filter: alertFilterView(q, pg), RefillTotals: refillTotals(pg.Refills)}
 	m.CSVHref = "/alerts.csv"
 	if v := q.values(); len(v) > 0 {
 		m.CSVHref += "?" + v.Encode()

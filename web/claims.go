@@ -57,6 +57,7 @@ func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem 
 	now := s.clock.Now()
 	m := views.Claim{Page: s.page(c, "Who is on it", "alerts"), Back: claimBack(in.Back), Problem: problem, Name: ss.PersonName, Note: in.Note,
 		Alert: alertRow(v.Alert, v.Location, v.Places, now)}
+	m.Alert.Level = levelView(v.Level, v.LevelOK)
 	m.Page.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Alerts", Href: "/alerts"}, {Label: "Who is on it"}}
 	if v.Claim.Name != "" {
 		m.Alert.Claim = claimView(v.Claim)

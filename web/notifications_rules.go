@@ -149,7 +149,7 @@ func ruleRow(r rules.Rule, places []dashboard.BuildingFloors, page bool) views.R
 		types = append(types, t.Label())
 	}
 	row.AlertTypes = strings.Join(types, ", ")
-	if len(types) == 0 && slices.Contains([]notify.Kind{notify.AlertOpened, notify.AlertOverdue, notify.AlertUnclaimed}, r.When) {
+	if len(types) == 0 && slices.Contains([]notify.Kind{notify.AlertOpened, notify.AlertOverdue, notify.AlertUnclaimed, notify.AlertAtRisk}, r.When) {
 		row.AlertTypes = "All types"
 	}
 	if r.AfterMinutes > 0 {

@@ -40,9 +40,17 @@ func (s *Server) overview(ctx context.Context, ss session, sc domain.BuildingSco
 	m := views.Overview{Page: views.Page{AccountName: ss.AccountName, Zone: s.cfg.Zone}, Rollup: o.Rollup}
 	m.Crumbs = []views.Crumb{{Label: "Overview"}}
 	for _, b := range o.Buildings {
-		m.Buildings = append(m.Buildings, placeCard(b, "/buildings/"+b.ID, plural(b.Parts, "floor")))
+		card := placeCard(b, "/buildings/"+b.ID, plural(b.Parts, "floor"))
+		if o.Levels.Set {
+			c := o.BuildingLevels[b.ID]
+			card.Levels = &views.LevelCounts{AtRisk: c.AtRisk, Missed: c.Missed}
+		}
+		m.Buildings = append(m.Buildings, card)
 	}
-	m.Alerts = alertRows(o.Alerts, now)
+	if o.Levels.Set {
+		m.Levels = &views.LevelCounts{AtRisk: o.Levels.AtRisk, Missed: o.Levels.Missed}
+	}
+	m.Alerts = withLevels(alertRows(o.Alerts, now), o.AlertLevels)
 	m.MoreAlerts = max(0, m.Rollup.OpenAlerts-len(m.Alerts))
 	return m, nil
 }

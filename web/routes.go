@@ -133,6 +133,8 @@ func (s *Server) routeTable() []route {
 		{get, "/reports/shift.csv", s.exportShiftReport, firstSynced, viewer},
 		{get, "/reports/settings", s.showReportSettings, firstSynced, supervisor},
 		{post, "/reports/settings", s.saveReportSettings, firstSynced, supervisor},
+		{get, "/service-levels", s.showServiceLevels, firstSynced, admin},
+		{post, "/service-levels", s.saveServiceLevels, firstSynced, admin},
 		{get, "/trends", s.showTrends, firstSynced, viewer},
 		{get, "/trends.csv", s.exportTrends, firstSynced, viewer},
 

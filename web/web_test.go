@@ -35,6 +35,7 @@ import (
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/keyring"
+	servicelevels "washboard/internal/levels"
 	"washboard/internal/metrics"
 	"washboard/internal/notifier"
 	"washboard/internal/people"
@@ -167,6 +168,7 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 		t.Fatal(err)
 	}
 	a.openStore()
+	a.store.MeasureWith(servicelevels.Measure)
 	log := slog.New(slog.NewTextHandler(a.logs, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	a.engine = syncer.New(ctx, syncer.UpstreamSource{Client: client}, a.store, a.clock, syncer.Config{}, log)

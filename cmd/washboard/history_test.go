@@ -14,6 +14,7 @@ import (
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
+	"washboard/internal/levels"
 	"washboard/internal/people"
 	"washboard/internal/store"
 	"washboard/internal/store/sqlite"
@@ -66,7 +67,8 @@ func (s *countingStore) DeleteExpiredSessions(ctx context.Context) error {
 // TestHousekeepingRemovesOldDeviceHistory: what serve runs every half hour
 // removes the device history older than --device-history, keeping the
 // readings that tell each device's state then, and with --device-history 0
-// removes none; and the audit log's entries older than its 400 days.
+// removes none; and the audit log's entries, and the measures of closed
+// alerts, older than their 400 days.
 func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 18, 12, 0, 0, 0, time.UTC)
@@ -87,6 +89,7 @@ func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 			}
 			t.Cleanup(func() { db.Close() })
 			st := &countingStore{Store: db}
+			st.MeasureWith(levels.Measure)
 			if _, err := st.ReplaceLayout(ctx, domain.Layout{
 				Account:   domain.Account{ID: "a", Name: "A"},
 				Buildings: []domain.Building{{ID: "b", Name: "B"}},
@@ -107,6 +110,24 @@ func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 					t.Fatal(err)
 				}
 				if _, err := r.Commit(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			// Two alerts measured when they closed, 401 and 399 days ago.
+			if err := st.SaveServiceLevel(ctx, "a", store.ServiceLevel{Week: "always", Zone: "UTC", Updated: now,
+				Targets: []store.ServiceTarget{{Type: domain.AlertJam, Resolve: time.Hour}}}); err != nil {
+				t.Fatal(err)
+			}
+			jam := func(id string, closed time.Time) domain.Alert {
+				a := domain.Alert{ID: id, LocationID: "l", Status: domain.AlertOpen, Type: domain.AlertJam, Created: now.Add(-402 * day)}
+				if !closed.IsZero() {
+					a.Status, a.Resolved, a.Resolution = domain.AlertClosed, closed, domain.ResolvedByUser
+				}
+				return a
+			}
+			for _, w := range [][]domain.Alert{{jam("old", time.Time{}), jam("newer", time.Time{})}, {jam("old", now.Add(-401*day)), jam("newer", now.Add(-399*day))}} {
+				if _, err := st.ApplyAlerts(ctx, "a", store.AlertWrite{Upserts: w}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -150,6 +171,10 @@ func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 			}
 			if len(entries) != 1 || !entries[0].At.Equal(logged[1]) {
 				t.Errorf("the audit log keeps %d entries after housekeeping; want the one of 399 days ago alone", len(entries))
+			}
+			measures, err := st.AlertMeasures(ctx, "a", []string{"old", "newer"})
+			if _, ok := measures["newer"]; err != nil || len(measures) != 1 || !ok {
+				t.Errorf("the measures kept after housekeeping are %v, %v; want the one of the alert closed 399 days ago alone", measures, err)
 			}
 		})
 	}

@@ -22,6 +22,7 @@ import (
 	"washboard/internal/cluster"
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/levels"
 	"washboard/internal/metrics"
 	"washboard/internal/notifier"
 	"washboard/internal/passkey"
@@ -240,6 +241,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return err
 	}
 	defer st.Close()
+	st.MeasureWith(levels.Measure) // the alerts the sync sees close, against their service levels
 	defer func() {
 		if shared != nil {
 			shared.Close()
@@ -490,8 +492,8 @@ func passkeysFor(publicURL string, clk clock.Clock, log *slog.Logger) (*passkey.
 	return passkey.New(cfg)
 }
 
-// housekeepingEvery is how often expired sessions, old device history and
-// old audit log entries are removed.
+// housekeepingEvery is how often expired sessions, old device history,
+// old measures of alerts and old audit log entries are removed.
 const housekeepingEvery = 30 * time.Minute
 
 // auditPrunesPerRound bounds the audit log's removals in one round of
@@ -500,12 +502,15 @@ const housekeepingEvery = 30 * time.Minute
 const auditPrunesPerRound = 10
 
 // housekeeping removes, every so often until ctx ends, the expired
-// sessions, the audit log's entries older than its retention, and, when
+// sessions, the audit log's entries older than its retention, the
+// measures of alerts closed longer ago than dashboard.MeasureRetention,
+// and, when
 // deviceHistory is positive, the device history older than that (the
 // readings that still tell each device's state then stay).
 func housekeeping(ctx context.Context, st interface {
 	DeleteExpiredSessions(context.Context) error
 	PruneHistory(context.Context, time.Time) error
+	PruneAlertMeasures(context.Context, time.Time) (int, error)
 }, audit interface {
 	PruneAudit(context.Context) (int, error)
 }, clk clock.Clock, deviceHistory, every time.Duration, log *slog.Logger) {
@@ -521,6 +526,9 @@ func housekeeping(ctx context.Context, st interface {
 				if err := st.PruneHistory(ctx, clk.Now().Add(-deviceHistory)); err != nil && ctx.Err() == nil {
 					log.Warn("removing old device history", "error", err.Error())
 				}
+			}
+			if _, err := st.PruneAlertMeasures(ctx, clk.Now().Add(-dashboard.MeasureRetention)); err != nil && ctx.Err() == nil {
+				log.Warn("removing old measures of alerts", "error", err.Error())
 			}
 			for range auditPrunesPerRound {
 				n, err := audit.PruneAudit(ctx)

@@ -42,6 +42,9 @@ type AlertsPage struct {
 	Refills []FloorRefill // nil for closed alerts
 	// Claims are who is on the open alerts, by alert id.
 	Claims map[string]domain.Claim
+	// Levels are the alerts measured against their targets, by alert id:
+	// none when the account has no service level.
+	Levels map[string]AlertLevel
 	// RunsOut is when the dispenser of each listed open alert about
 	// supplies will run out, or went out, by alert id: of those with an
 	// estimate.
@@ -81,6 +84,9 @@ func (s *Service) Alerts(ctx context.Context, sc domain.BuildingScope, q AlertsQ
 		}
 	}
 	if m.Alerts, err = s.locate(ctx, f.Account, alerts); err != nil {
+		return m, err
+	}
+	if m.Levels, err = s.alertLevels(ctx, f.Account, m.Alerts, s.clock.Now()); err != nil {
 		return m, err
 	}
 	if f.Status != domain.AlertClosed {

@@ -97,6 +97,10 @@ type ClaimView struct {
 	Location domain.Location
 	Places   Places
 	Claim    domain.Claim // zero when nobody is on it
+	// Level is the alert measured against its targets; ok false when it
+	// has none.
+	Level   AlertLevel
+	LevelOK bool
 }
 
 // Building is the building the alert is in; zero when the layout does
@@ -128,5 +132,7 @@ func (s *Service) ClaimOf(ctx context.Context, account string, sc domain.Buildin
 		return v, err
 	}
 	v.Claim = claims[alertID]
-	return v, nil
+	levels, err := s.alertLevels(ctx, account, located, s.clock.Now())
+	v.Level, v.LevelOK = levels[alertID]
+	return v, err
 }

@@ -26,6 +26,13 @@ type Overview struct {
 	Rollup    domain.Rollup
 	Buildings []Summary
 	Alerts    Located
+	// Levels counts the open alerts at risk of missing a target, or that
+	// missed one, of the scope (Set false when the account has no service
+	// level); BuildingLevels those of each building, by id.
+	Levels         LevelCounts
+	BuildingLevels map[string]LevelCounts
+	// AlertLevels are the listed alerts measured, by alert id.
+	AlertLevels map[string]AlertLevel
 }
 
 // Overview reads the front page of an account, as the scope sees it,
@@ -63,8 +70,10 @@ func (s *Service) Overview(ctx context.Context, account string, sc domain.Buildi
 	if err != nil {
 		return m, err
 	}
-	m.Alerts, err = s.locate(ctx, account, open)
-	return m, err
+	if m.Alerts, err = s.locate(ctx, account, open); err != nil {
+		return m, err
+	}
+	return m, s.overviewLevels(ctx, account, sc, &m)
 }
 
 // DeviceFilter keeps the cards of one device type, one health, or both;

@@ -11,30 +11,31 @@ type AuditAction string
 
 // The actions the audit log records.
 const (
-	AuditPersonInvited       AuditAction = "person.invited"
-	AuditInvitationWithdrawn AuditAction = "invitation.withdrawn"
-	AuditInvitationAccepted  AuditAction = "invitation.accepted"
-	AuditRoleChanged         AuditAction = "role.changed"
-	AuditPersonRemoved       AuditAction = "person.removed"
-	AuditPasskeyAdded        AuditAction = "passkey.added"
-	AuditPasskeyRemoved      AuditAction = "passkey.removed"
-	AuditCredentialsReplaced AuditAction = "credentials.replaced"
-	AuditAccountConnected    AuditAction = "account.connected"
-	AuditAccountJoined       AuditAction = "account.joined"
-	AuditChannelAdded        AuditAction = "channel.added"
-	AuditChannelRemoved      AuditAction = "channel.removed"
-	AuditRuleAdded           AuditAction = "rule.added"
-	AuditRuleRemoved         AuditAction = "rule.removed"
-	AuditWebhookAdded        AuditAction = "webhook.added"
-	AuditWebhookRemoved      AuditAction = "webhook.removed"
-	AuditWebhookRotated      AuditAction = "webhook.rotated"
-	AuditScreenAdded         AuditAction = "screen.added"
-	AuditScreenChanged       AuditAction = "screen.changed"
-	AuditScreenRevoked       AuditAction = "screen.revoked"
-	AuditScreenRemoved       AuditAction = "screen.removed"
-	AuditSignInNewDevice     AuditAction = "signin.new_device"
-	AuditDeviceEnrolled      AuditAction = "device.enrolled"
-	AuditDeviceRevoked       AuditAction = "device.revoked"
+	AuditPersonInvited        AuditAction = "person.invited"
+	AuditInvitationWithdrawn  AuditAction = "invitation.withdrawn"
+	AuditInvitationAccepted   AuditAction = "invitation.accepted"
+	AuditRoleChanged          AuditAction = "role.changed"
+	AuditPersonRemoved        AuditAction = "person.removed"
+	AuditPasskeyAdded         AuditAction = "passkey.added"
+	AuditPasskeyRemoved       AuditAction = "passkey.removed"
+	AuditCredentialsReplaced  AuditAction = "credentials.replaced"
+	AuditAccountConnected     AuditAction = "account.connected"
+	AuditAccountJoined        AuditAction = "account.joined"
+	AuditChannelAdded         AuditAction = "channel.added"
+	AuditChannelRemoved       AuditAction = "channel.removed"
+	AuditRuleAdded            AuditAction = "rule.added"
+	AuditRuleRemoved          AuditAction = "rule.removed"
+	AuditWebhookAdded         AuditAction = "webhook.added"
+	AuditWebhookRemoved       AuditAction = "webhook.removed"
+	AuditWebhookRotated       AuditAction = "webhook.rotated"
+	AuditScreenAdded          AuditAction = "screen.added"
+	AuditScreenChanged        AuditAction = "screen.changed"
+	AuditScreenRevoked        AuditAction = "screen.revoked"
+	AuditScreenRemoved        AuditAction = "screen.removed"
+	AuditSignInNewDevice      AuditAction = "signin.new_device"
+	AuditDeviceEnrolled       AuditAction = "device.enrolled"
+	AuditDeviceRevoked        AuditAction = "device.revoked"
+	AuditServiceLevelsChanged AuditAction = "servicelevels.changed"
 )
 
 // AuditActions are the actions the log records, in the order a filter
@@ -47,6 +48,7 @@ func AuditActions() []AuditAction {
 		AuditChannelAdded, AuditChannelRemoved, AuditRuleAdded, AuditRuleRemoved,
 		AuditWebhookAdded, AuditWebhookRemoved, AuditWebhookRotated,
 		AuditScreenAdded, AuditScreenChanged, AuditScreenRevoked, AuditScreenRemoved,
+		AuditServiceLevelsChanged,
 	}
 }
 

@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/levels"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
+	"washboard/internal/servicelevel"
 	"washboard/internal/store"
 )
 
@@ -48,11 +50,12 @@ func (n *Notifier) decide(ctx context.Context) (int, error) {
 
 // batch is the decisions of one transaction.
 type batch struct {
-	n       *Notifier
-	now     time.Time
-	d       store.Decision
-	digests map[string]*digest // by account, rule and channel
-	paths   map[string]map[string]store.Path
+	n        *Notifier
+	now      time.Time
+	d        store.Decision
+	digests  map[string]*digest // by account, rule and channel
+	paths    map[string]map[string]store.Path
+	policies map[string]map[string]servicelevel.Policy // by account: its service levels, read once per batch
 }
 
 // digest is a digest open in the batch: found in the store, or new.
@@ -62,7 +65,8 @@ type digest struct {
 }
 
 func (n *Notifier) newBatch() *batch {
-	return &batch{n: n, now: n.clk.Now(), digests: map[string]*digest{}, paths: map[string]map[string]store.Path{}}
+	return &batch{n: n, now: n.clk.Now(), digests: map[string]*digest{}, paths: map[string]map[string]store.Path{},
+		policies: map[string]map[string]servicelevel.Policy{}}
 }
 
 // fact decides one fact for the account's rules.
@@ -73,7 +77,7 @@ func (b *batch) fact(ctx context.Context, a rules.Account, f store.Fact) error {
 	}
 	kinds := []notify.Kind{notify.Kind(f.Kind)}
 	if f.Kind == store.FactAlertOpened {
-		kinds = append(kinds, notify.AlertUnclaimed)
+		kinds = append(kinds, notify.AlertUnclaimed, notify.AlertAtRisk)
 	}
 	var item *notify.Item
 	for _, kind := range kinds {
@@ -88,6 +92,12 @@ func (b *batch) fact(ctx context.Context, a rules.Account, f store.Fact) error {
 			}
 			it := *item
 			it.Kind = kind
+			if kind == notify.AlertAtRisk {
+				if err := b.atRisk(ctx, r, f, path, it); err != nil {
+					return err
+				}
+				continue
+			}
 			encoded, err := encodeItem(it)
 			if err != nil {
 				return err
@@ -191,6 +201,69 @@ func (b *batch) digest(ctx context.Context, r rules.Rule, no store.Notification)
 	b.d.New = append(b.d.New, d)
 	b.digests[key] = &digest{id: d.ID, items: 1}
 	return d.ID, nil
+}
+
+// atRisk decides the notifications of a rule of alert.at_risk about an
+// alert just opened: one for each of its targets, once, waiting until the
+// alert becomes at risk of missing it (servicelevel: four fifths of the
+// target used, in service time), to go out then if the alert is still
+// unclaimed, or still open. An alert with no target of its type, under
+// the service level in force as it opens, has none.
+func (b *batch) atRisk(ctx context.Context, r rules.Rule, f store.Fact, p store.Path, it notify.Item) error {
+	policies, ok := b.policies[f.Account]
+	if !ok {
+		kept, err := b.n.st.ServiceLevels(ctx, f.Account)
+		if err != nil {
+			return err
+		}
+		policies = levels.Policies(kept)
+		b.policies[f.Account] = policies
+	}
+	policy, ok := levels.For(policies, p.Building.ID)
+	if !ok {
+		return nil
+	}
+	m := policy.Evaluate(servicelevel.Alert{Type: f.AlertType, Opened: f.At}, f.At)
+	for _, t := range []struct {
+		name, verb, until string
+		o                 servicelevel.Outcome
+	}{
+		{"claim", "Claim", "someone is on the alert", m.Claim},
+		{"resolve", "Resolve", "the alert is resolved", m.Resolve},
+	} {
+		if t.o.State == servicelevel.NotApplicable || t.o.AtRisk.IsZero() {
+			continue
+		}
+		it := it
+		it.Target = t.name
+		it.Action = fmt.Sprintf("%s it by %s to keep to the client's target of %s to %s. %s",
+			t.verb, b.n.clock(t.o.Deadline), targetWords(t.o.Target), t.name, f.AlertType.Action())
+		encoded, err := encodeItem(it)
+		if err != nil {
+			return err
+		}
+		for _, channel := range r.Channels {
+			b.d.New = append(b.d.New, store.Notification{
+				ID: rules.NotificationID(r.Name, channel, string(notify.AlertAtRisk)+":"+t.name+":"+f.AlertID), Account: f.Account,
+				Rule: r.Name, Channel: channel, Kind: string(notify.AlertAtRisk), Subject: f.AlertID, Created: b.now,
+				Items: [][]byte{encoded}, State: store.NotificationWaiting, Due: t.o.AtRisk,
+				Note: "waiting until " + b.n.clock(t.o.AtRisk) + " to see whether " + t.until,
+			})
+		}
+	}
+	return nil
+}
+
+// targetWords is a target in words: "15 min", "1 h", "1 h 30 min".
+func targetWords(d time.Duration) string {
+	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+	switch {
+	case h == 0:
+		return fmt.Sprintf("%d min", m)
+	case m == 0:
+		return fmt.Sprintf("%d h", h)
+	}
+	return fmt.Sprintf("%d h %d min", h, m)
 }
 
 // path returns the location's place in the account's layout, read once

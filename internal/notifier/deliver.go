@@ -76,6 +76,9 @@ func (n *Notifier) recheck(ctx context.Context, a rules.Account, no store.Notifi
 // still holds: the alert open and unclaimed, the device offline; and
 // when not, why not.
 func (n *Notifier) holds(ctx context.Context, no store.Notification) (bool, string, error) {
+	if notify.Kind(no.Kind) == notify.AlertAtRisk {
+		return n.stillAtRisk(ctx, no)
+	}
 	if notify.Kind(no.Kind) == notify.AlertUnclaimed {
 		alerts, err := n.st.FindAlerts(ctx, store.AlertFilter{Account: no.Account, AlertID: no.Subject, Limit: 1})
 		if err != nil {
@@ -110,6 +113,33 @@ func (n *Notifier) holds(ctx context.Context, no store.Notification) (bool, stri
 		}
 	}
 	return false, "the device is no longer in the account", nil
+}
+
+// stillAtRisk reports whether an alert about to miss its target has not
+// met it yet: still open, and for the time to claim, never claimed.
+func (n *Notifier) stillAtRisk(ctx context.Context, no store.Notification) (bool, string, error) {
+	alerts, err := n.st.FindAlerts(ctx, store.AlertFilter{Account: no.Account, AlertID: no.Subject, Limit: 1})
+	if err != nil {
+		return false, "", err
+	}
+	if len(alerts) == 0 || !alerts[0].Open() {
+		return false, "the alert closed", nil
+	}
+	var it notify.Item
+	if len(no.Items) > 0 {
+		it, _ = decodeItem(no.Items[0])
+	}
+	if it.Target != "claim" {
+		return true, "", nil
+	}
+	first, err := n.st.FirstClaims(ctx, no.Account, []string{no.Subject})
+	if err != nil {
+		return false, "", err
+	}
+	if at, ok := first[no.Subject]; ok {
+		return false, "the alert was claimed at " + n.clock(at), nil
+	}
+	return true, "", nil
 }
 
 // send makes one attempt to send a pending notification, unless its

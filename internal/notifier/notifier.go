@@ -96,6 +96,8 @@ type Store interface {
 	FindAlerts(ctx context.Context, f store.AlertFilter) ([]domain.Alert, error)
 	FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain.Device, error)
 	Paths(ctx context.Context, account string, ids []string) (map[string]store.Path, error)
+	ServiceLevels(ctx context.Context, account string) (map[string]store.ServiceLevel, error)
+	FirstClaims(ctx context.Context, account string, ids []string) (map[string]time.Time, error)
 }
 
 // Leases hands out the lease the notifier works under: cluster.Replicas

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/mail"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -645,5 +646,57 @@ func TestAnswersAreNotReadOut(t *testing.T) {
 		if log := f.log(channel); len(log) != 1 || !strings.Contains(log[0].Note, words) || strings.Contains(log[0].Note, leak) {
 			t.Errorf("the log of %s: %+v; want it to say %q", channel, log, words)
 		}
+	}
+}
+
+// An alert about to miss its service level target is notified once per
+// target, when four fifths of it are used: the time to claim unless
+// someone is on it by then, the time to resolve unless it closed. A
+// building's service level overrides the account's; a type without
+// targets is not notified.
+func TestAlertAboutToMissItsTarget(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, oneWebhook(`{"name": "About to miss", "when": "alert.at_risk", "channels": ["ops"]}`))
+	for _, sl := range []store.ServiceLevel{
+		{Week: "always", Zone: "UTC", Targets: []store.ServiceTarget{{Type: domain.AlertConsumableOut, Claim: 15 * time.Minute, Resolve: time.Hour}}},
+		{Building: "b2", Week: "always", Zone: "UTC", Targets: []store.ServiceTarget{{Type: domain.AlertConsumableOut, Claim: 30 * time.Minute}}},
+	} {
+		if err := f.st.SaveServiceLevel(f.ctx, account, sl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.open("a1", "l1", domain.AlertConsumableOut)
+	f.open("a2", "l1", domain.AlertConsumableOut)
+	f.open("a3", "l2", domain.AlertConsumableOut) // in b2: 30 min to claim
+	f.open("j1", "l1", domain.AlertJam)           // no target
+	f.advance(5 * time.Minute)
+	if err := f.st.ClaimAlert(f.ctx, account, domain.Claim{AlertID: "a2", Name: "Maria", At: f.clk.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	f.advance(6 * time.Minute)
+	if got := f.hooks.events(); got != "" {
+		t.Fatalf("notified before any alert was at risk: %s", got)
+	}
+	f.advance(time.Minute) // 12 of a1's 15 minutes to claim
+	if got := f.hooks.events(); got != "alert.at_risk a1" {
+		t.Fatalf("at 12 minutes: %q, want a1's time to claim alone", got)
+	}
+	if body := fmt.Sprint(f.hooks.deliveries()[0].body); !strings.Contains(body, "Claim it by 24 Nov 09:15 to keep to the client's target of 15 min to claim.") {
+		t.Errorf("the notification does not say by when to claim it: %s", body)
+	}
+	f.advance(12 * time.Minute) // 24 of a3's 30
+	f.advance(24 * time.Minute) // 48 of a1's and a2's hour to resolve
+	f.advance(2 * time.Hour)
+	events := strings.Split(f.hooks.events(), ", ")
+	slices.Sort(events[2:])
+	if got, want := strings.Join(events, ", "), "alert.at_risk a1, alert.at_risk a3, alert.at_risk a1, alert.at_risk a2"; got != want {
+		t.Errorf("notified %q; want %q", got, want)
+	}
+	var notes []string
+	for _, no := range f.log("ops") {
+		notes = append(notes, string(no.State)+": "+no.Note)
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), "cancelled: the alert was claimed at 24 Nov 09:05") {
+		t.Errorf("log:\n%s", strings.Join(notes, "\n"))
 	}
 }

@@ -81,7 +81,7 @@ const (
 
 func accent(k Kind) template.CSS {
 	switch k {
-	case AlertOpened, AlertOverdue, AlertUnclaimed, ProductOut:
+	case AlertOpened, AlertOverdue, AlertUnclaimed, AlertAtRisk, ProductOut:
 		return accentAction
 	case BatteryLow:
 		return accentAttention

@@ -43,6 +43,7 @@ const (
 	AlertOpened    Kind = "alert.opened"    // an alert was opened
 	AlertOverdue   Kind = "alert.overdue"   // an open alert became overdue
 	AlertUnclaimed Kind = "alert.unclaimed" // an open alert has had nobody take it on
+	AlertAtRisk    Kind = "alert.at_risk"   // an open alert is about to miss its service level target
 	ProductOut     Kind = "product.out"     // a compartment's product_out became true
 	BatteryLow     Kind = "battery.low"     // a device's battery_state became Low
 	DeviceOffline  Kind = "device.offline"  // a device went offline (device_off)
@@ -51,7 +52,7 @@ const (
 )
 
 // Kinds are the kinds a rule can notify of, in the order a form lists them.
-var Kinds = []Kind{AlertOpened, AlertOverdue, AlertUnclaimed, ProductOut, BatteryLow, DeviceOffline}
+var Kinds = []Kind{AlertOpened, AlertOverdue, AlertUnclaimed, AlertAtRisk, ProductOut, BatteryLow, DeviceOffline}
 
 // Label is the kind in words.
 func (k Kind) Label() string {
@@ -62,6 +63,8 @@ func (k Kind) Label() string {
 		return "Alert overdue"
 	case AlertUnclaimed:
 		return "Alert unclaimed"
+	case AlertAtRisk:
+		return "Alert about to miss its target"
 	case ProductOut:
 		return "Product out"
 	case BatteryLow:
@@ -115,6 +118,9 @@ type Item struct {
 	Action string
 	// URL is the location's page, an absolute http or https URL.
 	URL string
+	// Target is, for AlertAtRisk, the target about to be missed:
+	// "claim" or "resolve".
+	Target string `json:",omitempty"`
 }
 
 // Alert is an alert as a notification carries it: the typed fields, and
@@ -195,6 +201,8 @@ func (it Item) Headline() string {
 		return label + ", overdue"
 	case AlertUnclaimed:
 		return label + ", unclaimed"
+	case AlertAtRisk:
+		return label + ", about to miss its target"
 	}
 	return label
 }

@@ -191,7 +191,7 @@ func TestParseFileErrors(t *testing.T) {
 		{
 			name: "an unknown when",
 			file: oneAccount(`{"name": "Out of product", "when": "alert.open", "channels": ["ops"]}`),
-			want: []string{`accounts[0].rules[0] ("Out of product"): "when" must be one of alert.opened, alert.overdue, alert.unclaimed, product.out, battery.low, device.offline, not "alert.open"`},
+			want: []string{`accounts[0].rules[0] ("Out of product"): "when" must be one of alert.opened, alert.overdue, alert.unclaimed, alert.at_risk, product.out, battery.low, device.offline, not "alert.open"`},
 			at:   `"alert.open"`,
 		},
 		{
@@ -284,7 +284,7 @@ func TestParseFileErrors(t *testing.T) {
 		{
 			name: "alert types for a kind that is not an alert",
 			file: oneAccount(`{"name": "Batteries", "when": "battery.low", "alert_types": ["battery_out"], "channels": ["ops"]}`),
-			want: []string{`"alert_types" apply only to alert.opened, alert.overdue and alert.unclaimed; leave it out for battery.low`},
+			want: []string{`"alert_types" apply only to alert.opened, alert.overdue, alert.unclaimed and alert.at_risk; leave it out for battery.low`},
 			at:   `["battery_out"]`,
 		},
 		{

@@ -11,8 +11,8 @@
 // and a secret that signs the deliveries when there is one). A Rule says:
 //
 //   - when: the kind of thing that happened (a notify.Kind: alert.opened,
-//     alert.overdue, alert.unclaimed, product.out, battery.low or
-//     device.offline);
+//     alert.overdue, alert.unclaimed, alert.at_risk, product.out,
+//     battery.low or device.offline);
 //   - of which alert types, for the alert kinds (all when none are listed);
 //   - where: the whole account, one building, or one floor of a building;
 //   - after how long, for alert.unclaimed and device.offline: the condition
@@ -255,7 +255,7 @@ func LowPriority(k notify.Kind) bool { return k == notify.BatteryLow || k == not
 // isAlertKind reports whether the kind is about an alert, and so may be
 // narrowed to alert types.
 func isAlertKind(k notify.Kind) bool {
-	return k == notify.AlertOpened || k == notify.AlertOverdue || k == notify.AlertUnclaimed
+	return k == notify.AlertOpened || k == notify.AlertOverdue || k == notify.AlertUnclaimed || k == notify.AlertAtRisk
 }
 
 // waitsForCondition reports whether the kind needs AfterMinutes: the

@@ -212,8 +212,8 @@ func (r Rule) check() *Error {
 
 func (r Rule) checkAlertTypes() *Error {
 	if len(r.AlertTypes) > 0 && !isAlertKind(r.When) {
-		return problem("alert_types", `"alert_types" apply only to %s, %s and %s; leave it out for %s`,
-			notify.AlertOpened, notify.AlertOverdue, notify.AlertUnclaimed, r.When)
+		return problem("alert_types", `"alert_types" apply only to %s, %s, %s and %s; leave it out for %s`,
+			notify.AlertOpened, notify.AlertOverdue, notify.AlertUnclaimed, notify.AlertAtRisk, r.When)
 	}
 	for i, t := range r.AlertTypes {
 		field := fmt.Sprintf("alert_types[%d]", i)

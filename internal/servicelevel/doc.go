@@ -5,9 +5,11 @@
 //
 // It is pure: no storage, no clock of its own, no I/O; callers pass the
 // times they hold (Evaluate, Explain) and the alerts they measured (Tally).
-// Nothing stores a policy or shows a measure yet. Service hours go to text
-// and back: ParseWeek and ParseHolidays read what Week.String and
-// FormatHolidays write; ParseTargetTime reads a target typed in a form.
+// The store keeps policies and the measures of closed alerts
+// (store.ServiceLevels); internal/dashboard measures open alerts live.
+// Service hours go to text and back: ParseWeek and ParseHolidays read
+// what Week.String and FormatHolidays write; ParseTargetTime reads a
+// target typed in a form.
 package servicelevel
 
 import (

@@ -42,6 +42,7 @@ type Store interface {
 	Connections
 	People
 	AuditLog
+	ServiceLevels
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 	Close() error
@@ -219,6 +220,99 @@ type Syncs interface {
 type Reports interface {
 	ReportSettings(ctx context.Context, account string) (rs ReportSettings, ok bool, err error)
 	SaveReportSettings(ctx context.Context, account string, rs ReportSettings) error
+}
+
+// ServiceLevels are the service levels agreed with each account's client
+// (internal/servicelevel), and the measures of its alerts against them.
+//
+// Every write of an account's alerts (AlertRefresh.Commit, ApplyAlerts,
+// ApplyAlertEvents) that sees an alert close, open before in the cache or
+// not held by it, records in its transaction the alert's measure against
+// the account's service levels as they are then, once: an alert measured
+// is not measured again. The store does not measure: the Measurer given
+// to MeasureWith does, and until one is given nothing is measured. An
+// account with no service level records none; so does an account's first
+// refresh (its baseline).
+type ServiceLevels interface {
+	// MeasureWith sets how the writes that begin from now on measure the
+	// alerts they see close.
+	MeasureWith(m Measurer)
+	// ServiceLevels returns the account's service levels: its own (Building
+	// "") and its buildings', by building id.
+	ServiceLevels(ctx context.Context, account string) (map[string]ServiceLevel, error)
+	// SaveServiceLevel keeps an account's service level, or a building's,
+	// replacing the one it had.
+	SaveServiceLevel(ctx context.Context, account string, sl ServiceLevel) error
+	// RemoveServiceLevel removes a building's service level ("" for the
+	// account's): its alerts follow the account's again.
+	RemoveServiceLevel(ctx context.Context, account, building string) error
+	// AlertMeasures returns the measures recorded of the account's alerts
+	// of the given ids, by alert id; those never measured are left out.
+	AlertMeasures(ctx context.Context, account string, ids []string) (map[string]AlertMeasure, error)
+	// EachAlertMeasure passes f, one at a time, the measures of the
+	// account's alerts closed in [from, to) (either zero leaves that side
+	// open), of the given buildings only when buildings is not nil, in
+	// the order they closed; it stops at f's first error and returns it.
+	// What it holds does not grow with the measures: the client report's
+	// month is read through it.
+	EachAlertMeasure(ctx context.Context, account string, from, to time.Time, buildings []string, f func(AlertMeasure) error) error
+	// FirstClaims returns when each of the account's alerts given was
+	// first claimed, ended claims included, by alert id; those never
+	// claimed are left out.
+	FirstClaims(ctx context.Context, account string, ids []string) (map[string]time.Time, error)
+	// PruneAlertMeasures removes the measures of alerts closed before
+	// before, of every account; it returns how many.
+	PruneAlertMeasures(ctx context.Context, before time.Time) (int, error)
+}
+
+// Measurer measures an alert a write saw close against the account's
+// service levels by building ("" for the account's own): in holds the
+// alert's id, type, location, building, times (Claimed its first claim,
+// zero when never claimed; Closed when it closed); the measure to keep
+// is in with its outcomes, policy and explanation set, and false when
+// the service levels do not measure the alert. It runs inside the
+// write's transaction: it does no I/O.
+type Measurer func(levels map[string]ServiceLevel, in AlertMeasure) (AlertMeasure, bool)
+
+// ServiceLevel is a service level as kept: the hours as text
+// (servicelevel.ParseHours reads them) and the targets by alert type.
+type ServiceLevel struct {
+	Building string // "" for the account's own
+	Week     string // "Mon-Fri 06:00-22:00"
+	Holidays string // "2026-12-25, 2026-12-26"
+	Zone     string // an IANA time zone name
+	Targets  []ServiceTarget
+	Updated  time.Time
+}
+
+// ServiceTarget is the target of one alert type: times in service time,
+// zero for no target of that kind.
+type ServiceTarget struct {
+	Type           domain.AlertType
+	Claim, Resolve time.Duration
+}
+
+// AlertMeasure is an alert measured against its targets when it closed.
+type AlertMeasure struct {
+	AlertID    string
+	Type       domain.AlertType
+	LocationID string
+	BuildingID string
+	Created    time.Time
+	Claimed    time.Time // its first claim; zero when never claimed
+	Closed     time.Time
+	// Claim and Resolve are the outcomes against the two targets: State
+	// (met, missed, or not applicable), Target and Used alone are kept.
+	Claim, Resolve MeasureOutcome
+	// Policy is the service level in force, in words; Explanation says
+	// where the clock stopped, empty when it never did.
+	Policy, Explanation string
+}
+
+// MeasureOutcome is an alert's outcome against one target as kept.
+type MeasureOutcome struct {
+	State        string // "met", "missed", or "not-applicable" (no target of the kind)
+	Target, Used time.Duration
 }
 
 // Claims are who is on the accounts' open alerts (domain.Claim).

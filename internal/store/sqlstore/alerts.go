@@ -77,6 +77,9 @@ type AlertRefresh struct {
 	// makes it, unless it is of events, and records none.
 	changes *outbox.Changes[domain.Alert]
 	events  bool // the write is of the service's events (ApplyAlertEvents)
+	// closed are the alerts the refresh leaves closed and changed, once
+	// the alerts have a baseline: Commit measures them (store.ServiceLevels).
+	closed map[string]domain.Alert
 }
 
 // BeginAlerts starts a refresh of an account's alerts.
@@ -137,6 +140,7 @@ func (r *AlertRefresh) Write(ctx context.Context, alerts []domain.Alert) error {
 		return err
 	}
 	r.noteChanges(alerts)
+	r.noteClosed(alerts)
 	return r.readRollupInputs(ctx)
 }
 
@@ -178,6 +182,23 @@ func (r *AlertRefresh) noteChanges(alerts []domain.Alert) {
 		} else {
 			r.changes.Drop(a.ID)
 		}
+	}
+}
+
+// noteClosed keeps the alerts listed that the refresh leaves closed and
+// changed, for Commit to measure; none before the alerts' baseline.
+func (r *AlertRefresh) noteClosed(alerts []domain.Alert) {
+	if r.changes == nil {
+		return
+	}
+	for _, a := range alerts {
+		if a.Open() || !r.w.modified(a.ID) {
+			continue
+		}
+		if r.closed == nil {
+			r.closed = map[string]domain.Alert{}
+		}
+		r.closed[a.ID] = a
 	}
 }
 
@@ -250,6 +271,9 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 		return *c, err
 	}
 	if err := r.recordFacts(ctx, remove); err != nil {
+		return *c, err
+	}
+	if err := r.s.measureClosed(ctx, r.tx, r.account.key, r.closed, r.seen); err != nil {
 		return *c, err
 	}
 	return *c, r.tx.Commit(ctx)

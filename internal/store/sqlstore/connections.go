@@ -198,7 +198,7 @@ func (s *Store) AccountSummary(ctx context.Context, account string) (domain.Acco
 // account_id: what disconnecting an account removes.
 var accountTables = []string{
 	"buildings", "floors", "rooms", "locations", "devices", "device_history", "alerts", "rollups", "sync_status", "facts",
-	"claims", "screens", "report_settings", "webhook_receivers", "notification_settings", "notifications",
+	"claims", "screens", "report_settings", "service_levels", "alert_measures", "webhook_receivers", "notification_settings", "notifications",
 	"account_connections", "memberships", "invitations", "enrolled_devices", "audit_log",
 }
 

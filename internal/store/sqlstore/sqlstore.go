@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/store"
 )
 
 // Store is the cache on an engine. An engine package embeds it, and adds
@@ -39,7 +40,10 @@ type Store struct {
 	keys     sync.Map // account id → its integer key
 	// noHistory says that writes of devices record no readings
 	// (KeepHistory).
-	noHistory  atomic.Bool
+	noHistory atomic.Bool
+	// measurer measures the alerts writes see close (MeasureWith); none
+	// until it is set.
+	measurer   atomic.Pointer[store.Measurer]
 	statuses   statusCache
 	migrations Migrations
 }

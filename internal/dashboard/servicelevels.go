@@ -1,0 +1,286 @@
+package dashboard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"washboard/internal/domain"
+	"washboard/internal/levels"
+	"washboard/internal/servicelevel"
+	"washboard/internal/store"
+)
+
+// Service levels: the account's, set on its page, and each alert measured
+// against the one in force, live while it is open and as kept when it
+// closed (store.ServiceLevels).
+
+// MeasureRetention is how long the measures of closed alerts are kept
+// (store.ServiceLevels): a year and a month, so that a client's month can
+// be set against the same month a year before.
+const MeasureRetention = 400 * 24 * time.Hour
+
+// serviceLevelStore keeps the service levels and the measures of alerts.
+type serviceLevelStore interface {
+	ServiceLevels(ctx context.Context, account string) (map[string]store.ServiceLevel, error)
+	SaveServiceLevel(ctx context.Context, account string, sl store.ServiceLevel) error
+	AlertMeasures(ctx context.Context, account string, ids []string) (map[string]store.AlertMeasure, error)
+	FirstClaims(ctx context.Context, account string, ids []string) (map[string]time.Time, error)
+}
+
+// ServiceLevelForm is the service level page's fields as typed: the
+// hours, the holidays, the time zone, and by alert type the time to claim
+// and the time to resolve ("" for none).
+type ServiceLevelForm struct {
+	Week, Holidays, Zone string
+	Claim, Resolve       map[domain.AlertType]string
+	Updated              time.Time // when it was saved; zero when never
+}
+
+// FieldProblem says why a field of a form was refused, in words.
+type FieldProblem struct {
+	Field string // "week", "holidays", "zone", "claim_<type>" or "resolve_<type>"
+	Msg   string
+}
+
+func (p *FieldProblem) Error() string { return p.Msg }
+
+// ServiceLevelForm reads the account's own service level as its page
+// shows it; an account without one gets an empty form in zone.
+func (s *Service) ServiceLevelForm(ctx context.Context, account string, zone *time.Location) (ServiceLevelForm, error) {
+	f := ServiceLevelForm{Zone: zone.String(), Claim: map[domain.AlertType]string{}, Resolve: map[domain.AlertType]string{}}
+	levels, err := s.store.ServiceLevels(ctx, account)
+	if err != nil {
+		return f, err
+	}
+	sl, ok := levels[""]
+	if !ok {
+		return f, nil
+	}
+	f.Week, f.Holidays, f.Zone, f.Updated = sl.Week, sl.Holidays, sl.Zone, sl.Updated
+	for _, t := range sl.Targets {
+		f.Claim[t.Type], f.Resolve[t.Type] = minutes(t.Claim), minutes(t.Resolve)
+	}
+	return f, nil
+}
+
+// minutes writes a target as the form reads it: "" for none, "15" for
+// minutes, "1h30m" beyond an hour.
+func minutes(d time.Duration) string {
+	switch {
+	case d == 0:
+		return ""
+	case d < time.Hour:
+		return fmt.Sprint(int(d / time.Minute))
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%dh%dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
+}
+
+// ReadServiceLevel checks a service level as typed, field by field in
+// the page's order, and returns it as kept: the hours in the form
+// servicelevel writes back. A refusal is a *FieldProblem naming the field.
+func ReadServiceLevel(f ServiceLevelForm) (store.ServiceLevel, error) {
+	week, err := servicelevel.ParseWeek(f.Week)
+	if err != nil {
+		return store.ServiceLevel{}, problem("week", err)
+	}
+	holidays, err := servicelevel.ParseHolidays(f.Holidays)
+	if err != nil {
+		return store.ServiceLevel{}, problem("holidays", err)
+	}
+	zone, err := servicelevel.ParseZone(f.Zone)
+	if err != nil {
+		return store.ServiceLevel{}, problem("zone", err)
+	}
+	hours, err := servicelevel.NewHours(week, holidays, zone)
+	if err != nil {
+		return store.ServiceLevel{}, problem("holidays", err)
+	}
+	sl := store.ServiceLevel{Week: week.String(), Holidays: servicelevel.FormatHolidays(hours.Holidays()), Zone: zone.String()}
+	for _, typ := range domain.AlertTypes {
+		claim, err := servicelevel.ParseTargetTime(f.Claim[typ])
+		if err != nil {
+			return store.ServiceLevel{}, problem("claim_"+string(typ), fmt.Errorf("%s, time to claim: %w", typ.Label(), err))
+		}
+		resolve, err := servicelevel.ParseTargetTime(f.Resolve[typ])
+		if err != nil {
+			return store.ServiceLevel{}, problem("resolve_"+string(typ), fmt.Errorf("%s, time to resolve: %w", typ.Label(), err))
+		}
+		if claim == 0 && resolve == 0 {
+			continue
+		}
+		t := servicelevel.Target{Claim: claim, Resolve: resolve}
+		if _, err := servicelevel.NewTargets(map[domain.AlertType]servicelevel.Target{typ: t}); err != nil {
+			return store.ServiceLevel{}, problem("resolve_"+string(typ), err)
+		}
+		sl.Targets = append(sl.Targets, store.ServiceTarget{Type: typ, Claim: claim, Resolve: resolve})
+	}
+	return sl, nil
+}
+
+func problem(field string, err error) error {
+	if !errors.Is(err, servicelevel.ErrInvalid) {
+		return err
+	}
+	return &FieldProblem{Field: field, Msg: err.Error()}
+}
+
+// SaveServiceLevel checks the account's own service level as typed
+// (ReadServiceLevel) and keeps it; it returns what it kept, in words.
+func (s *Service) SaveServiceLevel(ctx context.Context, account string, f ServiceLevelForm) (string, error) {
+	sl, err := ReadServiceLevel(f)
+	if err != nil {
+		return "", err
+	}
+	sl.Updated = s.clock.Now()
+	p, err := levels.Policy(sl)
+	if err != nil {
+		return "", err
+	}
+	if err := s.store.SaveServiceLevel(ctx, account, sl); err != nil {
+		return "", err
+	}
+	return levels.Words(p), nil
+}
+
+// AlertLevel is an alert measured against its targets: live while it is
+// open, as kept when it closed.
+type AlertLevel struct {
+	Claim, Resolve servicelevel.Outcome
+	// Explanation says where the clock stopped, and while the alert is
+	// open and the clock stands still, when it runs again; empty when it
+	// never stopped.
+	Explanation string
+}
+
+// Worst is the state that tells most of the two: missed, then at risk,
+// within target, met.
+func (l AlertLevel) Worst() servicelevel.State {
+	rank := map[servicelevel.State]int{servicelevel.NotApplicable: 0, servicelevel.Met: 1, servicelevel.Pending: 2, servicelevel.AtRisk: 3, servicelevel.Missed: 4}
+	if rank[l.Resolve.State] > rank[l.Claim.State] {
+		return l.Resolve.State
+	}
+	return l.Claim.State
+}
+
+// policies reads the account's service levels into policies, by
+// building (levels.Policies).
+func (s *Service) policies(ctx context.Context, account string) (map[string]servicelevel.Policy, error) {
+	kept, err := s.store.ServiceLevels(ctx, account)
+	if err != nil || len(kept) == 0 {
+		return nil, err
+	}
+	return levels.Policies(kept), nil
+}
+
+// alertLevels measures the alerts located at now, by alert id: the open
+// ones live, the closed ones as kept when they closed. An alert of a type
+// without targets, or closed without a measure kept, is left out; so is
+// every alert of an account without service levels.
+func (s *Service) alertLevels(ctx context.Context, account string, al Located, now time.Time) (map[string]AlertLevel, error) {
+	ps, err := s.policies(ctx, account)
+	if err != nil || len(ps) == 0 || len(al.Alerts) == 0 {
+		return nil, err
+	}
+	var open, closed []string
+	for _, a := range al.Alerts {
+		if a.Open() {
+			open = append(open, a.ID)
+		} else {
+			closed = append(closed, a.ID)
+		}
+	}
+	out := map[string]AlertLevel{}
+	if len(closed) > 0 {
+		kept, err := s.store.AlertMeasures(ctx, account, closed)
+		if err != nil {
+			return nil, err
+		}
+		for id, m := range kept {
+			out[id] = AlertLevel{Claim: levels.Outcome(m.Claim), Resolve: levels.Outcome(m.Resolve), Explanation: m.Explanation}
+		}
+	}
+	if len(open) == 0 {
+		return out, nil
+	}
+	first, err := s.store.FirstClaims(ctx, account, open)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range al.Alerts {
+		if !a.Open() {
+			continue
+		}
+		b, _, _, _ := al.Places.Path(al.Locations[a.LocationID].RoomID)
+		p, ok := levels.For(ps, b.ID)
+		if !ok {
+			continue
+		}
+		if _, measured := p.Targets.For(a.Type); !measured {
+			continue
+		}
+		in := servicelevel.Alert{Type: a.Type, Opened: a.Created, Claimed: first[a.ID]}
+		m := p.Evaluate(in, now)
+		l := AlertLevel{Claim: m.Claim, Resolve: m.Resolve}
+		if e := p.Explain(in, now); e.Stopped > 0 || !e.Resumes.IsZero() {
+			l.Explanation = e.String()
+		}
+		out[a.ID] = l
+	}
+	return out, nil
+}
+
+// LevelCounts counts the open alerts of a scope by where they stand
+// against their targets.
+type LevelCounts struct {
+	// Set says the account has a service level with targets.
+	Set            bool
+	AtRisk, Missed int
+}
+
+// overviewLevels counts the open alerts of the scope at risk and missed,
+// in all and by building, and measures the alerts the overview lists.
+func (s *Service) overviewLevels(ctx context.Context, account string, sc domain.BuildingScope, m *Overview) error {
+	ps, err := s.policies(ctx, account)
+	if err != nil || len(ps) == 0 {
+		return err
+	}
+	open, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, Buildings: sc.IDs(), Status: domain.AlertOpen})
+	if err != nil {
+		return err
+	}
+	all, err := s.locate(ctx, account, open)
+	if err != nil {
+		return err
+	}
+	levels, err := s.alertLevels(ctx, account, all, s.clock.Now())
+	if err != nil {
+		return err
+	}
+	m.Levels.Set = true
+	m.BuildingLevels = map[string]LevelCounts{}
+	for _, a := range open {
+		b, _, _, _ := all.Places.Path(all.Locations[a.LocationID].RoomID)
+		c := m.BuildingLevels[b.ID]
+		c.Set = true
+		switch levels[a.ID].Worst() {
+		case servicelevel.AtRisk:
+			m.Levels.AtRisk++
+			c.AtRisk++
+		case servicelevel.Missed:
+			m.Levels.Missed++
+			c.Missed++
+		}
+		m.BuildingLevels[b.ID] = c
+	}
+	m.AlertLevels = map[string]AlertLevel{}
+	for _, a := range m.Alerts.Alerts {
+		if l, ok := levels[a.ID]; ok {
+			m.AlertLevels[a.ID] = l
+		}
+	}
+	return nil
+}

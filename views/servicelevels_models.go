@@ -1,0 +1,56 @@
+package views
+
+import "time"
+
+// ServiceLevels is the page of the account's service level: its hours,
+// holidays and time zone, and the targets by alert type, as saved or as
+// typed, with the field refused and why.
+type ServiceLevels struct {
+	Page
+	Week, Holidays, Zone string
+	Zones                []Option
+	Targets              []TargetRow
+	// Field is the name of the field refused ("" for none), Problem why.
+	Field, Problem string
+	Saved          bool
+	Updated        time.Time // zero when never saved
+}
+
+// TargetRow is the two targets of one alert type, as typed.
+type TargetRow struct {
+	Type, Label    string
+	Claim, Resolve string
+}
+
+// Level is where an alert stands against its targets: the worst of the
+// two in words and a symbol, each target's outcome, and where the clock
+// stopped.
+type Level struct {
+	State       string // "met", "missed", "at-risk", "pending"
+	Label       string // "Target missed"
+	Claim       LevelOutcome
+	Resolve     LevelOutcome
+	Explanation string
+}
+
+// LevelOutcome is an alert against one target; State "" when the type has
+// no target of the kind.
+type LevelOutcome struct {
+	State, Label string
+	Target, Used time.Duration
+	Deadline     time.Time // zero when done, or further than can be told
+}
+
+// LevelCounts are the open alerts at risk of missing a target and that
+// missed one; nil when the account has no service level.
+type LevelCounts struct {
+	AtRisk, Missed int
+}
+
+// savedZone is the page's zone, or UTC when it has none.
+func (m ServiceLevels) savedZone() *time.Location {
+	if m.Page.Zone == nil {
+		return time.UTC
+	}
+	return m.Page.Zone
+}
