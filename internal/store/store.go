@@ -42,6 +42,7 @@ type Store interface {
 	Connections
 	People
 	AuditLog
+	Organisations
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 	Close() error
