@@ -13,6 +13,8 @@ import (
 type AccountsPage struct {
 	Page
 	Accounts []AccountChoice
+	// Portfolio: the person belongs to an organisation.
+	Portfolio bool
 }
 
 // AccountChoice is one of a person's accounts.

@@ -39,8 +39,9 @@ type Organisations interface {
 	// region; domain.ErrNotFound when it is not one of the organisation's.
 	UpdateOrganisationAccount(ctx context.Context, a domain.OrganisationAccount) error
 	// PutOrganisationMember adds a person to an organisation (unless it
-	// has max people, <= 0: no bound) or changes their role in it, and
-	// ends their sessions in its accounts: it returns their token hashes
+	// has max people, <= 0: no bound) or changes their role in it; a
+	// change ends their sessions in its accounts (an addition takes no
+	// role away, and ends none): it returns their token hashes
 	// (see EndSessions). domain.ErrPersonInOrganisation when the person
 	// belongs to another; domain.ErrLastOrganisationOwner when it would
 	// leave the organisation without an owner, whatever other changes run

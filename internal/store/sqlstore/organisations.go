@@ -145,7 +145,8 @@ func (s *Store) UpdateOrganisationAccount(ctx context.Context, a domain.Organisa
 // PutOrganisationMember adds a person to an organisation, or changes their
 // role in it, unless it has max people already (<= 0: no bound). A change
 // ends the person's sessions in the organisation's accounts, whose role
-// they hold; it returns their token hashes (see EndSessions).
+// they hold, and returns their token hashes (see EndSessions); an
+// addition ends none, since it takes no role away (people.Effective).
 func (s *Store) PutOrganisationMember(ctx context.Context, m domain.OrganisationMember, max int) ([]string, error) {
 	var ended []string
 	err := s.inTx(ctx, func(tx Tx) error {

@@ -1,0 +1,268 @@
+package web
+
+import (
+	"context"
+	"encoding/csv"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"washboard/internal/domain"
+	"washboard/internal/people"
+	"washboard/internal/store"
+	"washboard/views"
+)
+
+// formOf posts a form of a page of the browser's session, with its form
+// token.
+func (b *browser) formOf(page, path string, values url.Values) response {
+	b.a.t.Helper()
+	m := csrfInput.FindStringSubmatch(b.get(page).body)
+	if m == nil {
+		b.a.t.Fatalf("no form token on %s", page)
+	}
+	values.Set("csrf_token", m[1])
+	return b.post(path, values)
+}
+
+// portfolioApp is a world of three accounts: the owner of A and B makes
+// the organisation Shine of both (A labelled Head office, in North; B in
+// South); the owner of C makes Rival of C.
+func portfolioApp(t *testing.T) (a *app, owner, rival *browser) {
+	t.Helper()
+	a = newAppWith(t, Config{}, appOptions{locations: 40, accounts: 3})
+	idA, idB := a.accountOf(false), a.accountOf(true)
+	owner = a.browser()
+	owner.signIn(credA)
+	owner.signIn(credB) // the same person connects B, and owns it
+	for _, step := range []struct {
+		path   string
+		values url.Values
+	}{
+		{"/organisation", url.Values{"name": {"Shine Services"}}},
+		{"/organisation/accounts/" + idB, url.Values{"region": {"South"}}},
+		{"/accounts/switch", url.Values{"account": {idA}, "next": {"/organisation"}}},
+		{"/organisation/accounts", url.Values{}},
+		{"/organisation/accounts/" + idA, url.Values{"client": {"Head office"}, "region": {"North"}}},
+	} {
+		if r := owner.formOf("/organisation", step.path, step.values); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("POST %s = %d\n%s", step.path, r.StatusCode, r.body)
+		}
+	}
+	rival = a.browser()
+	rival.signIn(credC)
+	if r := rival.formOf("/organisation", "/organisation", url.Values{"name": {"Rival"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("making Rival = %d\n%s", r.StatusCode, r.body)
+	}
+	return a, owner, rival
+}
+
+// portfolioCSV reads /portfolio.csv (with a query) by account id.
+func portfolioCSV(t *testing.T, b *browser, query string) (map[string]map[string]string, []string) {
+	t.Helper()
+	r := b.get("/portfolio.csv" + query)
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("GET /portfolio.csv%s = %d\n%s", query, r.StatusCode, r.body)
+	}
+	rows, err := csv.NewReader(strings.NewReader(r.body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, order := map[string]map[string]string{}, []string{}
+	for _, row := range rows[1:] {
+		m := map[string]string{}
+		for i, h := range rows[0] {
+			m[h] = row[i]
+		}
+		out[row[0]] = m
+		order = append(order, row[0])
+	}
+	return out, order
+}
+
+// The portfolio lists every account of the organisation, with the counts
+// each account's own overview and devices show, the worst first; its
+// filters and CSV agree; a person of another organisation learns nothing
+// of it.
+func TestPortfolioListsTheOrganisationsAccounts(t *testing.T) {
+	t.Parallel()
+	a, owner, rival := portfolioApp(t)
+	ctx := context.Background()
+	idA, idB, idC := a.accountOf(false), a.accountOf(true), a.world.Accounts()[2].ID
+
+	page := owner.get("/portfolio")
+	if page.StatusCode != http.StatusOK {
+		t.Fatalf("GET /portfolio = %d\n%s", page.StatusCode, page.body)
+	}
+	doc := page.doc(t)
+	if n := doc.Find(".portfolio-table tbody tr").Length(); n != 2 {
+		t.Errorf("the portfolio has %d rows; want 2", n)
+	}
+	for _, want := range []string{"Portfolio of Shine Services", "Head office", a.world.Accounts()[1].Name, "no targets set", `hx-trigger="sse:devices`} {
+		if !strings.Contains(page.body, want) {
+			t.Errorf("the portfolio does not say %q", want)
+		}
+	}
+	rows, order := portfolioCSV(t, owner, "")
+	if len(rows) != 2 || rows[idA] == nil || rows[idB] == nil {
+		t.Fatalf("/portfolio.csv rows: %v; want A and B", order)
+	}
+	openSeen := 0
+	for _, id := range []string{idA, idB} {
+		o, err := a.deps.Dashboard.Overview(ctx, id, domain.EveryBuilding(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		devices, err := a.store.FindDevices(ctx, store.DeviceFilter{Account: id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, offline := 0, 0
+		for _, d := range devices {
+			if d.Offline {
+				offline++
+			}
+			for _, c := range d.Compartments {
+				if c.Out {
+					out++
+					break
+				}
+			}
+		}
+		r := rows[id]
+		for col, want := range map[string]int{"open_alerts": o.Rollup.OpenAlerts, "overdue_alerts": o.Rollup.OverdueAlerts,
+			"unclaimed_alerts": o.Rollup.OpenAlerts, "dispensers_out": out, "devices_offline": offline} {
+			if r[col] != itoa(int64(want)) {
+				t.Errorf("account %s: %s = %s; its own pages say %d", id, col, r[col], want)
+			}
+		}
+		openSeen += o.Rollup.OpenAlerts
+		if r["service_level_week"] != "" || r["shift_end"] == "" {
+			t.Errorf("account %s: service level %q, shift end %q; want none set, and an end", id, r["service_level_week"], r["shift_end"])
+		}
+	}
+	if openSeen == 0 {
+		t.Error("neither account has an open alert: the test proves little")
+	}
+	if rows[idA]["client"] != "Head office" || rows[idA]["region"] != "North" || rows[idB]["region"] != "South" {
+		t.Errorf("clients and regions: %v, %v", rows[idA], rows[idB])
+	}
+	if worstFirst(rowOf(rows[order[0]]), rowOf(rows[order[1]])) > 0 {
+		t.Errorf("the rows are not the worst first: %v", order)
+	}
+
+	// Filters, on the page and in the CSV.
+	if r, _ := portfolioCSV(t, owner, "?region=North"); len(r) != 1 || r[idA] == nil {
+		t.Errorf("region North: %v; want A alone", r)
+	}
+	if r, _ := portfolioCSV(t, owner, "?client="+url.QueryEscape(a.world.Accounts()[1].Name)); len(r) != 1 || r[idB] == nil {
+		t.Errorf("client B: %v; want B alone", r)
+	}
+	state := rows[idA]["state"]
+	if r, _ := portfolioCSV(t, owner, "?state="+state); r[idA] == nil {
+		t.Errorf("state %s: %v; want A among them", state, r)
+	}
+	if r := owner.get("/portfolio?region=Nowhere"); !strings.Contains(r.body, "No account matches the filter.") {
+		t.Errorf("a filter matching nothing does not say so")
+	}
+	for _, q := range []string{"?state=burning", "?client=" + strings.Repeat("x", 81)} {
+		if r := owner.get("/portfolio" + q); r.StatusCode != http.StatusBadRequest {
+			t.Errorf("GET /portfolio%s = %d; want 400", q, r.StatusCode)
+		}
+	}
+
+	// Rival's owner sees C alone, and nothing of A or B.
+	theirs, _ := portfolioCSV(t, rival, "")
+	if len(theirs) != 1 || theirs[idC] == nil {
+		t.Errorf("Rival's portfolio: %v; want C alone", theirs)
+	}
+	for _, path := range []string{"/portfolio", "/portfolio.csv", "/accounts", "/organisation", "/portfolio/search?q=" + url.QueryEscape(a.world.Accounts()[0].Locations[0].Devices[0].MAC)} {
+		body := rival.get(path).body
+		for _, secret := range []string{idA, idB, "Head office", "Shine"} {
+			if strings.Contains(body, secret) {
+				t.Errorf("Rival's %s shows %q", path, secret)
+			}
+		}
+	}
+	for _, id := range []string{idA, idB, "no-such-account"} {
+		if r := rival.formOf("/accounts", "/accounts/switch", url.Values{"account": {id}}); r.StatusCode != http.StatusNotFound {
+			t.Errorf("Rival switching to %s = %d; want 404", id, r.StatusCode)
+		}
+	}
+	if r := rival.formOf("/organisation", "/organisation/accounts/"+idA, url.Values{"client": {"Stolen"}}); r.StatusCode != http.StatusForbidden && r.StatusCode != http.StatusNotFound {
+		t.Errorf("Rival labelling A = %d; want 403 or 404", r.StatusCode)
+	}
+	if r := rival.formOf("/organisation", "/organisation/people", url.Values{"email": {"x@example.com"}, "role": {"viewer"}, "account": {idA}}); r.StatusCode == http.StatusSeeOther {
+		t.Errorf("Rival giving a role over A was done")
+	}
+
+	// Someone of no organisation: the portfolio is not there.
+	loner := a.browserAs(domain.Viewer, "Lou")
+	if r := loner.get("/portfolio"); r.StatusCode != http.StatusNotFound || !strings.Contains(r.body, "You belong to no organisation") {
+		t.Errorf("the portfolio of a person of no organisation = %d", r.StatusCode)
+	}
+}
+
+// rowOf is a row of /portfolio.csv as the page's row, for its order.
+func rowOf(m map[string]string) views.PortfolioRow {
+	h, _ := domain.ParseHealth(m["state"])
+	n := func(col string) int { v, _ := strconv.Atoi(m[col]); return v }
+	return views.PortfolioRow{Account: m["account_id"], Client: m["client"], Health: h, Open: n("open_alerts"), Overdue: n("overdue_alerts"),
+		Unclaimed: n("unclaimed_alerts"), Out: n("dispensers_out"), RunOuts: n("runs_out_before_shift_end")}
+}
+
+// A person given a role in the organisation over some of its accounts
+// switches to them from /accounts without a membership of their own, with
+// the higher of their roles in each; lowering that role ends their
+// sessions in the organisation's accounts at once.
+func TestOrganisationRoleReachesItsAccounts(t *testing.T) {
+	t.Parallel()
+	a, owner, _ := portfolioApp(t)
+	idA, idB, idC := a.accountOf(false), a.accountOf(true), a.world.Accounts()[2].ID
+	_, token, err := a.people.Invite(context.Background(), a.owner(idA), people.Invite{Role: domain.Staff, Email: "vera@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vera := a.browser()
+	if r := vera.accept(token, "Vera"); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("Vera accepting = %d", r.StatusCode)
+	}
+	if r := owner.formOf("/organisation", "/organisation/people", url.Values{"email": {"vera@example.com"}, "role": {"supervisor"}, "account": {idB}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("giving Vera a role in the organisation = %d\n%s", r.StatusCode, r.body)
+	}
+	list := vera.get("/accounts")
+	for _, want := range []string{"Switch to " + a.world.Accounts()[1].Name, "supervisor", "See every account of your organisation"} {
+		if !strings.Contains(list.body, want) {
+			t.Errorf("Vera's accounts do not say %q:\n%s", want, list.body)
+		}
+	}
+	if r := vera.formOf("/accounts", "/accounts/switch", url.Values{"account": {idB}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("Vera switching to B = %d\n%s", r.StatusCode, r.body)
+	}
+	if r := vera.get("/"); r.StatusCode != http.StatusOK || !strings.Contains(r.body, "Vera (supervisor)") || !strings.Contains(r.body, `href="/portfolio"`) {
+		t.Errorf("Vera in B = %d; want B's overview, as a supervisor, with the portfolio in the menu", r.StatusCode)
+	}
+	if r := vera.get("/reports/settings"); r.StatusCode != http.StatusOK {
+		t.Errorf("a supervisor's page in B = %d; want 200", r.StatusCode)
+	}
+	if r := vera.formOf("/accounts", "/accounts/switch", url.Values{"account": {idC}}); r.StatusCode != http.StatusNotFound {
+		t.Errorf("Vera switching to another organisation's account = %d; want 404", r.StatusCode)
+	}
+	rows, _ := portfolioCSV(t, vera, "")
+	if len(rows) != 2 || rows[idA] == nil || rows[idB] == nil {
+		t.Errorf("Vera's portfolio: %v; want A (hers) and B (the organisation's role)", rows)
+	}
+	if r := vera.formOf("/organisation", "/organisation/people", url.Values{"email": {"vera@example.com"}, "role": {"owner"}}); r.StatusCode != http.StatusForbidden {
+		t.Errorf("a supervisor of the organisation making herself an owner = %d; want 403", r.StatusCode)
+	}
+
+	// Lowered to a viewer: her session in B ends at once.
+	if r := owner.formOf("/organisation", "/organisation/people", url.Values{"email": {"vera@example.com"}, "role": {"viewer"}, "account": {idB}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("lowering Vera's role = %d", r.StatusCode)
+	}
+	if r := vera.get("/"); r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/signin") {
+		t.Errorf("Vera's session in B after her role was lowered = %d; want to sign in again", r.StatusCode)
+	}
+}
