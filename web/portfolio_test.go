@@ -8,8 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/forecast"
 	"washboard/internal/people"
 	"washboard/internal/store"
 	"washboard/views"
@@ -264,5 +267,115 @@ func TestOrganisationRoleReachesItsAccounts(t *testing.T) {
 	}
 	if r := vera.get("/"); r.StatusCode != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/signin") {
 		t.Errorf("Vera's session in B after her role was lowered = %d; want to sign in again", r.StatusCode)
+	}
+}
+
+// forecastsOf are estimates of when dispensers run out, by account and
+// MAC, as a test sets them.
+type forecastsOf map[string]map[string]forecast.Estimate
+
+func (f forecastsOf) Estimates(account string) map[string]forecast.Estimate { return f[account] }
+
+// The portfolio counts an alert someone is on as claimed, and the
+// dispensers estimated to run out before the end of the account's shift
+// (not those out already, nor those running out later).
+func TestPortfolioCountsClaimsAndRunOuts(t *testing.T) {
+	t.Parallel()
+	a, owner, _ := portfolioApp(t)
+	ctx := context.Background()
+	idA := a.accountOf(false)
+	before, _ := portfolioCSV(t, owner, "")
+	end, err := time.Parse(time.RFC3339, before[idA]["shift_end"])
+	if err != nil {
+		t.Fatalf("the shift's end %q: %v", before[idA]["shift_end"], err)
+	}
+	devices, err := a.store.FindDevices(ctx, store.DeviceFilter{Account: idA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []string
+	for _, d := range devices {
+		out := false
+		for _, c := range d.Compartments {
+			out = out || c.Out
+		}
+		if !out && len(d.Compartments) > 0 {
+			in = append(in, d.MAC)
+		}
+	}
+	if len(in) < 3 {
+		t.Fatalf("account A has %d dispensers not out; the test needs 3", len(in))
+	}
+	soon := forecast.Estimate{At: end.Add(-time.Minute), Basis: forecast.FromLevels}
+	later := forecast.Estimate{At: end.Add(time.Minute), Basis: forecast.FromLevels}
+	a.deps.Dashboard = dashboard.New(dashboard.Deps{Store: a.store, Sync: a.engine, Upstream: a.client, Clock: a.clock, Keys: a.deps.Keys,
+		Forecasts: forecastsOf{idA: {in[0]: soon, in[1]: soon, in[2]: later}}})
+	s, err := New(a.cfg, a.deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.handler.Store(s)
+
+	open, err := a.store.FindAlerts(ctx, store.AlertFilter{Account: idA, Status: domain.AlertOpen, Limit: 1})
+	if err != nil || len(open) == 0 {
+		t.Fatalf("account A has no open alert to claim: %v", err)
+	}
+	if err := a.store.ClaimAlert(ctx, idA, domain.Claim{AlertID: open[0].ID, Name: "Ana", At: a.clock.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := portfolioCSV(t, owner, "")
+	if after[idA]["open_alerts"] != before[idA]["open_alerts"] || rowOf(after[idA]).Unclaimed != rowOf(before[idA]).Unclaimed-1 {
+		t.Errorf("A's open and unclaimed alerts: %s and %s before a claim, %s and %s after; want one fewer unclaimed",
+			before[idA]["open_alerts"], before[idA]["unclaimed_alerts"], after[idA]["open_alerts"], after[idA]["unclaimed_alerts"])
+	}
+	if got := after[idA]["runs_out_before_shift_end"]; got != "2" {
+		t.Errorf("A's dispensers running out before %s: %s; want 2", end, got)
+	}
+}
+
+// Search across the portfolio finds a location, room or MAC address in
+// any account of the organisation the person sees, and leads to it; a
+// person of another organisation finds nothing there.
+func TestPortfolioSearchFindsPlacesInEveryAccount(t *testing.T) {
+	t.Parallel()
+	a, owner, rival := portfolioApp(t)
+	locB := a.world.Accounts()[1].Locations[3]
+	for _, q := range []string{locB.Devices[0].MAC, locB.Room.Name} {
+		r := owner.get("/portfolio/search?q=" + url.QueryEscape(q))
+		if r.StatusCode != http.StatusOK || !strings.Contains(r.body, locB.Name) || !strings.Contains(r.body, `value="/locations/`+itoa(locB.ID)+`"`) {
+			t.Errorf("searching B's %q from A: %d, no way to %s", q, r.StatusCode, locB.Name)
+		}
+	}
+	r := owner.formOf("/portfolio/search", "/accounts/switch", url.Values{"account": {a.accountOf(true)}, "next": {"/locations/" + itoa(locB.ID)}})
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/locations/"+itoa(locB.ID) {
+		t.Errorf("opening a location found in B = %d, to %q", r.StatusCode, r.Header.Get("Location"))
+	}
+	if r := rival.get("/portfolio/search?q=" + url.QueryEscape(locB.Devices[0].MAC)); strings.Contains(r.body, locB.Name) {
+		t.Error("a person of another organisation finds B's location")
+	}
+	if r := owner.get("/portfolio/search?q=" + strings.Repeat("x", 101)); r.StatusCode != http.StatusBadRequest {
+		t.Errorf("a 101-character search = %d; want 400", r.StatusCode)
+	}
+}
+
+// A signed-in person connects another account from /accounts with its
+// credentials, and comes back to the list, in it.
+func TestAccountsPageConnectsAnotherAccount(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	page := b.get("/accounts")
+	form := page.doc(t).Find(`form[action="/signin"]`)
+	if form.Find(`input[name="api_key"]`).Length() != 1 || form.Find(`input[name="next"][value="/accounts"]`).Length() != 1 {
+		t.Fatalf("/accounts offers no form to connect another account:\n%s", page.body)
+	}
+	r := b.formOf("/accounts", "/signin", url.Values{"api_key": {credB.APIKey}, "authorization": {credB.Authorization}, "next": {"/accounts"}})
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/accounts" {
+		t.Fatalf("connecting B from /accounts = %d to %q\n%s", r.StatusCode, r.Header.Get("Location"), r.body)
+	}
+	list := b.get("/accounts")
+	if !strings.Contains(list.body, "Switch to "+a.world.Accounts()[0].Name) || !strings.Contains(list.body, a.world.Accounts()[1].Name) {
+		t.Errorf("after connecting B, /accounts does not list both:\n%s", list.body)
 	}
 }
