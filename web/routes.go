@@ -86,6 +86,8 @@ func (s *Server) routeTable() []route {
 		{get, "/events", s.streamEvents, signedIn, viewer},
 		{get, "/accounts", s.listAccounts, signedIn, viewer},
 		{post, "/accounts/switch", s.switchAccount, signedIn, viewer},
+		// The organisation's pages ask for a role in the account one is in;
+		// the organisation's own role is checked by internal/people.
 		{get, "/organisation", s.showOrganisation, signedIn, viewer},
 		{post, "/organisation", s.createOrganisation, signedIn, owner},
 		{post, "/organisation/accounts", s.addOrganisationAccount, signedIn, owner},
