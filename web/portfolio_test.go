@@ -379,3 +379,36 @@ func TestAccountsPageConnectsAnotherAccount(t *testing.T) {
 		t.Errorf("after connecting B, /accounts does not list both:\n%s", list.body)
 	}
 }
+
+// The organisation's forms refuse what makes no sense, in words, and
+// change nothing.
+func TestOrganisationFormsRefuseBadInput(t *testing.T) {
+	t.Parallel()
+	a, owner, _ := portfolioApp(t)
+	idC := a.world.Accounts()[2].ID
+	for _, c := range []struct {
+		path   string
+		values url.Values
+		status int
+		says   string
+	}{
+		{"/organisation/accounts/" + a.accountOf(false), url.Values{"region": {strings.Repeat("r", 41)}}, http.StatusUnprocessableEntity, "Region"},
+		{"/organisation/accounts/" + idC, url.Values{"region": {"North"}}, http.StatusNotFound, "There is nothing of your organisation with that id."},
+		{"/organisation/people", url.Values{"email": {"nobody@example.com"}, "role": {"viewer"}}, http.StatusUnprocessableEntity,
+			"Nobody who signs in here has the address nobody@example.com"},
+		{"/organisation/people", url.Values{"email": {"not an address"}, "role": {"viewer"}}, http.StatusUnprocessableEntity, "is not an e-mail address"},
+		{"/organisation/people", url.Values{"email": {"x@example.com"}, "role": {"god"}}, http.StatusUnprocessableEntity, "Role: choose viewer"},
+		{"/organisation/people/nobody/remove", url.Values{}, http.StatusNotFound, "There is nothing of your organisation with that id."},
+		{"/organisation", url.Values{"name": {"Another"}}, http.StatusUnprocessableEntity, "You belong to an organisation already"},
+	} {
+		r := owner.formOf("/organisation", c.path, c.values)
+		if r.StatusCode != c.status || !strings.Contains(r.body, c.says) {
+			t.Errorf("POST %s %v = %d; want %d saying %q\n%s", c.path, c.values, r.StatusCode, c.status, c.says, r.body)
+		}
+	}
+	lone := a.browser()
+	lone.signIn(credA) // a second person of A: an admin, of no organisation
+	if r := lone.formOf("/accounts", "/organisation", url.Values{"name": {strings.Repeat("n", 81)}}); r.StatusCode != http.StatusForbidden {
+		t.Errorf("an admin making an organisation = %d; want 403 (owners only)", r.StatusCode)
+	}
+}

@@ -162,12 +162,16 @@ func (s *Service) PortfolioOf(ctx context.Context, personID string) (Portfolio, 
 	if err != nil {
 		return p, err
 	}
+	own, err := s.store.MembershipsOf(ctx, personID)
+	if err != nil {
+		return p, err
+	}
+	direct := map[string]domain.Membership{}
+	for _, m := range own {
+		direct[m.Account] = m
+	}
 	for _, a := range all {
-		direct, err := s.store.Membership(ctx, a.Account, personID)
-		if err != nil && !errors.Is(err, domain.ErrNotFound) {
-			return p, err
-		}
-		m := Effective(direct, g, a.Account)
+		m := Effective(direct[a.Account], g, a.Account)
 		if m.Role == domain.NoRole {
 			p.Hidden++
 			continue
