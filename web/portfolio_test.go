@@ -235,6 +235,12 @@ func TestOrganisationRoleReachesItsAccounts(t *testing.T) {
 	if r := owner.formOf("/organisation", "/organisation/people", url.Values{"email": {"vera@example.com"}, "role": {"supervisor"}, "account": {idB}}); r.StatusCode != http.StatusSeeOther {
 		t.Fatalf("giving Vera a role in the organisation = %d\n%s", r.StatusCode, r.body)
 	}
+	for _, id := range []string{idA, idB} {
+		log, err := a.people.AuditLog(context.Background(), id, people.AuditQuery{Action: domain.AuditOrganisationRole})
+		if err != nil || len(log.Entries) != 1 || log.Entries[0].Subject != "Vera: supervisor over 1 account" {
+			t.Errorf("the audit log of %s: %+v, %v; want Vera's role in the organisation", id, log.Entries, err)
+		}
+	}
 	list := vera.get("/accounts")
 	for _, want := range []string{"Switch to " + a.world.Accounts()[1].Name, "supervisor", "See every account of your organisation"} {
 		if !strings.Contains(list.body, want) {

@@ -35,6 +35,10 @@ const (
 	AuditSignInNewDevice     AuditAction = "signin.new_device"
 	AuditDeviceEnrolled      AuditAction = "device.enrolled"
 	AuditDeviceRevoked       AuditAction = "device.revoked"
+	// The account joined an organisation; a person's role in the
+	// account's organisation was given, changed or ended.
+	AuditOrganisationJoined AuditAction = "organisation.joined"
+	AuditOrganisationRole   AuditAction = "organisation.role"
 )
 
 // AuditActions are the actions the log records, in the order a filter
@@ -47,6 +51,7 @@ func AuditActions() []AuditAction {
 		AuditChannelAdded, AuditChannelRemoved, AuditRuleAdded, AuditRuleRemoved,
 		AuditWebhookAdded, AuditWebhookRemoved, AuditWebhookRotated,
 		AuditScreenAdded, AuditScreenChanged, AuditScreenRevoked, AuditScreenRemoved,
+		AuditOrganisationJoined, AuditOrganisationRole,
 	}
 }
 

@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"unicode"
 
 	"washboard/internal/domain"
+	"washboard/internal/store"
 )
 
 // Organisations: a service company groups the accounts of its clients
@@ -199,7 +201,7 @@ func (s *Service) CreateOrganisation(ctx context.Context, actor domain.Member, n
 	now := s.clock.Now()
 	o = domain.Organisation{ID: newID(8), Name: n, Created: now}
 	err = s.store.CreateOrganisation(ctx, o, domain.OrganisationMember{PersonID: actor.PersonID, Role: domain.Owner, Created: now},
-		domain.OrganisationAccount{Account: actor.Account, Added: now})
+		domain.OrganisationAccount{Account: actor.Account, Added: now}, s.auditBy(actor, domain.AuditOrganisationJoined, o.Name+" (made now)"))
 	if errors.Is(err, domain.ErrPersonInOrganisation) {
 		return o, problem("You belong to an organisation already: a person belongs to one at most.")
 	}
@@ -243,8 +245,12 @@ func (s *Service) AddAccount(ctx context.Context, actor domain.Member) error {
 	if err := s.ownsAccount(ctx, actor.Account, actor.PersonID); err != nil {
 		return err
 	}
+	o, err := s.store.Organisation(ctx, g.Organisation)
+	if err != nil {
+		return err
+	}
 	err = s.store.AddOrganisationAccount(ctx, domain.OrganisationAccount{Organisation: g.Organisation, Account: actor.Account, Added: s.clock.Now()},
-		MaxOrganisationAccounts)
+		MaxOrganisationAccounts, s.auditBy(actor, domain.AuditOrganisationJoined, o.Name))
 	if errors.Is(err, domain.ErrAccountInOrganisation) {
 		return problem("This account belongs to an organisation already (this one, or another): an account belongs to one at most.")
 	}
@@ -316,8 +322,12 @@ func (s *Service) PutOrganisationPerson(ctx context.Context, actorID, email stri
 			return nil, err
 		}
 	}
+	audit, err := s.organisationAudit(ctx, g, actorID, fmt.Sprintf("%s: %s over %s", p.Name, r, accountWords(len(accounts))))
+	if err != nil {
+		return nil, err
+	}
 	ended, err := s.store.PutOrganisationMember(ctx, domain.OrganisationMember{Organisation: g.Organisation, PersonID: p.ID, Role: r,
-		Accounts: accounts, Created: s.clock.Now()}, MaxOrganisationPeople)
+		Accounts: accounts, Created: s.clock.Now()}, MaxOrganisationPeople, audit)
 	if errors.Is(err, domain.ErrLimit) {
 		return nil, &domain.LimitError{Holder: "An organisation", What: "people", Max: MaxOrganisationPeople,
 			Advice: "Remove someone who no longer needs it before adding another."}
@@ -346,7 +356,38 @@ func (s *Service) RemoveOrganisationPerson(ctx context.Context, actorID, personI
 			return nil, err
 		}
 	}
-	return s.store.RemoveOrganisationMember(ctx, g.Organisation, personID)
+	p, err := s.store.Person(ctx, personID)
+	if err != nil {
+		return nil, err
+	}
+	what := p.Name + " was removed from the organisation"
+	if personID == actorID {
+		what = p.Name + " left the organisation"
+	}
+	audit, err := s.organisationAudit(ctx, g, actorID, what)
+	if err != nil {
+		return nil, err
+	}
+	return s.store.RemoveOrganisationMember(ctx, g.Organisation, personID, audit)
+}
+
+// organisationAudit is an entry of the audit log of the organisation's
+// accounts, made now by the actor: a change of a person's role in it.
+func (s *Service) organisationAudit(ctx context.Context, g domain.OrganisationMember, actorID, subject string) (store.Audit, error) {
+	actor, err := s.store.Person(ctx, actorID)
+	if err != nil {
+		return store.Audit{}, err
+	}
+	return store.Audit{At: s.clock.Now(), ActorID: actorID, ActorName: actor.Name, Action: domain.AuditOrganisationRole, Subject: subject}, nil
+}
+
+// accountWords says how many accounts a role covers: "every account", "2
+// accounts".
+func accountWords(n int) string {
+	if n == 0 {
+		return "every account"
+	}
+	return domain.Count(n, "account", "accounts")
 }
 
 // checkOrganisationAccounts returns the account ids a role is limited to,

@@ -13,8 +13,9 @@ type Organisations interface {
 	// CreateOrganisation stores a new organisation with its first person
 	// (owner) and its first account, in one transaction:
 	// domain.ErrPersonInOrganisation or domain.ErrAccountInOrganisation
-	// when either belongs to one already.
-	CreateOrganisation(ctx context.Context, o domain.Organisation, owner domain.OrganisationMember, first domain.OrganisationAccount) error
+	// when either belongs to one already. It records audit in the
+	// account's log.
+	CreateOrganisation(ctx context.Context, o domain.Organisation, owner domain.OrganisationMember, first domain.OrganisationAccount, audit Audit) error
 	// Organisation returns an organisation; domain.ErrNotFound when there
 	// is none of the id.
 	Organisation(ctx context.Context, id string) (domain.Organisation, error)
@@ -33,8 +34,9 @@ type Organisations interface {
 	OrganisationAccounts(ctx context.Context, org string) ([]domain.OrganisationAccount, error)
 	// AddOrganisationAccount adds an account to an organisation, unless it
 	// has max accounts (<= 0: no bound): a *domain.LimitError;
-	// domain.ErrAccountInOrganisation when the account belongs to one.
-	AddOrganisationAccount(ctx context.Context, a domain.OrganisationAccount, max int) error
+	// domain.ErrAccountInOrganisation when the account belongs to one. It
+	// records audit in the account's log.
+	AddOrganisationAccount(ctx context.Context, a domain.OrganisationAccount, max int, audit Audit) error
 	// UpdateOrganisationAccount changes an account's client name and
 	// region; domain.ErrNotFound when it is not one of the organisation's.
 	UpdateOrganisationAccount(ctx context.Context, a domain.OrganisationAccount) error
@@ -45,10 +47,12 @@ type Organisations interface {
 	// (see EndSessions). domain.ErrPersonInOrganisation when the person
 	// belongs to another; domain.ErrLastOrganisationOwner when it would
 	// leave the organisation without an owner, whatever other changes run
-	// at once.
-	PutOrganisationMember(ctx context.Context, m domain.OrganisationMember, max int) ([]string, error)
+	// at once. It records audit in the log of each of the organisation's
+	// accounts.
+	PutOrganisationMember(ctx context.Context, m domain.OrganisationMember, max int, audit Audit) ([]string, error)
 	// RemoveOrganisationMember ends a person's role in an organisation and
 	// their sessions in its accounts (their memberships of accounts stay);
-	// domain.ErrLastOrganisationOwner as for PutOrganisationMember.
-	RemoveOrganisationMember(ctx context.Context, org, person string) ([]string, error)
+	// domain.ErrLastOrganisationOwner as for PutOrganisationMember. It
+	// records audit as PutOrganisationMember does.
+	RemoveOrganisationMember(ctx context.Context, org, person string, audit Audit) ([]string, error)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"washboard/internal/domain"
+	"washboard/internal/store"
 )
 
 // The writes of organisations run under peopleLock, one after the other:
@@ -16,7 +17,7 @@ import (
 
 // CreateOrganisation stores a new organisation with its first owner and
 // its first account.
-func (s *Store) CreateOrganisation(ctx context.Context, o domain.Organisation, owner domain.OrganisationMember, first domain.OrganisationAccount) error {
+func (s *Store) CreateOrganisation(ctx context.Context, o domain.Organisation, owner domain.OrganisationMember, first domain.OrganisationAccount, audit store.Audit) error {
 	key, err := s.knownAccount(ctx, first.Account)
 	if err != nil {
 		return err
@@ -32,7 +33,10 @@ func (s *Store) CreateOrganisation(ctx context.Context, o domain.Organisation, o
 		if err := s.insertOrganisationMember(ctx, tx, owner); err != nil {
 			return err
 		}
-		return s.insertOrganisationAccount(ctx, tx, key, first)
+		if err := s.insertOrganisationAccount(ctx, tx, key, first); err != nil {
+			return err
+		}
+		return s.recordAudit(ctx, tx, key, audit)
 	})
 }
 
@@ -104,7 +108,7 @@ func (s *Store) OrganisationAccounts(ctx context.Context, org string) ([]domain.
 
 // AddOrganisationAccount adds an account to an organisation, unless it
 // has max accounts already (<= 0: no bound).
-func (s *Store) AddOrganisationAccount(ctx context.Context, a domain.OrganisationAccount, max int) error {
+func (s *Store) AddOrganisationAccount(ctx context.Context, a domain.OrganisationAccount, max int, audit store.Audit) error {
 	key, err := s.knownAccount(ctx, a.Account)
 	if err != nil {
 		return err
@@ -125,7 +129,10 @@ func (s *Store) AddOrganisationAccount(ctx context.Context, a domain.Organisatio
 				return &domain.LimitError{Holder: "An organisation", What: "accounts", Max: max, Advice: "Disconnect an account no longer served before adding another."}
 			}
 		}
-		return s.insertOrganisationAccount(ctx, tx, key, a)
+		if err := s.insertOrganisationAccount(ctx, tx, key, a); err != nil {
+			return err
+		}
+		return s.recordAudit(ctx, tx, key, audit)
 	})
 }
 
@@ -147,7 +154,7 @@ func (s *Store) UpdateOrganisationAccount(ctx context.Context, a domain.Organisa
 // ends the person's sessions in the organisation's accounts, whose role
 // they hold, and returns their token hashes (see EndSessions); an
 // addition ends none, since it takes no role away (people.Effective).
-func (s *Store) PutOrganisationMember(ctx context.Context, m domain.OrganisationMember, max int) ([]string, error) {
+func (s *Store) PutOrganisationMember(ctx context.Context, m domain.OrganisationMember, max int, audit store.Audit) ([]string, error) {
 	var ended []string
 	err := s.inTx(ctx, func(tx Tx) error {
 		if err := tx.LockLimits(ctx, peopleLock); err != nil {
@@ -162,7 +169,10 @@ func (s *Store) PutOrganisationMember(ctx context.Context, m domain.Organisation
 			if err := s.underOrganisationLimit(ctx, tx, m.Organisation, max); err != nil {
 				return err
 			}
-			return s.insertOrganisationMember(ctx, tx, m)
+			if err := s.insertOrganisationMember(ctx, tx, m); err != nil {
+				return err
+			}
+			return s.recordOrganisationAudit(ctx, tx, m.Organisation, audit)
 		case err != nil:
 			return err
 		case had != m.Organisation:
@@ -177,6 +187,9 @@ func (s *Store) PutOrganisationMember(ctx context.Context, m domain.Organisation
 			m.Role.String(), buildingsJSON(m.Accounts), m.PersonID); err != nil {
 			return err
 		}
+		if err := s.recordOrganisationAudit(ctx, tx, m.Organisation, audit); err != nil {
+			return err
+		}
 		var err error
 		ended, err = s.endOrganisationSessions(ctx, tx, m.Organisation, m.PersonID)
 		return err
@@ -187,7 +200,7 @@ func (s *Store) PutOrganisationMember(ctx context.Context, m domain.Organisation
 // RemoveOrganisationMember ends a person's role in an organisation, and
 // their sessions in its accounts; it returns their token hashes. Their
 // memberships of the accounts stay.
-func (s *Store) RemoveOrganisationMember(ctx context.Context, org, person string) ([]string, error) {
+func (s *Store) RemoveOrganisationMember(ctx context.Context, org, person string, audit store.Audit) ([]string, error) {
 	var ended []string
 	err := s.inTx(ctx, func(tx Tx) error {
 		if err := tx.LockLimits(ctx, peopleLock); err != nil {
@@ -203,6 +216,9 @@ func (s *Store) RemoveOrganisationMember(ctx context.Context, org, person string
 			}
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM organisation_people WHERE person_id = ?`, person); err != nil {
+			return err
+		}
+		if err := s.recordOrganisationAudit(ctx, tx, org, audit); err != nil {
 			return err
 		}
 		var err error
@@ -281,6 +297,17 @@ func (s *Store) insertOrganisationAccount(ctx context.Context, tx Tx, key int64,
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO organisation_accounts (account_id, organisation_id, client, region, added) VALUES (?, ?, ?, ?, ?)`,
 		key, a.Organisation, a.Client, a.Region, s.d.Time(a.Added))
+	return err
+}
+
+// recordOrganisationAudit appends a to the log of each account of the
+// organisation, in tx.
+func (s *Store) recordOrganisationAudit(ctx context.Context, tx Tx, org string, a store.Audit) error {
+	if a.Action == "" {
+		return nil
+	}
+	_, err := tx.Exec(ctx, auditInsert+` SELECT account_id, ?, ?, ?, ?, ? FROM organisation_accounts WHERE organisation_id = ?`,
+		append(s.auditValues(a), org)...)
 	return err
 }
 
