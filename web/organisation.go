@@ -114,16 +114,24 @@ func (s *Server) createOrganisation(c echo.Context) error {
 		return s.refuseOrganisationChange(c, err)
 	}
 	s.logOf(c).Info("made an organisation", "organisation", o.ID)
-	return s.reenterOrganisation(c, ss)
+	return s.reenterOrganisation(c)
 }
 
-// reenterOrganisation writes the session's person again, now of an
-// organisation (the menu leads to its portfolio), and goes to its page.
-func (s *Server) reenterOrganisation(c echo.Context, ss session) error {
-	if err := s.enterAccount(c, ss, ss.PersonID, ss.Account); err != nil {
-		return err
-	}
+// reenterOrganisation marks the session as its person's in an
+// organisation (the menu leads to its portfolio) and goes to its page.
+// Their role in the account they are in is their own, as it was: they own
+// it.
+func (s *Server) reenterOrganisation(c echo.Context) error {
+	s.markPortfolio(c, true)
 	return redirect(c, "/organisation")
+}
+
+// markPortfolio says in the session whether its person belongs to an
+// organisation.
+func (s *Server) markPortfolio(c echo.Context, in bool) {
+	ctx := c.Request().Context()
+	s.sessions.Put(ctx, keyPortfolio, in)
+	s.sessionChanged(ctx)
 }
 
 // addOrganisationAccount brings the session's account into the person's
@@ -137,7 +145,7 @@ func (s *Server) addOrganisationAccount(c echo.Context) error {
 		return s.refuseOrganisationChange(c, err)
 	}
 	s.logOf(c).Info("added an account to an organisation", "account", ss.Account)
-	return s.reenterOrganisation(c, ss)
+	return s.reenterOrganisation(c)
 }
 
 // labelOrganisationAccount sets an account's client name and region.
@@ -201,7 +209,7 @@ func (s *Server) removeOrganisationPerson(c echo.Context) error {
 		return s.endOwnSession(c)
 	}
 	if c.Param("id") == ss.PersonID {
-		return s.reenterAccount(c, ss)
+		return s.leftOrganisation(c)
 	}
 	return redirect(c, "/organisation")
 }
@@ -218,16 +226,10 @@ func (s *Server) endedOwn(c echo.Context, ended []string) bool {
 	return false
 }
 
-// reenterAccount writes the session's person again in its account (their
-// organisation changed), or, when they no longer belong to it, sends them
-// to sign in.
-func (s *Server) reenterAccount(c echo.Context, ss session) error {
-	err := s.enterAccount(c, ss, ss.PersonID, ss.Account)
-	if errors.Is(err, domain.ErrNotFound) {
-		return s.endOwnSession(c)
-	}
-	if err != nil {
-		return err
-	}
+// leftOrganisation marks the session as its person's in no organisation,
+// once they left it; their sessions in its accounts ended, so the account
+// the session is in is not one of its, and their role there is their own.
+func (s *Server) leftOrganisation(c echo.Context) error {
+	s.markPortfolio(c, false)
 	return redirect(c, "/accounts")
 }

@@ -122,6 +122,9 @@ func (s *Server) portfolioRow(ctx context.Context, c echo.Context, a people.Port
 	}
 	r.Health, r.Open, r.Overdue, r.Unclaimed = st.Health, st.Rollup.OpenAlerts, st.Rollup.OverdueAlerts, st.Unclaimed
 	r.Out, r.Offline, r.RunOuts, r.Shift, r.ShiftEnd = st.DispensersOut, st.DevicesOffline, st.RunOuts, st.Shift, st.ShiftEnd
+	// r.ServiceLevel stays "" (the page says "no targets set") until the
+	// account's service-level targets are kept and measured: it is this
+	// week's share of alerts that met them, never an estimate.
 	return r
 }
 
