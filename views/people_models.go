@@ -22,6 +22,8 @@ type AccountChoice struct {
 	ID, Name string
 	Role     domain.Role
 	Current  bool
+	// ByOrganisation: the role is the person's organisation's.
+	ByOrganisation bool
 }
 
 // InvitationPage offers to accept an invitation, or says why it cannot be.

@@ -22,7 +22,8 @@ func (s *Server) listAccounts(c echo.Context) error {
 	}
 	m := views.AccountsPage{Page: s.page(c, "Your accounts", ""), Portfolio: inOrganisation}
 	for _, a := range all {
-		m.Accounts = append(m.Accounts, views.AccountChoice{ID: a.Account, Name: a.Name, Role: a.Role, Current: a.Account == ss.Account})
+		m.Accounts = append(m.Accounts, views.AccountChoice{ID: a.Account, Name: a.Name, Role: a.Role, Current: a.Account == ss.Account,
+			ByOrganisation: a.ByOrganisation})
 	}
 	return render(c, http.StatusOK, views.AccountsSwitcher(m))
 }

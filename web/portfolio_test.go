@@ -242,7 +242,7 @@ func TestOrganisationRoleReachesItsAccounts(t *testing.T) {
 		}
 	}
 	list := vera.get("/accounts")
-	for _, want := range []string{"Switch to " + a.world.Accounts()[1].Name, "supervisor", "See every account of your organisation"} {
+	for _, want := range []string{"Switch to " + a.world.Accounts()[1].Name, "supervisor (by your organisation)", "See every account of your organisation"} {
 		if !strings.Contains(list.body, want) {
 			t.Errorf("Vera's accounts do not say %q:\n%s", want, list.body)
 		}

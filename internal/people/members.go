@@ -116,6 +116,9 @@ func (s *Service) Record(ctx context.Context, actor domain.Member, action domain
 type AccountOf struct {
 	domain.Membership
 	Name string // the account's id when the cache has no name for it
+	// ByOrganisation says that the role is the person's organisation's,
+	// higher than any of their own in the account.
+	ByOrganisation bool
 }
 
 // AccountName is an account's name as the cache knows it; its id when it

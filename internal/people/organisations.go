@@ -96,15 +96,16 @@ func (s *Service) AccountsOf(ctx context.Context, personID string) ([]AccountOf,
 	for _, m := range ms {
 		byAccount[m.Account] = m
 	}
-	names := map[string]string{}
+	names, byOrganisation := map[string]string{}, map[string]bool{}
 	if g, err := s.store.OrganisationOf(ctx, personID); err == nil {
 		all, err := s.store.OrganisationAccounts(ctx, g.Organisation)
 		if err != nil {
 			return nil, err
 		}
 		for _, a := range all {
-			if m := Effective(byAccount[a.Account], g, a.Account); m.Role > domain.NoRole {
-				byAccount[a.Account], names[a.Account] = m, a.Name
+			own := byAccount[a.Account]
+			if m := Effective(own, g, a.Account); m.Role > domain.NoRole {
+				byAccount[a.Account], names[a.Account], byOrganisation[a.Account] = m, a.Name, m.Role > own.Role
 			}
 		}
 	} else if !errors.Is(err, domain.ErrNotFound) {
@@ -120,7 +121,7 @@ func (s *Service) AccountsOf(ctx context.Context, personID string) ([]AccountOf,
 			}
 			name = a.Name
 		}
-		out = append(out, AccountOf{Membership: m, Name: cmp.Or(name, id)})
+		out = append(out, AccountOf{Membership: m, Name: cmp.Or(name, id), ByOrganisation: byOrganisation[id]})
 	}
 	slices.SortFunc(out, func(a, b AccountOf) int { return cmp.Compare(a.Account, b.Account) })
 	return out, nil
