@@ -352,6 +352,9 @@ func TestPortfolioSearchFindsPlacesInEveryAccount(t *testing.T) {
 			t.Errorf("searching B's %q from A: %d, no way to %s", q, r.StatusCode, locB.Name)
 		}
 	}
+	if r := owner.get("/search?q=" + url.QueryEscape(locB.Room.Name)); !strings.Contains(r.body, `href="/portfolio/search?q=`+url.QueryEscape(locB.Room.Name)+`"`) {
+		t.Error("the search of one account does not lead to the search of every account")
+	}
 	r := owner.formOf("/portfolio/search", "/accounts/switch", url.Values{"account": {a.accountOf(true)}, "next": {"/locations/" + itoa(locB.ID)}})
 	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/locations/"+itoa(locB.ID) {
 		t.Errorf("opening a location found in B = %d, to %q", r.StatusCode, r.Header.Get("Location"))
