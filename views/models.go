@@ -39,6 +39,9 @@ type Page struct {
 	// SwitchAccounts puts a link to switch accounts in the menu: the
 	// person belongs to several.
 	SwitchAccounts bool
+	// Portfolio puts a link to the portfolio in the menu: the person
+	// belongs to an organisation.
+	Portfolio bool
 }
 
 // May reports whether the signed-in person's role is r or one above it.

@@ -13,6 +13,8 @@ import (
 type AccountsPage struct {
 	Page
 	Accounts []AccountChoice
+	// Portfolio: the person belongs to an organisation.
+	Portfolio bool
 }
 
 // AccountChoice is one of a person's accounts.
@@ -20,6 +22,8 @@ type AccountChoice struct {
 	ID, Name string
 	Role     domain.Role
 	Current  bool
+	// ByOrganisation: the role is the person's organisation's.
+	ByOrganisation bool
 }
 
 // InvitationPage offers to accept an invitation, or says why it cannot be.

@@ -16,26 +16,32 @@ func (s *Server) listAccounts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m := views.AccountsPage{Page: s.page(c, "Your accounts", "")}
+	_, inOrganisation, err := s.people.OrganisationOf(c.Request().Context(), ss.PersonID)
+	if err != nil {
+		return err
+	}
+	m := views.AccountsPage{Page: s.page(c, "Your accounts", ""), Portfolio: inOrganisation}
 	for _, a := range all {
-		m.Accounts = append(m.Accounts, views.AccountChoice{ID: a.Account, Name: a.Name, Role: a.Role, Current: a.Account == ss.Account})
+		m.Accounts = append(m.Accounts, views.AccountChoice{ID: a.Account, Name: a.Name, Role: a.Role, Current: a.Account == ss.Account,
+			ByOrganisation: a.ByOrganisation})
 	}
 	return render(c, http.StatusOK, views.AccountsSwitcher(m))
 }
 
-// switchAccount moves the session to another of its person's accounts,
-// with their role there, without signing in again.
+// switchAccount moves the session to another of its person's accounts
+// (their own, or their organisation's), with their role there, without
+// signing in again, and goes to next (the overview by default).
 func (s *Server) switchAccount(c echo.Context) error {
 	ss := sessionOf(c)
-	var account string
-	if _, err := readForm(c, form.Text("account", "Account", &account).Trim().Required().MaxChars(200)); err != nil {
+	var account, next string
+	if _, err := readForm(c, form.Text("account", "Account", &account).Trim().Required().MaxChars(200), nextField(&next)); err != nil {
 		return err
 	}
 	if err := s.enterAccount(c, ss, ss.PersonID, account); err != nil {
 		return err
 	}
 	s.logOf(c).Info("switched account", "account", account)
-	return redirect(c, "/")
+	return redirect(c, returnPath(next, "/"))
 }
 
 // enterAccount signs the session's person in to another of their

@@ -346,6 +346,11 @@ func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
 	if _, err := a.deps.Dashboard.Claim(context.Background(), acc.ID, domain.EveryBuilding(), claimed.ID, dashboard.NewClaim{Name: "Maria", Note: "on my way with rolls"}); err != nil {
 		t.Fatal(err)
 	}
+	// An organisation of the account: its page, the portfolio and its
+	// search are checked as the others are.
+	if _, err := a.people.CreateOrganisation(context.Background(), a.owner(acc.ID), "Shine Services"); err != nil {
+		t.Fatal(err)
+	}
 	room := acc.Rooms[0]
 	pages := []string{
 		"/",
@@ -365,6 +370,10 @@ func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
 		"/reports/shift?date=2026-13-01",
 		"/me",
 		"/reports/settings",
+		"/accounts",
+		"/organisation",
+		"/portfolio",
+		"/portfolio/search?q=" + strings.ReplaceAll(room.Name, " ", "+"),
 	}
 	for _, scheme := range []string{"light", "dark"} {
 		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{

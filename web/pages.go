@@ -24,7 +24,7 @@ func (s *Server) page(c echo.Context, title, nav string) views.Page {
 	ctx := c.Request().Context()
 	if ss, ok := s.currentSession(ctx); ok {
 		p.SignedIn, p.AccountName = true, ss.AccountName
-		p.PersonName, p.Role, p.SwitchAccounts = ss.PersonName, ss.Role, ss.Accounts > 1
+		p.PersonName, p.Role, p.SwitchAccounts, p.Portfolio = ss.PersonName, ss.Role, ss.Accounts > 1, ss.Portfolio
 		p.Freshness = s.freshness(ctx, ss)
 		p.Live = true
 	}

@@ -24,6 +24,7 @@ const (
 	keyRole       = "role"        // their role in the current account (a domain.Role)
 	keyBuildings  = "buildings"   // the buildings it is limited to, one a line; "" for every one
 	keyAccounts   = "accounts"    // how many accounts they belong to: several get a switcher
+	keyPortfolio  = "portfolio"   // they belong to an organisation: the menu leads to its portfolio
 )
 
 // ctxRecordSession marks a request that signed a person in, or switched
@@ -46,9 +47,20 @@ type signedInPerson struct {
 }
 
 // putPerson writes a person signed in to an account into the session, and
-// holds the account's sync for it.
+// holds the account's sync for it. Whatever the way in, the role written
+// is the higher of the person's own in the account and their
+// organisation's there (people.Effective).
 func (s *Server) putPerson(c echo.Context, p signedInPerson) {
 	ctx := c.Request().Context()
+	if m, err := s.people.EffectiveMembership(ctx, p.membership); err != nil {
+		s.logOf(c).Warn("reading a person's role in their organisation", "error", err.Error())
+	} else {
+		p.membership = m
+	}
+	_, inOrganisation, err := s.people.OrganisationOf(ctx, p.person.ID)
+	if err != nil {
+		s.logOf(c).Warn("reading a person's organisation", "error", err.Error())
+	}
 	s.sessions.Remove(ctx, keyTouched)
 	holder := s.sessions.GetString(ctx, keyHolder)
 	if holder == "" {
@@ -60,6 +72,7 @@ func (s *Server) putPerson(c echo.Context, p signedInPerson) {
 	s.sessions.Put(ctx, keyRole, int(p.membership.Role))
 	s.sessions.Put(ctx, keyBuildings, strings.Join(p.membership.Buildings, "\n"))
 	s.sessions.Put(ctx, keyAccounts, max(p.accounts, 1))
+	s.sessions.Put(ctx, keyPortfolio, inOrganisation)
 	s.sessions.Put(ctx, keyAccount, p.membership.Account)
 	s.sessions.Put(ctx, keyAccountName, p.accountName)
 	s.putCredentials(ctx, p.cred)
@@ -207,10 +220,11 @@ func (s *Server) adoptLegacySession(c echo.Context, ss session) (session, error)
 	return ss, nil
 }
 
-// accountCount is how many accounts a person belongs to; 1 when it
-// cannot be read (the switcher then shows once they sign in again).
+// accountCount is how many accounts a person belongs to, directly or
+// through their organisation; 1 when it cannot be read (the switcher then
+// shows once they sign in again).
 func (s *Server) accountCount(c echo.Context, personID string) int {
-	ms, err := s.people.Memberships(c.Request().Context(), personID)
+	ms, err := s.people.AccountsOf(c.Request().Context(), personID)
 	if err != nil {
 		s.logOf(c).Warn("reading a person's accounts", "error", err.Error())
 		return 1

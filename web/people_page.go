@@ -199,7 +199,7 @@ func (s *Server) changeRole(c echo.Context) error {
 		return s.refusePeopleChange(c, domain.Problem(problem.Msg))
 	}
 	role, _ := domain.ParseRole(roleWord)
-	member, err := s.people.Member(ctx, ss.Account, c.Param("id"))
+	member, err := s.people.DirectMember(ctx, ss.Account, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -220,7 +220,7 @@ func (s *Server) changeRole(c echo.Context) error {
 func (s *Server) removePerson(c echo.Context) error {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
-	member, err := s.people.Member(ctx, ss.Account, c.Param("id"))
+	member, err := s.people.DirectMember(ctx, ss.Account, c.Param("id"))
 	if err != nil {
 		return err
 	}

@@ -86,6 +86,17 @@ func (s *Server) routeTable() []route {
 		{get, "/events", s.streamEvents, signedIn, viewer},
 		{get, "/accounts", s.listAccounts, signedIn, viewer},
 		{post, "/accounts/switch", s.switchAccount, signedIn, viewer},
+		// The organisation's pages ask for a role in the account one is in;
+		// the organisation's own role is checked by internal/people.
+		{get, "/organisation", s.showOrganisation, signedIn, viewer},
+		{post, "/organisation", s.createOrganisation, signedIn, owner},
+		{post, "/organisation/accounts", s.addOrganisationAccount, signedIn, owner},
+		{post, "/organisation/accounts/:id", s.labelOrganisationAccount, signedIn, viewer},
+		{post, "/organisation/people", s.putOrganisationPerson, signedIn, viewer},
+		{post, "/organisation/people/:id/remove", s.removeOrganisationPerson, signedIn, viewer},
+		{get, "/portfolio", s.showPortfolio, signedIn, viewer},
+		{get, "/portfolio.csv", s.exportPortfolio, signedIn, viewer},
+		{get, "/portfolio/search", s.searchPortfolio, signedIn, viewer},
 		{get, "/me", s.showMe, firstSynced, viewer},
 		{post, "/me", s.updateMe, firstSynced, viewer},
 		{post, "/me/passkeys/options", s.beginPasskeyRegistration, signedIn, viewer},

@@ -238,6 +238,8 @@ type session struct {
 	Role       domain.Role
 	Buildings  []string // empty: every building of the account
 	Accounts   int      // how many accounts the person belongs to
+	// Portfolio says that the person belongs to an organisation.
+	Portfolio bool
 }
 
 func (s *Server) currentSession(ctx context.Context) (session, bool) {
@@ -255,6 +257,7 @@ func (s *Server) currentSession(ctx context.Context) (session, bool) {
 		PersonName: s.sessions.GetString(ctx, keyPersonName),
 		Role:       domain.Role(s.sessions.GetInt(ctx, keyRole)),
 		Accounts:   s.sessions.GetInt(ctx, keyAccounts),
+		Portfolio:  s.sessions.GetBool(ctx, keyPortfolio),
 	}
 	if b := s.sessions.GetString(ctx, keyBuildings); b != "" {
 		ss.Buildings = strings.Split(b, "\n")

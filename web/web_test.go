@@ -53,6 +53,7 @@ var start = time.Date(2026, 11, 18, 9, 30, 0, 0, time.UTC)
 var (
 	credA = sim.Credentials{APIKey: "key-a-0123456789", Authorization: "Bearer auth-a-0123456789"}
 	credB = sim.Credentials{APIKey: "key-b-0123456789", Authorization: "Bearer auth-b-0123456789"}
+	credC = sim.Credentials{APIKey: "key-c-0123456789", Authorization: "Bearer auth-c-0123456789"} // of a third account, when the world has one
 )
 
 // app is the dashboard over a simulator, with everything the tests see
@@ -129,6 +130,7 @@ func newAppOf(t *testing.T, cfg Config, locations int) *app {
 // appOptions change the test application.
 type appOptions struct {
 	locations int              // per account
+	accounts  int              // of the simulated world; 2 if zero
 	metrics   *metrics.Metrics // nil records nothing
 	attempts  int              // upstream attempts per call; 1 if zero
 	seed      uint64           // of the simulated world; 3 if zero
@@ -152,8 +154,8 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	if opts.simClock != nil {
 		simClock = opts.simClock
 	}
-	a.world = sim.New(sim.Config{Seed: cmp.Or(opts.seed, 3), Locations: locations, Accounts: 2, History: cmp.Or(opts.history, 5*24*time.Hour), Webhooks: opts.webhooks,
-		Clock: simClock, Zone: time.UTC, Credentials: []sim.Credentials{credA, credB}, TokenLifetime: opts.tokenLifetime})
+	a.world = sim.New(sim.Config{Seed: cmp.Or(opts.seed, 3), Locations: locations, Accounts: cmp.Or(opts.accounts, 2), History: cmp.Or(opts.history, 5*24*time.Hour), Webhooks: opts.webhooks,
+		Clock: simClock, Zone: time.UTC, Credentials: []sim.Credentials{credA, credB, credC}, TokenLifetime: opts.tokenLifetime})
 	t.Cleanup(a.world.Close) // its webhook deliveries
 	simulator := a.world.Handler()
 	a.upstream = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -375,8 +377,11 @@ func (b *browser) csrf() string {
 func (b *browser) signIn(c sim.Credentials) response {
 	b.a.t.Helper()
 	account := b.a.world.Accounts()[0].ID
-	if c == credB {
+	switch c {
+	case credB:
 		account = b.a.world.Accounts()[1].ID
+	case credC:
+		account = b.a.world.Accounts()[2].ID
 	}
 	running := b.a.engine.Running(account)
 	events, stop := b.a.engine.Subscribe(account)

@@ -36,6 +36,10 @@ const (
 	AuditDeviceEnrolled       AuditAction = "device.enrolled"
 	AuditDeviceRevoked        AuditAction = "device.revoked"
 	AuditServiceLevelsChanged AuditAction = "servicelevels.changed"
+	// The account joined an organisation; a person's role in the
+	// account's organisation was given, changed or ended.
+	AuditOrganisationJoined AuditAction = "organisation.joined"
+	AuditOrganisationRole   AuditAction = "organisation.role"
 )
 
 // AuditActions are the actions the log records, in the order a filter
@@ -48,7 +52,7 @@ func AuditActions() []AuditAction {
 		AuditChannelAdded, AuditChannelRemoved, AuditRuleAdded, AuditRuleRemoved,
 		AuditWebhookAdded, AuditWebhookRemoved, AuditWebhookRotated,
 		AuditScreenAdded, AuditScreenChanged, AuditScreenRevoked, AuditScreenRemoved,
-		AuditServiceLevelsChanged,
+		AuditServiceLevelsChanged, AuditOrganisationJoined, AuditOrganisationRole,
 	}
 }
 

@@ -10,18 +10,6 @@ import (
 	"washboard/internal/domain"
 )
 
-// Member returns a person's membership of an account with what others see
-// of them: the value a signed-in request carries. domain.ErrNotFound when
-// they do not belong to it.
-func (s *Service) Member(ctx context.Context, account, personID string) (domain.Member, error) {
-	m, err := s.store.Membership(ctx, account, personID)
-	if err != nil {
-		return domain.Member{}, err
-	}
-	p, err := s.store.Person(ctx, personID)
-	return domain.Member{Membership: m, Name: p.Name, Email: p.Email, LastSeen: p.LastSeen}, err
-}
-
 // Members lists an account's members, by name.
 func (s *Service) Members(ctx context.Context, account string) ([]domain.Member, error) {
 	return s.store.Members(ctx, account)
@@ -62,7 +50,7 @@ func (s *Service) ChangeRole(ctx context.Context, actor domain.Member, personID 
 	if err != nil {
 		return nil, err
 	}
-	member, err := s.Member(ctx, actor.Account, personID)
+	member, err := s.DirectMember(ctx, actor.Account, personID)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +67,7 @@ func (s *Service) ChangeRole(ctx context.Context, actor domain.Member, personID 
 // may (see MayRemove): their sessions there end, and their devices
 // enrolled there are revoked. It returns the sessions' token hashes.
 func (s *Service) RemoveMember(ctx context.Context, actor domain.Member, personID string) ([]string, error) {
-	member, err := s.Member(ctx, actor.Account, personID)
+	member, err := s.DirectMember(ctx, actor.Account, personID)
 	if err != nil {
 		return nil, err
 	}
@@ -128,24 +116,9 @@ func (s *Service) Record(ctx context.Context, actor domain.Member, action domain
 type AccountOf struct {
 	domain.Membership
 	Name string // the account's id when the cache has no name for it
-}
-
-// AccountsOf lists a person's accounts with their names, by account id:
-// those they may switch between.
-func (s *Service) AccountsOf(ctx context.Context, personID string) ([]AccountOf, error) {
-	ms, err := s.store.MembershipsOf(ctx, personID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]AccountOf, 0, len(ms))
-	for _, m := range ms {
-		a, err := s.store.Account(ctx, m.Account)
-		if err != nil && !errors.Is(err, domain.ErrNotFound) {
-			return nil, err
-		}
-		out = append(out, AccountOf{Membership: m, Name: cmp.Or(a.Name, m.Account)})
-	}
-	return out, nil
+	// ByOrganisation says that the role is the person's organisation's,
+	// higher than any of their own in the account.
+	ByOrganisation bool
 }
 
 // AccountName is an account's name as the cache knows it; its id when it

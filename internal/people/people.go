@@ -33,6 +33,7 @@ type Store interface {
 	store.Connections
 	store.People
 	store.AuditLog
+	store.Organisations
 	Screens(ctx context.Context, account string) ([]domain.Screen, error)
 	Account(ctx context.Context, id string) (domain.Account, error)
 	ScreenCredentials(ctx context.Context, account string) (map[string][]byte, error)

@@ -43,6 +43,7 @@ type Store interface {
 	People
 	AuditLog
 	ServiceLevels
+	Organisations
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 	Close() error

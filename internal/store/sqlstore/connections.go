@@ -199,7 +199,7 @@ func (s *Store) AccountSummary(ctx context.Context, account string) (domain.Acco
 var accountTables = []string{
 	"buildings", "floors", "rooms", "locations", "devices", "device_history", "alerts", "rollups", "sync_status", "facts",
 	"claims", "screens", "report_settings", "service_levels", "alert_measures", "webhook_receivers", "notification_settings", "notifications",
-	"account_connections", "memberships", "invitations", "enrolled_devices", "audit_log",
+	"account_connections", "memberships", "invitations", "enrolled_devices", "audit_log", "organisation_accounts",
 }
 
 // DisconnectAccount removes everything the cache keeps of an account.

@@ -104,6 +104,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"SignInDevices", testSignInDevices},
 		{"SessionPeople", testSessionPeople},
 		{"AuditLog", testAuditLog},
+		{"Organisations", testOrganisations},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
