@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/people"
 	"washboard/views"
@@ -122,10 +124,21 @@ func (s *Server) portfolioRow(ctx context.Context, c echo.Context, a people.Port
 	}
 	r.Health, r.Open, r.Overdue, r.Unclaimed = st.Health, st.Rollup.OpenAlerts, st.Rollup.OverdueAlerts, st.Unclaimed
 	r.Out, r.Offline, r.RunOuts, r.Shift, r.ShiftEnd = st.DispensersOut, st.DevicesOffline, st.RunOuts, st.Shift, st.ShiftEnd
-	// r.ServiceLevel stays "" (the page says "no targets set") until the
-	// account's service-level targets are kept and measured: it is this
-	// week's share of alerts that met them, never an estimate.
+	r.ServiceLevel = weekLevelWords(st.Level)
 	return r
+}
+
+// weekLevelWords says how an account kept its service level this week:
+// "" without targets (the page says none are set).
+func weekLevelWords(l dashboard.WeekLevel) string {
+	switch closed := l.Met + l.Missed; {
+	case !l.Set:
+		return ""
+	case closed == 0:
+		return "no measured alert closed yet"
+	default:
+		return fmt.Sprintf("%d %% met (%d of %s closed)", l.Met*100/closed, l.Met, plural(closed, "alert"))
+	}
 }
 
 // worstFirst orders the portfolio's rows: the worst state first, then the

@@ -421,3 +421,37 @@ func TestOrganisationFormsRefuseBadInput(t *testing.T) {
 		t.Errorf("an admin making an organisation = %d; want 403 (owners only)", r.StatusCode)
 	}
 }
+
+// TestPortfolioSaysEachClientsServiceLevelThisWeek: a client with targets
+// shows the share of this week's closed alerts that met them; one without
+// says none are set.
+func TestPortfolioSaysEachClientsServiceLevelThisWeek(t *testing.T) {
+	t.Parallel()
+	a, owner, _ := portfolioApp(t)
+	idA, idB := a.accountOf(false), a.accountOf(true)
+	if r := owner.post("/service-levels", serviceLevelForm(owner.pageCSRF("/service-levels"), "always", "", "UTC", "15", "1h")); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("saving A's targets: %d\n%s", r.StatusCode, r.body)
+	}
+	rows, _ := portfolioCSV(t, owner, "")
+	if got := rows[idA]["service_level_week"]; got != "no measured alert closed yet" {
+		t.Errorf("A's service level before any alert closed: %q", got)
+	}
+	now := a.clock.Now()
+	late, _ := slAlert(t, a, "sl-late", 40*time.Minute)
+	onTime, _ := slAlert(t, a, "sl-on-time", 30*time.Minute)
+	claimAt(t, a, late.ID, now.Add(-20*time.Minute))   // 20 min after it opened: missed
+	claimAt(t, a, onTime.ID, now.Add(-25*time.Minute)) // 5 min after: met
+	closeAlert(t, a, late)
+	closeAlert(t, a, onTime)
+
+	rows, _ = portfolioCSV(t, owner, "")
+	if got := rows[idA]["service_level_week"]; got != "50 % met (1 of 2 alerts closed)" {
+		t.Errorf("A's service level this week: %q; want one of two alerts met", got)
+	}
+	if got := rows[idB]["service_level_week"]; got != "" {
+		t.Errorf("B, without targets, has a service level %q", got)
+	}
+	if page := owner.get("/portfolio").body; !strings.Contains(page, "50 % met (1 of 2 alerts closed)") || !strings.Contains(page, "no targets set") {
+		t.Error("the portfolio page does not show A's service level and B's lack of targets")
+	}
+}

@@ -26,6 +26,8 @@ type ClientState struct {
 	RunOuts  int
 	Shift    string
 	ShiftEnd time.Time
+	// Level is how the account kept its service level this week.
+	Level WeekLevel
 	// Health is the worst of the account: needs action with an overdue
 	// alert or a location needing action, offline with a location
 	// offline, needs attention with an open alert, a location needing
@@ -82,6 +84,9 @@ func (s *Service) ClientState(ctx context.Context, account string, sc domain.Bui
 		} else if e, ok := estimates[d.MAC]; ok && e.Basis != forecast.ReportedOut && !e.At.After(cs.ShiftEnd) {
 			cs.RunOuts++
 		}
+	}
+	if cs.Level, err = s.weekLevel(ctx, account, sc, zone, now); err != nil {
+		return cs, err
 	}
 	cs.Health = cs.worst()
 	return cs, nil

@@ -27,6 +27,40 @@ type serviceLevelStore interface {
 	SaveServiceLevel(ctx context.Context, account string, sl store.ServiceLevel) error
 	AlertMeasures(ctx context.Context, account string, ids []string) (map[string]store.AlertMeasure, error)
 	FirstClaims(ctx context.Context, account string, ids []string) (map[string]time.Time, error)
+	EachAlertMeasure(ctx context.Context, account string, from, to time.Time, buildings []string, f func(store.AlertMeasure) error) error
+}
+
+// WeekLevel is how an account kept its service level this week: of the
+// alerts closed since Monday (in its time zone) that were measured, those
+// that met each target they had, and those that missed one.
+type WeekLevel struct {
+	// Set says the account has a service level with targets.
+	Set         bool
+	Met, Missed int
+}
+
+// weekLevel reads the measures of the scope's alerts closed from the
+// start of now's week (Monday 00:00 in zone) on.
+func (s *Service) weekLevel(ctx context.Context, account string, sc domain.BuildingScope, zone *time.Location, now time.Time) (WeekLevel, error) {
+	ps, err := s.policies(ctx, account)
+	if err != nil || len(ps) == 0 {
+		return WeekLevel{}, err
+	}
+	y, m, d := now.In(zone).Date()
+	today := time.Date(y, m, d, 0, 0, 0, 0, zone)
+	monday := today.AddDate(0, 0, -(int(today.Weekday())+6)%7)
+	wl := WeekLevel{Set: true}
+	err = s.store.EachAlertMeasure(ctx, account, monday, time.Time{}, sc.IDs(), func(m store.AlertMeasure) error {
+		claim, resolve := levels.Outcome(m.Claim).State, levels.Outcome(m.Resolve).State
+		switch {
+		case claim == servicelevel.Missed || resolve == servicelevel.Missed:
+			wl.Missed++
+		case claim == servicelevel.Met || resolve == servicelevel.Met:
+			wl.Met++
+		}
+		return nil
+	})
+	return wl, err
 }
 
 // ServiceLevelForm is the service level page's fields as typed: the
