@@ -533,6 +533,15 @@ async function main(work, server) {
   await expect('account', '/account');
   await expect('account, disconnecting', '/account/disconnect');
 
+  // An organisation of the demo account, and its portfolio.
+  await expect('organisation, none yet', '/organisation');
+  const organised = await request(base, '/organisation', user, { method: 'POST', form: [['csrf_token', csrf], ['name', 'Demo Services']] });
+  if (organised.status !== 303) problems.push(`making an organisation answered ${organised.status}, not 303`);
+  await expect('organisation', '/organisation');
+  await expect('portfolio', '/portfolio');
+  await expect('portfolio, filtered', '/portfolio?state=ok');
+  await expect('portfolio search', '/portfolio/search?q=Stall');
+
   let failures = problems.length;
   for (const p of problems) log(`  ${p}`);
 
