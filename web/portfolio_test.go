@@ -454,4 +454,10 @@ func TestPortfolioSaysEachClientsServiceLevelThisWeek(t *testing.T) {
 	if page := owner.get("/portfolio").body; !strings.Contains(page, "50 % met (1 of 2 alerts closed)") || !strings.Contains(page, "no targets set") {
 		t.Error("the portfolio page does not show A's service level and B's lack of targets")
 	}
+	// The next week (Wed 18 Nov to Mon 23 Nov) starts afresh.
+	a.clock.Advance(5 * 24 * time.Hour)
+	rows, _ = portfolioCSV(t, owner, "")
+	if got := rows[idA]["service_level_week"]; got != "no measured alert closed yet" {
+		t.Errorf("A's service level on the Monday after: %q; want the week to start afresh", got)
+	}
 }
