@@ -1,0 +1,124 @@
+package clientreport
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"washboard/internal/domain"
+	"washboard/internal/store"
+)
+
+// fakeStore holds measures and a layout; EachAlertMeasure filters them
+// as the store does.
+type fakeStore struct {
+	measures  []store.AlertMeasure
+	buildings []domain.Building
+	levels    map[string]store.ServiceLevel
+}
+
+func (f fakeStore) ServiceLevels(context.Context, string) (map[string]store.ServiceLevel, error) {
+	return f.levels, nil
+}
+
+func (f fakeStore) EachAlertMeasure(_ context.Context, _ string, from, to time.Time, buildings []string, fn func(store.AlertMeasure) error) error {
+	for _, m := range f.measures {
+		if m.Closed.Before(from) || !m.Closed.Before(to) || (buildings != nil && !slices.Contains(buildings, m.BuildingID)) {
+			continue
+		}
+		if err := fn(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (f fakeStore) Buildings(context.Context, string) ([]domain.Building, error) { return f.buildings, nil }
+
+func (f fakeStore) Paths(_ context.Context, _ string, ids []string) (map[string]store.Path, error) {
+	out := map[string]store.Path{}
+	for _, id := range ids {
+		out[id] = store.Path{Location: domain.Location{ID: id, Name: "Loc " + id}, Room: domain.Room{Name: "Room"}, Floor: domain.Floor{Name: "Floor"}}
+	}
+	return out, nil
+}
+
+func measure(building, loc string, closed time.Time, claimUsed time.Duration) store.AlertMeasure {
+	state := "met"
+	if claimUsed > 15*time.Minute {
+		state = "missed"
+	}
+	return store.AlertMeasure{Type: domain.AlertJam, BuildingID: building, LocationID: loc, Closed: closed,
+		Claim:   store.MeasureOutcome{State: state, Target: 15 * time.Minute, Used: claimUsed},
+		Resolve: store.MeasureOutcome{State: "not-applicable"}}
+}
+
+func TestParsePeriods(t *testing.T) {
+	t.Parallel()
+	zone := time.FixedZone("X", 3600)
+	p, err := ParseMonth("2026-11", zone)
+	if err != nil || p.String() != "November 2026" || p.Before().String() != "October 2026" || p.Days() != 30 {
+		t.Errorf("2026-11 reads as %v (%v), before it %v", p, err, p.Before())
+	}
+	for _, bad := range []string{"2026-13", "Nov", ""} {
+		if _, err := ParseMonth(bad, zone); err == nil || !strings.Contains(err.Error(), "not a month such as 2026-11") {
+			t.Errorf("ParseMonth(%q) = %v, want an error naming the form", bad, err)
+		}
+	}
+	d, err := ParseDays("2026-11-01", "2026-11-15", zone)
+	if err != nil || d.Days() != 15 || d.Before().String() != "17 Oct 2026 – 31 Oct 2026" {
+		t.Errorf("1 to 15 Nov reads as %v (%v), before it %v", d, err, d.Before())
+	}
+	if _, err := ParseDays("2026-11-15", "2026-11-01", zone); err == nil || !strings.Contains(err.Error(), "before the first") {
+		t.Errorf("a range backwards gives %v", err)
+	}
+	if _, err := ParseDays("2024-01-01", "2026-11-01", zone); err == nil || !strings.Contains(err.Error(), "longer than the 400") {
+		t.Errorf("a range of years gives %v", err)
+	}
+}
+
+// TestBuild: shares, percentiles, the period before and the scope.
+func TestBuild(t *testing.T) {
+	t.Parallel()
+	nov, _ := ParseMonth("2026-11", time.UTC)
+	at := nov.From.Add(48 * time.Hour)
+	st := fakeStore{levels: map[string]store.ServiceLevel{"": {}},
+		buildings: []domain.Building{{ID: "b1", Name: "North"}, {ID: "b2", Name: "South"}},
+		measures: []store.AlertMeasure{
+			measure("b1", "l1", at, 5*time.Minute), measure("b1", "l1", at, 20*time.Minute), measure("b1", "l2", at, 10*time.Minute),
+			measure("b2", "l3", at, 40*time.Minute),
+			measure("b1", "l1", nov.From.Add(-time.Hour), 5*time.Minute), // October
+		}}
+	r, err := Build(context.Background(), st, "a", domain.EveryBuilding(), nov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Share(r.Now.All.Claim); got != "50% (2 of 4)" {
+		t.Errorf("share met = %q, want 50%% (2 of 4)", got)
+	}
+	if got := Time(r.Now.All.Claim, r.Now.All.Claim.Median); got != "10 min" {
+		t.Errorf("median = %q", got)
+	}
+	if got := Change(r.Now.All.Claim, r.Then.All.Claim); got != "down 50 points" {
+		t.Errorf("against October: %q", got)
+	}
+	if len(r.Worst) == 0 || r.Worst[0].Name != "Loc l1" && r.Worst[0].Name != "Loc l3" || r.Worst[0].Missed != 1 {
+		t.Errorf("worst = %+v", r.Worst)
+	}
+	rows := r.CSVRows()
+	if len(rows) != 2 || rows[0][0] != "North" || rows[0][5] != "66" || rows[1][0] != "South" || rows[1][5] != "0" {
+		t.Errorf("CSV rows = %v", rows)
+	}
+
+	north, err := Build(context.Background(), st, "a", domain.OnlyBuildings("b1"), nov)
+	if err != nil || north.Now.All.Alerts != 3 || len(north.Now.ByBuilding) != 1 {
+		t.Errorf("limited to North: %+v, %v", north.Now, err)
+	}
+	var pdf bytes.Buffer
+	if err := r.WritePDF(&pdf, PDF{Account: "Acme", Scope: "All buildings", Zone: time.UTC, Generated: at}); err != nil || !bytes.HasPrefix(pdf.Bytes(), []byte("%PDF-")) {
+		t.Errorf("the PDF: %v, starts %q", err, pdf.Bytes()[:min(8, pdf.Len())])
+	}
+}
