@@ -36,7 +36,9 @@ func (f fakeStore) EachAlertMeasure(_ context.Context, _ string, from, to time.T
 	return nil
 }
 
-func (f fakeStore) Buildings(context.Context, string) ([]domain.Building, error) { return f.buildings, nil }
+func (f fakeStore) Buildings(context.Context, string) ([]domain.Building, error) {
+	return f.buildings, nil
+}
 
 func (f fakeStore) Paths(_ context.Context, _ string, ids []string) (map[string]store.Path, error) {
 	out := map[string]store.Path{}
