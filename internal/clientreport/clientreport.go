@@ -82,8 +82,8 @@ func ParseDays(from, to string, zone *time.Location) (Period, error) {
 }
 
 func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
 	}
 	return s
 }
