@@ -72,8 +72,16 @@ func TestClientReport(t *testing.T) {
 	if got := strings.Join(cellsOf, "|"); !strings.Contains(got, "|"+building+"|2|1|40 min") {
 		t.Errorf("the worst location reads %q; want its 2 alerts, 1 missed, 40 min longest", got)
 	}
+	var against []string
+	doc.Find("#table-against tbody tr").First().Children().Each(func(_ int, c *goquery.Selection) { against = append(against, c.Text()) })
+	if got := strings.Join(against, "|"); got != "Jammed|50% (1 of 2)|none done|100% (2 of 2)|none done" {
+		t.Errorf("against October, the jams read %q", got)
+	}
 	if r := b.get("/reports/client?month=2026-10"); !strings.Contains(r.body, "No alert measured against a target closed in October 2026.") {
 		t.Errorf("a month without measures does not say so")
+	}
+	if r := b.get("/reports/client"); !strings.Contains(r.body, "No alert measured against a target closed in October 2026.") || !strings.Contains(r.body, `value="2026-10"`) {
+		t.Errorf("without a period the report is not of the month before the current one")
 	}
 
 	r := b.get("/reports/client.csv?month=2026-11")

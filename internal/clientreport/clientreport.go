@@ -246,3 +246,36 @@ func (r *Report) nameWorst(ctx context.Context, st Store, account string) error 
 	}
 	return nil
 }
+
+// Comparison is the alerts of one type in the period and in the one
+// before.
+type Comparison struct {
+	Type      domain.AlertType
+	Now, Then servicelevel.Group
+}
+
+// Against sets each alert type measured in either period against the
+// period before, in the domain's order of types.
+func (r Report) Against() []Comparison {
+	by := map[domain.AlertType]*Comparison{}
+	var out []Comparison
+	for _, typ := range domain.AlertTypes {
+		by[typ] = &Comparison{Type: typ}
+	}
+	for _, g := range r.Now.ByType {
+		if c, ok := by[g.Type]; ok {
+			c.Now = g.Group
+		}
+	}
+	for _, g := range r.Then.ByType {
+		if c, ok := by[g.Type]; ok {
+			c.Then = g.Group
+		}
+	}
+	for _, typ := range domain.AlertTypes {
+		if c := by[typ]; c.Now.Alerts+c.Then.Alerts > 0 {
+			out = append(out, *c)
+		}
+	}
+	return out
+}

@@ -110,6 +110,9 @@ func TestBuild(t *testing.T) {
 	if len(r.Worst) == 0 || r.Worst[0].Name != "Loc l1" && r.Worst[0].Name != "Loc l3" || r.Worst[0].Missed != 1 {
 		t.Errorf("worst = %+v", r.Worst)
 	}
+	if a := r.Against(); len(a) != 1 || Share(a[0].Now.Claim) != "50% (2 of 4)" || Share(a[0].Then.Claim) != "100% (1 of 1)" {
+		t.Errorf("against October: %+v", a)
+	}
 	rows := r.CSVRows()
 	if len(rows) != 2 || rows[0][0] != "North" || rows[0][5] != "66" || rows[1][0] != "South" || rows[1][5] != "0" {
 		t.Errorf("CSV rows = %v", rows)

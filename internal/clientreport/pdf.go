@@ -100,6 +100,22 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 	}
 	table("Building", rows)
 
+	heading("Against " + r.Prior.String())
+	pdf.SetFont("Helvetica", "B", 8)
+	cw := []float64{44, 34, 34, 34, 34}
+	for i, h := range []string{"Alert type", "Claimed in time, now", "Claimed in time, before",
+		"Resolved in time, now", "Resolved in time, before"} {
+		pdf.CellFormat(cw[i], 6, tr(h), "B", 0, "L", false, 0, "")
+	}
+	pdf.Ln(-1)
+	pdf.SetFont("Helvetica", "", 8)
+	for _, c := range r.Against() {
+		for i, v := range []string{c.Type.Label(), Share(c.Now.Claim), Share(c.Then.Claim), Share(c.Now.Resolve), Share(c.Then.Resolve)} {
+			pdf.CellFormat(cw[i], 5, tr(v), "", 0, "L", false, 0, "")
+		}
+		pdf.Ln(-1)
+	}
+
 	heading("Worst locations")
 	if len(r.Worst) == 0 {
 		text(10, "", "No location had a measured alert.")
