@@ -54,6 +54,9 @@ func TestClientReport(t *testing.T) {
 	if r := b.get("/reports/client?month=2026-11"); r.StatusCode != http.StatusOK || !strings.Contains(r.body, "The account has no service level, so no alert was measured against a target.") {
 		t.Errorf("without a service level: %d, the page does not say none is set", r.StatusCode)
 	}
+	if r := b.get("/reports/shift"); !strings.Contains(r.body, `href="/reports/client"`) {
+		t.Errorf("the shift report does not link to the client report")
+	}
 	_, building := measuredAlerts(t, a, b)
 
 	page := html.UnescapeString(b.get("/reports/client?month=2026-11").body)
