@@ -711,9 +711,9 @@ func clientReportBody(m ClientReport, r *clientreport.Report) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var38 string
-					templ_7745c5c3_Var38, templ_7745c5c3_Err = templ.JoinStringErrs(clientreport.Time(servicelevel.Stat{Done: 1}, l.Longest))
+					templ_7745c5c3_Var38, templ_7745c5c3_Err = templ.JoinStringErrs(l.LongestWords())
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/clientreport.templ`, Line: 171, Col: 71}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/clientreport.templ`, Line: 171, Col: 31}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var38))
 					if templ_7745c5c3_Err != nil {

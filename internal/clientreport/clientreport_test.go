@@ -3,6 +3,9 @@ package clientreport
 import (
 	"bytes"
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -125,5 +128,41 @@ func TestBuild(t *testing.T) {
 	var pdf bytes.Buffer
 	if err := r.WritePDF(&pdf, PDF{Account: "Acme", Scope: "All buildings", Zone: time.UTC, Generated: at}); err != nil || !bytes.HasPrefix(pdf.Bytes(), []byte("%PDF-")) {
 		t.Errorf("the PDF: %v, starts %q", err, pdf.Bytes()[:min(8, pdf.Len())])
+	}
+}
+
+// TestPDFCutsLongNames: a name longer than its column is cut to fit
+// with "...", in the fonts' encoding, so that it does not run over the
+// next column.
+func TestPDFCutsLongNames(t *testing.T) {
+	t.Parallel()
+	pdftotext, err := exec.LookPath("pdftotext")
+	if err != nil {
+		t.Skip("needs pdftotext (apt-get install poppler-utils)")
+	}
+	nov, _ := ParseMonth("2026-11", time.UTC)
+	long := strings.Repeat("Südhaus ", 30)
+	st := fakeStore{levels: map[string]store.ServiceLevel{"": {}}, buildings: []domain.Building{{ID: "b1", Name: long}},
+		measures: []store.AlertMeasure{measure("b1", "l1", nov.From.Add(time.Hour), 5*time.Minute)}}
+	r, err := Build(context.Background(), st, "a", domain.EveryBuilding(), nov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "r.pdf")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WritePDF(f, PDF{Account: "Acme", Scope: "All buildings", Zone: time.UTC, Generated: nov.To}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out, err := exec.Command(pdftotext, path, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(out)
+	if !strings.Contains(text, "Südhaus Südhaus Südh") || !strings.Contains(text, "...") || strings.Contains(text, strings.TrimSpace(long)) {
+		t.Errorf("the long building name is not cut to its column:\n%s", text)
 	}
 }

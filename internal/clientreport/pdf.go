@@ -33,7 +33,19 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 	pdf.SetTitle("Client report "+meta.Account+" "+r.Period.String(), true)
 	pdf.SetMargins(15, 15, 15)
 	pdf.SetAutoPageBreak(true, 15)
-	tr := pdf.UnicodeTranslatorFromDescriptor("")
+	translate := pdf.UnicodeTranslatorFromDescriptor("")
+	tr := func(s string) string { return translate(s) }
+	// fit cuts a cell's text to its width, ending it with "...".
+	fit := func(s string, w float64) string {
+		s = tr(s)
+		if pdf.GetStringWidth(s) <= w-1 {
+			return s
+		}
+		for len(s) > 0 && pdf.GetStringWidth(s+"...") > w-1 { // one byte a letter in the fonts' encoding
+			s = s[:len(s)-1]
+		}
+		return s + "..."
+	}
 	pdf.SetFooterFunc(func() {
 		pdf.SetY(-12)
 		pdf.SetFont("Helvetica", "", 8)
@@ -62,7 +74,7 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 		text(10, "", line)
 	}
 
-	widths := []float64{44, 16, 30, 18, 18, 30, 12, 12}
+	widths := []float64{40, 14, 28, 18, 18, 28, 17, 17}
 	header := []string{"", "Alerts", "Claimed in time", "Median", "90th", "Resolved in time", "Median", "90th"}
 	table := func(first string, rows [][]string) {
 		pdf.SetFont("Helvetica", "B", 8)
@@ -78,7 +90,7 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 				break
 			}
 			for j, c := range row {
-				pdf.CellFormat(widths[j], 5, tr(c), "", 0, "L", false, 0, "")
+				pdf.CellFormat(widths[j], 5, fit(c, widths[j]), "", 0, "L", false, 0, "")
 			}
 			pdf.Ln(-1)
 		}
@@ -103,8 +115,8 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 	heading("Against " + r.Prior.String())
 	pdf.SetFont("Helvetica", "B", 8)
 	cw := []float64{44, 34, 34, 34, 34}
-	for i, h := range []string{"Alert type", "Claimed in time, now", "Claimed in time, before",
-		"Resolved in time, now", "Resolved in time, before"} {
+	for i, h := range []string{"Alert type", "Claimed in time, now", "before",
+		"Resolved in time, now", "before"} {
 		pdf.CellFormat(cw[i], 6, tr(h), "B", 0, "L", false, 0, "")
 	}
 	pdf.Ln(-1)
@@ -128,9 +140,9 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 		pdf.Ln(-1)
 		pdf.SetFont("Helvetica", "", 8)
 		for _, l := range r.Worst {
-			longest := Time(servicelevel.Stat{Done: 1}, l.Longest)
+			longest := l.LongestWords()
 			for i, c := range []string{l.Place(), l.Building, strconv.Itoa(l.Alerts), strconv.Itoa(l.Missed), longest} {
-				pdf.CellFormat(ws[i], 5, tr(c), "", 0, "L", false, 0, "")
+				pdf.CellFormat(ws[i], 5, fit(c, ws[i]), "", 0, "L", false, 0, "")
 			}
 			pdf.Ln(-1)
 		}
@@ -140,6 +152,15 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 		text(9, "", fmt.Sprintf("%d alerts of types without targets were not measured.", r.Now.Unmeasured))
 	}
 	return pdf.Output(w)
+}
+
+// LongestWords is the location's longest time to resolve in words; "–"
+// when none of its alerts was resolved against a target.
+func (w WorstLocation) LongestWords() string {
+	if w.Longest == 0 {
+		return "–"
+	}
+	return Time(servicelevel.Stat{Done: 1}, w.Longest)
 }
 
 // Place is a location's name with its floor and room: "Men's 1 (Floor
@@ -162,7 +183,7 @@ func (r Report) Summary() []string {
 	line := func(what string, now, then servicelevel.Stat) string {
 		s := fmt.Sprintf("%s: %s", what, Share(now))
 		if c := Change(now, then); c != "" {
-			s += fmt.Sprintf(", %s on %s (%s)", c, r.Prior.String(), Share(then))
+			s += fmt.Sprintf(", %s on %s, when it was %s", c, r.Prior.String(), Share(then))
 		}
 		if now.Done > 0 {
 			s += fmt.Sprintf("; median %s, 90th percentile %s", Time(now, now.Median), Time(now, now.P90))
