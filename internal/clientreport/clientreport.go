@@ -75,8 +75,8 @@ func ParseDays(from, to string, zone *time.Location) (Period, error) {
 		return Period{}, fmt.Errorf("the last day, %s, is before the first, %s", to, from)
 	}
 	p := Period{From: f, To: t.AddDate(0, 0, 1)}
-	if p.Days() > MaxDays {
-		return Period{}, fmt.Errorf("%d days is longer than the %d a report covers", p.Days(), MaxDays)
+	if p.To.Sub(p.From) > (MaxDays+1)*24*time.Hour || p.Days() > MaxDays {
+		return Period{}, fmt.Errorf("the range is longer than the %d days a report covers", MaxDays)
 	}
 	return p, nil
 }

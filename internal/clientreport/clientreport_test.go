@@ -80,8 +80,13 @@ func TestParsePeriods(t *testing.T) {
 	if _, err := ParseDays("2026-11-15", "2026-11-01", zone); err == nil || !strings.Contains(err.Error(), "before the first") {
 		t.Errorf("a range backwards gives %v", err)
 	}
-	if _, err := ParseDays("2024-01-01", "2026-11-01", zone); err == nil || !strings.Contains(err.Error(), "longer than the 400") {
-		t.Errorf("a range of years gives %v", err)
+	for _, from := range []string{"2024-01-01", "0001-01-01"} {
+		if _, err := ParseDays(from, "2026-11-01", zone); err == nil || !strings.Contains(err.Error(), "longer than the 400 days") {
+			t.Errorf("a range from %s gives %v", from, err)
+		}
+	}
+	if p, err := ParseDays("2025-10-03", "2026-11-06", zone); err != nil || p.Days() != 400 {
+		t.Errorf("400 days read as %v, %v", p, err)
 	}
 }
 
