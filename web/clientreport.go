@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/clientreport"
+	"washboard/internal/servicelevel"
 	"washboard/views"
 	"washboard/web/httpkit"
 )
@@ -111,12 +112,13 @@ func (s *Server) showClientReport(c echo.Context) error {
 		return err
 	}
 	m := views.ClientReport{Page: s.page(c, "Client report", "reports"), Month: q.month, From: q.from, To: q.to,
-		Error: q.problem, ErrorFor: q.problemField, Report: r, Zone: zone, PrintedAt: now}
+		Error: q.problem, ErrorFor: q.problemField, Zone: zone, PrintedAt: now}
 	m.Page.Live, m.Page.Still = false, true // a record of a period: it does not change under the reader
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Client report"}}
 	if r == nil {
 		return render(c, http.StatusBadRequest, views.ClientReportPage(m))
 	}
+	m.Report = clientReportView(*r)
 	m.Scope = scopeWords(c, s, r)
 	v := q.values().Encode()
 	m.CSVHref, m.PDFHref = "/reports/client.csv?"+v, "/reports/client.pdf?"+v
@@ -173,4 +175,29 @@ func fileDate(p clientreport.Period) string {
 		return p.From.Format("2006-01")
 	}
 	return p.From.Format(time.DateOnly) + "_" + p.Last().Format(time.DateOnly)
+}
+
+// clientReportView is the report's figures in words, for the page.
+func clientReportView(r clientreport.Report) *views.ClientReportBody {
+	v := &views.ClientReportBody{Period: r.Period.String(), Prior: r.Prior.String(), Set: r.Set, Measured: r.Now.All.Alerts > 0,
+		Summary: r.Summary(), Unmeasured: r.Now.Unmeasured}
+	row := func(name string, g servicelevel.Group) views.ClientRow {
+		return views.ClientRow{Name: name, Alerts: g.Alerts,
+			ClaimShare: clientreport.Share(g.Claim), ClaimMedian: clientreport.Time(g.Claim, g.Claim.Median), ClaimP90: clientreport.Time(g.Claim, g.Claim.P90),
+			ResolveShare: clientreport.Share(g.Resolve), ResolveMedian: clientreport.Time(g.Resolve, g.Resolve.Median), ResolveP90: clientreport.Time(g.Resolve, g.Resolve.P90)}
+	}
+	for _, g := range r.Now.ByType {
+		v.ByType = append(v.ByType, row(g.Type.Label(), g.Group))
+	}
+	for _, g := range r.Now.ByBuilding {
+		v.ByBuilding = append(v.ByBuilding, row(r.BuildingName(g.Building), g.Group))
+	}
+	for _, c := range r.Against() {
+		v.Against = append(v.Against, views.ClientAgainst{Type: c.Type.Label(), ClaimNow: clientreport.Share(c.Now.Claim),
+			ClaimBefore: clientreport.Share(c.Then.Claim), ResolveNow: clientreport.Share(c.Now.Resolve), ResolveBefore: clientreport.Share(c.Then.Resolve)})
+	}
+	for _, l := range r.Worst {
+		v.Worst = append(v.Worst, views.ClientWorst{Place: l.Place(), Building: l.Building, Alerts: l.Alerts, Missed: l.Missed, Longest: l.LongestWords()})
+	}
+	return v
 }
