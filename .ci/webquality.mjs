@@ -480,6 +480,8 @@ async function main(work, server) {
   await expect('report, bldg', `/reports/shift?building=${building}`);
   await expect('report times', '/reports/settings');
   await expect('service levels', '/service-levels');
+  await expect('client report', '/reports/client?month=2026-11');
+  await expect('client report, bad month', '/reports/client?month=2026-13', 400);
   await expect('trends', '/trends');
   await expect('trends, bldg', `/trends?period=90&building=${building}`);
   await expect('trends, bad period', '/trends?period=7', 400);

@@ -1,0 +1,101 @@
+package clientreport
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"washboard/internal/servicelevel"
+)
+
+// Share is the share of a target met in words: "93% (14 of 15)", or
+// "none done" when no alert has an outcome.
+func Share(s servicelevel.Stat) string {
+	f, ok := s.ShareMet()
+	if !ok {
+		return "none done"
+	}
+	return fmt.Sprintf("%s (%d of %d)", Percent(f), s.Met, s.Met+s.Missed)
+}
+
+// Percent is a share 0 to 1 as a whole percentage, rounded down, so
+// that 99.6% is not shown as 100%: "93%".
+func Percent(f float64) string { return strconv.Itoa(int(f*100)) + "%" }
+
+// Time is a median or percentile in words: "35 min", "2 h 5 min",
+// "3 days 4 h"; "–" when no alert was done.
+func Time(s servicelevel.Stat, d time.Duration) string {
+	if s.Done == 0 {
+		return "–"
+	}
+	if d < time.Minute {
+		return "under 1 min"
+	}
+	days, hours, minutes := int(d/(24*time.Hour)), int(d/time.Hour)%24, int(d/time.Minute)%60
+	switch {
+	case days > 0 && hours > 0:
+		return fmt.Sprintf("%d d %d h", days, hours)
+	case days > 0:
+		return fmt.Sprintf("%d d", days)
+	case hours > 0 && minutes > 0:
+		return fmt.Sprintf("%d h %d min", hours, minutes)
+	case hours > 0:
+		return fmt.Sprintf("%d h", hours)
+	}
+	return fmt.Sprintf("%d min", minutes)
+}
+
+// Change is a share now against the share before, in words: "up 5
+// points", "down 12 points", "the same", or "" when either has no
+// outcome.
+func Change(now, then servicelevel.Stat) string {
+	a, ok1 := now.ShareMet()
+	b, ok2 := then.ShareMet()
+	if !ok1 || !ok2 {
+		return ""
+	}
+	d := int(a*100) - int(b*100)
+	switch {
+	case d > 0:
+		return fmt.Sprintf("up %d points", d)
+	case d < 0:
+		return fmt.Sprintf("down %d points", -d)
+	}
+	return "the same"
+}
+
+// Minutes is a duration in whole minutes, for a CSV cell; "" when no
+// alert was done.
+func Minutes(s servicelevel.Stat, d time.Duration) string {
+	if s.Done == 0 {
+		return ""
+	}
+	return strconv.Itoa(int(d / time.Minute))
+}
+
+// CSVHeader is the header of the report's CSV.
+var CSVHeader = []string{"building", "alert_type", "alerts", "claim_met", "claim_missed", "claim_share_met_percent",
+	"claim_median_minutes", "claim_p90_minutes", "resolve_met", "resolve_missed", "resolve_share_met_percent",
+	"resolve_median_minutes", "resolve_p90_minutes"}
+
+// CSVRows is one row per building and alert type measured, in the
+// order of CSVHeader.
+func (r Report) CSVRows() [][]string {
+	rows := make([][]string, 0, len(r.Cells))
+	for _, c := range r.Cells {
+		rows = append(rows, []string{c.Building, c.Type.Label(), strconv.Itoa(c.Alerts),
+			strconv.Itoa(c.Claim.Met), strconv.Itoa(c.Claim.Missed), percentCell(c.Claim),
+			Minutes(c.Claim, c.Claim.Median), Minutes(c.Claim, c.Claim.P90),
+			strconv.Itoa(c.Resolve.Met), strconv.Itoa(c.Resolve.Missed), percentCell(c.Resolve),
+			Minutes(c.Resolve, c.Resolve.Median), Minutes(c.Resolve, c.Resolve.P90)})
+	}
+	return rows
+}
+
+func percentCell(s servicelevel.Stat) string {
+	f, ok := s.ShareMet()
+	if !ok {
+		return ""
+	}
+	return strconv.Itoa(int(f * 100))
+}

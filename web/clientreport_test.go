@@ -1,0 +1,179 @@
+package web
+
+import (
+	"context"
+	"encoding/csv"
+	"html"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"washboard/internal/domain"
+)
+
+// measuredAlerts sets a jam's targets (15 min to claim, 1 h to resolve,
+// always open) and closes two jam alerts at the same location: one
+// claimed 20 minutes after it opened (missed), one 5 minutes after (met),
+// resolved in 40 and 30 minutes (both met). It returns the building id
+// and name of their location.
+func measuredAlerts(t *testing.T, a *app, b *browser) (string, string) {
+	t.Helper()
+	token := b.pageCSRF("/service-levels")
+	if r := b.post("/service-levels", serviceLevelForm(token, "always", "", "UTC", "15", "1h")); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("saving targets: %d\n%s", r.StatusCode, r.body)
+	}
+	now := a.clock.Now()
+	late, _ := slAlert(t, a, "cr-late", 40*time.Minute)
+	onTime, _ := slAlert(t, a, "cr-on-time", 30*time.Minute)
+	claimAt(t, a, late.ID, now.Add(-20*time.Minute))
+	claimAt(t, a, onTime.ID, now.Add(-25*time.Minute))
+	closeAlert(t, a, late)
+	closeAlert(t, a, onTime)
+	paths, err := a.store.Paths(context.Background(), a.accountOf(false), []string{late.LocationID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := paths[late.LocationID]
+	return p.Building.ID, p.Building.Name
+}
+
+// TestClientReport: the month's shares met and times, on the page, in
+// the CSV and in the PDF; a month without measures says so.
+func TestClientReport(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	if r := b.get("/reports/client?month=2026-11"); r.StatusCode != http.StatusOK || !strings.Contains(r.body, "The account has no service level, so no alert was measured against a target.") {
+		t.Errorf("without a service level: %d, the page does not say none is set", r.StatusCode)
+	}
+	if r := b.get("/reports/shift"); !strings.Contains(r.body, `href="/reports/client"`) {
+		t.Errorf("the shift report does not link to the client report")
+	}
+	_, building := measuredAlerts(t, a, b)
+
+	page := html.UnescapeString(b.get("/reports/client?month=2026-11").body)
+	for _, want := range []string{"Client report", "November 2026", "set against October 2026",
+		"2 alerts measured against their targets closed in November 2026.",
+		"Claimed within target: 50% (1 of 2); median 5 min, 90th percentile 20 min.",
+		"Resolved within target: 100% (2 of 2); median 30 min, 90th percentile 40 min.",
+		building, "/reports/client.pdf?month=2026-11", "/reports/client.csv?month=2026-11"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the client report does not say %q", want)
+		}
+	}
+	doc := b.get("/reports/client?month=2026-11").doc(t)
+	var cellsOf []string
+	doc.Find("#table-worst tbody tr").First().Find("td").Each(func(_ int, td *goquery.Selection) { cellsOf = append(cellsOf, td.Text()) })
+	if got := strings.Join(cellsOf, "|"); !strings.Contains(got, "|"+building+"|2|1|40 min") {
+		t.Errorf("the worst location reads %q; want its 2 alerts, 1 missed, 40 min longest", got)
+	}
+	var against []string
+	doc.Find("#table-against tbody tr").First().Children().Each(func(_ int, c *goquery.Selection) { against = append(against, c.Text()) })
+	if got := strings.Join(against, "|"); got != "Jammed|50% (1 of 2)|none done|100% (2 of 2)|none done" {
+		t.Errorf("against October, the jams read %q", got)
+	}
+	if r := b.get("/reports/client?month=2026-10"); !strings.Contains(r.body, "No alert measured against a target closed in October 2026.") {
+		t.Errorf("a month without measures does not say so")
+	}
+	if r := b.get("/reports/client"); !strings.Contains(r.body, "No alert measured against a target closed in October 2026.") || !strings.Contains(r.body, `value="2026-10"`) {
+		t.Errorf("without a period the report is not of the month before the current one")
+	}
+
+	r := b.get("/reports/client.csv?month=2026-11")
+	rows, err := csv.NewReader(strings.NewReader(r.body)).ReadAll()
+	if err != nil || r.StatusCode != http.StatusOK || len(rows) != 2 {
+		t.Fatalf("the CSV: %d, %v, %q", r.StatusCode, err, r.body)
+	}
+	want := []string{building, "Jammed", "2", "1", "1", "50", "5", "20", "2", "0", "100", "30", "40"}
+	if !slices.Equal(rows[1], want) {
+		t.Errorf("the CSV row is %q, want %q", rows[1], want)
+	}
+
+	r = b.get("/reports/client.pdf?month=2026-11")
+	if r.StatusCode != http.StatusOK || r.Header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(r.body, "%PDF-") {
+		t.Fatalf("the PDF: %d %s, starts %.8q", r.StatusCode, r.Header.Get("Content-Type"), r.body)
+	}
+	pdftotext, err := exec.LookPath("pdftotext")
+	if err != nil {
+		needed(t, "pdftotext to read the PDF: install poppler-utils (apt-get install poppler-utils)")
+	}
+	path := filepath.Join(t.TempDir(), "client.pdf")
+	must(t, os.WriteFile(path, []byte(r.body), 0o644), "writing the PDF")
+	out, err := exec.Command(pdftotext, path, "-").Output()
+	must(t, err, "reading the PDF")
+	text := strings.Join(strings.Fields(string(out)), " ")
+	for _, want := range []string{"Client report: " + a.world.Accounts()[0].Name, "November 2026", "50% (1 of 2)", "100% (2 of 2)", building} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the PDF does not say %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestClientReportRefuses: a period that is not one is a 400 naming the
+// parameter, on the page, the CSV and the PDF; staff may not see it.
+func TestClientReportRefuses(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	for _, c := range []struct{ query, param, want string }{
+		{"month=2026-13", "month", `"2026-13" is not a month such as 2026-11`},
+		{"month=soon", "month", `"soon" is not a month`},
+		{"from=2026-11-01", "to", "needs both its first day (from) and its last (to)"},
+		{"from=first&to=2026-11-02", "from", `"first" is not a date`},
+		{"from=2026-11-05&to=2026-11-01", "to", "before the first"},
+	} {
+		for _, path := range []string{"/reports/client", "/reports/client.csv", "/reports/client.pdf"} {
+			r := b.get(path + "?" + c.query)
+			body := html.UnescapeString(r.body)
+			if r.StatusCode != http.StatusBadRequest || !strings.Contains(body, "The "+c.param+" parameter") || !strings.Contains(body, c.want) {
+				t.Errorf("%s?%s: %d, want 400 naming %s and saying %q:\n%.300s", path, c.query, r.StatusCode, c.param, c.want, body)
+			}
+		}
+	}
+	staff := a.browserAs(domain.Staff, "Maria")
+	for _, path := range []string{"/reports/client", "/reports/client.csv", "/reports/client.pdf"} {
+		if r := staff.get(path); r.StatusCode != http.StatusForbidden {
+			t.Errorf("staff open %s: %d, want 403", path, r.StatusCode)
+		}
+	}
+}
+
+// TestClientReportScoped: a person limited to a building without the
+// measured alerts sees none of them, nor the other building's name.
+func TestClientReportScoped(t *testing.T) {
+	t.Parallel()
+	a := newTwoBuildingsApp(t)
+	b := a.browser()
+	b.signIn(credA)
+	id, name := measuredAlerts(t, a, b)
+	var other string
+	for _, bl := range a.world.Accounts()[0].Buildings {
+		if bl.ID != id {
+			other = bl.ID
+		}
+	}
+	if r := b.get("/reports/client.csv?month=2026-11"); strings.Count(r.body, "\n") != 2 {
+		t.Fatalf("the whole account's CSV has not one row:\n%s", r.body)
+	}
+	b.limitTo(other)
+	page := b.get("/reports/client?month=2026-11").body
+	if !strings.Contains(page, "No alert measured against a target closed in November 2026.") || strings.Contains(html.UnescapeString(page), name) {
+		t.Errorf("a person limited to the other building sees the measured alerts or their building")
+	}
+	if r := b.get("/reports/client.csv?month=2026-11"); strings.Count(r.body, "\n") != 1 || strings.Contains(r.body, name) {
+		t.Errorf("the limited CSV has rows:\n%s", r.body)
+	}
+	b.limitTo(id)
+	if page := html.UnescapeString(b.get("/reports/client?month=2026-11").body); !strings.Contains(page, "2 alerts measured") || !strings.Contains(page, "Buildings: "+name) {
+		t.Errorf("a person limited to the alerts' building does not see them")
+	}
+}
