@@ -178,6 +178,9 @@ type dashboardOptions struct {
 	// history, when set, is an account's device history before the
 	// dashboard starts, written into the cache when it keeps history.
 	history *seededHistory
+	// portfolio, when set, connects the demo's accounts for the demo's
+	// person before the dashboard listens, and returns the person's id.
+	portfolio func(ctx context.Context, team *people.Service) (string, error)
 }
 
 // seededHistory is an account's device history, by MAC.
@@ -255,6 +258,12 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	team := people.New(st, keys, opts.clock, people.Config{AuditRetention: cfg.AuditLog})
 	if err := upgradePeople(ctx, team, keys, log); err != nil {
 		return fmt.Errorf("connecting the accounts signed in before people existed: %w", err)
+	}
+	var demoPerson string
+	if opts.portfolio != nil {
+		if demoPerson, err = opts.portfolio(ctx, team); err != nil {
+			return fmt.Errorf("connecting the demo's accounts: %w", err)
+		}
 	}
 	if err := seedHistory(ctx, st, opts.history, cfg.DeviceHistory > 0); err != nil {
 		return fmt.Errorf("writing the device history before the start: %w", err)
@@ -352,7 +361,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	}
 	app, err := web.New(web.Config{
 		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime, Shared: shared != nil},
-		Zone:     zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
+		Zone:     zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo, DemoPerson: demoPerson,
 		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed, SingleSignOnName: cfg.OIDC.Name, PublicURL: notifierCfg.Link,
 	}, web.Deps{
 		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log}),
