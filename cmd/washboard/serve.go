@@ -323,7 +323,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		Observe: func(res domain.Resource, d time.Duration, c domain.Change, err error) {
 			m.ObserveRefresh(string(res), d, c.Added, c.Changed, c.Removed, err)
 		},
-		ObserveLag: m.ObserveLag,
+		ObserveLag: func(_ string, lag time.Duration) { m.ObserveLag(lag) },
 		Cluster:    others,
 		// A change to the cache may be something to notify of, and moves
 		// the estimates of when dispensers run out.

@@ -42,7 +42,7 @@ type Config struct {
 	// ObserveLag, if set, is told, after each round on the schedule, how
 	// long after it was due the round's devices and alerts were written
 	// (for metrics): the wait for a worker and the round itself.
-	ObserveLag func(lag time.Duration)
+	ObserveLag func(account string, lag time.Duration)
 	// Changed, if set, is told of every write that changed an account's
 	// cache, once it committed: a refresh, the service's events, or a
 	// change another replica announced. It must not block.

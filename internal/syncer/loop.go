@@ -262,7 +262,7 @@ func (l *loop) refreshDue(ctx context.Context, s *schedule) {
 		l.update(func(p *Progress) { p.FirstSyncDone = true })
 	}
 	if !s.due.IsZero() && e.cfg.ObserveLag != nil && ctx.Err() == nil {
-		e.cfg.ObserveLag(e.clock.Now().Sub(s.due))
+		e.cfg.ObserveLag(l.account, e.clock.Now().Sub(s.due))
 	}
 	s.nextPoll = e.nextDue(s.phase, s.due, now, pollDelay)
 	s.due = s.nextPoll

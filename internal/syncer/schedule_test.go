@@ -158,7 +158,7 @@ func TestSlowAccountDoesNotDelayTheOthers(t *testing.T) {
 	t.Parallel()
 	const n = 11
 	var lagged atomic.Int64
-	cfg := Config{Workers: 2, ObserveLag: func(lag time.Duration) {
+	cfg := Config{Workers: 2, ObserveLag: func(_ string, lag time.Duration) {
 		if lag >= time.Second { // the test's clock moves a second at a time
 			lagged.Add(1)
 		}
