@@ -175,15 +175,12 @@ func (l *loop) poll(ctx context.Context, resume bool) (retired bool) {
 			if st := statuses[domain.ResourceDevices]; !st.LastAttempt.IsZero() {
 				s.nextPoll = st.LastAttempt.Add(e.cfg.Interval)
 				s.due = s.nextPoll
-				s.phase = e.keepPhase(l, s.nextPoll)
+				s.phase, s.phased = e.keepPhase(l, s.nextPoll), true
 			}
 			if st := statuses[domain.ResourceAlerts]; !st.LastAttempt.IsZero() {
 				s.lastAlerts = st.LastAttempt
 			}
 		}
-	}
-	if s.due.IsZero() {
-		s.phase = e.claimPhase(l, e.clock.Now())
 	}
 	defer e.dropPhase(l)
 	for {
@@ -222,6 +219,7 @@ func (l *loop) poll(ctx context.Context, resume bool) (retired bool) {
 // schedule is where a loop's polling stands.
 type schedule struct {
 	phase              time.Duration // see claimPhase
+	phased             bool          // the phase is claimed
 	nextMeta, nextPoll time.Time     // zero: due now
 	due                time.Time     // of the next poll, when it is on the schedule; zero for the first
 	lastAlerts         time.Time
@@ -248,6 +246,11 @@ func (l *loop) refreshDue(ctx context.Context, s *schedule) {
 	}
 	if now.Before(s.nextPoll) {
 		return
+	}
+	if !s.phased {
+		// Claimed as the first poll starts, not before: the wait for a
+		// worker would otherwise put the second a whole interval later.
+		s.phase, s.phased = e.claimPhase(l, now), true
 	}
 	devErr := l.refresh(ctx, domain.ResourceDevices, l.refreshDevices)
 	s.devicesOK = s.devicesOK || devErr == nil
