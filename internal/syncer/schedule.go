@@ -9,11 +9,11 @@ import (
 // How the accounts' rounds share the interval and the engine's workers.
 //
 // Each account's loop has a phase, its point in every interval: its rounds
-// are due then. The first loop takes the point of its start; each loop
-// after takes the middle of the widest gap between the phases of the
-// loops running, so that 200 accounts refreshed every minute ask the
-// service for at most 5 accounts in any second rather than for all of them
-// at once. A loop's first round runs at once; its next waits for its phase,
+// are due then. The first loop takes the point of its first poll; each
+// loop after takes the middle of the widest gap between the phases of the
+// loops running (as its first poll starts), so that 200 accounts refreshed
+// every minute ask the service for at most 5 accounts in any second rather
+// than for all of them at once. A loop's first round runs at once; its next waits for its phase,
 // at least an interval later. A round starts at least an interval after
 // the account's last one, as the spec asks: a round that started late
 // pushes the next one back by as much, and a round after a pause (one
