@@ -43,6 +43,10 @@ type Config struct {
 	// Demo, when set, offers these credentials on the sign-in page in one
 	// click. They never reach the browser.
 	Demo *domain.Credentials
+	// DemoPerson, when set, is the person the demo credentials sign in as
+	// (when the browser is not signed in as someone already): the demo's
+	// person, with the accounts of its portfolio connected.
+	DemoPerson string
 	// SignInLimit is the failed sign-ins allowed per client address within
 	// a minute, and those with one API key from all addresses before the
 	// key counts as guessed (see httpkit.FailureLimiter); 10 if zero.

@@ -81,7 +81,7 @@ func (s *Server) signIn(c echo.Context) error {
 	if problem != nil {
 		return s.refuseCredentials(c, next, problem.Msg)
 	}
-	return s.startSession(c, cred, name, next)
+	return s.startSession(c, cred, name, "", next)
 }
 
 // maxCredential is the longest API key or Authorization value accepted.
@@ -115,13 +115,15 @@ func (s *Server) signInDemo(c echo.Context) error {
 	if _, err := readForm(c, nextField(&next)); err != nil {
 		return err
 	}
-	return s.startSession(c, *s.cfg.Demo, "", next)
+	return s.startSession(c, *s.cfg.Demo, "", s.cfg.DemoPerson, next)
 }
 
 // startSession starts a session with credentials, unless too many failed
 // from the client's address or with the API key lately, or the service
-// rejects them; signed in, the browser goes to next.
-func (s *Server) startSession(c echo.Context, cred domain.Credentials, name, next string) error {
+// rejects them; signed in, the browser goes to next. A browser signed in
+// as nobody signs in as the person asPerson, when given, else as someone
+// new.
+func (s *Server) startSession(c echo.Context, cred domain.Credentials, name, asPerson, next string) error {
 	// Failed attempts count against the client's address and the API key
 	// tried; successful ones count against nothing (see httpkit.FailureLimiter).
 	tried := httpkit.SignInAttempt(c.RealIP(), cred.APIKey)
@@ -172,7 +174,7 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials, name, nex
 	// A person signed in already joins the account (or keeps their role
 	// in it); anyone else is a new person. A session signed in to this
 	// account before people existed signs in as one who was.
-	personID := s.sessions.GetString(rctx, keyPerson)
+	personID := cmp.Or(s.sessions.GetString(rctx, keyPerson), asPerson)
 	in := people.CredentialsSignIn{Account: account.ID, Cred: cred, PersonID: personID, Name: cmp.Or(name, defaultPersonName),
 		Legacy: personID == "" && s.sessions.GetString(rctx, keyAccount) == account.ID}
 	p, membership, err := s.people.SignInWithCredentials(ctx, in)

@@ -81,8 +81,12 @@ func TestRunRejectsBadInput(t *testing.T) {
 	}{
 		{[]string{"nope"}, `unknown command "nope"`},
 		{[]string{"sim", "--devices", "0"}, "--devices must be at least 1"},
+		{[]string{"sim", "--accounts", "1001"}, "--accounts must be at most 1000, got 1001"},
+		{[]string{"sim", "--accounts", "200", "--devices", "2501"}, "--accounts times --devices must be at most 500000 device locations in all, got 200 × 2501"},
 		{[]string{"serve", "--upstream", "http://127.0.0.1:1", "--audit-log", "12h"}, "--audit-log must be at least 1d, got 12h0m0s"},
 		{[]string{"sim", "--speed", "0.5"}, "--speed must be at least 1"},
+		{[]string{"demo", "--accounts", "51"}, "--accounts must be from 1 to 50, got 51"},
+		{[]string{"demo", "--accounts", "0"}, "--accounts must be from 1 to 50, got 0"},
 		{[]string{"sim", "--error-rate", "2"}, "--error-rate must be from 0 to 1"},
 		{[]string{"sim", "--history", "soon"}, `"soon" is not a duration`},
 		{[]string{"sim", "--tz", "Mars/Olympus"}, "--tz"},

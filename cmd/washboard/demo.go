@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/domain"
+	"washboard/internal/people"
 	"washboard/internal/receiver"
 	"washboard/internal/sim"
 	"washboard/internal/store"
@@ -32,11 +34,12 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	data := fs.Lookup("data")
 	data.Usage = "directory for the database and the session key (default: a temporary directory, removed when the demo stops)"
 	data.DefValue, cfg.Data = "", ""
-	var devices int
+	var devices, accounts int
 	var speed float64
 	var seed uint64
 	history := 14 * 24 * time.Hour
 	fs.IntVar(&devices, "devices", 400, "device locations of the demo account")
+	fs.IntVar(&accounts, "accounts", 1, fmt.Sprintf("accounts of the demo's portfolio, the demo account first, all connected for the demo's person (at most %d)", maxDemoAccounts))
 	fs.Float64Var(&speed, "speed", 60, "how many times faster than real time the demo runs")
 	fs.Uint64Var(&seed, "seed", 1, "seed of the simulated fleet")
 	fs.Var((*durationValue)(&history), "sim-history", "history simulated before the demo starts")
@@ -48,6 +51,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if devices < 1 || speed < 1 {
 		return usageError{"--devices and --speed must be at least 1"}
+	}
+	if accounts < 1 || accounts > maxDemoAccounts {
+		return usageError{fmt.Sprintf("--accounts must be from 1 to %d, got %d", maxDemoAccounts, accounts)}
 	}
 	if cfg.Data == "" {
 		dir, err := os.MkdirTemp("", "washboard-demo-")
@@ -65,7 +71,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// device an hour: 14 days of 400 locations, 2 days of 10,000.
 	span := min(history, cfg.DeviceHistory, time.Duration(maxPastReadings/devices)*pastEvery)
 	past := &pastReadings{from: clk.Now().Add(-span), readings: map[string][]store.Reading{}}
-	world := sim.New(sim.Config{Seed: seed, Locations: devices, Accounts: 2, History: history, Clock: clk, Zone: time.Local,
+	world := sim.New(sim.Config{Seed: seed, Locations: devices, Accounts: max(2, accounts), History: history, Clock: clk, Zone: time.Local,
 		Credentials: []sim.Credentials{demo}, Record: past.record, RecordEvery: pastEvery, RecordFrom: past.from})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -79,6 +85,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	fmt.Fprintf(stdout, "Simulated Device Monitoring Service on %s: %d device locations, %s of history, running %gx real time.\n",
 		cfg.Upstream, devices, formatDuration(history), speed)
+	if accounts > 1 {
+		fmt.Fprintf(stdout, "The demo's person has %d accounts connected, of %d device locations each.\n", accounts, devices)
+	}
 	creds := upstream.Credentials{APIKey: demo.APIKey, Authorization: demo.Authorization}
 	return serveDashboard(ctx, cfg, dashboardOptions{
 		clock:      clk,
@@ -87,7 +96,8 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		// The cache begins with the demo account's devices' history, as
 		// if the dashboard had watched it: charts, heat maps and forecasts
 		// show from the start.
-		history: &seededHistory{account: world.Accounts()[0].ID, readings: past.readings},
+		history:   &seededHistory{account: world.Accounts()[0].ID, readings: past.readings},
+		portfolio: demoPortfolio(world, accounts, clk),
 		// The simulator sends the demo account's events to the dashboard
 		// from the start, so that alerts arrive as they happen.
 		ready: func(ctx context.Context, url string, events *receiver.Service) error {
@@ -102,6 +112,32 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return nil
 		},
 	}, stdout, log)
+}
+
+// maxDemoAccounts bounds the demo's portfolio: its accounts share one
+// process, its simulator and its sync.
+const maxDemoAccounts = 50
+
+// demoPortfolio connects the first n accounts of the world for one person,
+// the demo's, who uses the demo account: nil when n is 1, and whoever uses
+// the demo is someone new each time, as without a portfolio.
+func demoPortfolio(world *sim.World, n int, clk clock.Clock) func(context.Context, *people.Service) (string, error) {
+	if n < 2 {
+		return nil
+	}
+	return func(ctx context.Context, team *people.Service) (string, error) {
+		var person string
+		for _, a := range world.Accounts()[:n] {
+			in := people.CredentialsSignIn{Account: a.ID, Cred: domain.Credentials{APIKey: a.APIKey, Authorization: a.Authorization},
+				PersonID: person, Name: "Demo supervisor"}
+			p, _, err := team.SignInWithCredentials(ctx, in)
+			if err != nil {
+				return "", fmt.Errorf("%s: %w", a.Name, err)
+			}
+			person = p.ID
+		}
+		return person, nil
+	}
 }
 
 // demoReceiver makes the demo account's webhook receiver, for the

@@ -87,3 +87,36 @@ func forecastsIn(t *testing.T, c *http.Client, u string) (estimated, dispensers 
 	}
 	return estimated, dispensers
 }
+
+// TestDemoPortfolioConnectsItsAccounts: `washboard demo --accounts 3`
+// signs whoever uses the demo account in as the demo's person, who belongs
+// to the three accounts of the portfolio, each connected and synced.
+func TestDemoPortfolioConnectsItsAccounts(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, done, stderr := startCommand(t, ctx, demoOpens, []string{"demo", "--listen", "127.0.0.1:0", "--data", t.TempDir(),
+		"--accounts", "3", "--devices", "20", "--sim-history", "1d"})
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, Timeout: 30 * time.Second}
+	m := csrfField.FindStringSubmatch(get(t, c, base+"/signin"))
+	if m == nil {
+		t.Fatal("no CSRF token on the sign-in page")
+	}
+	resp, err := c.PostForm(base+"/signin/demo", url.Values{"csrf_token": {m[1]}, "next": {"/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	page := get(t, c, base+"/accounts")
+	for _, name := range []string{"Northwind Property Services", "Bluebird Hospital Trust", "Contoso Campus"} {
+		if !strings.Contains(page, name) {
+			t.Errorf("/accounts does not list %q:\n%s", name, page)
+		}
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("the demo exited with %d; stderr:\n%s", code, stderr.String())
+	}
+}

@@ -179,6 +179,9 @@ type dashboardOptions struct {
 	// history, when set, is an account's device history before the
 	// dashboard starts, written into the cache when it keeps history.
 	history *seededHistory
+	// portfolio, when set, connects the demo's accounts for the demo's
+	// person before the dashboard listens, and returns the person's id.
+	portfolio func(ctx context.Context, team *people.Service) (string, error)
 }
 
 // seededHistory is an account's device history, by MAC.
@@ -258,6 +261,12 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if err := upgradePeople(ctx, team, keys, log); err != nil {
 		return fmt.Errorf("connecting the accounts signed in before people existed: %w", err)
 	}
+	var demoPerson string
+	if opts.portfolio != nil {
+		if demoPerson, err = opts.portfolio(ctx, team); err != nil {
+			return fmt.Errorf("connecting the demo's accounts: %w", err)
+		}
+	}
 	if err := seedHistory(ctx, st, opts.history, cfg.DeviceHistory > 0); err != nil {
 		return fmt.Errorf("writing the device history before the start: %w", err)
 	}
@@ -316,7 +325,8 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		Observe: func(res domain.Resource, d time.Duration, c domain.Change, err error) {
 			m.ObserveRefresh(string(res), d, c.Added, c.Changed, c.Removed, err)
 		},
-		Cluster: others,
+		ObserveLag: func(_ string, lag time.Duration) { m.ObserveLag(lag) },
+		Cluster:    others,
 		// A change to the cache may be something to notify of, and moves
 		// the estimates of when dispensers run out.
 		Changed: func(account string) {
@@ -353,7 +363,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	}
 	app, err := web.New(web.Config{
 		Sessions: web.SessionConfig{IdleTimeout: cfg.IdleTimeout, Lifetime: cfg.Lifetime, Shared: shared != nil},
-		Zone:     zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo,
+		Zone:     zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo, DemoPerson: demoPerson,
 		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed, SingleSignOnName: cfg.OIDC.Name, PublicURL: notifierCfg.Link,
 	}, web.Deps{
 		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log}),

@@ -15,6 +15,14 @@ import (
 	"washboard/internal/webhook"
 )
 
+// The simulator's size is bounded: its world is held in memory (about
+// 2.7 KB a device location with two weeks of history), and it prints six
+// lines of credentials for each account at start.
+const (
+	maxSimAccounts  = 1000
+	maxSimLocations = 500_000
+)
+
 // simConfig is the configuration of "washboard sim".
 type simConfig struct {
 	Listen        string
@@ -166,6 +174,11 @@ func (c simConfig) validate() error {
 		return usageError{fmt.Sprintf("--devices must be at least 1, got %d", c.Devices)}
 	case c.Accounts < 1:
 		return usageError{fmt.Sprintf("--accounts must be at least 1, got %d", c.Accounts)}
+	case c.Accounts > maxSimAccounts:
+		return usageError{fmt.Sprintf("--accounts must be at most %d, got %d", maxSimAccounts, c.Accounts)}
+	case c.Devices > maxSimLocations/c.Accounts:
+		return usageError{fmt.Sprintf("--accounts times --devices must be at most %d device locations in all, got %d × %d",
+			maxSimLocations, c.Accounts, c.Devices)}
 	case c.Speed < 1:
 		return usageError{fmt.Sprintf("--speed must be at least 1, got %g", c.Speed)}
 	case c.tokenLifetimeGiven && c.TokenLifetime <= 0:

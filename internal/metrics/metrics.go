@@ -24,6 +24,7 @@ type Metrics struct {
 	syncDuration *prometheus.HistogramVec
 	syncRows     *prometheus.CounterVec
 	syncErrors   *prometheus.CounterVec
+	syncLag      prometheus.Histogram
 	upstream     *prometheus.CounterVec
 	streams      *prometheus.GaugeVec
 }
@@ -51,6 +52,11 @@ func New() *Metrics {
 			Name: "washboard_sync_errors_total",
 			Help: "Refreshes that failed, by resource.",
 		}, []string{"resource"}),
+		syncLag: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "washboard_sync_lag_seconds",
+			Help:    "Time from when an account's round was due to when its devices and alerts were written.",
+			Buckets: []float64{.1, .25, .5, 1, 2.5, 5, 10, 15, 30, 60, 120},
+		}),
 		upstream: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "washboard_upstream_requests_total",
 			Help: "Requests to the Device Monitoring Service, by status code (\"error\" when no answer came).",
@@ -60,7 +66,7 @@ func New() *Metrics {
 			Help: "Server-sent event streams open now, by kind (session or screen).",
 		}, []string{"kind"}),
 	}
-	m.registry.MustRegister(m.requests, m.syncDuration, m.syncRows, m.syncErrors, m.upstream, m.streams,
+	m.registry.MustRegister(m.requests, m.syncDuration, m.syncRows, m.syncErrors, m.syncLag, m.upstream, m.streams,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -97,6 +103,15 @@ func (m *Metrics) ObserveRefresh(resource string, d time.Duration, added, change
 	m.syncRows.WithLabelValues(resource, "added").Add(float64(added))
 	m.syncRows.WithLabelValues(resource, "changed").Add(float64(changed))
 	m.syncRows.WithLabelValues(resource, "removed").Add(float64(removed))
+}
+
+// ObserveLag records how late an account's round was written after it
+// was due.
+func (m *Metrics) ObserveLag(d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.syncLag.Observe(d.Seconds())
 }
 
 // StreamOpened counts an open event stream of a kind until the returned

@@ -24,6 +24,7 @@ func TestMetricsAreExposed(t *testing.T) {
 	m.ObserveRequest("/floors/:id", http.MethodGet, 200, 3*time.Millisecond)
 	m.ObserveRefresh("alerts", 2*time.Second, 3, 4, 5, nil)
 	m.ObserveRefresh("devices", time.Second, 0, 0, 0, errors.New("boom"))
+	m.ObserveLag(3 * time.Second)
 	closed := m.StreamOpened("screen")
 	m.Gauge("washboard_sessions_active", "Sessions.", func() float64 { return 7 })
 
@@ -43,6 +44,7 @@ func TestMetricsAreExposed(t *testing.T) {
 		`washboard_sync_rows_changed_total{change="removed",resource="alerts"} 5`,
 		`washboard_sync_errors_total{resource="devices"} 1`,
 		`washboard_sync_duration_seconds_count{outcome="error",resource="devices"} 1`,
+		`washboard_sync_lag_seconds_bucket{le="5"} 1`,
 		`washboard_sse_streams{kind="screen"} 1`,
 		`washboard_sessions_active 7`,
 		`washboard_upstream_requests_total{code="429"} 1`,

@@ -6,7 +6,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -111,4 +113,43 @@ func BenchmarkDevicesPages(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkManyAccounts builds the world of `washboard sim --accounts 200
+// --devices 500`: 200 accounts of 500 device locations with two weeks of
+// history each. One op is one world built. It reports the time to build it
+// (what the simulator takes before it serves), the heap the world holds
+// once built, and the process's peak resident memory.
+//
+//	go test ./internal/sim -run '^$' -bench ManyAccounts -benchtime 1x
+func BenchmarkManyAccounts(b *testing.B) {
+	const accounts, locations = 200, 500
+	var w *World
+	for b.Loop() {
+		w = nil
+		runtime.GC()
+		w = New(Config{Seed: 1, Locations: locations, Accounts: accounts, History: 14 * 24 * time.Hour,
+			Clock: NewManualClock(testNow), Zone: time.UTC})
+	}
+	keys := map[string]bool{}
+	for _, a := range w.Accounts() {
+		keys[a.APIKey] = true
+		if n := len(a.Locations); n != locations {
+			b.Fatalf("account %s has %d locations, want %d", a.Name, n, locations)
+		}
+	}
+	if len(keys) != accounts {
+		b.Fatalf("%d distinct keys for %d accounts", len(keys), accounts)
+	}
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "start-s")
+	b.ReportMetric(float64(m.HeapInuse)/(1<<20), "heap-MB")
+	b.ReportMetric(float64(ru.Maxrss)/1024, "maxrss-MB") // Linux: kilobytes
+	runtime.KeepAlive(w)
 }

@@ -34,8 +34,15 @@ type Config struct {
 	Overlap          time.Duration // closed alerts re-read before the last success; default 10 minutes
 	History          time.Duration // closed alerts kept; default 90 days
 	VanishedLookups  int           // cached open alerts looked up one by one per refresh; default 50
+	// Workers is how many accounts' rounds run at once; default
+	// DefaultWorkers. A round waiting for a worker is late.
+	Workers int
 	// Observe, if set, is told the outcome of every refresh (for metrics).
 	Observe func(res domain.Resource, d time.Duration, c domain.Change, err error)
+	// ObserveLag, if set, is told, after each round on the schedule, how
+	// long after it was due the round's devices and alerts were written
+	// (for metrics): the wait for a worker and the round itself.
+	ObserveLag func(account string, lag time.Duration)
 	// Changed, if set, is told of every write that changed an account's
 	// cache, once it committed: a refresh, the service's events, or a
 	// change another replica announced. It must not block.
@@ -61,6 +68,9 @@ func (c Config) withDefaults() Config {
 	if c.VanishedLookups <= 0 {
 		c.VanishedLookups = 50
 	}
+	if c.Workers <= 0 {
+		c.Workers = DefaultWorkers
+	}
 	return c
 }
 
@@ -72,10 +82,13 @@ type Engine struct {
 	cfg   Config
 	log   *slog.Logger
 	ctx   context.Context
+	// workers holds a token for each round running: see worker.
+	workers chan struct{}
 
 	mu       sync.Mutex
 	holders  map[string]*holder   // by holder id
 	loops    map[string]*loop     // by account
+	phases   map[string]phase     // by account: see claimPhase
 	rejected map[string]Rejection // credential id → why
 	subs     map[string]map[chan Event]struct{}
 	gens     map[string]uint64    // by account: see Generation
@@ -102,10 +115,13 @@ func New(ctx context.Context, src Source, st Store, clk clock.Clock, cfg Config,
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	cfg = cfg.withDefaults()
 	e := &Engine{
-		src: src, store: st, clock: clk, cfg: cfg.withDefaults(), log: log, ctx: ctx,
+		src: src, store: st, clock: clk, cfg: cfg, log: log, ctx: ctx,
+		workers:    make(chan struct{}, cfg.Workers),
 		holders:    map[string]*holder{},
 		loops:      map[string]*loop{},
+		phases:     map[string]phase{},
 		rejected:   map[string]Rejection{},
 		subs:       map[string]map[chan Event]struct{}{},
 		gens:       map[string]uint64{},

@@ -160,8 +160,7 @@ func (l *loop) poll(ctx context.Context, resume bool) (retired bool) {
 	// service's events arrive (see Engine.alertsInterval); the wait is
 	// measured from the last poll at every wake, so that polling picks up
 	// again as soon as the events stop.
-	var nextMeta, nextPoll, lastAlerts time.Time
-	var alertsDelay time.Duration
+	var s schedule
 	if statuses, err := e.store.SyncStatuses(ctx, l.account); err == nil {
 		if st, ok := statuses[domain.ResourceAlerts]; ok && !st.LastSuccess.IsZero() {
 			l.closedAt = st.LastSuccess.Add(-st.Duration) // carry on where the last run left off
@@ -171,43 +170,27 @@ func (l *loop) poll(ctx context.Context, resume bool) (retired bool) {
 		})
 		if resume {
 			if st := statuses[domain.ResourceMetadata]; !st.LastSuccess.IsZero() {
-				nextMeta = st.LastSuccess.Add(e.cfg.MetadataInterval)
+				s.nextMeta = st.LastSuccess.Add(e.cfg.MetadataInterval)
 			}
 			if st := statuses[domain.ResourceDevices]; !st.LastAttempt.IsZero() {
-				nextPoll = st.LastAttempt.Add(e.cfg.Interval)
+				s.nextPoll = st.LastAttempt.Add(e.cfg.Interval)
+				s.due = s.nextPoll
+				s.phase, s.phased = e.keepPhase(l, s.nextPoll), true
 			}
 			if st := statuses[domain.ResourceAlerts]; !st.LastAttempt.IsZero() {
-				lastAlerts = st.LastAttempt
+				s.lastAlerts = st.LastAttempt
 			}
 		}
 	}
-	devicesOK, alertsOK := false, false
+	defer e.dropPhase(l)
 	for {
-		now := e.clock.Now()
-		pollDelay := e.cfg.Interval
-		if !now.Before(nextMeta) {
-			err := l.refresh(ctx, domain.ResourceMetadata, l.refreshLayout)
-			if err != nil {
-				nextMeta = now.Add(slowDown(e.cfg.Interval, err)) // try again with the next poll
-			} else {
-				nextMeta = now.Add(e.cfg.MetadataInterval)
+		if now := e.clock.Now(); !now.Before(s.nextMeta) || !now.Before(s.nextPoll) {
+			release, ok := e.worker(ctx)
+			if !ok {
+				return false
 			}
-			pollDelay = max(pollDelay, slowDown(e.cfg.Interval, err))
-		}
-		if !now.Before(nextPoll) {
-			devErr := l.refresh(ctx, domain.ResourceDevices, l.refreshDevices)
-			devicesOK = devicesOK || devErr == nil
-			pollDelay = max(pollDelay, slowDown(e.cfg.Interval, devErr))
-			if lastAlerts.IsZero() || !now.Before(lastAlerts.Add(max(alertsDelay, e.alertsInterval(l.account)))) {
-				alertErr := l.refresh(ctx, domain.ResourceAlerts, l.refreshAlerts)
-				alertsOK = alertsOK || alertErr == nil
-				lastAlerts, alertsDelay = now, slowDown(e.cfg.Interval, alertErr)
-				pollDelay = max(pollDelay, alertsDelay)
-			}
-			if devicesOK && alertsOK {
-				l.update(func(p *Progress) { p.FirstSyncDone = true })
-			}
-			nextPoll = now.Add(pollDelay)
+			l.refreshDue(ctx, &s)
+			release()
 		}
 		if ctx.Err() != nil {
 			return false
@@ -216,9 +199,9 @@ func (l *loop) poll(ctx context.Context, resume bool) (retired bool) {
 			e.publish(Event{Account: l.account, Kind: EventStopped, Message: ErrNoCredential.Error(), At: e.clock.Now()})
 			return true
 		}
-		next := nextPoll
-		if nextMeta.Before(next) {
-			next = nextMeta
+		next := s.nextPoll
+		if s.nextMeta.Before(next) {
+			next = s.nextMeta
 		}
 		select {
 		case <-ctx.Done():
@@ -231,6 +214,61 @@ func (l *loop) poll(ctx context.Context, resume bool) (retired bool) {
 			}
 		}
 	}
+}
+
+// schedule is where a loop's polling stands.
+type schedule struct {
+	phase              time.Duration // see claimPhase
+	phased             bool          // the phase is claimed
+	nextMeta, nextPoll time.Time     // zero: due now
+	due                time.Time     // of the next poll, when it is on the schedule; zero for the first
+	lastAlerts         time.Time
+	alertsDelay        time.Duration
+	devicesOK          bool // a devices refresh succeeded since the loop started
+	alertsOK           bool
+}
+
+// refreshDue refreshes what is due, on one of the engine's workers:
+// metadata when its time has come, devices (and alerts, when their own
+// wait is over) when the poll's has, and schedules the next.
+func (l *loop) refreshDue(ctx context.Context, s *schedule) {
+	e := l.e
+	now := e.clock.Now()
+	pollDelay := e.cfg.Interval
+	if !now.Before(s.nextMeta) {
+		err := l.refresh(ctx, domain.ResourceMetadata, l.refreshLayout)
+		if err != nil {
+			s.nextMeta = now.Add(slowDown(e.cfg.Interval, err)) // try again with the next poll
+		} else {
+			s.nextMeta = now.Add(e.cfg.MetadataInterval)
+		}
+		pollDelay = max(pollDelay, slowDown(e.cfg.Interval, err))
+	}
+	if now.Before(s.nextPoll) {
+		return
+	}
+	if !s.phased {
+		// Claimed as the first poll starts, not before: the wait for a
+		// worker would otherwise put the second a whole interval later.
+		s.phase, s.phased = e.claimPhase(l, now), true
+	}
+	devErr := l.refresh(ctx, domain.ResourceDevices, l.refreshDevices)
+	s.devicesOK = s.devicesOK || devErr == nil
+	pollDelay = max(pollDelay, slowDown(e.cfg.Interval, devErr))
+	if s.lastAlerts.IsZero() || !now.Before(s.lastAlerts.Add(max(s.alertsDelay, e.alertsInterval(l.account)))) {
+		alertErr := l.refresh(ctx, domain.ResourceAlerts, l.refreshAlerts)
+		s.alertsOK = s.alertsOK || alertErr == nil
+		s.lastAlerts, s.alertsDelay = now, slowDown(e.cfg.Interval, alertErr)
+		pollDelay = max(pollDelay, s.alertsDelay)
+	}
+	if s.devicesOK && s.alertsOK {
+		l.update(func(p *Progress) { p.FirstSyncDone = true })
+	}
+	if !s.due.IsZero() && e.cfg.ObserveLag != nil && ctx.Err() == nil {
+		e.cfg.ObserveLag(l.account, e.clock.Now().Sub(s.due))
+	}
+	s.nextPoll = e.nextDue(s.phase, s.due, now, pollDelay)
+	s.due = s.nextPoll
 }
 
 // slowDown is how long to wait before the next poll after err: after a
@@ -385,7 +423,7 @@ func (l *loop) refreshLayout(ctx context.Context, cred upstream.Credentials) (do
 		var err error
 		fetched, err = l.e.src.Layout(ctx, cred, send)
 		return err
-	}, func(part domain.Layout) (err error) {
+	}, func(part domain.Layout) int { return len(part.Rooms) + len(part.Locations) }, func(part domain.Layout) (err error) {
 		if err := progress(Page{Items: len(part.Rooms)}); err != nil {
 			return err
 		}
@@ -435,7 +473,7 @@ func (l *loop) refreshDevices(ctx context.Context, cred upstream.Credentials) (d
 		var err error
 		fetched, err = l.e.src.Devices(ctx, cred, send)
 		return err
-	}, func(page []domain.Device) error {
+	}, func(page []domain.Device) int { return len(page) }, func(page []domain.Device) error {
 		if err := progress(Page{Items: len(page)}); err != nil {
 			return err
 		}
@@ -461,7 +499,15 @@ func (l *loop) refreshDevices(ctx context.Context, cred upstream.Credentials) (d
 // pipeline runs fetch, which sends pages, and hands each page to write
 // while the next one is being fetched. The first error of either side
 // stops both.
-func pipeline[T any](ctx context.Context, fetch func(context.Context, func(T) error) error, write func(T) error) error {
+//
+// Pages are held back until the fetch ends, or until more than
+// holdBackItems records or holdBackPages pages came: a refresh's
+// transaction begins with the first page written, and on SQLite it holds
+// the cache's one writer, so that a service answering its next page slowly
+// would hold up every other account's refresh. A refresh that fits is
+// written once it is all in; a larger one (the first sync of a large
+// account) is written as it comes, holding memory to a few pages.
+func pipeline[T any](ctx context.Context, fetch func(context.Context, func(T) error) error, size func(T) int, write func(T) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	pages := make(chan T, 4)
@@ -477,20 +523,49 @@ func pipeline[T any](ctx context.Context, fetch func(context.Context, func(T) er
 			}
 		})
 	}()
+	var held []T
+	heldItems, streaming := 0, false
+	writeAll := func(ps []T) error {
+		for _, p := range ps {
+			if err := write(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var writeErr error
 	for p := range pages {
 		if writeErr != nil {
 			continue // drain until the fetch notices
 		}
-		if writeErr = write(p); writeErr != nil {
+		if !streaming {
+			held, heldItems = append(held, p), heldItems+size(p)
+			if heldItems <= holdBackItems && len(held) <= holdBackPages {
+				continue
+			}
+			streaming = true
+			writeErr, held = writeAll(held), nil
+		} else {
+			writeErr = write(p)
+		}
+		if writeErr != nil {
 			cancel()
 		}
 	}
 	if err := <-fetchErr; writeErr == nil && err != nil {
 		return err
 	}
+	if writeErr == nil {
+		writeErr = writeAll(held)
+	}
 	return writeErr
 }
+
+// How much a refresh holds back before it begins writing: see pipeline.
+const (
+	holdBackItems = 10_000
+	holdBackPages = 40
+)
 
 // refreshAlerts reads the open alerts created within the lookback and the
 // alerts closed since the last refresh (minus an overlap; the whole history
@@ -549,7 +624,7 @@ func (l *loop) refreshAlerts(ctx context.Context, cred upstream.Credentials) (do
 			}
 		}
 		return nil
-	}, func(page []domain.Alert) error {
+	}, func(page []domain.Alert) int { return len(page) }, func(page []domain.Alert) error {
 		if err := progress(Page{Items: len(page)}); err != nil {
 			return err
 		}
