@@ -16,10 +16,10 @@ import (
 // sideways scrolling; and the chart is there when the page is printed.
 // Screenshots go to WASHBOARD_SCREENSHOTS.
 //
-// It runs alone, before the tests that run in parallel: on a crowded
-// machine (as on a slow phone) the phone's header can grow as the page
-// shows, moving the brand and the search field down a few pixels, a layout
-// shift that this test reports.
+// On a crowded machine (as on a slow phone) the browser paints the page
+// before all of it has arrived; the header's first row is as tall from the
+// first paint as at the end, or the brand and the search field would move
+// down a few pixels as the menu arrives, a layout shift this test reports.
 func TestBrowserLocationHistory(t *testing.T) {
 	t.Parallel()
 	a := newAppOf(t, Config{}, 12)
