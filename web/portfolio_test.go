@@ -5,10 +5,13 @@ import (
 	"encoding/csv"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
@@ -459,5 +462,60 @@ func TestPortfolioSaysEachClientsServiceLevelThisWeek(t *testing.T) {
 	rows, _ = portfolioCSV(t, owner, "")
 	if got := rows[idA]["service_level_week"]; got != "no measured alert closed yet" {
 		t.Errorf("A's service level on the Monday after: %q; want the week to start afresh", got)
+	}
+}
+
+// TestOrganisationPeopleArePutOnItsAccountsAlerts: a supervisor puts on an
+// alert someone whose organisation's role covers the account, as they
+// would one of the account's own people; someone whose organisation's
+// role covers other accounts only is not offered.
+func TestOrganisationPeopleArePutOnItsAccountsAlerts(t *testing.T) {
+	t.Parallel()
+	a, owner, _ := portfolioApp(t)
+	idA, idB := a.accountOf(false), a.accountOf(true)
+	for name, role := range map[string]domain.Role{"Walt": domain.Viewer, "Xena": domain.Viewer} {
+		email := strings.ToLower(name) + "@example.com"
+		_, token, err := a.people.Invite(context.Background(), a.owner(idB), people.Invite{Role: role, Email: email})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := a.browser().accept(token, name); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("%s accepting = %d", name, r.StatusCode)
+		}
+	}
+	// Viewers of B, Walt is staff of the organisation in A; Xena in B alone.
+	for _, g := range []url.Values{
+		{"email": {"walt@example.com"}, "role": {"staff"}, "account": {idA}},
+		{"email": {"xena@example.com"}, "role": {"staff"}, "account": {idB}},
+	} {
+		if r := owner.formOf("/organisation", "/organisation/people", g); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("giving a role in the organisation = %d\n%s", r.StatusCode, r.body)
+		}
+	}
+	alerts, err := a.store.FindAlerts(context.Background(), store.AlertFilter{Account: idA, Status: domain.AlertOpen, Limit: 1})
+	if err != nil || len(alerts) == 0 {
+		t.Fatalf("no open alert in A: %v", err)
+	}
+	claim := "/alerts/" + alerts[0].ID + "/claim"
+	var offered []string
+	owner.get(claim).doc(t).Find(`select[name="person"] option`).Each(func(_ int, o *goquery.Selection) { offered = append(offered, o.Text()) })
+	if !slices.Contains(offered, "Walt") || slices.Contains(offered, "Xena") {
+		t.Errorf("on an alert of A the supervisor is offered %q; want Walt (staff of the organisation in A) and not Xena (in B alone)", offered)
+	}
+	walt, err := a.store.AccountOrganisationMembers(context.Background(), idA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waltID string
+	for _, m := range walt {
+		if m.Name == "Walt" {
+			waltID = m.PersonID
+		}
+	}
+	if r := owner.post(claim, url.Values{"csrf_token": {owner.pageCSRF(claim)}, "person": {waltID}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("putting Walt on A's alert = %d\n%s", r.StatusCode, r.body)
+	}
+	if got := claimCellOf(t, owner.get("/alerts"), alerts[0].ID); !strings.Contains(got, "Walt") {
+		t.Errorf("A's alert after Walt was put on it says %q; want his name", got)
 	}
 }

@@ -1,8 +1,11 @@
 package people
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
+	"strings"
 
 	"washboard/internal/domain"
 )
@@ -34,19 +37,39 @@ func buildingName(b domain.Building) string {
 	return "building " + b.ID
 }
 
-// Claimants lists the account's members who may be put on an alert of
-// the building (MayBeOnAlert), by name.
+// Claimants lists the people who may be put on an alert of the building
+// (MayBeOnAlert), by name: the account's members and the people whose
+// organisation's role covers the account, each with their effective role.
 func (s *Service) Claimants(ctx context.Context, account string, b domain.Building) ([]domain.Member, error) {
-	all, err := s.store.Members(ctx, account)
+	direct, err := s.store.Members(ctx, account)
 	if err != nil {
 		return nil, err
 	}
+	org, err := s.store.AccountOrganisationMembers(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	all := make(map[string]domain.Member, len(direct)+len(org))
+	for _, m := range direct {
+		all[m.PersonID] = m
+	}
+	for _, g := range org {
+		m, ok := all[g.PersonID]
+		if !ok {
+			m = domain.Member{Name: g.Name, Email: g.Email}
+		}
+		m.Membership = Effective(m.Membership, g, account)
+		all[g.PersonID] = m
+	}
 	var out []domain.Member
 	for _, m := range all {
-		if MayBeOnAlert(m, b) == nil {
+		if m.Role != domain.NoRole && MayBeOnAlert(m, b) == nil {
 			out = append(out, m)
 		}
 	}
+	slices.SortFunc(out, func(a, b domain.Member) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.PersonID, b.PersonID))
+	})
 	return out, nil
 }
 

@@ -29,6 +29,10 @@ type Organisations interface {
 	OrganisationGrant(ctx context.Context, account, person string) (domain.OrganisationMember, error)
 	// OrganisationMembers lists an organisation's people, by name.
 	OrganisationMembers(ctx context.Context, org string) ([]domain.OrganisationMember, error)
+	// AccountOrganisationMembers lists the people of the organisation an
+	// account belongs to, by name, whether their role covers the account
+	// or not; none when it belongs to none.
+	AccountOrganisationMembers(ctx context.Context, account string) ([]domain.OrganisationMember, error)
 	// OrganisationAccounts lists an organisation's accounts, by account
 	// id, with each account's name.
 	OrganisationAccounts(ctx context.Context, org string) ([]domain.OrganisationAccount, error)

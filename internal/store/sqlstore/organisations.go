@@ -95,6 +95,17 @@ func (s *Store) OrganisationMembers(ctx context.Context, org string) ([]domain.O
 		WHERE op.organisation_id = ? ORDER BY p.name, p.id`, org)
 }
 
+// AccountOrganisationMembers lists the people of the organisation an
+// account belongs to, by name; none when it belongs to none.
+func (s *Store) AccountOrganisationMembers(ctx context.Context, account string) ([]domain.OrganisationMember, error) {
+	return listOf(ctx, s.read, func(scan func(...any) error) (domain.OrganisationMember, error) {
+		return scanOrganisationMember(scan, s.d)
+	},
+		`SELECT `+organisationMemberCols+` FROM accounts a JOIN organisation_accounts oa ON oa.account_id = a.key
+		JOIN organisation_people op ON op.organisation_id = oa.organisation_id JOIN people p ON p.id = op.person_id
+		WHERE a.id = ? ORDER BY p.name, p.id`, account)
+}
+
 // OrganisationAccounts lists an organisation's accounts, by account id.
 func (s *Store) OrganisationAccounts(ctx context.Context, org string) ([]domain.OrganisationAccount, error) {
 	return listOf(ctx, s.write, func(scan func(...any) error) (domain.OrganisationAccount, error) {

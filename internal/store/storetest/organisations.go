@@ -109,6 +109,16 @@ func testOrganisations(t *testing.T, open func(*testing.T) store.Store) {
 	if err != nil || len(members) != 2 || members[0].Name != "Ana" || members[0].Email != "ana@example.com" || members[1].Role != domain.Viewer || members[1].Accounts != nil {
 		t.Errorf("OrganisationMembers(o1) = %+v, %v", members, err)
 	}
+	for account, want := range map[string][]string{"b": {"Ana", "Ben"}, "c": {"Cy"}, "nowhere": nil} {
+		var got []string
+		list, err := s.AccountOrganisationMembers(ctx, account)
+		for _, m := range list {
+			got = append(got, m.Name)
+		}
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("AccountOrganisationMembers(%s) = %v, %v; want %v", account, got, err, want)
+		}
+	}
 	if m, err := s.OrganisationOf(ctx, "p-ben"); err != nil || m.Organisation != "o1" || m.Role != domain.Viewer {
 		t.Errorf("OrganisationOf(Ben) = %+v, %v", m, err)
 	}
