@@ -100,13 +100,60 @@ func OpenLeases(ctx context.Context, connString string, cfg LeasesConfig) (*Leas
 	return l, nil
 }
 
+// presenceClass is the first key of the advisory lock each replica's
+// leases connection holds, with its backend's pid as the second, for as
+// long as it lives: the replicas up are the holders of such locks (see
+// ReplicasUp). The two-key form of the lock never meets a lease's key,
+// which has one. 0x57415348 is "WASH".
+const presenceClass = 0x57415348
+
 func (l *Leases) connect(ctx context.Context) (*pgx.Conn, error) {
 	conn, err := pgx.ConnectConfig(ctx, l.connCfg.Copy())
 	if err != nil {
 		return nil, fmt.Errorf("cluster: leases: %w", err)
 	}
+	// A backend's pid is unique among the sessions alive, and its locks
+	// are gone before the pid is used again: the lock is always free.
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1, pg_backend_pid())", presenceClass); err != nil {
+		_ = conn.Close(ctx)
+		return nil, fmt.Errorf("cluster: leases: saying this replica is up: %w", err)
+	}
 	return conn, nil
 }
+
+// ReplicasUp counts the replicas whose leases connection is alive on the
+// database, this one's included: those that can hold a lease now. A
+// replica killed is no longer counted once the server has ended its
+// session (see the package's documentation for how soon). It fails with
+// ErrDisconnected while the connection is being made again.
+func (l *Leases) ReplicasUp(ctx context.Context) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		return 0, ErrClosed
+	case l.conn == nil:
+		return 0, fmt.Errorf("%w: %v", ErrDisconnected, l.lastErr)
+	}
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.cfg.CheckTimeout)
+	defer cancel()
+	var n int
+	if err := l.conn.QueryRow(qctx, countReplicas, presenceClass).Scan(&n); err != nil {
+		err = fmt.Errorf("cluster: counting the replicas up: %w", err)
+		l.breakLocked(err)
+		return 0, err
+	}
+	return n, nil
+}
+
+// countReplicas counts the presence locks held in this database (advisory
+// locks are the database's, not the server's).
+const countReplicas = `SELECT count(*) FROM pg_locks
+	WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND classid::int8 = $1
+	AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`
 
 // Acquire takes the lease named key if no session holds it. It reports
 // false, without an error, when the key is held, by this replica or
