@@ -53,15 +53,13 @@
 // # Replicas up
 //
 // The leases connection also holds, for as long as it lives, an advisory
-// lock of two keys: 0x57415348 ("WASH") and its backend's pid, unique
-// among the sessions alive. ReplicasUp counts these locks in the database:
-// the replicas that can hold a lease now. A replica killed stops being
-// counted when its session ends, as its leases are freed, and one
-// connecting again is counted again; nothing to expire, no table to
-// write. The syncer shares the accounts' leases among the replicas it
-// counts (internal/syncer, share.go). Advisory locks are the database's:
-// another deployment in another schema of the same database would be
-// counted too.
+// lock of two keys: a hash of the schema of the deployment's tables, and
+// its backend's pid, unique among the sessions alive. ReplicasUp counts
+// these locks: the replicas of the deployment that can hold a lease now.
+// A replica killed stops being counted when its session ends, as its
+// leases are freed, and one connecting again is counted again: nothing to
+// expire, no table to write. The syncer shares the accounts' leases among
+// the replicas it counts (internal/syncer, share.go).
 //
 // A connection pooler in transaction mode between Washboard and the server
 // breaks both session locks and LISTEN: Leases and Broadcaster must reach

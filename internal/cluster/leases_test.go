@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -288,8 +290,17 @@ func TestReplicasUpCountsLiveLeasesConnections(t *testing.T) {
 	}
 	b := openLeases(t, url, LeasesConfig{})
 	c := openLeases(t, url, LeasesConfig{})
-	// A connection of another kind to the same database is no replica.
+	// A connection of another kind to the same database is no replica, nor
+	// is a replica of another deployment, whose tables are in another
+	// schema.
 	admin := admin(t, url)
+	if _, err := admin.Exec(context.Background(), "CREATE SCHEMA other"); err != nil {
+		t.Fatal(err)
+	}
+	other := openLeases(t, withSchema(t, url, "other"), LeasesConfig{})
+	if n, err := other.ReplicasUp(context.Background()); err != nil || n != 1 {
+		t.Fatalf("the replica of another deployment: ReplicasUp = %d, %v; want 1", n, err)
+	}
 	for _, l := range []*Leases{a, b, c} {
 		if n, err := l.ReplicasUp(context.Background()); err != nil || n != 3 {
 			t.Fatalf("three replicas: ReplicasUp = %d, %v; want 3", n, err)
@@ -319,4 +330,21 @@ func TestReplicasUpCountsLiveLeasesConnections(t *testing.T) {
 	if _, err := c.ReplicasUp(context.Background()); !errors.Is(err, ErrClosed) {
 		t.Errorf("ReplicasUp after Close: %v, want ErrClosed", err)
 	}
+}
+
+// withSchema returns the database URL dbURL whose connections work in
+// schema.
+func withSchema(t testing.TB, dbURL, schema string) string {
+	t.Helper()
+	if !strings.HasPrefix(dbURL, "postgres://") && !strings.HasPrefix(dbURL, "postgresql://") {
+		return dbURL + " search_path=" + schema
+	}
+	u, err := neturl.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
 }

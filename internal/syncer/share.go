@@ -24,10 +24,10 @@ import (
 // account's schedule. When a replica dies, the count falls, the others'
 // shares grow, and they take its accounts at their next try.
 //
-// The slack ends the balancing: with every replica within its share,
-// nobody gives back, and 30 accounts on three replicas stay 11, 11 and 8,
-// or 10 each, as they fell. One replica alone has a share above the
-// accounts it has: it holds them all.
+// A replica within its share gives nothing back, so the balance, once
+// reached, holds: 30 accounts on three replicas stay as they fell (11, 10
+// and 9, say; the slack leaves room for such a fall without a move). One
+// replica alone has a share above the accounts it has: it holds them all.
 const shareSlack = 1
 
 // fairShare is the most leases a replica takes of accounts shared by
