@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -67,6 +68,13 @@ func startReplica(t *testing.T, bin, dbURL, upstream string) *replicaProc {
 // service.
 func (r *replicaProc) upstreamRequests(t *testing.T) int {
 	t.Helper()
+	return r.metric(t, "washboard_upstream_requests_total")
+}
+
+// metric is the sum of the values of the replica's metric name, over its
+// labels.
+func (r *replicaProc) metric(t *testing.T, name string) int {
+	t.Helper()
 	resp, err := http.Get(r.base + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -74,11 +82,23 @@ func (r *replicaProc) upstreamRequests(t *testing.T) int {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	n := 0
-	for _, m := range regexp.MustCompile(`(?m)^washboard_upstream_requests_total\{[^}]*\} (\S+)$`).FindAllStringSubmatch(string(b), -1) {
+	for _, m := range regexp.MustCompile(`(?m)^`+regexp.QuoteMeta(name)+`(?:\{[^}]*\})? (\S+)$`).FindAllStringSubmatch(string(b), -1) {
 		v, _ := strconv.ParseFloat(m[1], 64)
 		n += int(math.Round(v))
 	}
 	return n
+}
+
+// leasesHeld is each replica's count of the accounts whose sync it holds.
+func leasesHeld(t *testing.T, replicas []*replicaProc, skip int) []int {
+	t.Helper()
+	held := make([]int, len(replicas))
+	for i, r := range replicas {
+		if i != skip {
+			held[i] = r.metric(t, "washboard_sync_leases_held")
+		}
+	}
+	return held
 }
 
 // TestThreeReplicasShareOnePostgreSQL starts three replicas of the real
@@ -217,6 +237,9 @@ func TestThreeReplicasShareOnePostgreSQL(t *testing.T) {
 	if poller < 0 {
 		t.Fatal("the service was polled, but by no replica's count")
 	}
+	if held, want := leasesHeld(t, replicas, -1), oneAt(len(replicas), poller); !slices.Equal(held, want) {
+		t.Errorf("washboard_sync_leases_held of the three replicas: %v, want %v", held, want)
+	}
 
 	// The poller dies without a word; another takes over within two
 	// intervals of its last poll.
@@ -245,6 +268,16 @@ func TestThreeReplicasShareOnePostgreSQL(t *testing.T) {
 	if polled != 1 {
 		t.Errorf("%d surviving replicas polled the account after the takeover, want one", polled)
 	}
+	if held := leasesHeld(t, replicas, poller); slices.Max(held) != 1 || held[0]+held[1]+held[2] != 1 {
+		t.Errorf("washboard_sync_leases_held of the surviving replicas after the takeover: %v, want 1 on one", held)
+	}
+}
+
+// oneAt is n zeros but a 1 at i.
+func oneAt(n, i int) []int {
+	v := make([]int, n)
+	v[i] = 1
+	return v
 }
 
 var (

@@ -334,6 +334,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 			forecasts.Touch(account)
 		},
 	}, log)
+	m.SyncLeases(engine.Syncing)
 	// Expired sessions and old device history are removed every half
 	// hour, until the sync stops.
 	go housekeeping(syncCtx, st, team, opts.clock, cfg.DeviceHistory, housekeepingEvery, log)

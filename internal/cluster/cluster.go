@@ -50,6 +50,17 @@
 //	SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1
 //	  AND (classid::bigint << 32 | objid::bigint) = <LockID(key)>
 //
+// # Replicas up
+//
+// The leases connection also holds, for as long as it lives, an advisory
+// lock of two keys: a hash of the schema of the deployment's tables, and
+// its backend's pid, unique among the sessions alive. ReplicasUp counts
+// these locks: the replicas of the deployment that can hold a lease now.
+// A replica killed stops being counted when its session ends, as its
+// leases are freed, and one connecting again is counted again: nothing to
+// expire, no table to write. The syncer shares the accounts' leases among
+// the replicas it counts (internal/syncer, share.go).
+//
 // A connection pooler in transaction mode between Washboard and the server
 // breaks both session locks and LISTEN: Leases and Broadcaster must reach
 // PostgreSQL directly or through a pooler in session mode.

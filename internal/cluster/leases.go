@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -63,11 +65,12 @@ type Leases struct {
 	done    chan struct{}
 	wake    chan struct{} // the connection broke: connect again now
 
-	mu      sync.Mutex // held while the connection is in use
-	conn    *pgx.Conn  // nil while disconnected
-	lastErr error      // why the last connection broke or could not be made
-	held    map[string]*pgLease
-	closed  bool
+	mu       sync.Mutex // held while the connection is in use
+	conn     *pgx.Conn  // nil while disconnected
+	presence int64      // the first key of conn's lock that says the replica is up
+	lastErr  error      // why the last connection broke or could not be made
+	held     map[string]*pgLease
+	closed   bool
 }
 
 // OpenLeases connects to the server at connString for the leases, and
@@ -92,7 +95,7 @@ func OpenLeases(ctx context.Context, connString string, cfg LeasesConfig) (*Leas
 		wake:    make(chan struct{}, 1),
 		held:    map[string]*pgLease{},
 	}
-	if l.conn, err = l.connect(ctx); err != nil {
+	if l.conn, l.presence, err = l.connect(ctx); err != nil {
 		return nil, err
 	}
 	ctx, l.cancel = context.WithCancel(ctx)
@@ -100,13 +103,74 @@ func OpenLeases(ctx context.Context, connString string, cfg LeasesConfig) (*Leas
 	return l, nil
 }
 
-func (l *Leases) connect(ctx context.Context) (*pgx.Conn, error) {
+// presenceKey is the first key of the advisory lock each replica's leases
+// connection holds, with its backend's pid as the second, for as long as
+// it lives: the replicas up are the holders of such locks (see
+// ReplicasUp). It is a 31-bit hash of the schema the deployment's tables
+// are in, so that deployments in two schemas of one database (tests, as a
+// rule) count their replicas apart. The two-key form of the lock never
+// meets a lease's key, which has one.
+func presenceKey(schema string) int64 {
+	h := sha256.Sum256([]byte("washboard replicas " + schema))
+	return int64(binary.BigEndian.Uint32(h[:4]) & 0x7fffffff)
+}
+
+func (l *Leases) connect(ctx context.Context) (*pgx.Conn, int64, error) {
 	conn, err := pgx.ConnectConfig(ctx, l.connCfg.Copy())
 	if err != nil {
-		return nil, fmt.Errorf("cluster: leases: %w", err)
+		return nil, 0, fmt.Errorf("cluster: leases: %w", err)
 	}
-	return conn, nil
+	var schema *string // none when no schema of the search path exists
+	err = conn.QueryRow(ctx, "SELECT current_schema()").Scan(&schema)
+	key := presenceKey("")
+	if schema != nil {
+		key = presenceKey(*schema)
+	}
+	if err == nil {
+		// A backend's pid is unique among the sessions alive, and its
+		// locks are gone before the pid is used again: the lock is free.
+		_, err = conn.Exec(ctx, "SELECT pg_advisory_lock($1, pg_backend_pid())", key)
+	}
+	if err != nil {
+		_ = conn.Close(ctx)
+		return nil, 0, fmt.Errorf("cluster: leases: saying this replica is up: %w", err)
+	}
+	return conn, key, nil
 }
+
+// ReplicasUp counts the replicas whose leases connection is alive on the
+// database, this one's included: those that can hold a lease now. A
+// replica killed is no longer counted once the server has ended its
+// session (see the package's documentation for how soon). It fails with
+// ErrDisconnected while the connection is being made again.
+func (l *Leases) ReplicasUp(ctx context.Context) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		return 0, ErrClosed
+	case l.conn == nil:
+		return 0, fmt.Errorf("%w: %v", ErrDisconnected, l.lastErr)
+	}
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.cfg.CheckTimeout)
+	defer cancel()
+	var n int
+	if err := l.conn.QueryRow(qctx, countReplicas, l.presence).Scan(&n); err != nil {
+		err = fmt.Errorf("cluster: counting the replicas up: %w", err)
+		l.breakLocked(err)
+		return 0, err
+	}
+	return n, nil
+}
+
+// countReplicas counts the locks that say a replica of this deployment is
+// up (advisory locks are the database's, not the server's).
+const countReplicas = `SELECT count(*) FROM pg_locks
+	WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND classid::int8 = $1
+	AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`
 
 // Acquire takes the lease named key if no session holds it. It reports
 // false, without an error, when the key is held, by this replica or
@@ -252,7 +316,7 @@ func (l *Leases) check() bool {
 func (l *Leases) reconnect(ctx context.Context) error {
 	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	conn, err := l.connect(cctx)
+	conn, presence, err := l.connect(cctx)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err != nil {
@@ -263,7 +327,7 @@ func (l *Leases) reconnect(ctx context.Context) error {
 		_ = conn.Close(ctx)
 		return nil
 	}
-	l.conn, l.lastErr = conn, nil
+	l.conn, l.presence, l.lastErr = conn, presence, nil
 	l.cfg.Log.Info("connected again for the leases")
 	return nil
 }

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -276,4 +278,73 @@ func TestLockID(t *testing.T) {
 	if got, want := LockID("sync acme"), int64(8774796828363473419); got != want {
 		t.Errorf("LockID(sync acme) = %d, want %d", got, want)
 	}
+}
+
+// Every replica whose leases connection is alive is counted up, and one
+// whose connection the server ended is not, at once.
+func TestReplicasUpCountsLiveLeasesConnections(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	a := openLeases(t, url, LeasesConfig{})
+	if n, err := a.ReplicasUp(context.Background()); err != nil || n != 1 {
+		t.Fatalf("one replica: ReplicasUp = %d, %v; want 1", n, err)
+	}
+	b := openLeases(t, url, LeasesConfig{})
+	c := openLeases(t, url, LeasesConfig{})
+	// A connection of another kind to the same database is no replica, nor
+	// is a replica of another deployment, whose tables are in another
+	// schema.
+	admin := admin(t, url)
+	if _, err := admin.Exec(context.Background(), "CREATE SCHEMA other"); err != nil {
+		t.Fatal(err)
+	}
+	other := openLeases(t, withSchema(t, url, "other"), LeasesConfig{})
+	if n, err := other.ReplicasUp(context.Background()); err != nil || n != 1 {
+		t.Fatalf("the replica of another deployment: ReplicasUp = %d, %v; want 1", n, err)
+	}
+	for _, l := range []*Leases{a, b, c} {
+		if n, err := l.ReplicasUp(context.Background()); err != nil || n != 3 {
+			t.Fatalf("three replicas: ReplicasUp = %d, %v; want 3", n, err)
+		}
+	}
+
+	c.Close()
+	b.mu.Lock()
+	terminate(t, admin, b.conn.PgConn().PID())
+	b.mu.Unlock()
+	// b's connection ended from the server's side: not up until it
+	// connects again (its checks are every 5 s).
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n, err := a.ReplicasUp(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ReplicasUp = %d 10 s after one replica closed and another's session was ended; want 1", n)
+		}
+		<-time.After(5 * time.Millisecond)
+	}
+	if _, err := c.ReplicasUp(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Errorf("ReplicasUp after Close: %v, want ErrClosed", err)
+	}
+}
+
+// withSchema returns the database URL dbURL whose connections work in
+// schema.
+func withSchema(t testing.TB, dbURL, schema string) string {
+	t.Helper()
+	if !strings.HasPrefix(dbURL, "postgres://") && !strings.HasPrefix(dbURL, "postgresql://") {
+		return dbURL + " search_path=" + schema
+	}
+	u, err := neturl.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
 }

@@ -45,6 +45,19 @@ func (l *Local) Acquire(ctx context.Context, key string) (Lease, bool, error) {
 	return ls, true, nil
 }
 
+// ReplicasUp is 1: a single process is the only replica.
+func (l *Local) ReplicasUp(ctx context.Context) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return 0, ErrClosed
+	}
+	return 1, nil
+}
+
 type localLease struct {
 	l    *Local
 	key  string

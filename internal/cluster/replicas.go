@@ -34,6 +34,11 @@ func (r *Replicas) Acquire(ctx context.Context, key string) (Lease, bool, error)
 	return r.leases.Acquire(ctx, key)
 }
 
+// ReplicasUp counts the replicas up, as Leases.ReplicasUp does.
+func (r *Replicas) ReplicasUp(ctx context.Context) (int, error) {
+	return r.leases.ReplicasUp(ctx)
+}
+
 // Publish announces to every replica, as Broadcaster.Publish does.
 func (r *Replicas) Publish(ctx context.Context, channel, payload string) error {
 	return r.broadcaster.Publish(ctx, channel, payload)

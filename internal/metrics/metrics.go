@@ -1,8 +1,8 @@
 // Package metrics keeps Washboard's Prometheus metrics: HTTP requests by
 // route pattern and status, sync refreshes by resource, upstream requests
-// by status, open event streams, active sessions and screens. No label
-// carries an account, a user or a credential: routes are patterns
-// ("/floors/:id"), never paths.
+// by status, the accounts' syncs a replica holds, open event streams,
+// active sessions and screens. No label carries an account, a user or a
+// credential: routes are patterns ("/floors/:id"), never paths.
 //
 // A nil *Metrics records nothing, so that code paths need no checks.
 package metrics
@@ -112,6 +112,19 @@ func (m *Metrics) ObserveLag(d time.Duration) {
 		return
 	}
 	m.syncLag.Observe(d.Seconds())
+}
+
+// SyncLeases shows, at each scrape, how many accounts' syncs this replica
+// holds (see syncer.Engine.Syncing): with several replicas, the spread of
+// the accounts over them.
+func (m *Metrics) SyncLeases(held func() int) {
+	if m == nil {
+		return
+	}
+	m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "washboard_sync_leases_held",
+		Help: "Accounts whose sync this replica holds: their leases, with several replicas; alone, every account it keeps fresh.",
+	}, func() float64 { return float64(held()) }))
 }
 
 // StreamOpened counts an open event stream of a kind until the returned

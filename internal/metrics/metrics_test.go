@@ -25,6 +25,7 @@ func TestMetricsAreExposed(t *testing.T) {
 	m.ObserveRefresh("alerts", 2*time.Second, 3, 4, 5, nil)
 	m.ObserveRefresh("devices", time.Second, 0, 0, 0, errors.New("boom"))
 	m.ObserveLag(3 * time.Second)
+	m.SyncLeases(func() int { return 11 })
 	closed := m.StreamOpened("screen")
 	m.Gauge("washboard_sessions_active", "Sessions.", func() float64 { return 7 })
 
@@ -45,6 +46,7 @@ func TestMetricsAreExposed(t *testing.T) {
 		`washboard_sync_errors_total{resource="devices"} 1`,
 		`washboard_sync_duration_seconds_count{outcome="error",resource="devices"} 1`,
 		`washboard_sync_lag_seconds_bucket{le="5"} 1`,
+		`washboard_sync_leases_held 11`,
 		`washboard_sse_streams{kind="screen"} 1`,
 		`washboard_sessions_active 7`,
 		`washboard_upstream_requests_total{code="429"} 1`,
@@ -66,6 +68,7 @@ func TestNilMetricsRecordNothing(t *testing.T) {
 	m.ObserveRequest("/", "GET", 200, time.Millisecond)
 	m.ObserveRefresh("alerts", time.Second, 1, 1, 1, nil)
 	m.StreamOpened("session")()
+	m.SyncLeases(func() int { return 1 })
 	m.Gauge("x", "y", func() float64 { return 1 })
 	if rt := m.Transport(http.DefaultTransport); rt != http.DefaultTransport {
 		t.Error("nil metrics wrapped the transport")

@@ -23,6 +23,9 @@ type Cluster interface {
 		Lost() <-chan struct{}
 		Release()
 	}, bool, error)
+	// ReplicasUp counts the replicas up, this one's included: those
+	// among which the accounts' leases are shared.
+	ReplicasUp(ctx context.Context) (int, error)
 	// Publish sends payload to every replica's subscribers of channel,
 	// this one's included.
 	Publish(ctx context.Context, channel, payload string) error

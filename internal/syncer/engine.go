@@ -97,8 +97,12 @@ type Engine struct {
 	// liveToldAt is, by account, when the other replicas were last told
 	// that the service's events arrive.
 	liveToldAt map[string]time.Time
-	wg         sync.WaitGroup
-	replica    string // tells this engine's announcements from the other replicas'
+	// leased are the accounts whose lease this replica holds: see share.go.
+	leased  map[string]struct{}
+	leasing sync.Mutex // held while a loop tries for its lease
+	census  census
+	wg      sync.WaitGroup
+	replica string // tells this engine's announcements from the other replicas'
 }
 
 // holder is someone keeping an account's sync running with a credential,
@@ -129,6 +133,7 @@ func New(ctx context.Context, src Source, st Store, clk clock.Clock, cfg Config,
 		eventsAt:   map[string]time.Time{},
 		replica:    newReplicaID(),
 		liveToldAt: map[string]time.Time{},
+		leased:     map[string]struct{}{},
 	}
 	if e.cfg.Cluster != nil {
 		heard, stop := e.cfg.Cluster.Subscribe(changesChannel)

@@ -21,6 +21,10 @@ type loop struct {
 	done    chan struct{}
 	wakeup  chan struct{}
 
+	// retakeAt is when the loop may try for its account's lease again,
+	// after it gave it back (see giveBack). Only the loop's goroutine uses it.
+	retakeAt time.Time
+
 	mu       sync.Mutex
 	progress Progress
 	credID   string    // the credential in use
@@ -105,7 +109,9 @@ func (l *loop) run(ctx context.Context) {
 		go func() {
 			select {
 			case <-lease.Lost():
-				e.log.Warn("lost the lease of an account's sync", "account", l.account)
+				if held.Err() == nil {
+					e.log.Warn("lost the lease of an account's sync", "account", l.account)
+				}
 			case <-held.Done():
 			}
 			cancel()
@@ -113,13 +119,15 @@ func (l *loop) run(ctx context.Context) {
 		retired := l.poll(held, true)
 		cancel()
 		lease.Release()
+		e.leaseEnded(l.account)
 		if retired || ctx.Err() != nil {
 			return
 		}
 	}
 }
 
-// lease waits for the account's lease: false when ctx ends or nobody holds
+// lease waits for the account's lease, tried for while the replica holds
+// less than its share (see share.go): false when ctx ends or nobody holds
 // a valid credential for the account any more.
 func (l *loop) lease(ctx context.Context) (interface {
 	Lost() <-chan struct{}
@@ -128,7 +136,7 @@ func (l *loop) lease(ctx context.Context) (interface {
 	e := l.e
 	retry := e.cfg.Interval / leaseRetryShare
 	for {
-		lease, ok, err := e.cfg.Cluster.Acquire(ctx, "sync "+l.account)
+		lease, ok, err := e.takeLease(ctx, l)
 		if err == nil && ok {
 			return lease, true
 		}
@@ -151,10 +159,11 @@ func (l *loop) lease(ctx context.Context) (interface {
 
 // poll refreshes metadata at start and hourly, devices and alerts every
 // interval, until nobody holds a valid credential (it reports true) or ctx
-// ends. When resume is set, it carries on the schedule the cache records
-// (another replica polled until now) rather than starting with a refresh
-// of everything.
-func (l *loop) poll(ctx context.Context, resume bool) (retired bool) {
+// ends. When shared (under a lease), it carries on the schedule the cache
+// records (another replica polled until now) rather than starting with a
+// refresh of everything, and returns after a round when the replica holds
+// more than its share of the leases, for run to give this one back.
+func (l *loop) poll(ctx context.Context, shared bool) (retired bool) {
 	e := l.e
 	// Zero times: due now. Alerts are polled less often while the
 	// service's events arrive (see Engine.alertsInterval); the wait is
@@ -168,7 +177,7 @@ func (l *loop) poll(ctx context.Context, resume bool) (retired bool) {
 		l.update(func(p *Progress) {
 			p.FirstSyncDone = !statuses[domain.ResourceDevices].LastSuccess.IsZero() && !statuses[domain.ResourceAlerts].LastSuccess.IsZero()
 		})
-		if resume {
+		if shared {
 			if st := statuses[domain.ResourceMetadata]; !st.LastSuccess.IsZero() {
 				s.nextMeta = st.LastSuccess.Add(e.cfg.MetadataInterval)
 			}
@@ -191,6 +200,9 @@ func (l *loop) poll(ctx context.Context, resume bool) (retired bool) {
 			}
 			l.refreshDue(ctx, &s)
 			release()
+			if shared && ctx.Err() == nil && e.giveBack(ctx, l) {
+				return false
+			}
 		}
 		if ctx.Err() != nil {
 			return false

@@ -59,17 +59,7 @@ func NewSchema(tb testing.TB) (name, url string, drop func() error) {
 	tb.Helper()
 	server := ServerURL(tb)
 	name = fmt.Sprintf("washboard_test_%016x", rand.Uint64())
-	exec := func(sql string) error {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, server)
-		if err != nil {
-			return err
-		}
-		defer conn.Close(ctx)
-		_, err = conn.Exec(ctx, sql)
-		return err
-	}
+	exec := func(sql string) error { return execOn(server, sql) }
 	if err := exec(`CREATE SCHEMA ` + name); err != nil {
 		tb.Fatal(err)
 	}
@@ -101,4 +91,47 @@ func withSearchPath(tb testing.TB, conn, schema string) string {
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// NewDatabase makes a database of the test's own on the test server,
+// dropped when the test ends, and returns its URL. Unlike a schema, a
+// database keeps the test's advisory locks apart from other tests': what
+// counts or takes every lock of a kind (the replicas up, the accounts'
+// leases) sees only the test's own.
+func NewDatabase(tb testing.TB) string {
+	tb.Helper()
+	server := ServerURL(tb)
+	name := fmt.Sprintf("washboard_test_%016x", rand.Uint64())
+	exec := func(sql string) error { return execOn(server, sql) }
+	if err := exec(`CREATE DATABASE ` + name); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		// FORCE ends the sessions a test left open (PostgreSQL 13 and later).
+		if err := exec(`DROP DATABASE ` + name + ` WITH (FORCE)`); err != nil {
+			tb.Error(err)
+		}
+	})
+	if !strings.HasPrefix(server, "postgres://") && !strings.HasPrefix(server, "postgresql://") {
+		return server + " dbname=" + name
+	}
+	u, err := url.Parse(server)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// execOn runs one statement on the server, on a connection of its own.
+func execOn(server, sql string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, server)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, sql)
+	return err
 }
