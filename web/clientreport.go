@@ -159,7 +159,6 @@ func badClientQuery(q clientQuery) error {
 	return &httpkit.Error{Code: http.StatusBadRequest, Param: q.problemField, Msg: q.problem}
 }
 
-
 // clientReportView is the report's figures in words, for the page.
 func clientReportView(r clientreport.Report) *views.ClientReportBody {
 	v := &views.ClientReportBody{Period: r.Period.String(), Prior: r.Prior.String(), Set: r.Set, Measured: r.Now.All.Alerts > 0,

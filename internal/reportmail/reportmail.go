@@ -103,7 +103,7 @@ type seen struct {
 
 // New returns the service; Run mails the reports.
 func New(st Store, cfg Config, clk clock.Clock, log *slog.Logger) *Service {
-	if cfg.Zone == nil {
+	if cfg.Zone == nil || cfg.Zone.String() == "Local" { // as the client report's page takes it
 		cfg.Zone = time.UTC
 	}
 	cfg.Link = strings.TrimRight(cfg.Link, "/")
@@ -117,16 +117,6 @@ func (s *Service) Ready() bool { return s.cfg.SMTP != nil }
 // ErrNoMail: the server sends no mail.
 var ErrNoMail = domain.Problem("This server sends no e-mail (it was started without --smtp-url and --mail-from), so reports cannot be mailed: " +
 	"ask whoever runs it to set a mail server (see docs/configuration.md).")
-
-// Schedules returns the account's schedules, oldest first.
-func (s *Service) Schedules(ctx context.Context, account string) ([]store.ReportSchedule, error) {
-	return s.st.ReportSchedules(ctx, account)
-}
-
-// Sendings returns the account's last Shown sendings, newest first.
-func (s *Service) Sendings(ctx context.Context, account string) ([]store.ReportSending, error) {
-	return s.st.ReportSendings(ctx, account, Shown)
-}
 
 // AddSchedule keeps a schedule of the account, made by the person named
 // by, who sees the buildings of sc. A schedule that makes no sense is a
@@ -408,4 +398,30 @@ func (s *Service) logErr(ctx context.Context, what string, err error) {
 	if ctx.Err() == nil {
 		s.log.Warn("client reports: "+what, "error", err.Error())
 	}
+}
+
+// Overview is what the page of the schedules shows.
+type Overview struct {
+	Schedules []store.ReportSchedule
+	Sendings  []store.ReportSending // the last Shown, newest first
+	Buildings []domain.Building     // the account's
+	Zone      *time.Location        // the account's: when reports are sent
+}
+
+// Overview reads the account's schedules, its last sendings, its
+// buildings and its zone.
+func (s *Service) Overview(ctx context.Context, account string) (Overview, error) {
+	var o Overview
+	var err error
+	if o.Schedules, err = s.st.ReportSchedules(ctx, account); err != nil {
+		return o, err
+	}
+	if o.Sendings, err = s.st.ReportSendings(ctx, account, Shown); err != nil {
+		return o, err
+	}
+	if o.Buildings, err = s.st.Buildings(ctx, account); err != nil {
+		return o, err
+	}
+	o.Zone, err = clientreport.Zone(ctx, s.st, account, s.cfg.Zone)
+	return o, err
 }

@@ -147,11 +147,11 @@ func (f *fixture) passAt(svc *Service, t time.Time) {
 
 func (f *fixture) sendings(t *testing.T) []store.ReportSending {
 	t.Helper()
-	list, err := f.svc.Sendings(context.Background(), "acme")
+	o, err := f.svc.Overview(context.Background(), "acme")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return list
+	return o.Sendings
 }
 
 // letterParts reads a received report: its headers, its text and the
@@ -394,8 +394,8 @@ func TestBadSchedulesAreRefusedInWords(t *testing.T) {
 			t.Errorf("%+v: %v, want %s: %q", c.in, err, c.field, c.words)
 		}
 	}
-	if list, _ := f.svc.Schedules(context.Background(), "acme"); len(list) != 0 {
-		t.Errorf("schedules kept: %+v", list)
+	if o, _ := f.svc.Overview(context.Background(), "acme"); len(o.Schedules) != 0 {
+		t.Errorf("schedules kept: %+v", o.Schedules)
 	}
 	// Without a mail server nothing is kept, and the error says how to set one.
 	none := New(f.st.(Store), Config{Zone: time.UTC}, f.clk, nil)
