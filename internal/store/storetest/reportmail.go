@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,6 +45,29 @@ func testReportMail(t *testing.T, open func(*testing.T) store.Store) {
 	}
 	if every, err := s.EveryReportSchedule(ctx, 10); err != nil || len(every) != 3 || every[0].Account != "a" || every[2].Account != "b" {
 		t.Errorf("every schedule = %+v, %v", every, err)
+	}
+
+	// Of takers at once (replicas), one takes a period.
+	race := store.ReportSending{Schedule: "w1", Period: "2026-11-02", Pending: weekly.Addresses, NextAttempt: t0.Add(8 * 24 * time.Hour)}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	won := 0
+	for range 8 {
+		wg.Go(func() {
+			_, ok, err := s.TakeReportSending(ctx, "a", race, t0.Add(7*24*time.Hour), 3)
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				mu.Lock()
+				won++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if won != 1 {
+		t.Errorf("%d of 8 takers at once took the period, want 1", won)
 	}
 
 	// The first attempt writes the row; nobody takes it while it is held.
@@ -111,8 +135,8 @@ func testReportMail(t *testing.T, open func(*testing.T) store.Store) {
 	if _, ok, _ := s.TakeReportSending(ctx, "b", want, now, 3); ok {
 		t.Errorf("a removed schedule's sending was taken")
 	}
-	if n, err := s.PruneReportSendings(ctx, now.Add(2*time.Hour)); err != nil || n != 2 {
-		t.Errorf("pruning both of a's sendings: %d, %v", n, err)
+	if n, err := s.PruneReportSendings(ctx, now.Add(2*time.Hour)); err != nil || n != 3 {
+		t.Errorf("pruning a's three sendings: %d, %v", n, err)
 	}
 	if _, err := s.DisconnectAccount(ctx, "a"); err != nil {
 		t.Fatal(err)
