@@ -13,7 +13,6 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/reportmail"
-	"washboard/internal/store"
 	"washboard/views"
 	"washboard/web/form"
 )
@@ -58,7 +57,7 @@ func (s *Server) addReportSchedule(c echo.Context) error {
 	switch {
 	case errors.As(err, &bad):
 		return refused(bad.Field, bad.Msg)
-	case errors.Is(err, reportmail.ErrNoMail), errors.Is(err, store.ErrTooManySchedules):
+	case errors.Is(err, reportmail.ErrNoMail), errors.Is(err, reportmail.ErrTooManySchedules):
 		return refused("", err.Error())
 	case err != nil:
 		return err
@@ -98,7 +97,7 @@ func (s *Server) reportMailView(c echo.Context, m views.ReportMail) (views.Repor
 			m.Buildings = append(m.Buildings, views.Option{Value: b.ID, Label: b.Name, Selected: slices.Contains(m.Chosen, b.ID)})
 		}
 	}
-	schedules := map[string]store.ReportSchedule{}
+	schedules := map[string]reportmail.Schedule{}
 	for _, rs := range o.Schedules {
 		schedules[rs.ID] = rs
 		m.Schedules = append(m.Schedules, views.ReportScheduleRow{ID: rs.ID, Every: everyWords(rs.Cadence),
@@ -132,10 +131,10 @@ func buildingWords(ids []string, names map[string]string) string {
 }
 
 // sendingView is a sending in words.
-func sendingView(sd store.ReportSending, schedules map[string]store.ReportSchedule, zone *time.Location) views.ReportSendingRow {
+func sendingView(sd reportmail.Sending, schedules map[string]reportmail.Schedule, zone *time.Location) views.ReportSendingRow {
 	v := views.ReportSendingRow{Period: sd.Words, When: sd.Updated, State: strings.ReplaceAll(sd.State, " ", "-"), Attempts: sd.Attempts,
 		Detail: sd.Detail, Schedule: "A schedule since removed"}
-	if v.When.IsZero() || sd.State == store.SendingTaken {
+	if v.When.IsZero() || sd.State == reportmail.Taken {
 		v.When = sd.Started
 	}
 	if rs, ok := schedules[sd.Schedule]; ok {
@@ -152,13 +151,13 @@ func sendingView(sd store.ReportSending, schedules map[string]store.ReportSchedu
 		}
 	}
 	switch sd.State {
-	case store.SendingSent:
+	case reportmail.Sent:
 		v.Label = "Sent"
-	case store.SendingPartly:
+	case reportmail.Partly:
 		v.Label = "Partly sent"
-	case store.SendingFailed:
+	case reportmail.Failed:
 		v.Label = "Failed"
-	case store.SendingRetrying:
+	case reportmail.Retrying:
 		v.Label = "To be tried again at " + sd.NextAttempt.In(zone).Format("15:04")
 	default:
 		v.Label = "Being sent"

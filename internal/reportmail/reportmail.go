@@ -44,6 +44,25 @@ import (
 	"washboard/internal/store"
 )
 
+// Schedule is a schedule, and Sending the record of a period's sending,
+// as the store keeps them.
+type (
+	Schedule = store.ReportSchedule
+	Sending  = store.ReportSending
+)
+
+// The states of a sending (store.ReportSending.State).
+const (
+	Taken    = store.SendingTaken
+	Retrying = store.SendingRetrying
+	Sent     = store.SendingSent
+	Partly   = store.SendingPartly
+	Failed   = store.SendingFailed
+)
+
+// ErrTooManySchedules: the account has MaxSchedules.
+var ErrTooManySchedules = store.ErrTooManySchedules
+
 // Bounds of the sendings.
 const (
 	// MaxAttempts is how many attempts a period's sending has at most.
