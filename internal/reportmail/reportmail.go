@@ -80,6 +80,10 @@ const (
 	maxEvery = 100_000
 )
 
+// endOfTime is later than any period: a sending done is not looked at
+// again.
+var endOfTime = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // RetryAfter is the wait after each failed attempt but the last: three
 // attempts over an hour.
 var RetryAfter = []time.Duration{15 * time.Minute, 45 * time.Minute}
@@ -233,7 +237,13 @@ func (s *Service) due(ctx context.Context, rs store.AccountReportSchedule) seen 
 		s.logErr(ctx, "taking a report's sending", err)
 		return seen{}
 	}
-	if !ok { // sent, held by another, or not due yet: looked at again in a while
+	switch {
+	case !ok && taken.State == store.SendingTaken, !ok && taken.State == store.SendingRetrying:
+		// held by another taker, or its retry not due yet
+		return seen{period: key, notBefore: taken.NextAttempt}
+	case !ok && taken.State != "":
+		return seen{period: key, notBefore: endOfTime} // done: looked at again next period
+	case !ok:
 		return seen{period: key, notBefore: now.Add(5 * time.Minute)}
 	}
 	done := s.attempt(ctx, rs, p, zone, taken)
@@ -253,7 +263,7 @@ func (s *Service) attempt(ctx context.Context, rs store.AccountReportSchedule, p
 	}
 	if errors.Is(err, errGone) {
 		log.Info("client report not sent: " + err.Error())
-		taken.State, taken.Detail = store.SendingFailed, "Not sent: "+err.Error()+"."
+		taken.State, taken.Detail, taken.Updated = store.SendingFailed, "Not sent: "+err.Error()+".", s.clk.Now()
 		s.record(ctx, log, rs, taken)
 		return taken
 	}

@@ -34,7 +34,8 @@ type ReportMail interface {
 	// the row again when its sending is still to be retried (or was held
 	// by a taker that did not finish), its next attempt is due at now and
 	// it has had fewer than maxAttempts. It returns the row as taken, its
-	// Attempts counted, and false when it was not taken.
+	// Attempts counted; or, when it was not taken, false and the row as it
+	// is (s when there is none).
 	TakeReportSending(ctx context.Context, account string, s ReportSending, now time.Time, maxAttempts int) (ReportSending, bool, error)
 	// RecordReportSending writes what an attempt did (State, Delivered,
 	// Pending, Detail, Updated, NextAttempt) to the row it took, as long

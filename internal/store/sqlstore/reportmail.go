@@ -126,15 +126,15 @@ func (s *Store) TakeReportSending(ctx context.Context, account string, rs store.
 			AND EXISTS (SELECT 1 FROM report_schedules WHERE account_id = ? AND id = ?)`,
 			store.SendingTaken, s.d.Time(rs.NextAttempt), key, rs.Schedule, rs.Period, store.SendingTaken, store.SendingRetrying,
 			s.d.Time(now), maxAttempts, key, rs.Schedule)
-		if err != nil || n == 0 {
+		if err != nil {
 			return rs, false, err
 		}
 	}
-	taken, err := s.reportSendings(ctx, s.write, `WHERE account_id = ? AND schedule_id = ? AND period = ?`, key, rs.Schedule, rs.Period)
-	if err != nil || len(taken) == 0 {
+	row, err := s.reportSendings(ctx, s.write, `WHERE account_id = ? AND schedule_id = ? AND period = ?`, key, rs.Schedule, rs.Period)
+	if err != nil || len(row) == 0 {
 		return rs, false, err
 	}
-	return taken[0], true, nil
+	return row[0], n > 0, nil
 }
 
 // RecordReportSending writes what an attempt did to the row it took.

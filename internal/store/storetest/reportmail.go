@@ -117,8 +117,8 @@ func testReportMail(t *testing.T, open func(*testing.T) store.Store) {
 	if ok, err := s.RecordReportSending(ctx, "a", sent); !ok || err != nil {
 		t.Fatalf("recording a sending: %v, %v", ok, err)
 	}
-	if _, ok, _ := s.TakeReportSending(ctx, "a", month, now.Add(48*time.Hour), 3); ok {
-		t.Errorf("a period sent was taken again")
+	if row, ok, _ := s.TakeReportSending(ctx, "a", month, now.Add(48*time.Hour), 3); ok || row.State != store.SendingSent || row.Delivered != 1 {
+		t.Errorf("a period sent was taken again, or not said sent: %v, %+v", ok, row)
 	}
 	if list, err := s.ReportSendings(ctx, "a", 1); err != nil || len(list) != 1 || list[0].Schedule != "m1" || list[0].State != store.SendingSent {
 		t.Errorf("a's last sending = %+v, %v", list, err)
