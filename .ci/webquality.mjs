@@ -487,6 +487,7 @@ async function main(work, server) {
   await expect('service levels', '/service-levels');
   await expect('client report', '/reports/client?month=2026-11');
   await expect('client report, bad month', '/reports/client?month=2026-13', 400);
+  await expect('client report by e-mail', '/reports/client/schedules');
   await expect('trends', '/trends');
   await expect('trends, bldg', `/trends?period=90&building=${building}`);
   await expect('trends, bad period', '/trends?period=7', 400);

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -93,15 +91,7 @@ func (s *Server) clientReport(c echo.Context) (clientQuery, *clientreport.Report
 // scopeWords is who the report covers: all buildings, or those the
 // person sees, by name.
 func scopeWords(c echo.Context, s *Server, r *clientreport.Report) string {
-	if !s.scopeOf(c).Limited() {
-		return "All buildings"
-	}
-	names := make([]string, 0, len(r.Buildings))
-	for _, n := range r.Buildings {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return "Buildings: " + strings.Join(names, ", ")
+	return r.ScopeWords(s.scopeOf(c).Limited())
 }
 
 // showClientReport answers /reports/client.
@@ -137,7 +127,7 @@ func (s *Server) exportClientReport(c echo.Context) error {
 	if r == nil {
 		return badClientQuery(q)
 	}
-	w := csvResponse(c, "client-report-"+fileDate(q.period)+".csv")
+	w := csvResponse(c, "client-report-"+q.period.FileDate()+".csv")
 	w.Write(clientreport.CSVHeader)
 	for _, row := range r.CSVRows() {
 		w.Write(cells(row...))
@@ -161,20 +151,12 @@ func (s *Server) printClientReport(c echo.Context) error {
 	if err := r.WritePDF(&buf, meta); err != nil {
 		return err
 	}
-	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="client-report-`+fileDate(q.period)+`.pdf"`)
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="client-report-`+q.period.FileDate()+`.pdf"`)
 	return c.Blob(http.StatusOK, "application/pdf", buf.Bytes())
 }
 
 func badClientQuery(q clientQuery) error {
 	return &httpkit.Error{Code: http.StatusBadRequest, Param: q.problemField, Msg: q.problem}
-}
-
-// fileDate names a period in a file name: 2026-11, or 2026-11-01_2026-11-15.
-func fileDate(p clientreport.Period) string {
-	if p.Month {
-		return p.From.Format("2006-01")
-	}
-	return p.From.Format(time.DateOnly) + "_" + p.Last().Format(time.DateOnly)
 }
 
 // clientReportView is the report's figures in words, for the page.

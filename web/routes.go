@@ -172,6 +172,14 @@ func (s *Server) routeTable() []route {
 			route{post, "/webhooks/:id/rotate", s.rotateWebhook, firstSynced, admin},
 			route{post, "/webhooks/:id/remove", s.removeWebhook, firstSynced, admin})
 	}
+	if s.reportMail != nil {
+		// Admins: a schedule sends the account's figures outside, on and on,
+		// after whoever made it has left (docs/service-levels.md).
+		table = append(table,
+			route{get, "/reports/client/schedules", s.showReportMail, firstSynced, admin},
+			route{post, "/reports/client/schedules", s.addReportSchedule, firstSynced, admin},
+			route{post, "/reports/client/schedules/:id/remove", s.removeReportSchedule, firstSynced, admin})
+	}
 	if s.sso != nil {
 		table = append(table,
 			route{get, "/signin/oidc", s.beginSingleSignOn, sessionOnly, anyRole},

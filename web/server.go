@@ -24,6 +24,7 @@ import (
 	"washboard/internal/passkey"
 	"washboard/internal/people"
 	"washboard/internal/receiver"
+	"washboard/internal/reportmail"
 	"washboard/internal/syncer"
 	"washboard/internal/version"
 	"washboard/static"
@@ -107,6 +108,9 @@ type Deps struct {
 	// SingleSignOn, when set, signs people in through an OpenID provider
 	// (/signin/oidc); nil offers no single sign-on.
 	SingleSignOn SingleSignOn
+	// ReportMail keeps the schedules of the client report by e-mail; nil
+	// answers /reports/client/schedules 404.
+	ReportMail *reportmail.Service
 	// Passkeys registers people's passkeys and signs them in with them,
 	// for the site the server is reached at; nil offers no passkeys.
 	Passkeys *passkey.Passkeys
@@ -136,6 +140,7 @@ type Server struct {
 	sso          SingleSignOn
 	ssoBegins    *httpkit.FailureLimiter // sign-ins through the provider begun, per address
 	passkeys     *passkey.Passkeys
+	reportMail   *reportmail.Service
 	limiter      *httpkit.FailureLimiter
 	echo         *echo.Echo
 	version      string
@@ -170,7 +175,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	s.sessionStore = s.sessions.Store.(*httpkit.SessionCache)
 	s.sessionStore.Watch(s.sessionHeard)
-	s.people, s.mail, s.sso, s.passkeys = deps.People, deps.Mail, deps.SingleSignOn, deps.Passkeys
+	s.people, s.mail, s.sso, s.passkeys, s.reportMail = deps.People, deps.Mail, deps.SingleSignOn, deps.Passkeys, deps.ReportMail
 	s.ssoBegins = httpkit.NewFailureLimiter(singleSignOnBegins, time.Minute, deps.Clock)
 	if s.version == "" {
 		s.version = version.String()

@@ -40,6 +40,7 @@ import (
 	"washboard/internal/notifier"
 	"washboard/internal/people"
 	"washboard/internal/receiver"
+	"washboard/internal/reportmail"
 	"washboard/internal/sim"
 	"washboard/internal/store"
 	"washboard/internal/store/sqlite"
@@ -187,7 +188,7 @@ func newAppWith(t *testing.T, cfg Config, opts appOptions) *app {
 	a.people = people.New(a.store, keys, a.clock, people.Config{})
 	a.cfg, a.deps = cfg, Deps{People: a.people, Dashboard: dashboard.New(dashboard.Deps{Store: a.store, Sync: a.engine, Upstream: client, Clock: a.clock, Keys: keys}),
 		Sessions: a.store, Sync: a.engine, Clock: a.clock, Log: log, Metrics: m, Keys: keys, Receiver: a.events, Notifications: a.notifier,
-		Passkeys: testPasskeys(t, a.clock)}
+		Passkeys: testPasskeys(t, a.clock), ReportMail: reportmail.New(a.store, reportmail.Config{Zone: time.UTC}, a.clock, log)}
 	s, err := New(a.cfg, a.deps)
 	if err != nil {
 		t.Fatal(err)

@@ -67,8 +67,9 @@ func (s *countingStore) DeleteExpiredSessions(ctx context.Context) error {
 // TestHousekeepingRemovesOldDeviceHistory: what serve runs every half hour
 // removes the device history older than --device-history, keeping the
 // readings that tell each device's state then, and with --device-history 0
-// removes none; and the audit log's entries, and the measures of closed
-// alerts, older than their 400 days.
+// removes none; and the audit log's entries, the measures of closed
+// alerts and the records of client reports mailed, older than their 400
+// days.
 func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 18, 12, 0, 0, 0, time.UTC)
@@ -139,6 +140,19 @@ func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 				}
 			}
 
+			// Two client reports mailed, 401 and 399 days ago.
+			if err := st.ConnectAccount(ctx, store.Connection{Account: "a", Sealed: []byte("s"), Connected: now.Add(-402 * day)}, store.Audit{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.AddReportSchedule(ctx, "a", store.ReportSchedule{ID: "s", Cadence: "weekly", Addresses: []string{"ops@client.example"}}, 1); err != nil {
+				t.Fatal(err)
+			}
+			for _, at := range logged {
+				if _, ok, err := st.TakeReportSending(ctx, "a", store.ReportSending{Schedule: "s", Period: at.Format(time.DateOnly), NextAttempt: at}, at, 3); err != nil || !ok {
+					t.Fatal(ok, err)
+				}
+			}
+
 			hctx, stop := context.WithCancel(ctx)
 			done := make(chan struct{})
 			team := people.New(db, ring(t, 1), clock.NewFake(now), people.Config{})
@@ -171,6 +185,9 @@ func TestHousekeepingRemovesOldDeviceHistory(t *testing.T) {
 			}
 			if len(entries) != 1 || !entries[0].At.Equal(logged[1]) {
 				t.Errorf("the audit log keeps %d entries after housekeeping; want the one of 399 days ago alone", len(entries))
+			}
+			if sent, err := st.ReportSendings(ctx, "a", 10); err != nil || len(sent) != 1 || !sent[0].Started.Equal(logged[1]) {
+				t.Errorf("the records of reports mailed after housekeeping are %+v, %v; want the one of 399 days ago alone", sent, err)
 			}
 			measures, err := st.AlertMeasures(ctx, "a", []string{"old", "newer"})
 			if _, ok := measures["newer"]; err != nil || len(measures) != 1 || !ok {

@@ -28,6 +28,7 @@ import (
 	"washboard/internal/passkey"
 	"washboard/internal/people"
 	"washboard/internal/receiver"
+	"washboard/internal/reportmail"
 	"washboard/internal/runout"
 	"washboard/internal/store"
 	"washboard/internal/store/postgres"
@@ -352,10 +353,22 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	go func() { notifications.Run(syncCtx); close(notifyDone) }()
 	forecastsDone := make(chan struct{})
 	go func() { forecasts.Run(syncCtx); close(forecastsDone) }()
+	// The client reports by e-mail, on every replica: each period's sending
+	// is taken by one of them (internal/reportmail).
+	reports := reportmail.New(st, reportmail.Config{SMTP: notifierCfg.SMTP, Zone: zone, Link: notifierCfg.Link}, opts.clock, log)
+	reportsDone := make(chan struct{})
+	go func() { reports.Run(syncCtx); close(reportsDone) }()
 	// Stops the sync, the receiver's worker and the notifications and
 	// waits for them; shutdownGracefully calls it within the grace period,
 	// and the deferred call covers the early returns.
-	stopEngine := sync.OnceFunc(func() { stopSync(); engine.Wait(); <-eventsDone; <-notifyDone; <-forecastsDone })
+	stopEngine := sync.OnceFunc(func() {
+		stopSync()
+		engine.Wait()
+		<-eventsDone
+		<-notifyDone
+		<-forecastsDone
+		<-reportsDone
+	})
 	defer stopEngine()
 
 	passkeys, err := passkeysFor(cmp.Or(cfg.PublicURL, url), opts.clock, log)
@@ -370,7 +383,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log}),
 		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,
 		SessionAnnouncements: sessionAnnouncements, Notifications: notifications, People: team, Mail: letters(notifierCfg.SMTP, opts.clock),
-		SingleSignOn: webSingleSignOn(sso), Passkeys: passkeys,
+		SingleSignOn: webSingleSignOn(sso), Passkeys: passkeys, ReportMail: reports,
 	})
 	if err != nil {
 		return err
@@ -515,6 +528,7 @@ const auditPrunesPerRound = 10
 // housekeeping removes, every so often until ctx ends, the expired
 // sessions, the audit log's entries older than its retention, the
 // measures of alerts closed longer ago than dashboard.MeasureRetention,
+// the records of client reports mailed longer ago than reportmail.Keep,
 // and, when
 // deviceHistory is positive, the device history older than that (the
 // readings that still tell each device's state then stay).
@@ -522,6 +536,7 @@ func housekeeping(ctx context.Context, st interface {
 	DeleteExpiredSessions(context.Context) error
 	PruneHistory(context.Context, time.Time) error
 	PruneAlertMeasures(context.Context, time.Time) (int, error)
+	PruneReportSendings(context.Context, time.Time) (int, error)
 }, audit interface {
 	PruneAudit(context.Context) (int, error)
 }, clk clock.Clock, deviceHistory, every time.Duration, log *slog.Logger) {
@@ -540,6 +555,9 @@ func housekeeping(ctx context.Context, st interface {
 			}
 			if _, err := st.PruneAlertMeasures(ctx, clk.Now().Add(-dashboard.MeasureRetention)); err != nil && ctx.Err() == nil {
 				log.Warn("removing old measures of alerts", "error", err.Error())
+			}
+			if _, err := st.PruneReportSendings(ctx, clk.Now().Add(-reportmail.Keep)); err != nil && ctx.Err() == nil {
+				log.Warn("removing old records of client reports mailed", "error", err.Error())
 			}
 			for range auditPrunesPerRound {
 				n, err := audit.PruneAudit(ctx)

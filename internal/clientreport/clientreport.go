@@ -279,3 +279,43 @@ func (r Report) Against() []Comparison {
 	}
 	return out
 }
+
+// Zone is the time zone of the account's client report: its service
+// level's, else fallback.
+func Zone(ctx context.Context, st interface {
+	ServiceLevels(ctx context.Context, account string) (map[string]store.ServiceLevel, error)
+}, account string, fallback *time.Location) (*time.Location, error) {
+	kept, err := st.ServiceLevels(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	if sl, ok := kept[""]; ok {
+		if z, err := time.LoadLocation(sl.Zone); err == nil {
+			return z, nil
+		}
+	}
+	return fallback, nil
+}
+
+// FileDate names the period in a file name: 2026-11, or
+// 2026-11-01_2026-11-15.
+func (p Period) FileDate() string {
+	if p.Month {
+		return p.From.Format("2006-01")
+	}
+	return p.From.Format(time.DateOnly) + "_" + p.Last().Format(time.DateOnly)
+}
+
+// ScopeWords is whom the report covers: "All buildings", or, for a
+// report of some buildings, "Buildings: " and their names.
+func (r Report) ScopeWords(limited bool) string {
+	if !limited {
+		return "All buildings"
+	}
+	names := make([]string, 0, len(r.Buildings))
+	for _, n := range r.Buildings {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return "Buildings: " + strings.Join(names, ", ")
+}

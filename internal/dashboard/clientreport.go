@@ -11,16 +11,7 @@ import (
 // ClientReportZone is the time zone of the account's client report: its
 // service level's, else zone.
 func (s *Service) ClientReportZone(ctx context.Context, account string, zone *time.Location) (*time.Location, error) {
-	kept, err := s.store.ServiceLevels(ctx, account)
-	if err != nil {
-		return nil, err
-	}
-	if sl, ok := kept[""]; ok {
-		if z, err := time.LoadLocation(sl.Zone); err == nil {
-			return z, nil
-		}
-	}
-	return zone, nil
+	return clientreport.Zone(ctx, s.store, account, zone)
 }
 
 // ClientReport is the client report of the account's alerts closed in

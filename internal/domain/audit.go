@@ -36,6 +36,9 @@ const (
 	AuditDeviceEnrolled       AuditAction = "device.enrolled"
 	AuditDeviceRevoked        AuditAction = "device.revoked"
 	AuditServiceLevelsChanged AuditAction = "servicelevels.changed"
+	// A schedule of the client report by e-mail was made or removed.
+	AuditReportScheduleAdded   AuditAction = "reportschedule.added"
+	AuditReportScheduleRemoved AuditAction = "reportschedule.removed"
 	// The account joined an organisation; a person's role in the
 	// account's organisation was given, changed or ended.
 	AuditOrganisationJoined AuditAction = "organisation.joined"
@@ -52,7 +55,7 @@ func AuditActions() []AuditAction {
 		AuditChannelAdded, AuditChannelRemoved, AuditRuleAdded, AuditRuleRemoved,
 		AuditWebhookAdded, AuditWebhookRemoved, AuditWebhookRotated,
 		AuditScreenAdded, AuditScreenChanged, AuditScreenRevoked, AuditScreenRemoved,
-		AuditServiceLevelsChanged, AuditOrganisationJoined, AuditOrganisationRole,
+		AuditServiceLevelsChanged, AuditReportScheduleAdded, AuditReportScheduleRemoved, AuditOrganisationJoined, AuditOrganisationRole,
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
+	gomailsmtp "github.com/wneessen/go-mail/smtp"
 
 	"washboard/internal/clock"
 )
@@ -455,22 +456,11 @@ func SendLetter(ctx context.Context, set SMTPSettings, to, subject, text string,
 // deliver makes one attempt to hand a message to the mail server, for
 // every recipient or none.
 func (e *Email) deliver(ctx context.Context, msg *gomail.Msg) error {
-	var (
-		conn    net.Conn
-		greeted greeting
-	)
-	c, err := e.client(&conn, &greeted)
+	sc, done, err := e.connect(ctx)
 	if err != nil {
-		return permanent(0, err, "the mail client could not be set up: "+e.redact.Replace(err.Error()))
+		return err
 	}
-	sc, err := c.DialToSMTPClientWithContext(ctx)
-	if err != nil {
-		if conn != nil {
-			conn.Close()
-		}
-		return e.dialFailure(ctx, err, greeted.done.Load())
-	}
-	defer c.CloseWithSMTPClient(sc)
+	defer done()
 
 	if err := sc.Mail(e.from.Address); err != nil {
 		return e.refusal(ctx, err, "the sender "+e.from.Address)
@@ -493,6 +483,27 @@ func (e *Email) deliver(ctx context.Context, msg *gomail.Msg) error {
 		return e.refusal(ctx, err, "the message")
 	}
 	return nil
+}
+
+// connect connects to the mail server, greets it, encrypts and signs in
+// as the settings say; done closes the connection.
+func (e *Email) connect(ctx context.Context) (*gomailsmtp.Client, func(), error) {
+	var (
+		conn    net.Conn
+		greeted greeting
+	)
+	c, err := e.client(&conn, &greeted)
+	if err != nil {
+		return nil, nil, permanent(0, err, "the mail client could not be set up: "+e.redact.Replace(err.Error()))
+	}
+	sc, err := c.DialToSMTPClientWithContext(ctx)
+	if err != nil {
+		if conn != nil {
+			conn.Close()
+		}
+		return nil, nil, e.dialFailure(ctx, err, greeted.done.Load())
+	}
+	return sc, func() { c.CloseWithSMTPClient(sc) }, nil
 }
 
 // dialFailure classifies an error of connecting, greeting, STARTTLS or

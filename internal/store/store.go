@@ -44,6 +44,7 @@ type Store interface {
 	AuditLog
 	ServiceLevels
 	Organisations
+	ReportMail
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 	Close() error

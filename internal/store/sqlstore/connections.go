@@ -200,6 +200,7 @@ var accountTables = []string{
 	"buildings", "floors", "rooms", "locations", "devices", "device_history", "alerts", "rollups", "sync_status", "facts",
 	"claims", "screens", "report_settings", "service_levels", "alert_measures", "webhook_receivers", "notification_settings", "notifications",
 	"account_connections", "memberships", "invitations", "enrolled_devices", "audit_log", "organisation_accounts",
+	"report_schedules", "report_sendings",
 }
 
 // DisconnectAccount removes everything the cache keeps of an account.
