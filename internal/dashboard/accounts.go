@@ -73,6 +73,8 @@ type AccountsTrends struct {
 	// and the median time to resolve per week. Its top lists are empty
 	// (each account's places are its own).
 	Sum trends.Alerts
+	// Total are the figures of every account together.
+	Total trends.Totals
 	// Accounts are each account's figures, in the order asked.
 	Accounts []AccountTrends
 	// Computed is when the alerts were counted.
@@ -115,7 +117,7 @@ func (s *Service) AccountsTrends(ctx context.Context, accounts []AccountScope, d
 		out.Accounts = append(out.Accounts, AccountTrends{Account: a.Account, Totals: trends.TotalsOf(p, spans)})
 		all = append(all, spans...)
 	}
-	out.Sum = trends.CountAlerts(p, all, nil)
+	out.Sum, out.Total = trends.CountAlerts(p, all, nil), trends.TotalsOf(p, all)
 	out.Sum.Locations, out.Sum.Rooms = nil, nil
 	if full {
 		out.Gaps = append(out.Gaps, fmt.Sprintf("The accounts hold more than %s alerts in the period: %s are counted, read account by account in the order of the table, so that the last accounts' figures are incomplete or missing.",
