@@ -145,6 +145,9 @@ func TestPortfolioShiftReportAddsUpItsAccounts(t *testing.T) {
 	if r := owner.get("/portfolio/reports/shift.csv?table=nothing"); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, "summary, opened") {
 		t.Errorf("an unknown table = %d; want 400 naming the tables", r.StatusCode)
 	}
+	if r := owner.get("/portfolio/reports/shift?state=action"); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, "choose them by client or region") {
+		t.Errorf("state=action = %d; want 400 saying a state does not choose the accounts", r.StatusCode)
+	}
 	if r := owner.get("/portfolio/reports/shift?date=yesterday"); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, "is not a date such as") {
 		t.Errorf("a date that is none = %d; want 400 saying so", r.StatusCode)
 	}
