@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
@@ -341,5 +342,32 @@ func TestPortfolioReportsSayTheirAccountLimit(t *testing.T) {
 	}
 	if r := owner.get("/portfolio/reports/shift.csv?table=summary"); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, "a report covers at most") {
 		t.Errorf("the CSV of too many accounts = %d; want 400 saying the limit", r.StatusCode)
+	}
+}
+
+// The portfolio's shift report of a period older than the cache covers
+// counts what the cache holds, says so in each account's section, and
+// asks the service for nothing: each account's own report reads it.
+func TestPortfolioShiftReportOfAnOldPeriodReadsTheCache(t *testing.T) {
+	t.Parallel()
+	a, owner, _ := portfolioApp(t)
+	var reads atomic.Int64
+	count := func(r *http.Request) {
+		q := r.URL.Query()
+		if r.URL.Path == "/alerts" && (q.Get("start_date") == "2026-10-01T06:00:00.000Z" || q.Get("end_date") == "2026-10-01T14:00:00.000Z") {
+			reads.Add(1)
+		}
+	}
+	a.beforeUpstream.Store(&count)
+	r := owner.get("/portfolio/reports/shift?date=2026-10-01&shift=Early")
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("GET /portfolio/reports/shift of an old period = %d\n%s", r.StatusCode, r.body)
+	}
+	gaps := r.doc(t).Find("section.portfolio-account .report-gap")
+	if gaps.Length() != 2 || !strings.Contains(gaps.Text(), "older than the cache covers") || !strings.Contains(gaps.Text(), "The account's own shift report reads the rest") {
+		t.Errorf("the sections' notes %q; want each to say the period is older than the cache", gaps.Text())
+	}
+	if n := reads.Load(); n != 0 {
+		t.Errorf("the service was asked for the old period %d times; want none", n)
 	}
 }
