@@ -49,6 +49,9 @@ type PortfolioAccountReport struct {
 	Report             *report.Report
 	AsOf               time.Time
 	Sources, Gaps      []string
+	// Own is the address of the account's own report of the period, which
+	// a form switches to the account to open.
+	Own string
 }
 
 // PortfolioTrends is the trends of several accounts: their alerts added

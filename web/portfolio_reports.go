@@ -133,6 +133,12 @@ func (s *Server) portfolioShiftReport(c echo.Context) (views.PortfolioShiftRepor
 	}
 	m.Sum = &built.Sum
 	m.InProgress = q.period.End.After(now)
+	own := url.Values{}
+	for _, k := range []string{"date", "shift", "from", "to"} {
+		if v := q.values.Get(k); v != "" {
+			own.Set(k, v)
+		}
+	}
 	for i, a := range ch.accounts {
 		r := built.Accounts[i]
 		scope, err := s.scopeWords(c, ch.scopes[i])
@@ -140,7 +146,7 @@ func (s *Server) portfolioShiftReport(c echo.Context) (views.PortfolioShiftRepor
 			return m, nil, err
 		}
 		m.Accounts = append(m.Accounts, views.PortfolioAccountReport{ID: a.Account, Client: a.ClientName(), Region: a.Region, Scope: scope,
-			Report: &built.Accounts[i].Report, AsOf: r.AsOf, Sources: r.Sources, Gaps: r.Gaps})
+			Report: &built.Accounts[i].Report, AsOf: r.AsOf, Sources: r.Sources, Gaps: r.Gaps, Own: "/reports/shift?" + own.Encode()})
 	}
 	for _, t := range portfolioShiftTables() {
 		v := url.Values{}

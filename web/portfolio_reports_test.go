@@ -110,10 +110,17 @@ func TestPortfolioShiftReportAddsUpItsAccounts(t *testing.T) {
 		if got := reportCounts(s); fmt.Sprint(got) != fmt.Sprint(single[id]) {
 			t.Errorf("the section of %s says %v; its own report %v", id, got, single[id])
 		}
+		if next, _ := s.Find(`form[action="/accounts/switch"] input[name="next"]`).Attr("value"); next != "/reports/shift?"+lateShift {
+			t.Errorf("the section of %s opens %q; want its own report of the shift", id, next)
+		}
 		if !s.HasClass("pick-break") {
 			t.Errorf("the section of %s does not start a printed page", id)
 		}
 	})
+	if r := owner.formOf("/portfolio/reports/shift?"+lateShift, "/accounts/switch", url.Values{"account": {idB}, "next": {"/reports/shift?" + lateShift}}); r.StatusCode != http.StatusSeeOther ||
+		r.Header.Get("Location") != "/reports/shift?"+lateShift {
+		t.Errorf("opening B's full report = %d to %q; want B's own report of the shift", r.StatusCode, r.Header.Get("Location"))
+	}
 	for _, want := range []string{"All accounts together", "Late shift", "2 accounts", `href="/portfolio/reports/shift.csv?`} {
 		if !strings.Contains(page.body, want) {
 			t.Errorf("the report does not say %q", want)
