@@ -73,7 +73,9 @@ type PortfolioTrends struct {
 	Accounts     []PortfolioAccountTrends
 	Computed     time.Time
 	Gaps         []string
-	Running      string
+	// CSV holds the download link of each table: accounts, perday.
+	CSV     map[string]string
+	Running string
 }
 
 // PortfolioAccountTrends is one account's row of the portfolio's trends.
@@ -118,7 +120,7 @@ func mediansText(ms []report.TypeMedian) string {
 // sumTrendsPage is the trends page's model of the accounts' sum, for the
 // trends page's charts of alerts per day and per week.
 func sumTrendsPage(m PortfolioTrends) TrendsPage {
-	return TrendsPage{Page: m.Page, Days: m.Days, Zone: m.Zone, Period: m.Period, Alerts: m.Sum, CSV: map[string]string{}}
+	return TrendsPage{Page: m.Page, Days: m.Days, Zone: m.Zone, Period: m.Period, Alerts: m.Sum, CSV: map[string]string{"perday": m.CSV["perday"]}}
 }
 
 // reportQueryOf is the portfolio's filter as the query of its reports:

@@ -223,6 +223,20 @@ func TestPortfolioTrendsAddUpItsAccounts(t *testing.T) {
 			t.Errorf("the share of %s is %q; want %q", id, got, want)
 		}
 	}
+	for _, row := range readCSV(t, owner.get("/portfolio/trends.csv?table=perday")) {
+		if row["alerts"] != strconv.Itoa(perDay[row["date"]]) {
+			t.Errorf("the per-day CSV: %s has %s alerts; want %d", row["date"], row["alerts"], perDay[row["date"]])
+		}
+	}
+	accounts := readCSV(t, owner.get("/portfolio/trends.csv?table=accounts"))
+	if len(accounts) != 3 || accounts[2]["client"] != "All accounts" || accounts[2]["alerts_created"] != strconv.Itoa(total) {
+		t.Errorf("the accounts CSV %v; want A, B and all accounts with %d alerts", accounts, total)
+	}
+	for _, row := range accounts[:min(2, len(accounts))] {
+		if row["alerts_created"] != strconv.Itoa(created[row["account_id"]]) {
+			t.Errorf("the accounts CSV: %s created %s; its own trends %d", row["account_id"], row["alerts_created"], created[row["account_id"]])
+		}
+	}
 	if r := owner.get("/portfolio/trends?period=7"); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, "must be 30 or 90") {
 		t.Errorf("period=7 = %d; want 400 naming the periods", r.StatusCode)
 	}

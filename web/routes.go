@@ -102,6 +102,7 @@ func (s *Server) routeTable() []route {
 		{get, "/portfolio/reports/shift", s.showPortfolioShiftReport, signedIn, viewer},
 		{get, "/portfolio/reports/shift.csv", s.exportPortfolioShiftReport, signedIn, viewer},
 		{get, "/portfolio/trends", s.showPortfolioTrends, signedIn, viewer},
+		{get, "/portfolio/trends.csv", s.exportPortfolioTrends, signedIn, viewer},
 		{get, "/me", s.showMe, firstSynced, viewer},
 		{post, "/me", s.updateMe, firstSynced, viewer},
 		{post, "/me/passkeys/options", s.beginPasskeyRegistration, signedIn, viewer},
