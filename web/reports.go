@@ -55,7 +55,7 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 		}
 	}
 	if buildingID != "" && q.building.ID == "" {
-		parseReportPeriod(c, shifts, zone, now, &q)
+		_ = parseReportPeriod(c, shifts, zone, now, &q) // the form keeps the period as typed; the building is the fault
 		f.Error, f.ErrorFor = "The building chosen is not one of this account's.", "building"
 		return q, errReportForm
 	}
