@@ -48,6 +48,18 @@ type ReportForm struct {
 	Custom    bool
 	Error     string // what is wrong with the values, in words
 	ErrorFor  string // the field at fault: date, shift, building, from or to
+	// Action is where the form goes: /reports/shift when empty. Hidden
+	// are parameters it carries unchanged.
+	Action string
+	Hidden []Param
+}
+
+// ActionOr is where the form goes.
+func (f ReportForm) ActionOr() string {
+	if f.Action == "" {
+		return "/reports/shift"
+	}
+	return f.Action
 }
 
 // ReportSettings is the form of an account's shift settings.

@@ -215,9 +215,20 @@ func requireRole(least domain.Role) echo.MiddlewareFunc {
 			if ss := sessionOf(c); ss.Role < least {
 				return &httpkit.Error{Code: http.StatusForbidden, Msg: roleRefusal(ss.Role, least)}
 			}
+			c.Set(ctxLeastRole, least)
 			return next(c)
 		}
 	}
+}
+
+// ctxLeastRole holds the least role of the request's route, for the pages
+// of several accounts, which ask it of each account as well.
+const ctxLeastRole = "least-role"
+
+// leastRoleOf is the least role of the request's route (requireRole).
+func leastRoleOf(c echo.Context) domain.Role {
+	r, _ := c.Get(ctxLeastRole).(domain.Role)
+	return max(r, viewer)
 }
 
 // roleRefusal says why a role may not do what needs the role least.

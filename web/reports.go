@@ -42,10 +42,7 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 	ctx := c.Request().Context()
 	q := reportQuery{values: url.Values{}}
 	f := &q.form
-	f.Date, f.From, f.To = c.QueryParam("date"), c.QueryParam("from"), c.QueryParam("to")
-	shiftName, buildingID := c.QueryParam("shift"), c.QueryParam("building")
-	last := shifts.LastEnded(now, zone)
-
+	buildingID := c.QueryParam("building")
 	buildings, err := s.dash.Buildings(ctx, account, s.scopeOf(c))
 	if err != nil {
 		return q, err
@@ -57,15 +54,32 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 			q.building = b
 		}
 	}
-	fail := func(field, msg string) (reportQuery, error) {
-		f.Error, f.ErrorFor = msg, field
-		f.Shifts = shiftOptions(shifts, shiftName)
+	if buildingID != "" && q.building.ID == "" {
+		_ = parseReportPeriod(c, shifts, zone, now, &q) // the form keeps the period as typed; the building is the fault
+		f.Error, f.ErrorFor = "The building chosen is not one of this account's.", "building"
 		return q, errReportForm
 	}
-	if buildingID != "" && q.building.ID == "" {
-		return fail("building", "The building chosen is not one of this account's.")
+	if err := parseReportPeriod(c, shifts, zone, now, &q); err != nil {
+		return q, err
 	}
+	if q.building.ID != "" {
+		q.values.Set("building", q.building.ID)
+	}
+	return q, nil
+}
 
+// parseReportPeriod reads date, shift, from and to into q: its period, the
+// form's values and the canonical parameters. A value that names nothing
+// sets the form's message and answers errReportForm.
+func parseReportPeriod(c echo.Context, shifts report.Shifts, zone *time.Location, now time.Time, q *reportQuery) error {
+	f := &q.form
+	f.Date, f.From, f.To = c.QueryParam("date"), c.QueryParam("from"), c.QueryParam("to")
+	shiftName := c.QueryParam("shift")
+	fail := func(field, msg string) error {
+		f.Error, f.ErrorFor = msg, field
+		f.Shifts = shiftOptions(shifts, shiftName)
+		return errReportForm
+	}
 	switch {
 	case f.From != "" || f.To != "":
 		f.Custom = true
@@ -86,8 +100,10 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 		q.values.Set("from", f.From)
 		q.values.Set("to", f.To)
 	default:
+		last := shifts.LastEnded(now, zone)
 		date := last.Date
 		if f.Date != "" {
+			var err error
 			if date, err = report.ParseDate(f.Date); err != nil {
 				return fail("date", fmt.Sprintf("The date %q is not a date such as 2026-11-21.", httpkit.Clip(f.Date)))
 			}
@@ -107,10 +123,7 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 		q.values.Set("shift", name)
 	}
 	f.Shifts = shiftOptions(shifts, shiftName)
-	if q.building.ID != "" {
-		q.values.Set("building", q.building.ID)
-	}
-	return q, nil
+	return nil
 }
 
 // errReportForm says the report form's values name no report; the form

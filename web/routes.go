@@ -97,6 +97,12 @@ func (s *Server) routeTable() []route {
 		{get, "/portfolio", s.showPortfolio, signedIn, viewer},
 		{get, "/portfolio.csv", s.exportPortfolio, signedIn, viewer},
 		{get, "/portfolio/search", s.searchPortfolio, signedIn, viewer},
+		// Pages of several accounts: the least role of their one-account
+		// page, asked also of each account they cover (leastRoleOf).
+		{get, "/portfolio/reports/shift", s.showPortfolioShiftReport, signedIn, viewer},
+		{get, "/portfolio/reports/shift.csv", s.exportPortfolioShiftReport, signedIn, viewer},
+		{get, "/portfolio/trends", s.showPortfolioTrends, signedIn, viewer},
+		{get, "/portfolio/trends.csv", s.exportPortfolioTrends, signedIn, viewer},
 		{get, "/me", s.showMe, firstSynced, viewer},
 		{post, "/me", s.updateMe, firstSynced, viewer},
 		{post, "/me/passkeys/options", s.beginPasskeyRegistration, signedIn, viewer},

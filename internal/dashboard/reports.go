@@ -71,6 +71,8 @@ type Report struct {
 // building when building is not empty. Its alerts come from the cache; a
 // period older than the cache holds is read from the service with cred,
 // and if that fails the report says so and counts what the cache has.
+// Without credentials (zero cred), such a period counts what the cache
+// has, and the report says so.
 //
 // A scope of some buildings reports on theirs alone: their alerts,
 // devices and the claims of their alerts.
@@ -82,7 +84,10 @@ func (s *Service) Report(ctx context.Context, account string, sc domain.Building
 	var alerts []domain.Alert
 	zone := p.Start.Location()
 	fromService := false
-	if cov := s.sync.Coverage(); p.Start.Before(cov.From) {
+	if cov := s.sync.Coverage(); p.Start.Before(cov.From) && cred == (domain.Credentials{}) {
+		out.Gaps = append(out.Gaps, fmt.Sprintf("This period is older than the cache covers (the cache holds the alerts created since %s): only the alerts it still holds are counted. The account's own shift report reads the rest from the Device Monitoring Service.",
+			dateTimeIn(cov.From, zone)))
+	} else if p.Start.Before(cov.From) {
 		past, err := s.pastReads.get(ctx, pastKey{account: account, from: p.Start.UnixMilli(), to: p.End.UnixMilli()}, now,
 			func(rctx context.Context) (pastRead, error) {
 				alerts, w, err := s.sync.PastAlerts(rctx, cred, p.Start, p.End)

@@ -218,3 +218,37 @@ func Tied(counts []Count, n int) int {
 	}
 	return tied
 }
+
+// Totals are an account's alerts of a period in a few figures, for a
+// table of several accounts.
+type Totals struct {
+	// Created counts the alerts created in the period, LastWeek those of
+	// its last 7 days (today and the 6 days before).
+	Created, LastWeek int
+	// Resolved counts the alerts resolved in the period, Median is the
+	// median of their times to resolve (zero when none).
+	Resolved int
+	Median   time.Duration
+}
+
+// TotalsOf counts the spans of a period in a few figures.
+func TotalsOf(p Period, spans []store.AlertSpan) Totals {
+	var t Totals
+	days := p.dayStarts()
+	week := days[max(len(days)-1-7, 0)]
+	var durations []time.Duration
+	for _, sp := range spans {
+		if !sp.Resolved.IsZero() && !sp.Resolved.Before(p.Start) && sp.Resolved.Before(p.End) {
+			durations = append(durations, max(sp.Resolved.Sub(sp.Created), 0))
+		}
+		if sp.Created.Before(p.Start) || !sp.Created.Before(p.End) {
+			continue
+		}
+		t.Created++
+		if !sp.Created.Before(week) {
+			t.LastWeek++
+		}
+	}
+	t.Resolved, t.Median = len(durations), report.Median(durations)
+	return t
+}

@@ -234,3 +234,23 @@ func TestUnknownTypesComeLast(t *testing.T) {
 		t.Errorf("types %v, counts %v", a.Types, a.Days[0].ByType)
 	}
 }
+
+// An account's totals: the alerts created in the period and in its last
+// seven days, and the median time to resolve of those resolved in it.
+func TestTotalsOfAPeriod(t *testing.T) {
+	t.Parallel()
+	p := NewPeriod(30, utc("2026-10-27 10:00"), time.UTC)
+	spans := []store.AlertSpan{
+		span("l1", domain.AlertJam, "2026-09-20 10:00", "2026-10-01 10:00"),           // created before, resolved in: 11 days
+		span("l1", domain.AlertJam, "2026-10-02 10:00", "2026-10-02 11:00"),           // 1 hour
+		span("l1", domain.AlertJam, "2026-10-20 23:59", "2026-10-21 02:59"),           // the day before the last 7: 3 hours
+		span("l2", domain.AlertConsumableOut, "2026-10-21 00:00", ""),                 // the first of the last 7 days
+		span("l2", domain.AlertConsumableOut, "2026-10-27 09:59", ""),                 // today
+		span("l2", domain.AlertConsumableOut, "2026-10-27 10:00", "2026-10-27 10:30"), // now: not yet
+	}
+	got := TotalsOf(p, spans)
+	want := Totals{Created: 4, LastWeek: 2, Resolved: 3, Median: 3 * time.Hour}
+	if got != want {
+		t.Errorf("totals %+v; want %+v", got, want)
+	}
+}
