@@ -44,6 +44,7 @@ type Store interface {
 	AuditLog
 	ServiceLevels
 	Organisations
+	OrganisationScreens
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 	Close() error

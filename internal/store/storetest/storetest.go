@@ -105,6 +105,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"SessionPeople", testSessionPeople},
 		{"AuditLog", testAuditLog},
 		{"Organisations", testOrganisations},
+		{"PortfolioScreens", testPortfolioScreens},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
