@@ -45,6 +45,11 @@ func (s Screen) Portfolio() bool { return s.Scope.Kind == ScreenOrganisation }
 // a revoked screen can be removed.
 var ErrScreenLinked = errors.New("the screen is still linked")
 
+// ErrScreenMakerLeft says that the person whose view a portfolio screen
+// shows no longer belongs to its organisation: it shows nothing until
+// someone of the organisation gives it a new link.
+var ErrScreenMakerLeft = errors.New("the screen's maker left its organisation")
+
 // ScreenScope is what a screen shows: the whole account, one building or
 // one floor.
 type ScreenScope struct {
