@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -300,5 +301,79 @@ func TestPortfolioScreensNeedASupervisorAndAreBounded(t *testing.T) {
 	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.body, "An organisation keeps at most 200 wall screens") ||
 		!strings.Contains(r.body, `value="One more"`) || screenLink.MatchString(r.body) {
 		t.Errorf("the 201st screen = %d; want 422 in words, with the form as typed", r.StatusCode)
+	}
+}
+
+// A portfolio screen follows its clients: when a client's data changes,
+// the screen's event stream says "changed" at its next heartbeat, and the
+// screen's content then shows the change.
+func TestPortfolioScreenFollowsItsClients(t *testing.T) {
+	t.Parallel()
+	const beat = 100 * time.Millisecond
+	a, owner, _ := portfolioAppWith(t, Config{ScreenHeartbeat: beat})
+	token := owner.makePortfolioScreen(url.Values{"name": {"Staff room"}, "page_seconds": {"15"}})
+	tv := a.browser()
+	tv.get("/s/" + token)
+	// Client A, Head office, the account the owner is in: its sync runs.
+	client := a.world.Accounts()[0]
+	outOf := func(r response) int {
+		names, lines := screenClients(t, r)
+		for i, n := range names {
+			if n == "Head office" {
+				out, _ := strconv.Atoi(regexp.MustCompile(`(\d+) dispensers? out`).FindStringSubmatch(lines[i] + " 0 dispensers out")[1])
+				return out
+			}
+		}
+		t.Fatal("the screen does not show Head office")
+		return 0
+	}
+	before := outOf(tv.get("/screen"))
+
+	resp, err := tv.client.Get(a.srv.URL + "/screen/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	lines := bufio.NewScanner(resp.Body)
+	next := func(prefix string) chan string {
+		found := make(chan string, 1)
+		go func() {
+			for lines.Scan() {
+				if l := lines.Text(); strings.HasPrefix(l, prefix) {
+					found <- l
+					return
+				}
+			}
+			found <- ""
+		}()
+		return found
+	}
+	if first := <-next("data: {"); !strings.Contains(first, `"version"`) {
+		t.Fatalf("first heartbeat = %q", first)
+	}
+	emptied := false
+	for _, r := range client.Rooms {
+		for _, l := range r.Locations {
+			if !emptied && l.Type == "towel" {
+				emptied = a.world.Empty(l.Devices[0].MAC)
+			}
+		}
+	}
+	if !emptied {
+		t.Fatal("no towel dispenser of the client to empty")
+	}
+	changed := next("event: changed")
+	a.clock.Advance(time.Minute)
+	a.clock.BlockUntil(1)
+	select {
+	case l := <-changed:
+		if l == "" {
+			t.Fatal("the stream ended without saying the data changed")
+		}
+	case <-time.After(10*beat + 5*time.Second):
+		t.Fatal("no \"changed\" within the heartbeats after the client's data changed")
+	}
+	if after := outOf(tv.get("/screen/content")); after != before+1 {
+		t.Errorf("Head office: %d dispensers out after one was emptied; %d before", after, before)
 	}
 }

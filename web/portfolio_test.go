@@ -35,7 +35,13 @@ func (b *browser) formOf(page, path string, values url.Values) response {
 // South); the owner of C makes Rival of C.
 func portfolioApp(t *testing.T) (a *app, owner, rival *browser) {
 	t.Helper()
-	a = newAppWith(t, Config{}, appOptions{locations: 40, accounts: 3})
+	return portfolioAppWith(t, Config{})
+}
+
+// portfolioAppWith is portfolioApp with a server configured as cfg.
+func portfolioAppWith(t *testing.T, cfg Config) (a *app, owner, rival *browser) {
+	t.Helper()
+	a = newAppWith(t, cfg, appOptions{locations: 40, accounts: 3})
 	idA, idB := a.accountOf(false), a.accountOf(true)
 	owner = a.browser()
 	owner.signIn(credA)

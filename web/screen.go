@@ -282,6 +282,9 @@ func (s *Server) streamScreenEvents(c echo.Context) error {
 		beat()
 		return nil
 	}
+	// A portfolio screen (of no one account) hears here only that the
+	// other replicas' announcements were missed; its clients' changes
+	// come with its heartbeats (portfolioBeat).
 	events, stop := s.sync.Subscribe(sc.screen.Account)
 	defer stop()
 	defer s.metrics.StreamOpened("screen")()
