@@ -377,3 +377,41 @@ func TestPortfolioScreenFollowsItsClients(t *testing.T) {
 		t.Errorf("Head office: %d dispensers out after one was emptied; %d before", after, before)
 	}
 }
+
+// A client with service level targets says on the screen, in words, how
+// many alerts closed this week met and missed them, and how many open
+// ones are at risk.
+func TestPortfolioScreenSaysServiceLevels(t *testing.T) {
+	t.Parallel()
+	a, owner, _ := portfolioApp(t)
+	now := a.clock.Now()
+	late, _ := slAlert(t, a, "sl-late", 40*time.Minute)
+	onTime, _ := slAlert(t, a, "sl-on-time", 30*time.Minute)
+	slAlert(t, a, "sl-risky", 13*time.Minute) // 13 of its 15 minutes to claim used
+	claimAt(t, a, late.ID, now.Add(-20*time.Minute))
+	claimAt(t, a, onTime.ID, now.Add(-25*time.Minute))
+	if r := owner.post("/service-levels", serviceLevelForm(owner.pageCSRF("/service-levels"), "always", "", "UTC", "15", "1h")); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("saving targets: %d\n%s", r.StatusCode, r.body)
+	}
+	closeAlert(t, a, late)
+	closeAlert(t, a, onTime)
+
+	token := owner.makePortfolioScreen(url.Values{"name": {"Staff room"}, "page_seconds": {"15"}})
+	tv := a.browser()
+	tv.get("/s/" + token)
+	page := tv.get("/screen")
+	names, lines := screenClients(t, page)
+	for i, n := range names {
+		if n != "Head office" {
+			continue
+		}
+		if !strings.Contains(lines[i], "This week: 1 met, 1 missed") || !regexp.MustCompile(`\d+ open alerts? at risk`).MatchString(lines[i]) {
+			t.Errorf("Head office's line %q does not say its service level in words", lines[i])
+		}
+		if page.doc(t).Find(".screen-client").Eq(i).Find(".screen-client-level-warning").Length() != 1 {
+			t.Error("a service level with a target missed is not marked beside its words")
+		}
+		return
+	}
+	t.Fatalf("the screen does not show Head office: %q", names)
+}
