@@ -415,3 +415,25 @@ func TestPortfolioScreenSaysServiceLevels(t *testing.T) {
 	}
 	t.Fatalf("the screen does not show Head office: %q", names)
 }
+
+// A client disconnected leaves the organisation, and the screen with it.
+func TestPortfolioScreenLosesADisconnectedClient(t *testing.T) {
+	t.Parallel()
+	a, owner, _ := portfolioApp(t)
+	token := owner.makePortfolioScreen(url.Values{"name": {"Staff room"}, "page_seconds": {"15"}})
+	tv := a.browser()
+	tv.get("/s/" + token)
+	if names, _ := screenClients(t, tv.get("/screen")); len(names) != 2 {
+		t.Fatalf("the screen shows %q; want both clients", names)
+	}
+	owner.formOf("/accounts", "/accounts/switch", url.Values{"account": {a.accountOf(true)}})
+	confirm := owner.get("/account/disconnect")
+	confirmWith, _ := confirm.doc(t).Find(`input[name="confirm"]`).Attr("value")
+	if r := owner.post("/account/disconnect", url.Values{"csrf_token": {owner.formToken("/account/disconnect")}, "confirm": {confirmWith}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("disconnecting B = %d", r.StatusCode)
+	}
+	page := tv.get("/screen")
+	if names, _ := screenClients(t, page); len(names) != 1 || names[0] != "Head office" || strings.Contains(page.body, a.world.Accounts()[1].Name) {
+		t.Errorf("after B was disconnected the screen shows %q; want Head office alone", names)
+	}
+}
