@@ -549,6 +549,19 @@ async function main(work, server) {
   await expect('portfolio', '/portfolio');
   await expect('portfolio, filtered', '/portfolio?state=ok');
   await expect('portfolio search', '/portfolio/search?q=Stall');
+  await expect('portfolio screens', '/portfolio/screens');
+  const portfolioScreen = await request(base, '/portfolio/screens', user, {
+    method: 'POST',
+    form: [['csrf_token', csrf], ['name', 'Web quality staff room'], ['page_seconds', '15'], ['dim_from', ''], ['dim_to', ''], ['contact', '']],
+  });
+  if (portfolioScreen.status !== 200) problems.push(`making a portfolio screen answered ${portfolioScreen.status}`);
+  const portfolioToken = firstMatch(portfolioScreen.body, /\/s\/([A-Za-z0-9_-]+)/, 'screen link on the new portfolio screen page');
+  secrets.add(portfolioToken);
+  pages.push({ name: 'portfolio screen link', path: 'POST /portfolio/screens', body: portfolioScreen.body });
+  const portfolioTV = new Jar();
+  const portfolioLinked = await request(base, `/s/${portfolioToken}`, portfolioTV);
+  if (portfolioLinked.status !== 303) problems.push(`opening the portfolio screen link answered ${portfolioLinked.status}`);
+  await expect('portfolio wall screen', '/screen', 200, portfolioTV);
 
   let failures = problems.length;
   for (const p of problems) log(`  ${p}`);

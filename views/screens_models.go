@@ -94,6 +94,24 @@ type ScreenView struct {
 	PageSeconds int    // how long each page of items shows
 	DimFrom     string // "22:00", or "" for no dimming
 	DimTo       string
+
+	// Portfolio says the screen shows an organisation's clients rather
+	// than places: Clients, worst first; Counts then counts clients by
+	// state, and the alerts are theirs summed.
+	Portfolio bool
+	Clients   []ScreenClient
+}
+
+// ScreenClient is a client of a portfolio screen: its row of the
+// portfolio, and its service level in words.
+type ScreenClient struct {
+	PortfolioRow
+	// Level says how the client's service level stands: "This week: 13
+	// met, 2 missed · 1 open alert at risk"; "No service level targets".
+	Level string
+	// LevelWarning: an open alert is at risk or past its target, or an
+	// alert closed this week missed one.
+	LevelWarning bool
 }
 
 // ScreenGroup is the items of one room, on one floor.
@@ -134,6 +152,12 @@ var (
 	StopNeedsLink = ScreenStop{
 		Title:   "This screen needs a new link",
 		Message: "Washboard can no longer open the access it keeps for this screen: its server's secret key changed. Ask the person who set it up to open a new link for it from the Screens page of Washboard.",
+	}
+	// StopMakerLeft: the person whose view a portfolio screen shows left
+	// its organisation.
+	StopMakerLeft = ScreenStop{
+		Title:   "This screen needs a new link",
+		Message: "The person who set it up no longer belongs to the organisation, so it shows nothing. Ask someone of the organisation to give it a new link from the Wall screens page of the portfolio.",
 	}
 )
 

@@ -115,17 +115,24 @@ func (s *Server) portfolio(c echo.Context) (views.Portfolio, error) {
 // portfolioRow is one account's row: its state as the person's role in it
 // sees it (their buildings, when their own role there limits them).
 func (s *Server) portfolioRow(ctx context.Context, c echo.Context, a people.PortfolioAccount, now time.Time) views.PortfolioRow {
+	r, _, _ := s.clientRow(ctx, c, a, now)
+	return r
+}
+
+// clientRow is one account's row of the portfolio, with the state it
+// was read from; false when it could not be read (the row says so).
+func (s *Server) clientRow(ctx context.Context, c echo.Context, a people.PortfolioAccount, now time.Time) (views.PortfolioRow, dashboard.ClientState, bool) {
 	r := views.PortfolioRow{Account: a.Account, Client: a.ClientName(), Region: a.Region}
 	st, err := s.dash.ClientState(ctx, a.Account, domain.ScopeOf(a.Membership), s.cfg.Zone, now)
 	if err != nil {
 		s.logOf(c).Error("reading an account's state for the portfolio", "account", a.Account, "error", err.Error())
 		r.Problem = "Its state could not be read just now."
-		return r
+		return r, st, false
 	}
 	r.Health, r.Open, r.Overdue, r.Unclaimed = st.Health, st.Rollup.OpenAlerts, st.Rollup.OverdueAlerts, st.Unclaimed
 	r.Out, r.Offline, r.RunOuts, r.Shift, r.ShiftEnd = st.DispensersOut, st.DevicesOffline, st.RunOuts, st.Shift, st.ShiftEnd
 	r.ServiceLevel = weekLevelWords(st.Level)
-	return r
+	return r, st, true
 }
 
 // weekLevelWords says how an account kept its service level this week:

@@ -251,7 +251,7 @@ func TestPortfolioTrendsAddUpItsAccounts(t *testing.T) {
 // and why.
 func TestPortfolioReportsShowOnlyWhatThePersonSees(t *testing.T) {
 	t.Parallel()
-	a, owner, _ := portfolioAppWith(t, appOptions{locations: 60, accounts: 3, seed: 24})
+	a, owner, _ := portfolioAppWith(t, Config{}, appOptions{locations: 60, accounts: 3, seed: 24})
 	ctx := context.Background()
 	idA, idB := a.accountOf(false), a.accountOf(true)
 	acc := a.world.Accounts()[0]

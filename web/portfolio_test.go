@@ -38,14 +38,14 @@ func (b *browser) formOf(page, path string, values url.Values) response {
 // South); the owner of C makes Rival of C.
 func portfolioApp(t *testing.T) (a *app, owner, rival *browser) {
 	t.Helper()
-	return portfolioAppWith(t, appOptions{locations: 40, accounts: 3})
+	return portfolioAppWith(t, Config{}, appOptions{locations: 40, accounts: 3})
 }
 
-// portfolioAppWith is portfolioApp of a simulated world of these options
-// (of at least 3 accounts).
-func portfolioAppWith(t *testing.T, opts appOptions) (a *app, owner, rival *browser) {
+// portfolioAppWith is portfolioApp with a server configured as cfg, of a
+// simulated world of these options (of at least 3 accounts).
+func portfolioAppWith(t *testing.T, cfg Config, opts appOptions) (a *app, owner, rival *browser) {
 	t.Helper()
-	a = newAppWith(t, Config{}, opts)
+	a = newAppWith(t, cfg, opts)
 	idA, idB := a.accountOf(false), a.accountOf(true)
 	owner = a.browser()
 	owner.signIn(credA)

@@ -103,6 +103,15 @@ func (s *Server) routeTable() []route {
 		{get, "/portfolio/reports/shift.csv", s.exportPortfolioShiftReport, signedIn, viewer},
 		{get, "/portfolio/trends", s.showPortfolioTrends, signedIn, viewer},
 		{get, "/portfolio/trends.csv", s.exportPortfolioTrends, signedIn, viewer},
+		// The organisation's wall screens: supervisor in the account one is
+		// in, and in the organisation (checked by internal/dashboard).
+		{get, "/portfolio/screens", s.listPortfolioScreens, signedIn, viewer},
+		{post, "/portfolio/screens", s.createPortfolioScreen, signedIn, supervisor},
+		{get, "/portfolio/screens/:id/edit", s.editPortfolioScreen, signedIn, supervisor},
+		{post, "/portfolio/screens/:id", s.updatePortfolioScreen, signedIn, supervisor},
+		{post, "/portfolio/screens/:id/revoke", s.revokePortfolioScreen, signedIn, supervisor},
+		{post, "/portfolio/screens/:id/relink", s.relinkPortfolioScreen, signedIn, supervisor},
+		{post, "/portfolio/screens/:id/remove", s.removePortfolioScreen, signedIn, supervisor},
 		{get, "/me", s.showMe, firstSynced, viewer},
 		{post, "/me", s.updateMe, firstSynced, viewer},
 		{post, "/me/passkeys/options", s.beginPasskeyRegistration, signedIn, viewer},

@@ -129,7 +129,9 @@ func (s *Server) screenOf(c echo.Context) (screenCtx, error) {
 // is alive.
 func (s *Server) checkIn(c echo.Context, sc screenCtx) {
 	now := s.clock.Now()
-	s.sync.Hold(screenHolder(sc.screen.ID), sc.screen.Account, sc.cred, now.Add(screenHold))
+	if !sc.screen.Portfolio() { // a portfolio screen's accounts are held by their connections
+		s.sync.Hold(screenHolder(sc.screen.ID), sc.screen.Account, sc.cred, now.Add(screenHold))
+	}
 	if err := s.dash.TouchScreen(c.Request().Context(), sc.screen, now); err != nil {
 		s.logOf(c).Warn("recording a screen's check-in", "screen", sc.screen.ID, "error", err.Error())
 	}
@@ -169,6 +171,9 @@ func (s *Server) screenView(c echo.Context, sc screenCtx) (views.ScreenView, err
 		return m, nil
 	}
 	s.checkIn(c, sc)
+	if sc.screen.Portfolio() {
+		return s.portfolioScreenView(c, sc, m)
+	}
 	m.Freshness = s.freshness(ctx, session{Account: sc.screen.Account, Cred: sc.cred})
 	v, err := s.dash.ScreenView(ctx, sc.screen)
 	if err != nil {
@@ -230,6 +235,7 @@ func (s *Server) streamScreenEvents(c echo.Context) error {
 		return nil
 	}
 	send := st.send
+	var generation uint64 // of a portfolio screen's clients, at the last heartbeat
 	beat := func() (screenBeat, bool) {
 		hb := screenBeat{Version: s.version}
 		if s.cfg.ClockSpeed > 0 {
@@ -247,7 +253,25 @@ func (s *Server) streamScreenEvents(c echo.Context) error {
 			return hb, send("heartbeat", mustJSON(hb))
 		}
 		s.checkIn(c, cur)
-		f := s.freshness(c.Request().Context(), session{Account: cur.screen.Account, Cred: cur.cred})
+		var f domain.Freshness
+		if cur.screen.Portfolio() {
+			var key uint64
+			var err error
+			if f, hb.Stopped, key, err = s.portfolioBeat(c.Request().Context(), cur.screen); err != nil {
+				s.logOf(c).Warn("reading a portfolio screen's clients", "screen", cur.screen.ID, "error", err.Error())
+			}
+			if hb.Stopped != nil {
+				return hb, send("heartbeat", mustJSON(hb))
+			}
+			// Its clients' data changed since the last heartbeat: the
+			// screen reads it again.
+			if changed := generation != 0 && key != generation; changed && !send("changed", s.clock.Now().UTC().Format(time.RFC3339)) {
+				return hb, false
+			}
+			generation = key
+		} else {
+			f = s.freshness(c.Request().Context(), session{Account: cur.screen.Account, Cred: cur.cred})
+		}
 		if !f.AsOf.IsZero() {
 			hb.AsOf = f.AsOf.UTC().Format(time.RFC3339)
 		}
@@ -258,6 +282,9 @@ func (s *Server) streamScreenEvents(c echo.Context) error {
 		beat()
 		return nil
 	}
+	// A portfolio screen (of no one account) hears here only that the
+	// other replicas' announcements were missed; its clients' changes
+	// come with its heartbeats (portfolioBeat).
 	events, stop := s.sync.Subscribe(sc.screen.Account)
 	defer stop()
 	defer s.metrics.StreamOpened("screen")()

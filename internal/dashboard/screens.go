@@ -179,7 +179,7 @@ func (s *Service) RelinkScreen(ctx context.Context, account string, seer domain.
 // ScreenOfLink returns the screen a link token opens; domain.ErrNotFound
 // when the token opens none (it was replaced, or the screen unlinked).
 func (s *Service) ScreenOfLink(ctx context.Context, token string) (domain.Screen, error) {
-	sc, _, err := s.store.ScreenByToken(ctx, tokenHash(token))
+	sc, _, err := s.screenByToken(ctx, tokenHash(token))
 	if err == nil && !sc.Revoked.IsZero() {
 		return sc, domain.ErrNotFound
 	}
@@ -209,7 +209,7 @@ type LinkedScreen struct {
 // LinkedScreen finds the screen a browser was linked to, from the screen
 // id and link token its cookie holds.
 func (s *Service) LinkedScreen(ctx context.Context, id, token string) (LinkedScreen, error) {
-	sc, sealed, err := s.store.ScreenByToken(ctx, tokenHash(token))
+	sc, sealed, err := s.screenByToken(ctx, tokenHash(token))
 	if errors.Is(err, domain.ErrNotFound) {
 		return LinkedScreen{Screen: domain.Screen{ID: id}, State: Unlinked}, nil // linked anew: this browser is out
 	}
@@ -218,6 +218,9 @@ func (s *Service) LinkedScreen(ctx context.Context, id, token string) (LinkedScr
 	}
 	if sc.ID != id || !sc.Revoked.IsZero() {
 		return LinkedScreen{Screen: sc, State: Unlinked}, nil
+	}
+	if sc.Portfolio() {
+		return LinkedScreen{Screen: sc}, nil // it reads accounts kept current by their connections
 	}
 	cred, err := s.openCreds(sc.ID, sealed)
 	if errors.Is(err, keyring.ErrCannotOpen) {
@@ -235,7 +238,21 @@ func (s *Service) TouchScreen(ctx context.Context, sc domain.Screen, now time.Ti
 	if now.Sub(sc.LastSeen) < time.Minute {
 		return nil
 	}
+	if sc.Portfolio() {
+		return s.store.TouchPortfolioScreen(ctx, sc.ID, now)
+	}
 	return s.store.TouchScreen(ctx, sc.ID, now)
+}
+
+// screenByToken finds the screen, of an account or of an organisation,
+// whose link token has the hash, with the sealed credentials of an
+// account's screen; domain.ErrNotFound when none has.
+func (s *Service) screenByToken(ctx context.Context, hash []byte) (domain.Screen, []byte, error) {
+	sc, sealed, err := s.store.ScreenByToken(ctx, hash)
+	if errors.Is(err, domain.ErrNotFound) {
+		sc, err = s.store.PortfolioScreenByToken(ctx, hash)
+	}
+	return sc, sealed, err
 }
 
 // ScreenSummary is a screen as the Screens page lists it.

@@ -15,6 +15,7 @@ type Store interface {
 	alertReader
 	deviceReader
 	screenStore
+	portfolioScreenStore
 	claimStore
 	serviceLevelStore
 	SyncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error)

@@ -60,6 +60,24 @@ func (m OrganisationMember) Covers(account string) bool {
 	return m.Role > NoRole && (len(m.Accounts) == 0 || slices.Contains(m.Accounts, account))
 }
 
+// CoversAll reports whether the role applies to each of the accounts
+// (none: every account of the organisation, which only a role over every
+// account covers).
+func (m OrganisationMember) CoversAll(accounts []string) bool {
+	if len(m.Accounts) == 0 {
+		return m.Role > NoRole
+	}
+	if len(accounts) == 0 {
+		return false
+	}
+	for _, a := range accounts {
+		if !m.Covers(a) {
+			return false
+		}
+	}
+	return true
+}
+
 // Limits of organisations, in characters and rows.
 const (
 	MaxOrganisationName = 80

@@ -20,11 +20,35 @@ type Screen struct {
 	Created     time.Time
 	LastSeen    time.Time // zero: never opened
 	Revoked     time.Time // zero: active
+
+	// A portfolio screen (Scope.Kind ScreenOrganisation) shows the
+	// clients of an organisation rather than one account's places: its
+	// Account is "" and it has no Healths.
+	Organisation string
+	// Accounts are the accounts of the organisation a portfolio screen
+	// shows; none: every account its Maker sees, now and later.
+	Accounts []string
+	// Maker is the person whose view of the organisation a portfolio
+	// screen shows (who last saved it or gave it a link): it never shows
+	// more than they may see.
+	Maker string
 }
+
+// ScreenOrganisation is the scope of a portfolio screen: an organisation's
+// clients, each as one line.
+const ScreenOrganisation = "organisation"
+
+// Portfolio reports whether the screen shows an organisation's clients.
+func (s Screen) Portfolio() bool { return s.Scope.Kind == ScreenOrganisation }
 
 // ErrScreenLinked says that a screen is still linked (not revoked): only
 // a revoked screen can be removed.
 var ErrScreenLinked = errors.New("the screen is still linked")
+
+// ErrScreenMakerLeft says that the person whose view a portfolio screen
+// shows no longer belongs to its organisation: it shows nothing until
+// someone of the organisation gives it a new link.
+var ErrScreenMakerLeft = errors.New("the screen's maker left its organisation")
 
 // ScreenScope is what a screen shows: the whole account, one building or
 // one floor.

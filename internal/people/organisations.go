@@ -449,16 +449,5 @@ func mayManageInOrganisation(maker, member domain.OrganisationMember) error {
 // accountsWithin reports whether the accounts (empty: every one) are all
 // among those the role covers.
 func accountsWithin(m domain.OrganisationMember, accounts []string) bool {
-	if len(m.Accounts) == 0 {
-		return true
-	}
-	if len(accounts) == 0 {
-		return false
-	}
-	for _, a := range accounts {
-		if !slices.Contains(m.Accounts, a) {
-			return false
-		}
-	}
-	return true
+	return m.CoversAll(accounts)
 }

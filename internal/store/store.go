@@ -45,6 +45,7 @@ type Store interface {
 	ServiceLevels
 	Organisations
 	ReportMail
+	OrganisationScreens
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 	Close() error

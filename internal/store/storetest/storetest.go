@@ -106,6 +106,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"AuditLog", testAuditLog},
 		{"Organisations", testOrganisations},
 		{"ReportMail", testReportMail},
+		{"PortfolioScreens", testPortfolioScreens},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
