@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -12,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/clientreport"
+	"washboard/internal/domain"
 	"washboard/internal/servicelevel"
 	"washboard/views"
 	"washboard/web/httpkit"
@@ -87,6 +89,10 @@ func (s *Server) clientReport(c echo.Context) (clientQuery, *clientreport.Report
 		return q, nil, zone, nil
 	}
 	r, err := s.dash.ClientReport(ctx, ss.Account, s.scopeOf(c), q.period)
+	if errors.Is(err, domain.ErrNotConnected) {
+		return q, nil, zone, &httpkit.Error{Code: http.StatusGone, Err: err,
+			Msg: "The account was disconnected while its report was being made: there is no report of it, and what was kept of it is gone."}
+	}
 	return q, &r, zone, err
 }
 

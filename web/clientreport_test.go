@@ -10,12 +10,15 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/store"
 )
 
 // measuredAlerts sets a jam's targets (15 min to claim, 1 h to resolve,
@@ -175,5 +178,55 @@ func TestClientReportScoped(t *testing.T) {
 	b.limitTo(id)
 	if page := html.UnescapeString(b.get("/reports/client?month=2026-11").body); !strings.Contains(page, "2 alerts measured") || !strings.Contains(page, "Buildings: "+name) {
 		t.Errorf("a person limited to the alerts' building does not see them")
+	}
+}
+
+// disconnecting is a store that runs a hook, once armed, as the client
+// report reads its measures: between the report's first read and its
+// last.
+type disconnecting struct {
+	store.Store
+	hook atomic.Pointer[func()]
+}
+
+func (d *disconnecting) EachAlertMeasure(ctx context.Context, account string, from, to time.Time, buildings []string, f func(store.AlertMeasure) error) error {
+	if h := d.hook.Swap(nil); h != nil {
+		(*h)()
+	}
+	return d.Store.EachAlertMeasure(ctx, account, from, to, buildings, f)
+}
+
+// TestClientReportOfAccountDisconnectedMeanwhile: an account disconnected
+// while its report is being made gets a 410 in words for the page, the
+// CSV and the PDF; never a report half read, never a 5xx.
+func TestClientReportOfAccountDisconnectedMeanwhile(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	st := &disconnecting{Store: a.store}
+	a.deps.Dashboard = dashboard.New(dashboard.Deps{Store: st, Sync: a.engine, Upstream: a.client, Clock: a.clock, Keys: a.deps.Keys})
+	s, err := New(a.cfg, a.deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.handler.Store(s)
+	b := a.browser()
+	account := a.accountOf(false)
+	for _, path := range []string{"/reports/client", "/reports/client.csv", "/reports/client.pdf"} {
+		b.signIn(credA)
+		if r := b.get(path + "?month=2026-11"); r.StatusCode != http.StatusOK {
+			t.Fatalf("%s while connected: %d", path, r.StatusCode)
+		}
+		disconnect := func() {
+			a.engine.StopAccount(account)
+			if _, err := a.store.DisconnectAccount(context.Background(), account); err != nil {
+				t.Error(err)
+			}
+		}
+		st.hook.Store(&disconnect)
+		r := b.get(path + "?month=2026-11")
+		if r.StatusCode != http.StatusGone || !strings.Contains(r.body, "The account was disconnected while its report was being made") ||
+			strings.HasPrefix(r.body, "%PDF") {
+			t.Errorf("%s of an account disconnected meanwhile: %d, want 410 in words:\n%.300s", path, r.StatusCode, r.body)
+		}
 	}
 }

@@ -20,6 +20,8 @@ type Store interface {
 	SyncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error)
 	ReportSettings(ctx context.Context, account string) (rs store.ReportSettings, ok bool, err error)
 	SaveReportSettings(ctx context.Context, account string, rs store.ReportSettings) error
+	// Connection tells whether the account is connected (domain.ErrNotConnected).
+	Connection(ctx context.Context, account string) (store.Connection, error)
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 }
