@@ -85,6 +85,68 @@ func (s *Store) DeviceHistory(ctx context.Context, account string, macs []string
 	return out.Done()
 }
 
+// EachDeviceHistory passes visit, one device at a time, the readings of
+// the account's devices the filter selects over its span, with the last
+// one before it. It reads each device's rows from its last day of
+// readings before the span's first day, in order of MAC and day, and
+// decodes one device's at a time.
+func (s *Store) EachDeviceHistory(ctx context.Context, f store.HistoryFilter, visit func(store.DeviceReadings) error) error {
+	key, err := s.accountKey(ctx, f.Account, false)
+	if err != nil {
+		return err
+	}
+	devices, args := `SELECT d.mac, d.location_id, coalesce(l.building_id, '') FROM devices d
+		LEFT JOIN locations l ON l.account_id = d.account_id AND l.id = d.location_id WHERE d.account_id = ?`, []any{key}
+	if f.Dispensers {
+		devices += ` AND d.compartments <> '[]'`
+	}
+	in, inArgs := s.inBuildings("l.building_id", f.Buildings)
+	devices, args = devices+in, append(args, inArgs...)
+	first := readings.Day(f.From)
+	last, lastArg := ``, []any(nil)
+	if !f.To.IsZero() {
+		last, lastArg = ` AND h.day <= ?`, []any{readings.Day(f.To.Add(-time.Second))}
+	}
+	args = append(args, key, first, first, key)
+	args = append(args, lastArg...)
+	var dev store.DeviceReadings
+	var mac, location, building string
+	var day int64
+	var data []byte
+	var days readings.Device
+	flush := func() error {
+		if dev.MAC == "" {
+			return nil
+		}
+		rs, err := days.Readings(dev.MAC, f.From, f.To)
+		days.Reset()
+		if err != nil || len(rs) == 0 {
+			return err
+		}
+		dev.Readings = rs
+		return visit(dev)
+	}
+	err = each(ctx, s.read, `WITH m(mac, location_id, building_id) AS (`+devices+`),
+		f(mac, location_id, building_id, first) AS MATERIALIZED (SELECT m.mac, m.location_id, m.building_id, coalesce((SELECT p.day
+			FROM device_history p WHERE p.account_id = ? AND p.mac = m.mac AND p.day < ? ORDER BY p.day DESC LIMIT 1), ?) FROM m)
+		SELECT f.mac, f.location_id, f.building_id, h.day, h.readings FROM f `+s.d.JoinInOrder()+` device_history h
+			ON h.account_id = ? AND h.mac = f.mac AND h.day >= f.first`+last+`
+		ORDER BY f.mac, h.day`, args, []any{&mac, &location, &building, &day, s.d.ScanRaw(&data)}, func() error {
+		if mac != dev.MAC {
+			if err := flush(); err != nil {
+				return err
+			}
+			dev = store.DeviceReadings{MAC: mac, LocationID: location, BuildingID: building}
+		}
+		days.Add(day, data) // which keeps no reference to data
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
 // PruneHistory removes the rows of the days before before's, except each
 // device's last one before it.
 func (s *Store) PruneHistory(ctx context.Context, before time.Time) error {
