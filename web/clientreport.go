@@ -205,5 +205,24 @@ func clientReportView(r clientreport.Report) *views.ClientReportBody {
 	for _, l := range r.Worst {
 		v.Worst = append(v.Worst, views.ClientWorst{Place: l.Place(), Building: l.Building, Alerts: l.Alerts, Missed: l.Missed, Longest: l.LongestWords()})
 	}
+	v.OutSummary, v.ServiceHours = r.OutSummary(), r.Outs.ServiceHours
+	if r.Outs.Now.Dispensers > 0 {
+		for _, b := range r.Outs.ByBuilding {
+			before := clientreport.OutWords(b.Then.Out)
+			if b.Then.Dispensers == 0 {
+				before = "not known"
+			}
+			out, in := clientreport.OutWords(b.Now.Out), clientreport.OutWords(b.Now.InService)
+			if b.Now.Dispensers == 0 {
+				out, in = "not known", "not known"
+			}
+			v.OutBuildings = append(v.OutBuildings, views.ClientOut{Name: r.BuildingName(b.Building), Dispensers: b.Now.Dispensers,
+				Out: out, InService: in, Before: before})
+		}
+		for _, l := range r.Outs.Worst {
+			v.OutWorst = append(v.OutWorst, views.ClientOut{Name: l.Place(), Building: l.BuildingName,
+				Out: clientreport.OutWords(l.Out), InService: clientreport.OutWords(l.InService)})
+		}
+	}
 	return v
 }

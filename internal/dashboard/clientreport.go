@@ -25,7 +25,8 @@ func (s *Service) ClientReportZone(ctx context.Context, account string, zone *ti
 }
 
 // ClientReport is the client report of the account's alerts closed in
-// the period, of the buildings the scope sees (clientreport.Build).
+// the period, of the buildings the scope sees (clientreport.Build), with
+// how long their dispensers were out of product (AddOutHours).
 //
 // The report reads the account several times; an account disconnected
 // meanwhile would leave it half read (what was kept of the account is
@@ -39,6 +40,9 @@ func (s *Service) ClientReport(ctx context.Context, account string, sc domain.Bu
 	}
 	r, err := clientreport.Build(ctx, s.store, account, sc, p)
 	if err != nil {
+		return clientreport.Report{}, err
+	}
+	if err := r.AddOutHours(ctx, s.store, account, sc, s.clock.Now()); err != nil {
 		return clientreport.Report{}, err
 	}
 	after, err := s.store.Connection(ctx, account)

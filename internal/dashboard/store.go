@@ -56,6 +56,7 @@ type alertReader interface {
 type deviceReader interface {
 	FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain.Device, error)
 	DeviceHistory(ctx context.Context, account string, macs []string, from time.Time) (map[string][]store.Reading, error)
+	EachDeviceHistory(ctx context.Context, f store.HistoryFilter, each func(store.DeviceReadings) error) error
 }
 
 // screenStore keeps the wall screens.
