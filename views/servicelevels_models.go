@@ -23,6 +23,10 @@ type ServiceLevels struct {
 	Own, Followed bool
 	// Buildings are the buildings the person sees, on the account's page.
 	Buildings []BuildingLevelRow
+	// Locked says the person may not change the account's service level
+	// (they see some buildings only): it shows in Words, without a form.
+	Locked bool
+	Words  string
 }
 
 // BuildingLevelRow is a building and whether it follows the account's

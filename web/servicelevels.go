@@ -13,6 +13,7 @@ import (
 	"washboard/internal/servicelevel"
 	"washboard/views"
 	"washboard/web/form"
+	"washboard/web/httpkit"
 )
 
 // The account's service level, at /service-levels: the hours the clock
@@ -70,10 +71,14 @@ func (s *Server) saveServiceLevels(c echo.Context) error {
 	if problem != nil {
 		return refuse(problem.Field, problem.Msg)
 	}
-	words, err := s.dash.SaveServiceLevel(c.Request().Context(), ss.Account, f)
+	words, err := s.dash.SaveServiceLevel(c.Request().Context(), ss.Account, s.scopeOf(c), f)
 	var refused *dashboard.FieldProblem
 	if errors.As(err, &refused) {
 		return refuse(refused.Field, refused.Msg)
+	}
+	var forbidden *domain.ForbiddenError
+	if errors.As(err, &forbidden) {
+		return &httpkit.Error{Code: http.StatusForbidden, Msg: forbidden.Why}
 	}
 	if err != nil {
 		return err
@@ -86,6 +91,7 @@ func (s *Server) saveServiceLevels(c echo.Context) error {
 // the buildings the person sees, each following it or with its own.
 func (s *Server) accountLevelsView(c echo.Context, f dashboard.ServiceLevelForm) (views.ServiceLevels, error) {
 	m := s.serviceLevelsView(c, f)
+	m.Locked, m.Words = s.scopeOf(c).Limited(), f.Words
 	bs, err := s.dash.BuildingLevels(c.Request().Context(), sessionOf(c).Account, s.scopeOf(c))
 	for _, b := range bs {
 		m.Buildings = append(m.Buildings, views.BuildingLevelRow{Name: b.Name, Href: buildingLevelPath(b.ID), Own: b.Own, Words: b.Words})

@@ -193,9 +193,18 @@ func TestBuildingServiceLevelRefused(t *testing.T) {
 	}
 
 	b.limitTo(other.ID)
-	rows := strings.Join(buildingRows(t, b.get("/service-levels")), "\n")
+	page := b.get("/service-levels")
+	rows := strings.Join(buildingRows(t, page), "\n")
 	if strings.Contains(rows, own.Name) || !strings.Contains(rows, other.Name) {
 		t.Errorf("a person limited to %s sees the rows:\n%s", other.Name, rows)
+	}
+	if doc := page.doc(t); doc.Find(`form[action="/service-levels"]`).Length() != 0 ||
+		!strings.Contains(doc.Find("#sl-account-locked").Text(), "only a person who sees every building changes it") {
+		t.Errorf("a person limited to some buildings is offered the account's form")
+	}
+	if r := b.post("/service-levels", serviceLevelForm(token, "always", "", "UTC", "5", "")); r.StatusCode != http.StatusForbidden ||
+		!strings.Contains(html.UnescapeString(r.body), "Give your buildings their own instead.") {
+		t.Errorf("a person limited to some buildings saves the account's service level: %d", r.StatusCode)
 	}
 	if r := b.get(path); r.StatusCode != http.StatusNotFound {
 		t.Errorf("a person limited to another building opens %s: %d, want 404", path, r.StatusCode)
@@ -206,6 +215,9 @@ func TestBuildingServiceLevelRefused(t *testing.T) {
 	mine := "/service-levels/buildings/" + other.ID
 	if r := b.post(mine, serviceLevelForm(token, "always", "", "UTC", "5", "")); r.StatusCode != http.StatusSeeOther {
 		t.Errorf("a person limited to %s saves its level: %d", other.Name, r.StatusCode)
+	}
+	if levels, err := a.store.ServiceLevels(context.Background(), a.accountOf(false)); err != nil || len(levels) != 1 || levels[other.ID].Building != other.ID {
+		t.Errorf("after a limited person's changes the levels are %+v, %v; want their building's alone", levels, err)
 	}
 	staff := a.browserAs(domain.Staff, "Maria")
 	if r := staff.get(mine); r.StatusCode != http.StatusForbidden {

@@ -71,6 +71,8 @@ type ServiceLevelForm struct {
 	Week, Holidays, Zone string
 	Claim, Resolve       map[domain.AlertType]string
 	Updated              time.Time // when it was saved; zero when never
+	// Words is the service level kept, in words; "" when none is.
+	Words string
 }
 
 // FieldProblem says why a field of a form was refused, in words.
@@ -105,6 +107,9 @@ func formOf(sl store.ServiceLevel) ServiceLevelForm {
 		Claim: map[domain.AlertType]string{}, Resolve: map[domain.AlertType]string{}}
 	for _, t := range sl.Targets {
 		f.Claim[t.Type], f.Resolve[t.Type] = minutes(t.Claim), minutes(t.Resolve)
+	}
+	if p, err := levels.Policy(sl); err == nil {
+		f.Words = levels.Words(p)
 	}
 	return f
 }
@@ -173,8 +178,14 @@ func problem(field string, err error) error {
 }
 
 // SaveServiceLevel checks the account's own service level as typed
-// (ReadServiceLevel) and keeps it; it returns what it kept, in words.
-func (s *Service) SaveServiceLevel(ctx context.Context, account string, f ServiceLevelForm) (string, error) {
+// (ReadServiceLevel) and keeps it; it returns what it kept, in words. It
+// measures the alerts of every building without one of its own, so a
+// person limited to some buildings may not change it
+// (domain.ErrForbidden): they give their buildings their own.
+func (s *Service) SaveServiceLevel(ctx context.Context, account string, sc domain.BuildingScope, f ServiceLevelForm) (string, error) {
+	if sc.Limited() {
+		return "", &domain.ForbiddenError{Why: "The account's service level covers every building, so only a person who sees every building changes it. Give your buildings their own instead."}
+	}
 	return s.saveServiceLevel(ctx, account, "", f)
 }
 
