@@ -691,6 +691,34 @@ func testEachDeviceHistory(t *testing.T, open func(*testing.T) store.Store) {
 	if m := macs(read(store.HistoryFilter{Account: "b", From: from, To: to})); m != "0000000000B1@b-1/b-b1" {
 		t.Errorf("account b's devices read: %s", m)
 	}
+	// Many devices, read in parts by some engines: each once, in order.
+	many := []domain.Device{a1, a2, a3}
+	seeds := map[string][]store.Reading{}
+	for i := range 450 {
+		d := device(fmt.Sprintf("0000000001%02X", i), "a-3", 50)
+		if i >= 256 {
+			d.MAC = fmt.Sprintf("0000000002%02X", i-256)
+		}
+		many = append(many, d)
+		if i%3 > 0 { // a third without readings
+			seeds[d.MAC] = []store.Reading{seeded(d.MAC, from.Add(time.Duration(i)*time.Minute), i%2*50)}
+		}
+	}
+	if err := s.SeedHistory(ctx, "a", seeds); err != nil {
+		t.Fatal(err)
+	}
+	writeDevices(t, s, "a", t0, many)
+	var seen []string
+	for _, g := range read(store.HistoryFilter{Account: "a", From: from, To: to, Dispensers: true}) {
+		seen = append(seen, g.MAC)
+		if want, ok := seeds[g.MAC]; ok && (len(g.Readings) != 1 || !g.Readings[0].At.Equal(want[0].At) || !slices.Equal(g.Readings[0].Levels, want[0].Levels)) {
+			t.Errorf("%s's readings: %s; want %s", g.MAC, readingLines(g.Readings), readingLines([]deviceReading{{g.MAC, want[0]}}))
+		}
+	}
+	if len(seen) != 2+len(seeds) || !slices.IsSorted(seen) || len(slices.Compact(slices.Clone(seen))) != len(seen) {
+		t.Errorf("of %d dispensers with readings, %d read, in order: %t", 2+len(seeds), len(seen), slices.IsSorted(seen))
+	}
+
 	stop := fmt.Errorf("enough")
 	n := 0
 	err := s.EachDeviceHistory(ctx, store.HistoryFilter{Account: "a", From: from, To: to}, func(store.DeviceReadings) error { n++; return stop })
