@@ -173,8 +173,8 @@ func (o *Outs) nameWorst(ctx context.Context, st OutStore, account string, r Rep
 }
 
 // outOf is a dispenser's out-hours over [from, to), from its readings in
-// time order (the last before from tells its level at from): within the
-// hours given when not nil. A dispenser whose first reading is at or
+// time order (the last before from tells its level at from), in all and
+// within the hours given; none given are always open. A dispenser whose first reading is at or
 // after to had no known level then, and is not counted.
 func outOf(rs []store.Reading, from, to time.Time, hours *servicelevel.Hours) OutHours {
 	var o OutHours
@@ -194,6 +194,8 @@ func outOf(rs []store.Reading, from, to time.Time, hours *servicelevel.Hours) Ou
 		o.Out += b.Sub(a)
 		if hours != nil {
 			o.InService += hours.Elapsed(a, b)
+		} else {
+			o.InService += b.Sub(a) // no hours set: always open
 		}
 	}
 	return o

@@ -110,6 +110,15 @@ func TestOutHours(t *testing.T) {
 		t.Errorf("the CSV's rows of each building's whole:\n%s", strings.Join(rows, "\n"))
 	}
 
+	// A building's own hours alone: the dispensers of the others are
+	// always within service hours, as with no hours set.
+	st.levels = map[string]store.ServiceLevel{"b2": {Week: "Sat 08:00-14:00", Zone: "UTC"}}
+	r, _ = Build(t.Context(), st, "a", domain.EveryBuilding(), p)
+	if err := r.AddOutHours(t.Context(), st, "a", domain.EveryBuilding(), now); err != nil || !r.Outs.ServiceHours ||
+		r.Outs.Now.InService != 58*time.Hour || r.Outs.Now.Out != 60*time.Hour+30*time.Minute {
+		t.Errorf("with the south's own hours alone: %+v, %v; want 58 of 60.5 hours within service hours", r.Outs.Now, err)
+	}
+
 	// Limited to the south building; without a service level, no hours
 	// within it.
 	south := domain.OnlyBuildings("b2")
