@@ -33,6 +33,23 @@ type ClientReportBody struct {
 	ByBuilding []ClientRow
 	Against    []ClientAgainst
 	Worst      []ClientWorst
+	// OutSummary says how long dispensers were out of product, against
+	// the period before; OutBuildings and OutWorst are the figures by
+	// building and of the locations out longest. ServiceHours says the
+	// hours within service hours are counted.
+	OutSummary   []string
+	OutBuildings []ClientOut
+	OutWorst     []ClientOut
+	ServiceHours bool
+}
+
+// ClientOut is how long the dispensers of a building or a location were
+// out of product, in words.
+type ClientOut struct {
+	Name, Building string // Building: of a location only
+	Dispensers     int
+	Out, InService string
+	Before         string // of a building: in the period before
 }
 
 // ClientRow is the figures of a set of alerts: a type's or a building's.

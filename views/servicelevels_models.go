@@ -14,6 +14,27 @@ type ServiceLevels struct {
 	Field, Problem string
 	Saved          bool
 	Updated        time.Time // zero when never saved
+	// Action is where the form is sent: /service-levels, or a building's.
+	Action string
+	// Building names the building whose service level the form is, ""
+	// for the account's own; Own says the building has its own, and
+	// Followed that it was just made to follow the account's again.
+	Building      string
+	Own, Followed bool
+	// Buildings are the buildings the person sees, on the account's page.
+	Buildings []BuildingLevelRow
+	// Locked says the person may not change the account's service level
+	// (they see some buildings only): it shows in Words, without a form.
+	Locked bool
+	Words  string
+}
+
+// BuildingLevelRow is a building and whether it follows the account's
+// service level or has its own.
+type BuildingLevelRow struct {
+	Name, Href string
+	Own        bool
+	Words      string // its own service level in words
 }
 
 // TargetRow is the two targets of one alert type, as typed.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/clientreport"
+	"washboard/internal/domain"
 	"washboard/internal/servicelevel"
 	"washboard/views"
 	"washboard/web/httpkit"
@@ -85,6 +87,10 @@ func (s *Server) clientReport(c echo.Context) (clientQuery, *clientreport.Report
 		return q, nil, zone, nil
 	}
 	r, err := s.dash.ClientReport(ctx, ss.Account, s.scopeOf(c), q.period)
+	if errors.Is(err, domain.ErrNotConnected) {
+		return q, nil, zone, &httpkit.Error{Code: http.StatusGone, Err: err,
+			Msg: "The account was disconnected while its report was being made: there is no report of it, and what was kept of it is gone."}
+	}
 	return q, &r, zone, err
 }
 
@@ -180,6 +186,25 @@ func clientReportView(r clientreport.Report) *views.ClientReportBody {
 	}
 	for _, l := range r.Worst {
 		v.Worst = append(v.Worst, views.ClientWorst{Place: l.Place(), Building: l.Building, Alerts: l.Alerts, Missed: l.Missed, Longest: l.LongestWords()})
+	}
+	v.OutSummary, v.ServiceHours = r.OutSummary(), r.Outs.ServiceHours
+	if r.Outs.Now.Dispensers > 0 {
+		for _, b := range r.Outs.ByBuilding {
+			before := clientreport.OutWords(b.Then.Out)
+			if b.Then.Dispensers == 0 {
+				before = "not known"
+			}
+			out, in := clientreport.OutWords(b.Now.Out), clientreport.OutWords(b.Now.InService)
+			if b.Now.Dispensers == 0 {
+				out, in = "not known", "not known"
+			}
+			v.OutBuildings = append(v.OutBuildings, views.ClientOut{Name: r.BuildingName(b.Building), Dispensers: b.Now.Dispensers,
+				Out: out, InService: in, Before: before})
+		}
+		for _, l := range r.Outs.Worst {
+			v.OutWorst = append(v.OutWorst, views.ClientOut{Name: l.Place(), Building: l.BuildingName,
+				Out: clientreport.OutWords(l.Out), InService: clientreport.OutWords(l.InService)})
+		}
 	}
 	return v
 }

@@ -87,6 +87,8 @@ func headingFor(code int) string {
 		return "Not allowed"
 	case http.StatusTooManyRequests:
 		return "Too many attempts"
+	case http.StatusGone:
+		return "No longer here"
 	}
 	if code >= 500 {
 		return "Something went wrong"

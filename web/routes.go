@@ -164,6 +164,9 @@ func (s *Server) routeTable() []route {
 		{post, "/reports/settings", s.saveReportSettings, firstSynced, supervisor},
 		{get, "/service-levels", s.showServiceLevels, firstSynced, admin},
 		{post, "/service-levels", s.saveServiceLevels, firstSynced, admin},
+		{get, "/service-levels/buildings/:id", s.showBuildingServiceLevel, firstSynced, admin},
+		{post, "/service-levels/buildings/:id", s.saveBuildingServiceLevel, firstSynced, admin},
+		{post, "/service-levels/buildings/:id/follow", s.followAccountLevel, firstSynced, admin},
 		{get, "/trends", s.showTrends, firstSynced, viewer},
 		{get, "/trends.csv", s.exportTrends, firstSynced, viewer},
 

@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -12,6 +13,7 @@ import (
 	"washboard/internal/servicelevel"
 	"washboard/views"
 	"washboard/web/form"
+	"washboard/web/httpkit"
 )
 
 // The account's service level, at /service-levels: the hours the clock
@@ -24,15 +26,17 @@ func (s *Server) showServiceLevels(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m := s.serviceLevelsView(c, f)
+	m, err := s.accountLevelsView(c, f)
+	if err != nil {
+		return err
+	}
 	m.Saved = c.QueryParam("saved") == "1"
 	return render(c, http.StatusOK, views.ServiceLevelsPage(m))
 }
 
-// saveServiceLevels answers the form: saved and back to it, or the form
-// again as typed with the field refused and why.
-func (s *Server) saveServiceLevels(c echo.Context) error {
-	ss := sessionOf(c)
+// readServiceLevelForm reads the service level form as typed; problem is
+// a field the form reader refused.
+func readServiceLevelForm(c echo.Context) (dashboard.ServiceLevelForm, *form.Problem, error) {
 	f := dashboard.ServiceLevelForm{Claim: map[domain.AlertType]string{}, Resolve: map[domain.AlertType]string{}}
 	fields := []*form.Field{form.Text("week", "Service hours", &f.Week), form.Text("holidays", "Holidays", &f.Holidays),
 		form.Text("zone", "Time zone", &f.Zone)}
@@ -42,29 +46,130 @@ func (s *Server) saveServiceLevels(c echo.Context) error {
 			form.Text("resolve_"+string(t), t.Label()+", time to resolve", &resolves[i]))
 	}
 	problem, err := readForm(c, fields...)
-	if err != nil {
-		return err
-	}
 	for i, t := range domain.AlertTypes {
 		f.Claim[t], f.Resolve[t] = claims[i], resolves[i]
 	}
-	if problem != nil {
-		m := s.serviceLevelsView(c, f)
-		m.Field, m.Problem = problem.Field, problem.Msg
+	return f, problem, err
+}
+
+// saveServiceLevels answers the form: saved and back to it, or the form
+// again as typed with the field refused and why.
+func (s *Server) saveServiceLevels(c echo.Context) error {
+	ss := sessionOf(c)
+	f, problem, err := readServiceLevelForm(c)
+	if err != nil {
+		return err
+	}
+	refuse := func(field, msg string) error {
+		m, err := s.accountLevelsView(c, f)
+		if err != nil {
+			return err
+		}
+		m.Field, m.Problem = field, msg
 		return render(c, http.StatusUnprocessableEntity, views.ServiceLevelsPage(m))
 	}
-	words, err := s.dash.SaveServiceLevel(c.Request().Context(), ss.Account, f)
+	if problem != nil {
+		return refuse(problem.Field, problem.Msg)
+	}
+	words, err := s.dash.SaveServiceLevel(c.Request().Context(), ss.Account, s.scopeOf(c), f)
 	var refused *dashboard.FieldProblem
 	if errors.As(err, &refused) {
-		m := s.serviceLevelsView(c, f)
-		m.Field, m.Problem = refused.Field, refused.Msg
-		return render(c, http.StatusUnprocessableEntity, views.ServiceLevelsPage(m))
+		return refuse(refused.Field, refused.Msg)
+	}
+	var forbidden *domain.ForbiddenError
+	if errors.As(err, &forbidden) {
+		return &httpkit.Error{Code: http.StatusForbidden, Msg: forbidden.Why}
 	}
 	if err != nil {
 		return err
 	}
 	s.audit(c, domain.AuditServiceLevelsChanged, words)
 	return c.Redirect(http.StatusSeeOther, "/service-levels?saved=1")
+}
+
+// accountLevelsView is the account's service level page: its form, and
+// the buildings the person sees, each following it or with its own.
+func (s *Server) accountLevelsView(c echo.Context, f dashboard.ServiceLevelForm) (views.ServiceLevels, error) {
+	m := s.serviceLevelsView(c, f)
+	m.Locked, m.Words = s.scopeOf(c).Limited(), f.Words
+	bs, err := s.dash.BuildingLevels(c.Request().Context(), sessionOf(c).Account, s.scopeOf(c))
+	for _, b := range bs {
+		m.Buildings = append(m.Buildings, views.BuildingLevelRow{Name: b.Name, Href: buildingLevelPath(b.ID), Own: b.Own, Words: b.Words})
+	}
+	return m, err
+}
+
+// buildingLevelPath is the address of a building's service level.
+func buildingLevelPath(id string) string { return "/service-levels/buildings/" + url.PathEscape(id) }
+
+// showBuildingServiceLevel answers /service-levels/buildings/:id: the
+// building's own service level, or the account's to start one from.
+func (s *Server) showBuildingServiceLevel(c echo.Context) error {
+	ss := sessionOf(c)
+	b, f, own, err := s.dash.BuildingServiceLevelForm(c.Request().Context(), ss.Account, s.scopeOf(c), c.Param("id"), s.defaultZone())
+	if err != nil {
+		return err
+	}
+	m := s.buildingLevelView(c, b, f, own)
+	m.Saved, m.Followed = c.QueryParam("saved") == "1", c.QueryParam("followed") == "1"
+	return render(c, http.StatusOK, views.ServiceLevelsPage(m))
+}
+
+// saveBuildingServiceLevel gives a building its own service level: saved
+// and back to its page, or the form again as typed with the field
+// refused and why.
+func (s *Server) saveBuildingServiceLevel(c echo.Context) error {
+	ss, sc, id := sessionOf(c), s.scopeOf(c), c.Param("id")
+	ctx := c.Request().Context()
+	f, problem, err := readServiceLevelForm(c)
+	if err != nil {
+		return err
+	}
+	refuse := func(field, msg string) error {
+		b, _, own, err := s.dash.BuildingServiceLevelForm(ctx, ss.Account, sc, id, s.defaultZone())
+		if err != nil {
+			return err
+		}
+		m := s.buildingLevelView(c, b, f, own)
+		m.Field, m.Problem = field, msg
+		return render(c, http.StatusUnprocessableEntity, views.ServiceLevelsPage(m))
+	}
+	if problem != nil {
+		return refuse(problem.Field, problem.Msg)
+	}
+	b, words, err := s.dash.SaveBuildingServiceLevel(ctx, ss.Account, sc, id, f)
+	var refused *dashboard.FieldProblem
+	if errors.As(err, &refused) {
+		return refuse(refused.Field, refused.Msg)
+	}
+	if err != nil {
+		return err
+	}
+	s.audit(c, domain.AuditServiceLevelsChanged, b.Name+" has its own: "+words)
+	return c.Redirect(http.StatusSeeOther, buildingLevelPath(id)+"?saved=1")
+}
+
+// followAccountLevel removes a building's own service level: its alerts
+// follow the account's again.
+func (s *Server) followAccountLevel(c echo.Context) error {
+	ss, id := sessionOf(c), c.Param("id")
+	if _, err := readForm(c); err != nil {
+		return err
+	}
+	b, err := s.dash.FollowAccountLevel(c.Request().Context(), ss.Account, s.scopeOf(c), id)
+	if err != nil {
+		return err
+	}
+	s.audit(c, domain.AuditServiceLevelsChanged, b.Name+" follows the account's service level")
+	return c.Redirect(http.StatusSeeOther, buildingLevelPath(id)+"?followed=1")
+}
+
+func (s *Server) buildingLevelView(c echo.Context, b domain.Building, f dashboard.ServiceLevelForm, own bool) views.ServiceLevels {
+	m := s.serviceLevelsView(c, f)
+	m.Page.Title = "Service level of " + b.Name
+	m.Building, m.Own, m.Action = b.Name, own, buildingLevelPath(b.ID)
+	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Service levels", Href: "/service-levels"}, {Label: b.Name}}
+	return m
 }
 
 // defaultZone is the zone an account without a service level starts
@@ -80,6 +185,7 @@ func (s *Server) serviceLevelsView(c echo.Context, f dashboard.ServiceLevelForm)
 	m := views.ServiceLevels{Page: s.page(c, "Service levels", "service-levels"), Week: f.Week, Holidays: f.Holidays, Zone: f.Zone,
 		Updated: f.Updated}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Service levels"}}
+	m.Action = "/service-levels"
 	m.Zones = zoneOptions(f.Zone)
 	for _, t := range domain.AlertTypes {
 		m.Targets = append(m.Targets, views.TargetRow{Type: string(t), Label: t.Label(), Claim: f.Claim[t], Resolve: f.Resolve[t]})

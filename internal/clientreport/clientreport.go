@@ -135,6 +135,8 @@ type Report struct {
 	Worst []WorstLocation
 	// Buildings names the buildings of the figures, by id.
 	Buildings map[string]string
+	// Outs is how long the dispensers were out of product (AddOutHours).
+	Outs Outs
 }
 
 // Cell is the measure of the alerts of one type in one building.

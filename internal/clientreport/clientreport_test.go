@@ -21,6 +21,7 @@ type fakeStore struct {
 	measures  []store.AlertMeasure
 	buildings []domain.Building
 	levels    map[string]store.ServiceLevel
+	history   []store.DeviceReadings
 }
 
 func (f fakeStore) ServiceLevels(context.Context, string) (map[string]store.ServiceLevel, error) {
@@ -122,7 +123,8 @@ func TestBuild(t *testing.T) {
 		t.Errorf("against October: %+v", a)
 	}
 	rows := r.CSVRows()
-	if len(rows) != 2 || rows[0][0] != "North" || rows[0][5] != "66" || rows[1][0] != "South" || rows[1][5] != "0" {
+	if len(rows) != 4 || rows[0][0] != "North" || rows[0][5] != "66" || rows[1][0] != "South" || rows[1][5] != "0" ||
+		rows[2][0] != "North" || rows[2][1] != AllTypes || rows[2][2] != "3" || rows[3][0] != "South" || rows[3][1] != AllTypes {
 		t.Errorf("CSV rows = %v", rows)
 	}
 

@@ -2,7 +2,9 @@ package clientreport
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"washboard/internal/servicelevel"
@@ -76,18 +78,56 @@ func Minutes(s servicelevel.Stat, d time.Duration) string {
 // CSVHeader is the header of the report's CSV.
 var CSVHeader = []string{"building", "alert_type", "alerts", "claim_met", "claim_missed", "claim_share_met_percent",
 	"claim_median_minutes", "claim_p90_minutes", "resolve_met", "resolve_missed", "resolve_share_met_percent",
-	"resolve_median_minutes", "resolve_p90_minutes"}
+	"resolve_median_minutes", "resolve_p90_minutes", "dispensers", "dispenser_out_hours", "dispenser_out_hours_in_service"}
 
-// CSVRows is one row per building and alert type measured, in the
-// order of CSVHeader.
+// AllTypes is the alert type of a CSV row of a building's whole: its
+// alerts of every type, and its dispensers' out-hours.
+const AllTypes = "all"
+
+// CSVRows is one row per building and alert type measured, then one row
+// per building of its whole (AllTypes), in the order of CSVHeader; the
+// out-hours are on the rows of a building's whole only.
 func (r Report) CSVRows() [][]string {
-	rows := make([][]string, 0, len(r.Cells))
+	rows := make([][]string, 0, len(r.Cells)+len(r.Now.ByBuilding)+len(r.Outs.ByBuilding))
+	figures := func(building, typ string, g servicelevel.Group) []string {
+		return []string{building, typ, strconv.Itoa(g.Alerts),
+			strconv.Itoa(g.Claim.Met), strconv.Itoa(g.Claim.Missed), percentCell(g.Claim),
+			Minutes(g.Claim, g.Claim.Median), Minutes(g.Claim, g.Claim.P90),
+			strconv.Itoa(g.Resolve.Met), strconv.Itoa(g.Resolve.Missed), percentCell(g.Resolve),
+			Minutes(g.Resolve, g.Resolve.Median), Minutes(g.Resolve, g.Resolve.P90)}
+	}
 	for _, c := range r.Cells {
-		rows = append(rows, []string{c.Building, c.Type.Label(), strconv.Itoa(c.Alerts),
-			strconv.Itoa(c.Claim.Met), strconv.Itoa(c.Claim.Missed), percentCell(c.Claim),
-			Minutes(c.Claim, c.Claim.Median), Minutes(c.Claim, c.Claim.P90),
-			strconv.Itoa(c.Resolve.Met), strconv.Itoa(c.Resolve.Missed), percentCell(c.Resolve),
-			Minutes(c.Resolve, c.Resolve.Median), Minutes(c.Resolve, c.Resolve.P90)})
+		rows = append(rows, append(figures(c.Building, c.Type.Label(), c.Group), "", "", ""))
+	}
+	whole := map[string]servicelevel.Group{}
+	var ids []string
+	for _, g := range r.Now.ByBuilding {
+		whole[g.Building] = g.Group
+		ids = append(ids, g.Building)
+	}
+	outs := map[string]OutHours{}
+	for _, b := range r.Outs.ByBuilding {
+		if b.Now.Dispensers == 0 {
+			continue
+		}
+		outs[b.Building] = b.Now
+		if _, ok := whole[b.Building]; !ok {
+			ids = append(ids, b.Building)
+		}
+	}
+	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(r.BuildingName(a), r.BuildingName(b)) })
+	for _, id := range ids {
+		row := figures(r.BuildingName(id), AllTypes, whole[id])
+		if o, ok := outs[id]; ok {
+			in := ""
+			if r.Outs.ServiceHours {
+				in = Hours(o.InService)
+			}
+			row = append(row, strconv.Itoa(o.Dispensers), Hours(o.Out), in)
+		} else {
+			row = append(row, "", "", "")
+		}
+		rows = append(rows, row)
 	}
 	return rows
 }

@@ -68,6 +68,7 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 	pdf.Ln(2)
 	if !r.Set {
 		text(11, "", "The account has no service level, so no alert was measured against a target.")
+		r.writeOuts(pdf, text, heading, fit)
 		return pdf.Output(w)
 	}
 	for _, line := range r.Summary() {
@@ -151,7 +152,63 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 		pdf.Ln(2)
 		text(9, "", fmt.Sprintf("%d alerts of types without targets were not measured.", r.Now.Unmeasured))
 	}
+	r.writeOuts(pdf, text, heading, fit)
 	return pdf.Output(w)
+}
+
+// writeOuts writes how long the dispensers were out of product: in all
+// against the period before, by building, and the locations out longest.
+func (r Report) writeOuts(pdf *fpdf.Fpdf, text func(size float64, style, s string), heading func(string), fit func(string, float64) string) {
+	lines := r.OutSummary()
+	if len(lines) == 0 {
+		return
+	}
+	heading("Dispensers out of product")
+	for _, line := range lines {
+		text(10, "", line)
+	}
+	o := r.Outs
+	if o.Now.Dispensers == 0 {
+		return
+	}
+	row := func(widths []float64, style string, cells ...string) {
+		pdf.SetFont("Helvetica", style, 8)
+		border := ""
+		if style == "B" {
+			border = "B"
+		}
+		for i, c := range cells {
+			pdf.CellFormat(widths[i], 5, fit(c, widths[i]), border, 0, "L", false, 0, "")
+		}
+		pdf.Ln(-1)
+	}
+	within := func(cells []string, in string) []string {
+		if o.ServiceHours {
+			return append(cells, in)
+		}
+		return cells
+	}
+	pdf.Ln(1)
+	bw := []float64{60, 20, 34, 34, 34}
+	row(bw, "B", within([]string{"Building", "Dispensers", "Out, " + r.Period.String()}, "Within service hours")...)
+	for i, b := range o.ByBuilding {
+		if i == MaxPDFRows {
+			text(8, "I", fmt.Sprintf("%d more buildings in the CSV.", len(o.ByBuilding)-MaxPDFRows))
+			break
+		}
+		if b.Now.Dispensers == 0 {
+			continue
+		}
+		row(bw, "", within([]string{r.BuildingName(b.Building), strconv.Itoa(b.Now.Dispensers), OutWords(b.Now.Out)}, OutWords(b.Now.InService))...)
+	}
+	if len(o.Worst) > 0 {
+		pdf.Ln(2)
+		lw := []float64{80, 50, 25, 25}
+		row(lw, "B", within([]string{"Location out longest", "Building", "Out"}, "Within hours")...)
+		for _, l := range o.Worst {
+			row(lw, "", within([]string{l.Place(), l.BuildingName, OutWords(l.Out)}, OutWords(l.InService))...)
+		}
+	}
 }
 
 // LongestWords is the location's longest time to resolve in words; "–"

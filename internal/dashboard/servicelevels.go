@@ -25,6 +25,7 @@ const MeasureRetention = 400 * 24 * time.Hour
 type serviceLevelStore interface {
 	ServiceLevels(ctx context.Context, account string) (map[string]store.ServiceLevel, error)
 	SaveServiceLevel(ctx context.Context, account string, sl store.ServiceLevel) error
+	RemoveServiceLevel(ctx context.Context, account, building string) error
 	AlertMeasures(ctx context.Context, account string, ids []string) (map[string]store.AlertMeasure, error)
 	FirstClaims(ctx context.Context, account string, ids []string) (map[string]time.Time, error)
 	EachAlertMeasure(ctx context.Context, account string, from, to time.Time, buildings []string, f func(store.AlertMeasure) error) error
@@ -70,6 +71,8 @@ type ServiceLevelForm struct {
 	Week, Holidays, Zone string
 	Claim, Resolve       map[domain.AlertType]string
 	Updated              time.Time // when it was saved; zero when never
+	// Words is the service level kept, in words; "" when none is.
+	Words string
 }
 
 // FieldProblem says why a field of a form was refused, in words.
@@ -83,20 +86,32 @@ func (p *FieldProblem) Error() string { return p.Msg }
 // ServiceLevelForm reads the account's own service level as its page
 // shows it; an account without one gets an empty form in zone.
 func (s *Service) ServiceLevelForm(ctx context.Context, account string, zone *time.Location) (ServiceLevelForm, error) {
-	f := ServiceLevelForm{Zone: zone.String(), Claim: map[domain.AlertType]string{}, Resolve: map[domain.AlertType]string{}}
 	levels, err := s.store.ServiceLevels(ctx, account)
 	if err != nil {
-		return f, err
+		return emptyForm(zone), err
 	}
 	sl, ok := levels[""]
 	if !ok {
-		return f, nil
+		return emptyForm(zone), nil
 	}
-	f.Week, f.Holidays, f.Zone, f.Updated = sl.Week, sl.Holidays, sl.Zone, sl.Updated
+	return formOf(sl), nil
+}
+
+func emptyForm(zone *time.Location) ServiceLevelForm {
+	return ServiceLevelForm{Zone: zone.String(), Claim: map[domain.AlertType]string{}, Resolve: map[domain.AlertType]string{}}
+}
+
+// formOf is a kept service level as its form shows it.
+func formOf(sl store.ServiceLevel) ServiceLevelForm {
+	f := ServiceLevelForm{Week: sl.Week, Holidays: sl.Holidays, Zone: sl.Zone, Updated: sl.Updated,
+		Claim: map[domain.AlertType]string{}, Resolve: map[domain.AlertType]string{}}
 	for _, t := range sl.Targets {
 		f.Claim[t.Type], f.Resolve[t.Type] = minutes(t.Claim), minutes(t.Resolve)
 	}
-	return f, nil
+	if p, err := levels.Policy(sl); err == nil {
+		f.Words = levels.Words(p)
+	}
+	return f
 }
 
 // minutes writes a target as the form reads it: "" for none, "15" for
@@ -163,13 +178,25 @@ func problem(field string, err error) error {
 }
 
 // SaveServiceLevel checks the account's own service level as typed
-// (ReadServiceLevel) and keeps it; it returns what it kept, in words.
-func (s *Service) SaveServiceLevel(ctx context.Context, account string, f ServiceLevelForm) (string, error) {
+// (ReadServiceLevel) and keeps it; it returns what it kept, in words. It
+// measures the alerts of every building without one of its own, so a
+// person limited to some buildings may not change it
+// (domain.ErrForbidden): they give their buildings their own.
+func (s *Service) SaveServiceLevel(ctx context.Context, account string, sc domain.BuildingScope, f ServiceLevelForm) (string, error) {
+	if sc.Limited() {
+		return "", &domain.ForbiddenError{Why: "The account's service level covers every building, so only a person who sees every building changes it. Give your buildings their own instead."}
+	}
+	return s.saveServiceLevel(ctx, account, "", f)
+}
+
+// saveServiceLevel checks a service level as typed and keeps it as the
+// building's ("" for the account's own).
+func (s *Service) saveServiceLevel(ctx context.Context, account, building string, f ServiceLevelForm) (string, error) {
 	sl, err := ReadServiceLevel(f)
 	if err != nil {
 		return "", err
 	}
-	sl.Updated = s.clock.Now()
+	sl.Building, sl.Updated = building, s.clock.Now()
 	p, err := levels.Policy(sl)
 	if err != nil {
 		return "", err
@@ -178,6 +205,99 @@ func (s *Service) SaveServiceLevel(ctx context.Context, account string, f Servic
 		return "", err
 	}
 	return levels.Words(p), nil
+}
+
+// BuildingLevel is a building and the service level its alerts are
+// measured against: its own, or the account's.
+type BuildingLevel struct {
+	domain.Building
+	// Own says the building has a service level of its own; Words is it
+	// in words, and Updated when it was saved.
+	Own     bool
+	Words   string
+	Updated time.Time
+}
+
+// BuildingLevels lists the buildings the scope sees, in the layout's
+// order, each with whether it has a service level of its own.
+func (s *Service) BuildingLevels(ctx context.Context, account string, sc domain.BuildingScope) ([]BuildingLevel, error) {
+	bs, err := s.store.Buildings(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	kept, err := s.store.ServiceLevels(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	var out []BuildingLevel
+	for _, b := range seen(sc, bs) {
+		bl := BuildingLevel{Building: b}
+		if sl, ok := kept[b.ID]; ok && b.ID != "" {
+			bl.Own, bl.Updated = true, sl.Updated
+			if p, err := levels.Policy(sl); err == nil {
+				bl.Words = levels.Words(p)
+			}
+		}
+		out = append(out, bl)
+	}
+	return out, nil
+}
+
+// building is the account's building of the id, when the scope sees it:
+// domain.ErrNotFound otherwise, as for an id the account has not.
+func (s *Service) building(ctx context.Context, account string, sc domain.BuildingScope, id string) (domain.Building, error) {
+	if id == "" || !sc.Sees(id) {
+		return domain.Building{}, notSeen("building", id)
+	}
+	return s.store.Building(ctx, account, id)
+}
+
+// BuildingServiceLevelForm reads a building's service level as its page
+// shows it, and whether it is its own: a building that follows the
+// account's gets the account's (or an empty form in zone) to start from.
+func (s *Service) BuildingServiceLevelForm(ctx context.Context, account string, sc domain.BuildingScope, id string,
+	zone *time.Location) (domain.Building, ServiceLevelForm, bool, error) {
+	b, err := s.building(ctx, account, sc, id)
+	if err != nil {
+		return b, emptyForm(zone), false, err
+	}
+	kept, err := s.store.ServiceLevels(ctx, account)
+	if err != nil {
+		return b, emptyForm(zone), false, err
+	}
+	if sl, ok := kept[id]; ok {
+		return b, formOf(sl), true, nil
+	}
+	if sl, ok := kept[""]; ok {
+		f := formOf(sl)
+		f.Updated = time.Time{}
+		return b, f, false, nil
+	}
+	return b, emptyForm(zone), false, nil
+}
+
+// SaveBuildingServiceLevel checks a building's service level as typed
+// (ReadServiceLevel) and keeps it as the building's own: its alerts are
+// measured against it from now on. It returns the building and what it
+// kept, in words.
+func (s *Service) SaveBuildingServiceLevel(ctx context.Context, account string, sc domain.BuildingScope, id string,
+	f ServiceLevelForm) (domain.Building, string, error) {
+	b, err := s.building(ctx, account, sc, id)
+	if err != nil {
+		return b, "", err
+	}
+	words, err := s.saveServiceLevel(ctx, account, id, f)
+	return b, words, err
+}
+
+// FollowAccountLevel removes a building's own service level: its alerts
+// are measured against the account's again.
+func (s *Service) FollowAccountLevel(ctx context.Context, account string, sc domain.BuildingScope, id string) (domain.Building, error) {
+	b, err := s.building(ctx, account, sc, id)
+	if err != nil {
+		return b, err
+	}
+	return b, s.store.RemoveServiceLevel(ctx, account, id)
 }
 
 // AlertLevel is an alert measured against its targets: live while it is

@@ -21,6 +21,8 @@ type Store interface {
 	SyncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error)
 	ReportSettings(ctx context.Context, account string) (rs store.ReportSettings, ok bool, err error)
 	SaveReportSettings(ctx context.Context, account string, rs store.ReportSettings) error
+	// Connection tells whether the account is connected (domain.ErrNotConnected).
+	Connection(ctx context.Context, account string) (store.Connection, error)
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 }
@@ -55,6 +57,7 @@ type alertReader interface {
 type deviceReader interface {
 	FindDevices(ctx context.Context, f store.DeviceFilter) ([]domain.Device, error)
 	DeviceHistory(ctx context.Context, account string, macs []string, from time.Time) (map[string][]store.Reading, error)
+	EachDeviceHistory(ctx context.Context, f store.HistoryFilter, each func(store.DeviceReadings) error) error
 }
 
 // screenStore keeps the wall screens.

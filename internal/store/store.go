@@ -433,6 +433,16 @@ type History interface {
 	// without readings is left out. A device's readings may share their
 	// Levels: change none.
 	DeviceHistory(ctx context.Context, account string, macs []string, from time.Time) (map[string][]Reading, error)
+	// EachDeviceHistory passes each, one device at a time in order of
+	// MAC, the readings of the account's devices the cache holds that the
+	// filter selects, taken in [From, To) and the last one taken before
+	// From, which tells the state at From, in time order. A device
+	// without such readings is left out. The readings are each's only
+	// during the call, and may share their Levels: change none. It stops
+	// at each's first error and returns it. What it holds is one device's
+	// readings, not the account's: a month of an account's history is
+	// read through it.
+	EachDeviceHistory(ctx context.Context, f HistoryFilter, each func(DeviceReadings) error) error
 	// PruneHistory removes the readings of the UTC days before the day of
 	// before, except each device's last day of readings before it, so
 	// that DeviceHistory from before still tells every device's state at
@@ -453,6 +463,27 @@ type History interface {
 	// the sum of what a reading of it holds. It reads less than
 	// FindDevices does. An account the cache does not hold has none.
 	DeviceStates(ctx context.Context, account string) ([]DeviceState, error)
+}
+
+// HistoryFilter selects the devices and the span of EachDeviceHistory.
+type HistoryFilter struct {
+	Account string
+	// From and To are the span, [From, To); a zero To leaves it open.
+	From, To time.Time
+	// Buildings, when not nil, keeps the devices of locations in these
+	// buildings only (none when it is empty): a person's scope
+	// (domain.BuildingScope.IDs).
+	Buildings []string
+	// Dispensers keeps the devices with compartments only.
+	Dispensers bool
+}
+
+// DeviceReadings is one device's readings, with where it is now.
+type DeviceReadings struct {
+	MAC        string
+	LocationID string
+	BuildingID string // "" when its location is not in the layout
+	Readings   []Reading
 }
 
 // DeviceState is what DeviceStates reads of a device.

@@ -445,6 +445,51 @@ func (j *Join) Done() (map[string][]store.Reading, error) {
 	return j.out, nil
 }
 
+// Device gathers the days of one device's readings, encoded, as an
+// engine reads them in order of day, and decodes them together. It is
+// used device after device (Reset), and keeps its arrays: what it holds
+// is the largest device's readings, not all of them.
+type Device struct {
+	raw    []byte      // the encoded days, one after another
+	days   []joinedDay // where each ends in raw
+	out    []store.Reading
+	levels levelSlab
+}
+
+// Reset forgets the days added, for the next device.
+func (d *Device) Reset() { d.raw, d.days = d.raw[:0], d.days[:0] }
+
+// Add adds a day (Day) of the device's readings, encoded, after those
+// added; it keeps no reference to data.
+func (d *Device) Add(day int64, data []byte) {
+	d.raw = append(d.raw, data...)
+	d.days = append(d.days, joinedDay{day: day, end: len(d.raw)})
+}
+
+// Readings decodes the days added and returns the readings taken before
+// to (every one when to is zero) that are at or after from, with the
+// last one before from (see From), in time order. They are valid until
+// the next call of Readings. A day that does not decode whole fails it,
+// naming the device (mac) and the day.
+func (d *Device) Readings(mac string, from, to time.Time) ([]store.Reading, error) {
+	clear(d.out) // keeps no levels alive
+	d.out, d.levels.free = d.out[:0], d.levels.free[:0]
+	begin := 0
+	for _, day := range d.days {
+		var err error
+		if d.out, err = decodeAppend(d.out, d.raw[begin:day.end], &d.levels); err != nil {
+			return nil, fmt.Errorf("history of device %s on %s: %w", mac, DayStart(day.day).Format(time.DateOnly), err)
+		}
+		begin = day.end
+	}
+	rs := From(d.out, from)
+	if !to.IsZero() {
+		end, _ := slices.BinarySearchFunc(rs, to, func(r store.Reading, t time.Time) int { return r.At.Compare(t) })
+		rs = rs[:end]
+	}
+	return rs, nil
+}
+
 // Days splits a device's readings into its days (Day), each encoded as
 // Encode does, in order of time: the rows of its history. The readings
 // may come in any order.

@@ -85,6 +85,99 @@ func (s *Store) DeviceHistory(ctx context.Context, account string, macs []string
 	return out.Done()
 }
 
+// historyChunk is how many devices EachDeviceHistory reads the rows of
+// in one statement: the engine sorts that many devices' rows of the
+// span, not the account's.
+const historyChunk = 200
+
+// EachDeviceHistory passes visit, one device at a time, the readings of
+// the account's devices the filter selects over its span, with the last
+// one before it. It lists the devices in order of MAC, then reads their
+// rows a chunk of devices at a time, each device's from its last day of
+// readings before the span's first day, and decodes one device's at a
+// time.
+func (s *Store) EachDeviceHistory(ctx context.Context, f store.HistoryFilter, visit func(store.DeviceReadings) error) error {
+	key, err := s.accountKey(ctx, f.Account, false)
+	if err != nil {
+		return err
+	}
+	list, args := `SELECT d.mac, d.location_id, coalesce(l.building_id, '') FROM devices d
+		LEFT JOIN locations l ON l.account_id = d.account_id AND l.id = d.location_id WHERE d.account_id = ?`, []any{key}
+	if f.Dispensers {
+		list += ` AND d.compartments <> '[]'`
+	}
+	in, inArgs := s.inBuildings("l.building_id", f.Buildings)
+	var devices []store.DeviceReadings
+	var d store.DeviceReadings
+	err = each(ctx, s.read, list+in+` ORDER BY d.mac`, append(args, inArgs...), []any{&d.MAC, &d.LocationID, &d.BuildingID}, func() error {
+		devices = append(devices, d)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var days readings.Device
+	for start := 0; start < len(devices); start += historyChunk {
+		if err := s.eachHistoryOf(ctx, key, f, devices[start:min(start+historyChunk, len(devices))], &days, visit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eachHistoryOf passes visit the readings of the devices given, one at a
+// time, those without readings of the span left out.
+func (s *Store) eachHistoryOf(ctx context.Context, key int64, f store.HistoryFilter, devices []store.DeviceReadings,
+	days *readings.Device, visit func(store.DeviceReadings) error) error {
+	macs := make([]string, len(devices))
+	index := make(map[string]int, len(devices))
+	for i, d := range devices {
+		macs[i], index[d.MAC] = d.MAC, i
+	}
+	list, arg := s.d.Strings(macs)
+	first := readings.Day(f.From)
+	last, args := ``, []any{arg, key, first, first, key}
+	if !f.To.IsZero() {
+		last, args = ` AND h.day <= ?`, append(args, readings.Day(f.To.Add(-time.Second)))
+	}
+	i := -1 // the device whose days are being added
+	flush := func() error {
+		if i < 0 {
+			return nil
+		}
+		rs, err := days.Readings(devices[i].MAC, f.From, f.To)
+		days.Reset()
+		if err != nil || len(rs) == 0 {
+			return err
+		}
+		d := devices[i]
+		d.Readings = rs
+		return visit(d)
+	}
+	var mac string
+	var day int64
+	var data []byte
+	err := each(ctx, s.read, `WITH m(mac) AS (SELECT DISTINCT value FROM (`+list+`) v),
+		f(mac, first) AS MATERIALIZED (SELECT m.mac, coalesce((SELECT p.day FROM device_history p
+			WHERE p.account_id = ? AND p.mac = m.mac AND p.day < ? ORDER BY p.day DESC LIMIT 1), ?) FROM m)
+		SELECT f.mac, h.day, h.readings FROM f `+s.d.JoinInOrder()+` device_history h
+			ON h.account_id = ? AND h.mac = f.mac AND h.day >= f.first`+last+`
+		ORDER BY f.mac, h.day`, args, []any{&mac, &day, s.d.ScanRaw(&data)}, func() error {
+		if i < 0 || mac != devices[i].MAC { // a device's rows come together
+			if err := flush(); err != nil {
+				return err
+			}
+			i = index[mac]
+		}
+		days.Add(day, data) // which keeps no reference to data
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
 // PruneHistory removes the rows of the days before before's, except each
 // device's last one before it.
 func (s *Store) PruneHistory(ctx context.Context, before time.Time) error {

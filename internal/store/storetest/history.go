@@ -584,3 +584,145 @@ func readingLines(rs []deviceReading) string {
 	}
 	return b.String()
 }
+
+// testEachDeviceHistory: a span's readings of an account's devices come
+// one device at a time, in order of MAC, each with the last reading
+// before the span and none taken at or after its end, and with where the
+// device is; the same readings DeviceHistory reads. Dispensers only, or
+// some buildings only, when the filter says so; another account's never;
+// the first error of the reader stops the read.
+func testEachDeviceHistory(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	l := testLayout("a", false)
+	l.Buildings = append(l.Buildings, domain.Building{ID: "a-b2", Name: "Annex"})
+	l.Floors = append(l.Floors, domain.Floor{ID: "a-f3", BuildingID: "a-b2", Name: "Ground"})
+	l.Rooms = append(l.Rooms, domain.Room{ID: "a-r3", FloorID: "a-f3", Name: "Lobby"})
+	l.Locations = append(l.Locations, domain.Location{ID: "a-5", RoomID: "a-r3", Name: "Soap", Type: domain.Soap})
+	mustReplaceLayout(t, s, l)
+	mustReplaceLayout(t, s, testLayout("b", false))
+	a1, a2, a3 := device("0000000000A1", "a-1", 90), device("0000000000A2", "a-5", 50), device("0000000000A3", "a-2", 40)
+	a3.Compartments = nil // a sensor, not a dispenser
+	from, to := t0.Add(-10*24*time.Hour), t0.Add(-2*24*time.Hour)
+	seeded := func(mac string, at time.Time, level int) store.Reading {
+		return store.Reading{At: at, Levels: []int{level}, Battery: 80, BatteryState: domain.BatteryNormal, LastSeen: at}
+	}
+	history := map[string][]store.Reading{
+		a1.MAC: {seeded(a1.MAC, from.Add(-3*24*time.Hour), 100), seeded(a1.MAC, from.Add(-time.Hour), 60), seeded(a1.MAC, from.Add(time.Hour), 0),
+			seeded(a1.MAC, from.Add(26*time.Hour), 100), seeded(a1.MAC, to.Add(-time.Second), 0), seeded(a1.MAC, to, 100)},
+		a2.MAC: {seeded(a2.MAC, from.Add(2*24*time.Hour), 30), seeded(a2.MAC, from.Add(5*24*time.Hour+7*time.Hour), 0)},
+		a3.MAC: {{At: from.Add(time.Hour), Battery: 50, BatteryState: domain.BatteryNormal}},
+		// A device the cache does not hold: its readings are not read.
+		"0000000000A9": {seeded("0000000000A9", from.Add(time.Hour), 0)},
+	}
+	if err := s.SeedHistory(ctx, "a", history); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SeedHistory(ctx, "b", map[string][]store.Reading{"0000000000B1": {seeded("0000000000B1", from.Add(time.Hour), 0)}}); err != nil {
+		t.Fatal(err)
+	}
+	writeDevices(t, s, "a", t0, []domain.Device{a1, a2, a3})
+	writeDevices(t, s, "b", t0, []domain.Device{device("0000000000B1", "b-1", 0)})
+
+	type got struct {
+		MAC, Location, Building string
+		Readings                []deviceReading
+	}
+	read := func(f store.HistoryFilter) []got {
+		t.Helper()
+		var out []got
+		err := s.EachDeviceHistory(ctx, f, func(d store.DeviceReadings) error {
+			g := got{MAC: d.MAC, Location: d.LocationID, Building: d.BuildingID}
+			for _, r := range d.Readings {
+				r.Levels = slices.Clone(r.Levels) // the reader's only during the call
+				g.Readings = append(g.Readings, deviceReading{d.MAC, r})
+			}
+			out = append(out, g)
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("EachDeviceHistory(%+v): %v", f, err)
+		}
+		return out
+	}
+	macs := func(gs []got) string {
+		var out []string
+		for _, g := range gs {
+			out = append(out, g.MAC+"@"+g.Location+"/"+g.Building)
+		}
+		return strings.Join(out, " ")
+	}
+
+	all := read(store.HistoryFilter{Account: "a", From: from, To: to})
+	if m := macs(all); m != "0000000000A1@a-1/a-b1 0000000000A2@a-5/a-b2 0000000000A3@a-2/a-b1" {
+		t.Fatalf("the devices read: %s", m)
+	}
+	a1Want := []deviceReading{{a1.MAC, history[a1.MAC][1]}, {a1.MAC, history[a1.MAC][2]}, {a1.MAC, history[a1.MAC][3]}, {a1.MAC, history[a1.MAC][4]}}
+	if !sameReadings(all[0].Readings, a1Want) {
+		t.Errorf("A1's readings of the span:\n%s\nwant the last before it and none from its end:\n%s", readingLines(all[0].Readings), readingLines(a1Want))
+	}
+	// The same as DeviceHistory's, cut at the span's end.
+	for _, g := range all {
+		var want []deviceReading
+		for _, r := range deviceHistory(t, s, "a", []string{g.MAC}, from) {
+			if r.At.Before(to) {
+				want = append(want, r)
+			}
+		}
+		if !sameReadings(g.Readings, want) {
+			t.Errorf("%s read one device at a time:\n%s\nwant as DeviceHistory reads it:\n%s", g.MAC, readingLines(g.Readings), readingLines(want))
+		}
+	}
+	if m := macs(read(store.HistoryFilter{Account: "a", From: from, To: to, Dispensers: true})); m != "0000000000A1@a-1/a-b1 0000000000A2@a-5/a-b2" {
+		t.Errorf("the dispensers read: %s", m)
+	}
+	if m := macs(read(store.HistoryFilter{Account: "a", From: from, To: to, Buildings: []string{"a-b2"}})); m != "0000000000A2@a-5/a-b2" {
+		t.Errorf("the devices of building a-b2 read: %s", m)
+	}
+	if m := macs(read(store.HistoryFilter{Account: "a", From: from, To: to, Buildings: []string{}})); m != "" {
+		t.Errorf("no building's devices read: %s", m)
+	}
+	if m := macs(read(store.HistoryFilter{Account: "a", From: to.Add(3 * 24 * time.Hour)})); m != "0000000000A1@a-1/a-b1 0000000000A2@a-5/a-b2 0000000000A3@a-2/a-b1" {
+		t.Errorf("from after every seeded reading, open-ended: %s; want each device's state from its last reading", m)
+	}
+	if m := macs(read(store.HistoryFilter{Account: "a", From: from.Add(-30 * 24 * time.Hour), To: from.Add(-20 * 24 * time.Hour)})); m != "" {
+		t.Errorf("a span before every reading: %s", m)
+	}
+	if m := macs(read(store.HistoryFilter{Account: "b", From: from, To: to})); m != "0000000000B1@b-1/b-b1" {
+		t.Errorf("account b's devices read: %s", m)
+	}
+	// Many devices, read in parts by some engines: each once, in order.
+	many := []domain.Device{a1, a2, a3}
+	seeds := map[string][]store.Reading{}
+	for i := range 450 {
+		d := device(fmt.Sprintf("0000000001%02X", i), "a-3", 50)
+		if i >= 256 {
+			d.MAC = fmt.Sprintf("0000000002%02X", i-256)
+		}
+		many = append(many, d)
+		if i%3 > 0 { // a third without readings
+			seeds[d.MAC] = []store.Reading{seeded(d.MAC, from.Add(time.Duration(i)*time.Minute), i%2*50)}
+		}
+	}
+	if err := s.SeedHistory(ctx, "a", seeds); err != nil {
+		t.Fatal(err)
+	}
+	writeDevices(t, s, "a", t0, many)
+	var seen []string
+	for _, g := range read(store.HistoryFilter{Account: "a", From: from, To: to, Dispensers: true}) {
+		seen = append(seen, g.MAC)
+		if want, ok := seeds[g.MAC]; ok && (len(g.Readings) != 1 || !g.Readings[0].At.Equal(want[0].At) || !slices.Equal(g.Readings[0].Levels, want[0].Levels)) {
+			t.Errorf("%s's readings: %s; want %s", g.MAC, readingLines(g.Readings), readingLines([]deviceReading{{g.MAC, want[0]}}))
+		}
+	}
+	if len(seen) != 2+len(seeds) || !slices.IsSorted(seen) || len(slices.Compact(slices.Clone(seen))) != len(seen) {
+		t.Errorf("of %d dispensers with readings, %d read, in order: %t", 2+len(seeds), len(seen), slices.IsSorted(seen))
+	}
+
+	stop := fmt.Errorf("enough")
+	n := 0
+	err := s.EachDeviceHistory(ctx, store.HistoryFilter{Account: "a", From: from, To: to}, func(store.DeviceReadings) error { n++; return stop })
+	if err != stop || n != 1 {
+		t.Errorf("a reader's error: %v after %d devices; want it returned after the first", err, n)
+	}
+}

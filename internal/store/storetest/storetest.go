@@ -63,6 +63,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"HistoryOfAFailedRefresh", testHistoryOfAFailedRefresh},
 		{"DeviceStates", testDeviceStates},
 		{"SeedHistory", testSeedHistory},
+		{"EachDeviceHistory", testEachDeviceHistory},
 		{"NotificationsDue", testNotificationsDue},
 		{"NotificationsBounded", testNotificationsBounded},
 		{"NotificationIDsAreIdempotent", testNotificationIDsAreIdempotent},
