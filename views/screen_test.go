@@ -52,6 +52,17 @@ func sampleScreen() ScreenView {
 	}
 }
 
+// levelledScreen is the sample screen of an account with service level
+// targets: one item past its target to claim, one at risk of missing its
+// target to resolve.
+func levelledScreen() ScreenView {
+	m := sampleScreen()
+	m.Levels = &LevelCounts{AtRisk: 2, Missed: 1}
+	m.Groups[0].Items[0].Level = &Level{State: "missed", Claim: LevelOutcome{State: "missed"}, Resolve: LevelOutcome{State: "pending", Deadline: now.Add(time.Hour)}}
+	m.Groups[0].Items[1].Level = &Level{State: "at-risk", Claim: LevelOutcome{State: "met"}, Resolve: LevelOutcome{State: "at-risk", Deadline: now.Add(3 * time.Minute)}}
+	return m
+}
+
 func allClearScreen() ScreenView {
 	m := sampleScreen()
 	m.Counts = domain.Counts{OK: 1000}
@@ -72,6 +83,7 @@ func screenVariants() map[string]templ.Component {
 		"page":             ScreenPage(sampleScreen()),
 		"content":          ScreenContent(sampleScreen()),
 		"page-all-clear":   ScreenPage(allClearScreen()),
+		"page-levels":      ScreenPage(levelledScreen()),
 		"page-stale":       ScreenPage(stale),
 		"page-rejected":    ScreenPage(rejected),
 		"page-unlinked":    ScreenPage(unlinked),
@@ -690,5 +702,57 @@ func TestScreensPageWithoutScreens(t *testing.T) {
 	}
 	if n := doc.Find("[style], style").Length(); n > 0 {
 		t.Errorf("%d inline styles", n)
+	}
+}
+
+// An item whose alert is at risk of missing a target, or past one, says
+// so in words with an icon, and the counts line how many are; a screen
+// of an account without targets says none of it.
+func TestScreenSaysServiceLevels(t *testing.T) {
+	doc, _ := render(t, ScreenContent(levelledScreen()))
+	var got []string
+	doc.Find("li.screen-item").Each(func(_ int, s *goquery.Selection) {
+		if l := s.Find(".screen-item-level"); l.Length() > 0 {
+			got = append(got, text(s.Find(".screen-item-location"))+": "+text(l)+" ["+l.Find("use").AttrOr("href", "")[len(iconsURL):]+"]")
+		}
+	})
+	want := []string{"Stall 2: Past its target to claim [#action]", "Sink Left: At risk: resolve due 14:05 [#attention]"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("items say:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	counts := doc.Find(".screen-level-counts")
+	if got := text(counts); got != "Service level: 2 at risk · 1 past target" {
+		t.Errorf("the counts line reads %q", got)
+	}
+	if n := counts.Find("svg").Length(); n != 2 {
+		t.Errorf("the counts line has %d icons, want one each", n)
+	}
+
+	for _, tc := range []struct {
+		level *Level
+		want  string
+	}{
+		{&Level{State: "missed", Claim: LevelOutcome{State: "missed"}, Resolve: LevelOutcome{State: "missed"}}, "Past its targets to claim and resolve"},
+		{&Level{State: "missed", Claim: LevelOutcome{State: "met"}, Resolve: LevelOutcome{State: "missed"}}, "Past its target to resolve"},
+		{&Level{State: "at-risk", Claim: LevelOutcome{State: "at-risk", Deadline: now.Add(24 * time.Hour)}}, "At risk: claim due Sun 14:02"},
+		{&Level{State: "at-risk", Claim: LevelOutcome{State: "at-risk"}}, "At risk of missing its target to claim"},
+		{&Level{State: "pending", Claim: LevelOutcome{State: "pending"}}, ""},
+	} {
+		if got := screenLevelWords(tc.level, now, cet); got != tc.want {
+			t.Errorf("%+v reads %q, want %q", tc.level, got, tc.want)
+		}
+	}
+
+	// Targets but none at risk: no counts line.
+	m := levelledScreen()
+	m.Levels = &LevelCounts{}
+	m.Groups[0].Items[0].Level, m.Groups[0].Items[1].Level = nil, nil
+	doc, raw := render(t, ScreenContent(m))
+	if doc.Find(".screen-level-counts, .screen-item-level").Length() != 0 || strings.Contains(raw, "at risk") {
+		t.Error("a screen with nothing at risk speaks of service levels")
+	}
+	doc, raw = render(t, ScreenContent(sampleScreen()))
+	if doc.Find(".screen-level-counts, .screen-item-level").Length() != 0 || strings.Contains(raw, "Service level") {
+		t.Error("the screen of an account without targets speaks of service levels")
 	}
 }

@@ -90,6 +90,9 @@ type ScreenView struct {
 	// RunningOut are lines such as "Level 3 › Men's 3.12: 3 dispensers
 	// run out before 14:00", the rooms with the most first.
 	RunningOut []string
+	// Levels counts the open alerts at risk of missing a target and past
+	// one; nil when the account has no service level.
+	Levels *LevelCounts
 
 	PageSeconds int    // how long each page of items shows
 	DimFrom     string // "22:00", or "" for no dimming
@@ -131,6 +134,9 @@ type ScreenItem struct {
 	// nobody is.
 	ClaimedBy string
 	ClaimedAt time.Time
+	// Level is where its alert stands against its targets when it is at
+	// risk of missing one or past one; nil otherwise.
+	Level *Level
 }
 
 // ScreenStop says why a screen shows no more data. The zero value: it

@@ -186,6 +186,9 @@ func (s *Server) screenView(c echo.Context, sc screenCtx) (views.ScreenView, err
 		m.RunningOut = append(m.RunningOut, fmt.Sprintf("%s: %s run out before %s", r.Where,
 			plural(r.Dispensers, "dispenser"), v.RunsOutBy.In(s.cfg.Zone).Format("15:04")))
 	}
+	if v.Levels.Set {
+		m.Levels = &views.LevelCounts{AtRisk: v.Levels.AtRisk, Missed: v.Levels.Missed}
+	}
 	m.AllClear = len(m.Groups) == 0 && len(m.Attention) == 0
 	return m, nil
 }
@@ -195,7 +198,12 @@ func screenGroups(groups []dashboard.ScreenGroup) []views.ScreenGroup {
 	for _, g := range groups {
 		vg := views.ScreenGroup{Where: g.Where, Items: make([]views.ScreenItem, 0, len(g.Items))}
 		for _, it := range g.Items {
-			vg.Items = append(vg.Items, views.ScreenItem(it))
+			vi := views.ScreenItem{Location: it.Location, Problem: it.Problem, Severity: it.Severity, Since: it.Since, Overdue: it.Overdue,
+				ClaimedBy: it.ClaimedBy, ClaimedAt: it.ClaimedAt}
+			if it.Level != nil {
+				vi.Level = levelView(*it.Level, true)
+			}
+			vg.Items = append(vg.Items, vi)
 		}
 		out = append(out, vg)
 	}

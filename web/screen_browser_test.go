@@ -396,6 +396,7 @@ type screenState struct {
 	Columns     int      `json:"columns"` // distinct left edges of the items shown
 	Page        string   `json:"page"`
 	Outside     []string `json:"outside"` // items shown but outside the viewport
+	Levels      int      `json:"levels"`  // items shown that say where they stand against their targets
 }
 
 func readScreen(t *testing.T, ctx context.Context) screenState {
@@ -414,6 +415,7 @@ func readScreen(t *testing.T, ctx context.Context) screenState {
 			columns: new Set(listed.map(el => Math.round(el.getBoundingClientRect().left))).size,
 			page: document.getElementById('screen-pages').textContent,
 			outside: listed.filter(el => !inside(el)).map(el => el.textContent.trim()),
+			levels: listed.filter(el => el.querySelector('.screen-item-level')).length,
 		};
 	})()`))
 	must(t, err, "reading the screen")
@@ -521,12 +523,18 @@ func delayScript(t *testing.T, ctx context.Context, path string, delay time.Dura
 // TestBrowserScreenKeepsActionItemsOnEveryPage: when what needs attention
 // does not fit, the items that need action stay on every page and the
 // attention lines page beneath them; a floor where everything fits lists
-// it all, attention items included, on one page.
+// it all, attention items included, on one page. Items past their service
+// level's target, a line taller for saying so, are paged all the same.
 func TestBrowserScreenKeepsActionItemsOnEveryPage(t *testing.T) {
 	t.Parallel()
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)
+	targets := serviceLevelForm(user.pageCSRF("/service-levels"), "always", "", "UTC", "", "")
+	targets.Set("claim_consumable_out", "1") // every product out unclaimed for a minute is past its target
+	if r := user.post("/service-levels", targets); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("saving targets: %d\n%s", r.StatusCode, r.body)
+	}
 	acc := a.world.Accounts()[0]
 	account := user.createScreen(screenForm("Office", "account"))
 	var floor *sim.Floor
@@ -563,6 +571,9 @@ func TestBrowserScreenKeepsActionItemsOnEveryPage(t *testing.T) {
 		if s.Summaries == 0 {
 			t.Errorf("page %s shows no line of what needs attention", s.Page)
 		}
+		if s.Levels == 0 || len(s.Outside) > 0 {
+			t.Fatalf("page %s: %d items say they are past their target; items outside the screen: %q", s.Page, s.Levels, s.Outside)
+		}
 		pages[s.Page] = true
 		must(t, chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond)), "waiting")
 	}
@@ -570,6 +581,10 @@ func TestBrowserScreenKeepsActionItemsOnEveryPage(t *testing.T) {
 		t.Errorf("the screen did not page: %v", pages)
 	}
 
+	// Without targets, the floor's items are a line each again.
+	if r := user.post("/service-levels", serviceLevelForm(user.pageCSRF("/service-levels"), "always", "", "UTC", "", "")); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("removing the targets: %d\n%s", r.StatusCode, r.body)
+	}
 	loadAfter(t, ctx, chromedp.Navigate(a.srv.URL+"/s/"+oneFloor), "opening the floor screen")
 	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("screen-live"))), "waiting for the screen")
 	s := readScreen(t, ctx)

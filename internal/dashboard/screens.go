@@ -15,6 +15,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/forecast"
 	"washboard/internal/keyring"
+	"washboard/internal/servicelevel"
 	"washboard/internal/syncer"
 )
 
@@ -347,6 +348,10 @@ type ScreenView struct {
 	// run out before RunsOutBy, most first.
 	RunningOut []RoomRunningOut
 	RunsOutBy  time.Time
+	// Levels counts the open alerts of its place at risk of missing a
+	// target and past one; Set is false when the account has no service
+	// level.
+	Levels LevelCounts
 }
 
 // RoomRunningOut is how many dispensers of a room will run out soon.
@@ -376,6 +381,10 @@ type ScreenItem struct {
 	// alerts), since ClaimedAt; empty when nobody is.
 	ClaimedBy string
 	ClaimedAt time.Time
+	// Level is where the item's alert stands against its targets when it
+	// is at risk of missing one or past one (the worst of its alerts when
+	// it stands for several); nil otherwise.
+	Level *AlertLevel
 }
 
 // ScreenView reads what a screen shows.
@@ -405,14 +414,49 @@ func (s *Service) ScreenView(ctx context.Context, sc domain.Screen) (ScreenView,
 	for i, c := range cards {
 		ids[i] = c.Location.ID
 	}
-	p, _, err := s.placesOf(ctx, account, ids)
+	p, locs, err := s.placesOf(ctx, account, ids)
 	if err != nil {
 		return m, err
 	}
-	m.Action, m.Attention = screenGroups(cards, sc, p)
+	warnings, err := s.screenLevels(ctx, account, cards, Located{Locations: locs, Places: p}, &m.Levels)
+	if err != nil {
+		return m, err
+	}
+	m.Action, m.Attention = screenGroups(cards, sc, p, warnings)
 	m.RunsOutBy = s.clock.Now().Add(runningOutAhead).Truncate(time.Hour).Add(time.Hour)
 	m.RunningOut = runningOut(cards, sc, p, m.RunsOutBy)
 	return m, nil
+}
+
+// screenLevels measures the open alerts of the cards against their
+// targets, as the alerts page does (alertLevels), counts those at risk and
+// past target into c, and returns those by alert id.
+func (s *Service) screenLevels(ctx context.Context, account string, cards []Card, al Located, c *LevelCounts) (map[string]AlertLevel, error) {
+	ps, err := s.policies(ctx, account)
+	if err != nil || len(ps) == 0 {
+		return nil, err
+	}
+	c.Set = true
+	for _, cd := range cards {
+		al.Alerts = append(al.Alerts, cd.Alerts...)
+	}
+	levels, err := s.measureAlerts(ctx, account, ps, al, s.clock.Now())
+	if err != nil {
+		return nil, err
+	}
+	warnings := map[string]AlertLevel{}
+	for id, l := range levels {
+		switch l.Worst() {
+		case servicelevel.AtRisk:
+			c.AtRisk++
+		case servicelevel.Missed:
+			c.Missed++
+		default:
+			continue
+		}
+		warnings[id] = l
+	}
+	return warnings, nil
 }
 
 // runningOut counts, by room, the dispensers not out yet that are
@@ -460,10 +504,13 @@ type rankedItem struct {
 }
 
 // screenGroups turns the cards the screen shows into items in words,
-// grouped by room: what needs action (overdue, out, faults, batteries out,
-// offline), the most urgent rooms and items first; and apart, what only
-// needs attention (product or battery low).
-func screenGroups(cards []Card, sc domain.Screen, p Places) (action, attention []ScreenGroup) {
+// grouped by room: what needs action (overdue or past a service level
+// target, out, faults, batteries out, offline), the most urgent rooms and
+// items first; and apart, what only needs attention (product or battery
+// low). warnings are the open alerts at risk of missing a target or past
+// one, by id: a location with one shows when the screen shows what needs
+// action, whatever its health.
+func screenGroups(cards []Card, sc domain.Screen, p Places, warnings map[string]AlertLevel) (action, attention []ScreenGroup) {
 	type group struct {
 		where string
 		items []rankedItem
@@ -484,10 +531,10 @@ func screenGroups(cards []Card, sc domain.Screen, p Places) (action, attention [
 		return g
 	}
 	for _, cd := range cards {
-		if !sc.Shows(cd.Health) && !(cd.Health == domain.HealthAction && sc.Shows(domain.HealthAction)) {
+		if !sc.Shows(cd.Health) && !((cd.Health == domain.HealthAction || warned(cd, warnings)) && sc.Shows(domain.HealthAction)) {
 			continue
 		}
-		for _, it := range cardItems(cd) {
+		for _, it := range cardItems(cd, warnings) {
 			g := groupOf(actionBy, cd.Location.RoomID)
 			if it.Severity == domain.HealthAttention {
 				g = groupOf(attentionBy, cd.Location.RoomID)
@@ -521,9 +568,23 @@ func screenGroups(cards []Card, sc domain.Screen, p Places) (action, attention [
 	return sorted(actionBy), sorted(attentionBy)
 }
 
+// warned reports whether an open alert of the card is at risk of missing
+// a target or past one.
+func warned(cd Card, warnings map[string]AlertLevel) bool {
+	for _, a := range cd.Alerts {
+		if _, ok := warnings[a.ID]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // cardItems says in words what needs doing at one location, and who is
-// on it.
-func cardItems(cd Card) []rankedItem {
+// on it. An item that stands for open alerts at risk of missing a target
+// or past one (warnings, by id) says so; one past its target ranks with
+// the overdue ones. Such an alert that no item stands for (its device no
+// longer shows what it is about) gets an item of its own.
+func cardItems(cd Card, warnings map[string]AlertLevel) []rankedItem {
 	var out []rankedItem
 	var claim domain.Claim
 	for _, c := range cd.Claims {
@@ -531,20 +592,44 @@ func cardItems(cd Card) []rankedItem {
 			claim = c
 		}
 	}
-	add := func(rank int, problem string, sev domain.Health, since time.Time, overdue bool) {
+	shown := map[string]bool{} // the warned alerts an item stands for
+	// levelOf is the worst warning of the open alerts of the types, of
+	// the device mac ("" for any).
+	levelOf := func(mac string, types ...domain.AlertType) *AlertLevel {
+		var worst *AlertLevel
+		for _, a := range cd.Alerts {
+			l, ok := warnings[a.ID]
+			if !ok || !slices.Contains(types, a.Type) || (mac != "" && len(a.MACs) > 0 && !slices.Contains(a.MACs, mac)) {
+				continue
+			}
+			shown[a.ID] = true
+			if worst == nil || l.Worst() == servicelevel.Missed {
+				worst = &l
+			}
+		}
+		return worst
+	}
+	add := func(rank int, problem string, sev domain.Health, since time.Time, overdue bool, level *AlertLevel) {
+		if level != nil && level.Worst() == servicelevel.Missed {
+			rank = rankOverdue
+		}
 		out = append(out, rankedItem{ScreenItem{Location: cd.Location.Name, Problem: problem, Severity: sev, Since: since, Overdue: overdue,
-			ClaimedBy: claim.Name, ClaimedAt: claim.At}, rank})
+			ClaimedBy: claim.Name, ClaimedAt: claim.At, Level: level}, rank})
 	}
 	overdueTypes := map[domain.AlertType]bool{}
 	for _, a := range cd.Alerts {
 		if a.Overdue {
 			overdueTypes[a.Type] = true
-			add(rankOverdue, "Overdue: "+a.Type.Label(), domain.HealthAction, a.Created, true)
+			var level *AlertLevel
+			if l, ok := warnings[a.ID]; ok {
+				shown[a.ID], level = true, &l
+			}
+			add(rankOverdue, "Overdue: "+a.Type.Label(), domain.HealthAction, a.Created, true, level)
 		}
 	}
 	for _, d := range cd.Devices {
 		if d.Offline {
-			add(rankOffline, "Offline", domain.HealthOffline, d.LastSeen, false)
+			add(rankOffline, "Offline", domain.HealthOffline, d.LastSeen, false, levelOf(d.MAC, domain.AlertDeviceOff))
 			continue
 		}
 		out, low := 0, 0
@@ -556,25 +641,38 @@ func cardItems(cd Card) []rankedItem {
 			}
 		}
 		if out > 0 && !overdueTypes[domain.AlertConsumableOut] {
-			add(rankOut, "Product out", domain.HealthAction, time.Time{}, false)
+			add(rankOut, "Product out", domain.HealthAction, time.Time{}, false, levelOf(d.MAC, domain.AlertConsumableOut))
 		}
 		for _, f := range d.Faults {
-			add(rankFault, f.Label(), domain.HealthAction, time.Time{}, false)
+			add(rankFault, f.Label(), domain.HealthAction, time.Time{}, false, levelOf(d.MAC, faultAlertTypes[f.Kind]...))
 		}
 		switch d.BatteryState {
 		case domain.BatteryShutdown:
 			if !overdueTypes[domain.AlertBatteryOut] {
-				add(rankBattery, "Battery out", domain.HealthAction, time.Time{}, false)
+				add(rankBattery, "Battery out", domain.HealthAction, time.Time{}, false, levelOf(d.MAC, domain.AlertBatteryOut))
 			}
 		case domain.BatteryLow:
-			add(rankBattery, "Battery low", domain.HealthAttention, time.Time{}, false)
+			add(rankBattery, "Battery low", domain.HealthAttention, time.Time{}, false, nil)
 		}
 		if low > 0 && out == 0 {
-			add(rankLow, "Product low", domain.HealthAttention, time.Time{}, false)
+			add(rankLow, "Product low", domain.HealthAttention, time.Time{}, false, nil)
 		}
 	}
 	if len(cd.Devices) == 0 {
-		add(rankOffline, "No device reporting", domain.HealthOffline, time.Time{}, false)
+		add(rankOffline, "No device reporting", domain.HealthOffline, time.Time{}, false, nil)
+	}
+	for _, a := range cd.Alerts {
+		if l, ok := warnings[a.ID]; ok && !shown[a.ID] {
+			add(rankFault, a.Type.Label(), domain.HealthAction, a.Created, false, &l)
+		}
 	}
 	return out
+}
+
+// faultAlertTypes are the types of the alerts a device's fault of each
+// kind stands for.
+var faultAlertTypes = map[domain.FaultKind][]domain.AlertType{
+	domain.FaultJam:    {domain.AlertJam},
+	domain.FaultSensor: {domain.AlertSensor, domain.AlertIncorrectlyLoaded},
+	domain.FaultSystem: {domain.AlertSystem},
 }

@@ -336,8 +336,17 @@ func (s *Service) policies(ctx context.Context, account string) (map[string]serv
 // every alert of an account without service levels.
 func (s *Service) alertLevels(ctx context.Context, account string, al Located, now time.Time) (map[string]AlertLevel, error) {
 	ps, err := s.policies(ctx, account)
-	if err != nil || len(ps) == 0 || len(al.Alerts) == 0 {
+	if err != nil || len(ps) == 0 {
 		return nil, err
+	}
+	return s.measureAlerts(ctx, account, ps, al, now)
+}
+
+// measureAlerts measures the alerts located at now against the account's
+// policies, as alertLevels says.
+func (s *Service) measureAlerts(ctx context.Context, account string, ps map[string]servicelevel.Policy, al Located, now time.Time) (map[string]AlertLevel, error) {
+	if len(al.Alerts) == 0 {
+		return nil, nil
 	}
 	var open, closed []string
 	for _, a := range al.Alerts {
