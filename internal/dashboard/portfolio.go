@@ -58,8 +58,8 @@ const maxClientStates = 4_000
 //   - the week is the same (the service level counts the alerts closed
 //     since Monday);
 //   - the shift's end and the estimates of when dispensers run out are
-//     the same: the run-outs are counted again from the devices kept,
-//     without reading, when either moves.
+//     the same: when either moves, the devices alone are read again to
+//     count the run-outs.
 
 // clientKey names a kept state: an account as a scope sees it.
 type clientKey struct {
@@ -68,7 +68,7 @@ type clientKey struct {
 }
 
 // keptClient is an account's state as read under one generation, with
-// what is needed to bring it up to the clock without reading again. It
+// what is needed to bring it up to the clock. It
 // is not changed once kept: a newer one replaces it.
 type keptClient struct {
 	generation uint64
@@ -77,9 +77,6 @@ type keptClient struct {
 	shiftZone  *time.Location
 	zone       *time.Location // of the week
 	monday     time.Time      // the week state.Level counts
-	// dispensers are the MACs of the scope's devices not out: those that
-	// may run out before the shift ends.
-	dispensers []string
 	// runOuts counts the dispensers estimated to run out by shiftEnd, as
 	// estimates said.
 	runOuts   int
@@ -127,11 +124,12 @@ func (s *Service) ClientState(ctx context.Context, account string, sc domain.Bui
 	e := kept
 	if e == nil || e.generation != gen || e.zone != zone {
 		var err error
-		if e, err = s.readClient(ctx, account, sc, zone, now); err != nil {
+		if e, err = s.readClient(ctx, account, sc, zone, now, s.estimates(account)); err != nil {
 			return ClientState{}, err
 		}
 		e.generation = gen
 	}
+	estimates := s.estimates(account)
 	next, changed := *e, e != kept
 	if monday := mondayOf(now, zone); !monday.Equal(e.monday) {
 		level, err := s.weekLevel(ctx, account, sc, monday)
@@ -140,14 +138,16 @@ func (s *Service) ClientState(ctx context.Context, account string, sc domain.Bui
 		}
 		next.state.Level, next.monday, changed = level, monday, true
 	}
-	var estimates map[string]forecast.Estimate
-	if s.forecast != nil {
-		estimates = s.forecast.Estimates(account)
-	}
 	cs := next.state
 	cs.Shift, cs.ShiftEnd = shiftAt(e.shifts, e.shiftZone, now)
-	if changed || !cs.ShiftEnd.Equal(e.shiftEnd) || !sameEstimates(estimates, e.estimates) {
-		next.runOuts, next.shiftEnd, next.estimates = runOuts(e.dispensers, estimates, cs.ShiftEnd), cs.ShiftEnd, estimates
+	if !cs.ShiftEnd.Equal(e.shiftEnd) || !sameEstimates(estimates, e.estimates) {
+		devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: account, Buildings: sc.IDs()})
+		if err != nil {
+			return ClientState{}, err
+		}
+		next.runOuts, next.shiftEnd, next.estimates, changed = runOuts(devices, estimates, cs.ShiftEnd), cs.ShiftEnd, estimates, true
+	}
+	if changed {
 		s.clients.put(k, &next)
 	}
 	cs.RunOuts = next.runOuts
@@ -164,9 +164,19 @@ func (s *Service) generation(account string) uint64 {
 	return s.sync.Generation(account)
 }
 
+// estimates are the account's estimates of when dispensers run out: nil
+// without forecasts.
+func (s *Service) estimates(account string) map[string]forecast.Estimate {
+	if s.forecast == nil {
+		return nil
+	}
+	return s.forecast.Estimates(account)
+}
+
 // readClient reads from the cache what an account's state is made of, as
-// the scope sees it.
-func (s *Service) readClient(ctx context.Context, account string, sc domain.BuildingScope, zone *time.Location, now time.Time) (*keptClient, error) {
+// the scope sees it, at now, with its run-outs as estimates say.
+func (s *Service) readClient(ctx context.Context, account string, sc domain.BuildingScope, zone *time.Location, now time.Time,
+	estimates map[string]forecast.Estimate) (*keptClient, error) {
 	e := &keptClient{zone: zone, monday: mondayOf(now, zone)}
 	cs := &e.state
 	var err error
@@ -200,24 +210,28 @@ func (s *Service) readClient(ctx context.Context, account string, sc domain.Buil
 		}
 		if out {
 			cs.DispensersOut++
-		} else {
-			e.dispensers = append(e.dispensers, d.MAC)
 		}
 	}
 	if e.shifts, e.shiftZone, err = s.ReportSettings(ctx, account, zone); err != nil {
 		return nil, err
 	}
+	_, e.shiftEnd = shiftAt(e.shifts, e.shiftZone, now)
+	e.runOuts, e.estimates = runOuts(devices, estimates, e.shiftEnd), estimates
 	if cs.Level, err = s.weekLevel(ctx, account, sc, e.monday); err != nil {
 		return nil, err
 	}
 	return e, nil
 }
 
-// runOuts counts the dispensers estimated to run out by end.
-func runOuts(dispensers []string, estimates map[string]forecast.Estimate, end time.Time) int {
+// runOuts counts the dispensers, not out, estimated to run out by end.
+func runOuts(devices []domain.Device, estimates map[string]forecast.Estimate, end time.Time) int {
 	n := 0
-	for _, mac := range dispensers {
-		if e, ok := estimates[mac]; ok && e.Basis != forecast.ReportedOut && !e.At.After(end) {
+	for _, d := range devices {
+		out := false
+		for _, c := range d.Compartments {
+			out = out || c.Out
+		}
+		if e, ok := estimates[d.MAC]; ok && !out && e.Basis != forecast.ReportedOut && !e.At.After(end) {
 			n++
 		}
 	}
