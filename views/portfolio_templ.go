@@ -834,7 +834,7 @@ func PortfolioPage(m Portfolio) templ.Component {
 
 // PortfolioBody is what the portfolio page holds inside its frame, kept
 // rendered for everyone who sees the same accounts: it carries nothing of
-// the client's (the Open buttons post through the frame's page-form).
+// the client's (the Open buttons post through the frame's session-form).
 func PortfolioBody(m Portfolio) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -1354,14 +1354,14 @@ func PortfolioContent(m Portfolio) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				} else {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 125, "<button type=\"submit\" form=\"page-form\" formaction=\"/accounts/switch\" name=\"account\" value=\"")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 125, "<button type=\"submit\" form=\"session-form\" formaction=\"/accounts/switch\" name=\"account\" value=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var71 string
 					templ_7745c5c3_Var71, templ_7745c5c3_Err = templ.JoinStringErrs(r.Account)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/portfolio.templ`, Line: 314, Col: 110}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/portfolio.templ`, Line: 314, Col: 113}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var71))
 					if templ_7745c5c3_Err != nil {
@@ -1374,7 +1374,7 @@ func PortfolioContent(m Portfolio) templ.Component {
 					var templ_7745c5c3_Var72 string
 					templ_7745c5c3_Var72, templ_7745c5c3_Err = templ.JoinStringErrs(" " + r.Client)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/portfolio.templ`, Line: 314, Col: 163}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/portfolio.templ`, Line: 314, Col: 166}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var72))
 					if templ_7745c5c3_Err != nil {

@@ -474,10 +474,10 @@ func TestPortfolioShowsAnAlertThatOpensAtOnce(t *testing.T) {
 		t.Helper()
 		page := owner.get("/portfolio")
 		doc := page.doc(t)
-		if doc.Find(`form#page-form input[name="csrf_token"]`).Length() != 1 {
+		if doc.Find(`form#session-form input[name="csrf_token"]`).Length() != 1 {
 			t.Fatal("the portfolio page has no form for its buttons to post through")
 		}
-		row := doc.Find(`.portfolio-table tr:has(button[form="page-form"][formaction="/accounts/switch"][name="account"][value="` + idB + `"])`)
+		row := doc.Find(`.portfolio-table tr:has(button[form="session-form"][formaction="/accounts/switch"][name="account"][value="` + idB + `"])`)
 		if row.Length() != 1 {
 			t.Fatalf("no row with a button to open B:\n%s", page.body)
 		}
