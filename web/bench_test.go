@@ -38,8 +38,16 @@ import (
 // device. It returns a floor in the middle of the account.
 func benchCache(b *testing.B, st store.Store, account string, buildings, floors int) (floor string) {
 	b.Helper()
+	benchAccount(b, st, account, "Benchmark Estates", buildings, floors, 40)
+	return fmt.Sprintf("b%d-f%d", buildings/2, floors/2)
+}
+
+// benchAccount fills a cache with an account named name of
+// buildings×floors×rooms×5 devices, as benchCache does.
+func benchAccount(b *testing.B, st store.Store, account, name string, buildings, floors, rooms int) {
+	b.Helper()
 	ctx := context.Background()
-	l := domain.Layout{Account: domain.Account{ID: account, Name: "Benchmark Estates"}}
+	l := domain.Layout{Account: domain.Account{ID: account, Name: name}}
 	var devices []domain.Device
 	var alerts []domain.Alert
 	t0 := start.Add(-48 * time.Hour)
@@ -50,7 +58,7 @@ func benchCache(b *testing.B, st store.Store, account string, buildings, floors 
 		for fi := 0; fi < floors; fi++ {
 			fid := fmt.Sprintf("%s-f%d", bid, fi)
 			l.Floors = append(l.Floors, domain.Floor{ID: fid, BuildingID: bid, Name: fmt.Sprintf("Level %d", fi)})
-			for ri := 0; ri < 40; ri++ {
+			for ri := 0; ri < rooms; ri++ {
 				rid := fmt.Sprintf("%s-r%d", fid, ri)
 				l.Rooms = append(l.Rooms, domain.Room{ID: rid, FloorID: fid, Name: fmt.Sprintf("Restroom %d.%02d", fi, ri)})
 				for li := 0; li < 5; li++ {
@@ -89,7 +97,6 @@ func benchCache(b *testing.B, st store.Store, account string, buildings, floors 
 			b.Fatal(err)
 		}
 	}
-	return fmt.Sprintf("b%d-f%d", buildings/2, floors/2)
 }
 
 // benchServer is the dashboard over a prepared cache. Its upstream accepts

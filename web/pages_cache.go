@@ -188,9 +188,15 @@ type pageBuilder func(ctx context.Context, now time.Time) (*renderedPage, error)
 // alone to htmx, the whole page otherwise.
 func (s *Server) servePage(c echo.Context, path string, build pageBuilder) error {
 	ss := sessionOf(c)
-	now := s.clock.Now().Truncate(time.Second)
 	key := pageKey{account: ss.Account, path: path, name: ss.AccountName, scope: s.scopeOf(c).Key()}
-	stamp := httpkit.Stamp{Generation: s.sync.Generation(ss.Account), Second: now.Unix()}
+	return s.serveKept(c, key, s.sync.Generation(ss.Account), build)
+}
+
+// serveKept answers with the page named key, kept while generation, that
+// of its data, has not moved (and for the second); see servePage.
+func (s *Server) serveKept(c echo.Context, key pageKey, generation uint64, build pageBuilder) error {
+	now := s.clock.Now().Truncate(time.Second)
+	stamp := httpkit.Stamp{Generation: generation, Second: now.Unix()}
 	p, err := s.pages.Get(c.Request().Context(), key, stamp, func(ctx context.Context) (*renderedPage, error) {
 		p, err := build(ctx, now)
 		if err == nil {

@@ -18,6 +18,7 @@ import (
 	"washboard/internal/forecast"
 	"washboard/internal/people"
 	"washboard/internal/store"
+	"washboard/internal/upstream"
 	"washboard/views"
 )
 
@@ -524,5 +525,40 @@ func TestOrganisationPeopleArePutOnItsAccountsAlerts(t *testing.T) {
 	}
 	if got := claimCellOf(t, owner.get("/alerts"), alerts[0].ID); !strings.Contains(got, "Walt") {
 		t.Errorf("A's alert after Walt was put on it says %q; want his name", got)
+	}
+}
+
+// The portfolio page is kept for those who ask again, yet an alert that
+// opens in one of its accounts shows in its row at once; each row's Open
+// posts through the page's form, which carries the session's token.
+func TestPortfolioShowsAnAlertThatOpensAtOnce(t *testing.T) {
+	t.Parallel()
+	a, owner, _ := portfolioApp(t)
+	idB := a.accountOf(true)
+	openInB := func() string {
+		t.Helper()
+		page := owner.get("/portfolio")
+		doc := page.doc(t)
+		if doc.Find(`form#session-form input[name="csrf_token"]`).Length() != 1 {
+			t.Fatal("the portfolio page has no form for its buttons to post through")
+		}
+		row := doc.Find(`.portfolio-table tr:has(button[form="session-form"][formaction="/accounts/switch"][name="account"][value="` + idB + `"])`)
+		if row.Length() != 1 {
+			t.Fatalf("no row with a button to open B:\n%s", page.body)
+		}
+		return strings.TrimSpace(row.Find(`td[data-label="Open alerts"]`).Text())
+	}
+	before := openInB()
+	if openInB() != before {
+		t.Fatal("B's open alerts moved with nothing changed")
+	}
+	loc := a.world.Accounts()[1].Locations[0]
+	if _, err := a.engine.ApplyAlerts(context.Background(), idB, []upstream.Alert{{ID: "portfolio-new", LocationID: itoa(int64(loc.ID)),
+		MacIDs: []string{loc.Devices[0].MAC}, Status: upstream.StatusOpen, Type: string(domain.AlertJam), Created: a.clock.Now()}}); err != nil {
+		t.Fatal(err)
+	}
+	n, _ := strconv.Atoi(before)
+	if got := openInB(); got != strconv.Itoa(n+1) {
+		t.Errorf("B's open alerts after one opened, in the same second: %s; want %d", got, n+1)
 	}
 }

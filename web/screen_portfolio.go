@@ -37,7 +37,7 @@ func (s *Server) portfolioScreenView(c echo.Context, sc screenCtx, m views.Scree
 	states := map[string]screenClientLevel{}
 	ids, names := make([]string, 0, len(p.Accounts)), map[string]string{}
 	for _, a := range p.Accounts {
-		r, st, ok := s.clientRow(ctx, c, a, now)
+		r, st, ok := s.clientRow(ctx, s.logOf(c), a, now)
 		rows = append(rows, r)
 		ids, names[a.Account] = append(ids, a.Account), r.Client
 		if !ok {

@@ -145,6 +145,7 @@ type Server struct {
 	echo         *echo.Echo
 	version      string
 	pages        *httpkit.PageCache[pageKey, *renderedPage] // rendered live regions of pages
+	portfolios   keptPortfolios                             // people's portfolios, read lately
 	assets       map[string]*asset
 }
 

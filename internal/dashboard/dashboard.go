@@ -64,6 +64,9 @@ type Service struct {
 
 	// The reads of periods older than the cache covers (see Report).
 	pastReads pastReads
+
+	// The accounts' states the portfolio shows (see ClientState).
+	clients clientStates
 }
 
 // New returns the service.

@@ -2,10 +2,13 @@ package dashboard
 
 import (
 	"context"
+	"reflect"
+	"sync"
 	"time"
 
 	"washboard/internal/domain"
 	"washboard/internal/forecast"
+	"washboard/internal/report"
 	"washboard/internal/store"
 )
 
@@ -38,22 +41,155 @@ type ClientState struct {
 // maxClientAlerts bounds the open alerts read to count those unclaimed.
 const maxClientAlerts = 10_000
 
-// ClientState reads an account's state for a portfolio, as the scope
+// maxClientStates bounds the accounts' states kept for the portfolio: one
+// per account and scope, for 1,000 accounts (an organisation's most)
+// seen whole and in up to three scopes of some buildings each.
+const maxClientStates = 4_000
+
+// A portfolio shows the state of every account of an organisation, each
+// read from the cache with about five reads (counts, open alerts and
+// claims, devices, shifts, the week's measures): 200 accounts are a
+// thousand reads, on every render. So each account's state is kept, by
+// account and scope, for as long as what it is made of is unchanged:
+//   - what the cache holds of the account: the sync engine's generation,
+//     which moves with every change written here or announced by another
+//     replica (a refresh, the service's events, a claim, saved shifts or
+//     targets), has not moved;
+//   - the week is the same (the service level counts the alerts closed
+//     since Monday);
+//   - the shift's end and the estimates of when dispensers run out are
+//     the same: when either moves, the devices alone are read again to
+//     count the run-outs.
+
+// clientKey names a kept state: an account as a scope sees it.
+type clientKey struct {
+	account string
+	scope   string // domain.BuildingScope.Key
+}
+
+// keptClient is an account's state as read under one generation, with
+// what is needed to bring it up to the clock. It
+// is not changed once kept: a newer one replaces it.
+type keptClient struct {
+	generation uint64
+	state      ClientState // without its shift, run-outs and health
+	shifts     report.Shifts
+	shiftZone  *time.Location
+	zone       *time.Location // of the week
+	monday     time.Time      // the week state.Level counts
+	// runOuts counts the dispensers estimated to run out by shiftEnd, as
+	// estimates said.
+	runOuts   int
+	shiftEnd  time.Time
+	estimates map[string]forecast.Estimate
+}
+
+// clientStates are the accounts' states kept, at most maxClientStates.
+type clientStates struct {
+	mu sync.Mutex
+	m  map[clientKey]*keptClient
+}
+
+func (c *clientStates) get(k clientKey) *keptClient {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[k]
+}
+
+// put keeps e under k, making room by letting another state go when
+// maxClientStates are kept.
+func (c *clientStates) put(k clientKey, e *keptClient) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[clientKey]*keptClient{}
+	}
+	if _, ok := c.m[k]; !ok && len(c.m) >= maxClientStates {
+		for other := range c.m {
+			delete(c.m, other)
+			break
+		}
+	}
+	c.m[k] = e
+}
+
+// ClientState returns an account's state for a portfolio, as the scope
 // sees it, at now; zone is the time zone of its shifts unless it has
-// saved its own.
+// saved its own, and of its week. It reads the cache only when the state
+// kept is not what a read would return (see clientStates).
 func (s *Service) ClientState(ctx context.Context, account string, sc domain.BuildingScope, zone *time.Location, now time.Time) (ClientState, error) {
-	var cs ClientState
+	k := clientKey{account: account, scope: sc.Key()}
+	gen := s.generation(account)
+	kept := s.clients.get(k)
+	e := kept
+	if e == nil || e.generation != gen || e.zone != zone {
+		var err error
+		if e, err = s.readClient(ctx, account, sc, zone, now, s.estimates(account)); err != nil {
+			return ClientState{}, err
+		}
+		e.generation = gen
+	}
+	estimates := s.estimates(account)
+	next, changed := *e, e != kept
+	if monday := mondayOf(now, zone); !monday.Equal(e.monday) {
+		level, err := s.weekLevel(ctx, account, sc, monday)
+		if err != nil {
+			return ClientState{}, err
+		}
+		next.state.Level, next.monday, changed = level, monday, true
+	}
+	cs := next.state
+	cs.Shift, cs.ShiftEnd = shiftAt(e.shifts, e.shiftZone, now)
+	if !cs.ShiftEnd.Equal(e.shiftEnd) || !sameEstimates(estimates, e.estimates) {
+		devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: account, Buildings: sc.IDs()})
+		if err != nil {
+			return ClientState{}, err
+		}
+		next.runOuts, next.shiftEnd, next.estimates, changed = runOuts(devices, estimates, cs.ShiftEnd), cs.ShiftEnd, estimates, true
+	}
+	if changed {
+		s.clients.put(k, &next)
+	}
+	cs.RunOuts = next.runOuts
+	cs.Health = cs.worst()
+	return cs, nil
+}
+
+// generation is the sync engine's generation of the account: zero
+// without an engine.
+func (s *Service) generation(account string) uint64 {
+	if s.sync == nil {
+		return 0
+	}
+	return s.sync.Generation(account)
+}
+
+// estimates are the account's estimates of when dispensers run out: nil
+// without forecasts.
+func (s *Service) estimates(account string) map[string]forecast.Estimate {
+	if s.forecast == nil {
+		return nil
+	}
+	return s.forecast.Estimates(account)
+}
+
+// readClient reads from the cache what an account's state is made of, as
+// the scope sees it, at now, with its run-outs as estimates say.
+func (s *Service) readClient(ctx context.Context, account string, sc domain.BuildingScope, zone *time.Location, now time.Time,
+	estimates map[string]forecast.Estimate) (*keptClient, error) {
+	e := &keptClient{zone: zone, monday: mondayOf(now, zone)}
+	cs := &e.state
 	var err error
 	if cs.Rollup, err = s.rollupOf(ctx, account, sc); err != nil {
-		return cs, err
+		return nil, err
 	}
 	open, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, Buildings: sc.IDs(), Status: domain.AlertOpen, Limit: maxClientAlerts})
 	if err != nil {
-		return cs, err
+		return nil, err
 	}
 	claims, err := s.store.ActiveClaims(ctx, account)
 	if err != nil {
-		return cs, err
+		return nil, err
 	}
 	for _, a := range open {
 		if _, ok := claims[a.ID]; !ok {
@@ -62,14 +198,7 @@ func (s *Service) ClientState(ctx context.Context, account string, sc domain.Bui
 	}
 	devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: account, Buildings: sc.IDs()})
 	if err != nil {
-		return cs, err
-	}
-	if cs.Shift, cs.ShiftEnd, err = s.shiftEnd(ctx, account, zone, now); err != nil {
-		return cs, err
-	}
-	var estimates map[string]forecast.Estimate
-	if s.forecast != nil {
-		estimates = s.forecast.Estimates(account)
+		return nil, err
 	}
 	for _, d := range devices {
 		if d.Offline {
@@ -81,15 +210,38 @@ func (s *Service) ClientState(ctx context.Context, account string, sc domain.Bui
 		}
 		if out {
 			cs.DispensersOut++
-		} else if e, ok := estimates[d.MAC]; ok && e.Basis != forecast.ReportedOut && !e.At.After(cs.ShiftEnd) {
-			cs.RunOuts++
 		}
 	}
-	if cs.Level, err = s.weekLevel(ctx, account, sc, zone, now); err != nil {
-		return cs, err
+	if e.shifts, e.shiftZone, err = s.ReportSettings(ctx, account, zone); err != nil {
+		return nil, err
 	}
-	cs.Health = cs.worst()
-	return cs, nil
+	_, e.shiftEnd = shiftAt(e.shifts, e.shiftZone, now)
+	e.runOuts, e.estimates = runOuts(devices, estimates, e.shiftEnd), estimates
+	if cs.Level, err = s.weekLevel(ctx, account, sc, e.monday); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// runOuts counts the dispensers, not out, estimated to run out by end.
+func runOuts(devices []domain.Device, estimates map[string]forecast.Estimate, end time.Time) int {
+	n := 0
+	for _, d := range devices {
+		out := false
+		for _, c := range d.Compartments {
+			out = out || c.Out
+		}
+		if e, ok := estimates[d.MAC]; ok && !out && e.Basis != forecast.ReportedOut && !e.At.After(end) {
+			n++
+		}
+	}
+	return n
+}
+
+// sameEstimates says whether a and b are the same map: the forecasts
+// make a new map with each projection, and never change one given out.
+func sameEstimates(a, b map[string]forecast.Estimate) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
 func (cs ClientState) worst() domain.Health {
@@ -105,20 +257,16 @@ func (cs ClientState) worst() domain.Health {
 	return domain.HealthOK
 }
 
-// shiftEnd is the name and end of the account's shift at now, or of the
-// next one when now falls between shifts.
-func (s *Service) shiftEnd(ctx context.Context, account string, zone *time.Location, now time.Time) (string, time.Time, error) {
-	shifts, zone, err := s.ReportSettings(ctx, account, zone)
-	if err != nil {
-		return "", time.Time{}, err
-	}
+// shiftAt is the name and end of the shift at now, or of the next one
+// when now falls between shifts.
+func shiftAt(shifts report.Shifts, zone *time.Location, now time.Time) (string, time.Time) {
 	if p, ok := shifts.At(now, zone); ok {
-		return p.Shift, p.End, nil
+		return p.Shift, p.End
 	}
 	if p, ok := shifts.Next(shifts.LastEnded(now, zone)); ok {
-		return p.Shift, p.End, nil
+		return p.Shift, p.End
 	}
-	return "", now, nil
+	return "", now
 }
 
 // rollupOf is the account's counts as the scope sees them: a scope of

@@ -45,9 +45,22 @@ func (s *Service) ReportSettings(ctx context.Context, account string, zone *time
 	return shifts, saved, nil
 }
 
-// SaveReportSettings keeps the account's shifts and their time zone.
+// SaveReportSettings keeps the account's shifts and their time zone, and
+// announces the change: what runs out before a shift ends moves with it.
 func (s *Service) SaveReportSettings(ctx context.Context, account string, shifts report.Shifts, zone *time.Location) error {
-	return s.store.SaveReportSettings(ctx, account, store.ReportSettings{Shifts: shifts.String(), Zone: zone.String(), Updated: s.clock.Now()})
+	err := s.store.SaveReportSettings(ctx, account, store.ReportSettings{Shifts: shifts.String(), Zone: zone.String(), Updated: s.clock.Now()})
+	if err == nil {
+		s.announce(account, domain.ResourceMetadata)
+	}
+	return err
+}
+
+// announce moves the account's generation and tells its pages and the
+// other replicas of a change Washboard made to what they show.
+func (s *Service) announce(account string, res domain.Resource) {
+	if s.sync != nil {
+		s.sync.Changed(account, res)
+	}
 }
 
 // Buildings lists the account's buildings the scope sees.

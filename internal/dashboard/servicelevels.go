@@ -40,16 +40,20 @@ type WeekLevel struct {
 	Met, Missed int
 }
 
-// weekLevel reads the measures of the scope's alerts closed from the
-// start of now's week (Monday 00:00 in zone) on.
-func (s *Service) weekLevel(ctx context.Context, account string, sc domain.BuildingScope, zone *time.Location, now time.Time) (WeekLevel, error) {
+// mondayOf is the start of now's week: Monday 00:00 in zone.
+func mondayOf(now time.Time, zone *time.Location) time.Time {
+	y, m, d := now.In(zone).Date()
+	today := time.Date(y, m, d, 0, 0, 0, 0, zone)
+	return today.AddDate(0, 0, -(int(today.Weekday())+6)%7)
+}
+
+// weekLevel reads the measures of the scope's alerts closed from monday
+// on.
+func (s *Service) weekLevel(ctx context.Context, account string, sc domain.BuildingScope, monday time.Time) (WeekLevel, error) {
 	ps, err := s.policies(ctx, account)
 	if err != nil || len(ps) == 0 {
 		return WeekLevel{}, err
 	}
-	y, m, d := now.In(zone).Date()
-	today := time.Date(y, m, d, 0, 0, 0, 0, zone)
-	monday := today.AddDate(0, 0, -(int(today.Weekday())+6)%7)
 	wl := WeekLevel{Set: true}
 	err = s.store.EachAlertMeasure(ctx, account, monday, time.Time{}, sc.IDs(), func(m store.AlertMeasure) error {
 		claim, resolve := levels.Outcome(m.Claim).State, levels.Outcome(m.Resolve).State
@@ -204,6 +208,8 @@ func (s *Service) saveServiceLevel(ctx context.Context, account, building string
 	if err := s.store.SaveServiceLevel(ctx, account, sl); err != nil {
 		return "", err
 	}
+	// Alerts are measured against the new targets from now on.
+	s.announce(account, domain.ResourceAlerts)
 	return levels.Words(p), nil
 }
 
@@ -297,7 +303,12 @@ func (s *Service) FollowAccountLevel(ctx context.Context, account string, sc dom
 	if err != nil {
 		return b, err
 	}
-	return b, s.store.RemoveServiceLevel(ctx, account, id)
+	if err := s.store.RemoveServiceLevel(ctx, account, id); err != nil {
+		return b, err
+	}
+	// Its alerts are measured against the account's from now on.
+	s.announce(account, domain.ResourceAlerts)
+	return b, nil
 }
 
 // AlertLevel is an alert measured against its targets: live while it is

@@ -171,11 +171,14 @@ func (e *Engine) heard(a announcement) {
 	e.publish(Event{Account: a.Account, Kind: a.Kind, Resource: a.Resource, Change: a.Change, CredentialID: a.Credential, Message: a.Message, At: a.At})
 }
 
-// heardGap: some announcements may have been missed. Every account
-// watched here is told its data changed, so that pages and screens read
-// it again.
+// heardGap: some announcements may have been missed. Every account's
+// generation moves, watched here or not, so that what was kept of any
+// account (a page, a portfolio's row) is read again; every account
+// watched here is told its data changed, so that pages and screens ask
+// again.
 func (e *Engine) heardGap() {
 	e.mu.Lock()
+	e.gaps++
 	accounts := make([]string, 0, len(e.subs))
 	for account, subs := range e.subs {
 		if len(subs) > 0 {

@@ -131,3 +131,39 @@ func TestReplicasHearRejectionsAndLiveEvents(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// toldCluster is a cluster whose announcements the test sends, one at a
+// time: a send returns once the engine has taken the payload.
+type toldCluster struct{ heard chan string }
+
+func (c toldCluster) Acquire(context.Context, string) (interface {
+	Lost() <-chan struct{}
+	Release()
+}, bool, error) {
+	return nil, false, nil
+}
+
+func (c toldCluster) Publish(context.Context, string, string) error { return nil }
+
+func (c toldCluster) Subscribe(string) (<-chan string, func()) { return c.heard, func() {} }
+
+func (c toldCluster) ReplicasUp(context.Context) (int, error) { return 1, nil }
+
+// TestAGapInAnnouncementsMovesEveryAccountsGeneration: when a replica may
+// have missed the others' announcements, what it kept of any account is
+// read again, also of an account no page of this replica watches (a row
+// of a portfolio).
+func TestAGapInAnnouncementsMovesEveryAccountsGeneration(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, 10, 1)
+	told := toldCluster{heard: make(chan string)}
+	ctx, cancel := context.WithCancel(context.Background())
+	engine := New(ctx, nil, e.store, e.syncClock, Config{Cluster: told}, nil)
+	t.Cleanup(func() { cancel(); engine.Wait() })
+	before := engine.Generation("unwatched")
+	told.heard <- "" // a gap
+	told.heard <- "" // taken once the first was handled
+	if after := engine.Generation("unwatched"); after == before {
+		t.Errorf("an account watched nowhere here kept its generation %d after a gap in the announcements", after)
+	}
+}

@@ -92,6 +92,7 @@ type Engine struct {
 	rejected map[string]Rejection // credential id → why
 	subs     map[string]map[chan Event]struct{}
 	gens     map[string]uint64    // by account: see Generation
+	gaps     uint64               // announcements missed, moving every generation
 	records  map[string]uint64    // by account: see StatusVersion
 	eventsAt map[string]time.Time // by account: when the service's events last arrived
 	// liveToldAt is, by account, when the other replicas were last told

@@ -63,11 +63,13 @@ func (e *Engine) publish(ev Event) {
 // moves as soon as such a refresh has committed, before the refresh is
 // recorded and its EventChanged published, so that whatever was read from
 // the cache under an earlier generation can be told apart from what a read
-// now would return. It starts at zero with the engine.
+// now would return. It also moves, for every account, when announcements
+// of the other replicas may have been missed. It starts at zero with the
+// engine.
 func (e *Engine) Generation(account string) uint64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.gens[account]
+	return e.gens[account] + e.gaps
 }
 
 // StatusVersion counts the moments the account's sync states
