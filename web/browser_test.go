@@ -95,6 +95,13 @@ func stopChromium() {
 // browserSlots is free.
 func newChrome(t *testing.T, width, height int) context.Context {
 	t.Helper()
+	return newChromeWithin(t, width, height, 3*time.Minute)
+}
+
+// newChromeWithin is newChrome for a test whose browser work may take up
+// to within, from when its tab opens.
+func newChromeWithin(t *testing.T, width, height int, within time.Duration) context.Context {
+	t.Helper()
 	path := chromiumPath()
 	if path == "" {
 		needed(t, "Chromium: install it (apt-get install chromium) or set WASHBOARD_CHROMIUM to its path")
@@ -106,7 +113,7 @@ func newChrome(t *testing.T, width, height int) context.Context {
 	browserSlots <- struct{}{}
 	t.Cleanup(func() { <-browserSlots })
 	ctx, cancelCtx := chromedp.NewContext(shared, chromedp.WithNewBrowserContext())
-	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancelTimeout := context.WithTimeout(ctx, within)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx() })
 	sizeWindow(t, ctx, width, height)
 	return ctx

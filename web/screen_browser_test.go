@@ -216,11 +216,12 @@ func TestBrowserScreen(t *testing.T) {
 // TestBrowserScreenUpdatesGrowNothing: a screen that hangs for weeks takes
 // thousands of updates; they grow neither its DOM nor its JavaScript heap.
 // A test of its own, for its thousand updates keep a browser busy for a
-// while.
+// while: a minute alone, and over three beside the other tests on a
+// crowded 2-core machine, so its browser is given six.
 func TestBrowserScreenUpdatesGrowNothing(t *testing.T) {
 	t.Parallel()
 	a := newApp(t, Config{})
-	ctx := newChrome(t, 1920, 1080)
+	ctx := newChromeWithin(t, 1920, 1080, 6*time.Minute)
 	floor := a.world.Accounts()[0].Buildings[0].Floors[0]
 	user := a.browser()
 	user.signIn(credA)
