@@ -22,6 +22,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/mail"
 	"strings"
 	"time"
 
@@ -55,8 +56,9 @@ type Config struct {
 	// the contact in the VAPID signature (its "sub"), and the start of
 	// the links a push opens.
 	Link string
-	// Contact is the VAPID contact when Link is not https: a mailto: URL
-	// or an e-mail address. Push services write to it about problems.
+	// Contact is the VAPID contact when Link is not https: an e-mail
+	// address, alone or with a name (--mail-from). Push services write to
+	// it about problems.
 	Contact string
 	// Guard says which addresses push services may be at.
 	Guard notify.Guard
@@ -134,8 +136,8 @@ func (s *Service) subscriber() string {
 		return s.cfg.Link
 	}
 	c := strings.TrimPrefix(strings.TrimSpace(s.cfg.Contact), "mailto:")
-	if c == "" {
-		c = "washboard@localhost"
+	if a, err := mail.ParseAddress(c); err == nil {
+		return a.Address // webpush-go writes "mailto:" before it
 	}
-	return c // webpush-go writes "mailto:" before it
+	return "washboard@localhost"
 }

@@ -144,3 +144,25 @@ func TestPushServiceAnswers(t *testing.T) {
 		})
 	}
 }
+
+// Without an https address of its own, the server signs its pushes with
+// the sender of its mail as the contact push services write to.
+func TestPushContactIsTheMailSender(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 0)
+	svc, err := push.New(f.ctx, push.Config{Link: "http://localhost:8080", Contact: "Washboard <alerts@example.com>", Guard: f.guard(), TLS: f.srv.TLS()},
+		push.Deps{Store: f.st, Keys: f.ring})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := f.srv.NewDevice(t, "phone")
+	if _, err := svc.Subscribe(f.ctx, "p-ana", "phone", d.Sub); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Test(f.ctx, "p-ana"); err != nil {
+		t.Fatal(err)
+	}
+	if p := f.srv.Pushes(); len(p) != 1 || p[0].Subject != "mailto:alerts@example.com" {
+		t.Errorf("pushed %+v; want the contact mailto:alerts@example.com", p)
+	}
+}
