@@ -40,6 +40,39 @@ func (f *fakeStore) KeepSetting(_ context.Context, name, value string) (string, 
 	return value, nil
 }
 
+func (f *fakeStore) ReplaceSetting(_ context.Context, name, old, value string) (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.settings[name] != old {
+		return false, nil
+	}
+	f.settings[name] = value
+	return true, nil
+}
+
+func (f *fakeStore) PushSubscriptionSecrets(context.Context) (map[string][]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := map[string][]byte{}
+	for _, s := range f.subs {
+		out[s.ID] = s.Sealed
+	}
+	return out, nil
+}
+
+func (f *fakeStore) ResealPushSubscriptions(_ context.Context, byID map[string]store.Reseal) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for i, s := range f.subs {
+		if r, ok := byID[s.ID]; ok && bytes.Equal(r.Old, s.Sealed) {
+			f.subs[i].Sealed = r.New
+			n++
+		}
+	}
+	return n, nil
+}
+
 func (f *fakeStore) AddPushSubscription(_ context.Context, sub store.PushSubscription, max int) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

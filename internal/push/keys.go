@@ -59,14 +59,17 @@ type savedKeys struct {
 }
 
 // SettingKeeper keeps a setting once for every replica
-// (store.Push.KeepSetting).
+// (store.Push.KeepSetting), and replaces it when it is sealed again.
 type SettingKeeper interface {
 	KeepSetting(ctx context.Context, name, value string) (string, error)
+	ReplaceSetting(ctx context.Context, name, old, value string) (bool, error)
 }
 
 // LoadKeys returns the server's keys from the database, made and kept
 // there, sealed with the server's key, on the first start. Replicas that
 // start at once each make a pair, and all keep the first one written.
+// During a rotation of the secret key, keys sealed with the old one are
+// sealed again with the new one.
 func LoadKeys(ctx context.Context, st SettingKeeper, ring *keyring.Ring) (Keys, error) {
 	made, err := NewKeys()
 	if err != nil {
@@ -85,9 +88,15 @@ func LoadKeys(ctx context.Context, st SettingKeeper, ring *keyring.Ring) (Keys, 
 	if err != nil {
 		return Keys{}, errors.New("the push keys kept in the database do not read: they are not base64")
 	}
-	plain, _, err = ring.Open(keyring.PushKeys, raw, []byte(keysSetting))
+	plain, stale, err := ring.Open(keyring.PushKeys, raw, []byte(keysSetting))
 	if err != nil {
 		return Keys{}, fmt.Errorf("the push keys kept in the database do not open: %w; start with the key that sealed them", err)
+	}
+	if stale {
+		resealed := base64.StdEncoding.EncodeToString(ring.Seal(keyring.PushKeys, plain, []byte(keysSetting)))
+		if _, err := st.ReplaceSetting(ctx, keysSetting, kept, resealed); err != nil { // false: another replica did
+			return Keys{}, fmt.Errorf("sealing the push keys with the new key: %w", err)
+		}
 	}
 	var saved savedKeys
 	if err := json.Unmarshal(plain, &saved); err != nil {

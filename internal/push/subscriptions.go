@@ -136,7 +136,7 @@ func (s *Service) Subscribe(ctx context.Context, person, device string, sub Subs
 	hash := sha256.Sum256([]byte(sub.Endpoint))
 	kept := store.PushSubscription{
 		ID: id, PersonID: person, EndpointHash: hash[:], Device: device, Created: s.clk.Now(),
-		Sealed: s.ring.Seal(keyring.PushSubscriptions, plain, sealedFor(person, id)),
+		Sealed: s.ring.Seal(keyring.PushSubscriptions, plain, []byte(id)),
 	}
 	switch err := s.st.AddPushSubscription(ctx, kept, MaxDevices); {
 	case errors.Is(err, domain.ErrLimit):
@@ -146,10 +146,6 @@ func (s *Service) Subscribe(ctx context.Context, person, device string, sub Subs
 	}
 	return Device{ID: id, Name: device, Service: hostOf(sub.Endpoint), Created: kept.Created}, nil
 }
-
-// sealedFor binds a sealed subscription to its person and id: one
-// copied to another row does not open.
-func sealedFor(person, id string) []byte { return []byte(person + "\x00" + id) }
 
 // Devices lists a person's devices, oldest first.
 func (s *Service) Devices(ctx context.Context, person string) ([]Device, error) {
@@ -176,7 +172,9 @@ func (s *Service) Remove(ctx context.Context, person, id string) error {
 
 // open opens a kept subscription.
 func (s *Service) open(k store.PushSubscription) (Subscription, error) {
-	plain, _, err := s.ring.Open(keyring.PushSubscriptions, k.Sealed, sealedFor(k.PersonID, k.ID))
+	// Sealed for its id, a subscription copied to another row does not
+	// open.
+	plain, _, err := s.ring.Open(keyring.PushSubscriptions, k.Sealed, []byte(k.ID))
 	if err != nil {
 		return Subscription{}, err
 	}
@@ -192,4 +190,27 @@ func hostOf(endpoint string) string {
 		return "an address that is not valid"
 	}
 	return u.Host
+}
+
+// Resealer reads and replaces the sealed parts of subscriptions.
+type Resealer interface {
+	PushSubscriptionSecrets(ctx context.Context) (map[string][]byte, error)
+	ResealPushSubscriptions(ctx context.Context, byID map[string]store.Reseal) (int, error)
+}
+
+// Reseal seals again with the current key every subscription an old key
+// of the ring sealed, during a rotation of the secret key, and says how
+// many it sealed again.
+func Reseal(ctx context.Context, st Resealer, ring *keyring.Ring) (int, error) {
+	sealed, err := st.PushSubscriptionSecrets(ctx)
+	if err != nil {
+		return 0, err
+	}
+	byID := map[string]store.Reseal{}
+	for id, b := range sealed {
+		if nb, changed, err := ring.Reseal(keyring.PushSubscriptions, b, []byte(id)); err == nil && changed {
+			byID[id] = store.Reseal{Old: b, New: nb}
+		}
+	}
+	return st.ResealPushSubscriptions(ctx, byID)
 }

@@ -104,3 +104,28 @@ func TestKeysAreMadeOnceAndKeptSealed(t *testing.T) {
 		t.Errorf("with another server key: %v", err)
 	}
 }
+
+// During a rotation of the secret key, the push keys and the devices'
+// subscriptions are sealed again with the new key: once the old key is
+// gone, the server still pushes, with the same keys, to the same devices.
+func TestRotationSealsPushesAgain(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 0)
+	f.subscribe(t, "p-ana", "Ana's phone")
+	newKey, oldKey := bytes.Repeat([]byte{9}, keyring.KeySize), bytes.Repeat([]byte{7}, keyring.KeySize)
+	rotating, _ := keyring.New(newKey, oldKey)
+	if k, err := push.LoadKeys(f.ctx, f.st, rotating); err != nil || k.Public() != f.svc.PublicKey() {
+		t.Fatalf("the keys during the rotation: %v, %v", k, err)
+	}
+	if n, err := push.Reseal(f.ctx, f.st, rotating); err != nil || n != 1 {
+		t.Fatalf("Reseal = %d, %v; want the one device", n, err)
+	}
+	after, _ := keyring.New(newKey)
+	svc, err := push.New(f.ctx, push.Config{Link: "https://washboard.example.com", Guard: f.guard(), TLS: f.srv.TLS()}, push.Deps{Store: f.st, Keys: after})
+	if err != nil || svc.PublicKey() != f.svc.PublicKey() {
+		t.Fatalf("after the rotation: %v; the public key kept: %v", err, err == nil && svc.PublicKey() == f.svc.PublicKey())
+	}
+	if said, err := svc.Push(f.ctx, "acme", notify.PushStaff, productOut("n-1")); err != nil || said != "pushed to 1 of 1 device" {
+		t.Errorf("pushing after the rotation: %q, %v", said, err)
+	}
+}

@@ -33,6 +33,15 @@ type Push interface {
 	// RemovePushSubscription removes a person's subscription;
 	// domain.ErrNotFound when the person has none of the id.
 	RemovePushSubscription(ctx context.Context, person, id string) error
+	// PushSubscriptionSecrets returns every subscription's sealed part,
+	// by id, for a rotation of the secret key.
+	PushSubscriptionSecrets(ctx context.Context) (map[string][]byte, error)
+	// ResealPushSubscriptions replaces subscriptions' sealed parts, by
+	// id, where they are still Old; it returns how many it replaced.
+	ResealPushSubscriptions(ctx context.Context, byID map[string]Reseal) (int, error)
+	// ReplaceSetting replaces the value under name with value, if it is
+	// still old; false when it is not.
+	ReplaceSetting(ctx context.Context, name, old, value string) (bool, error)
 	// KeepSetting keeps value under name unless a value is kept there
 	// already, and returns the value kept: of several replicas that
 	// start at once, each gets the first one's.

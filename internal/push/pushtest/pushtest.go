@@ -46,6 +46,8 @@ type Push struct {
 	Topic   string
 	// Subject is the VAPID "sub" claim: who to write to.
 	Subject string
+	// At is when the push service took it.
+	At time.Time
 }
 
 // Server is a push service on loopback, over TLS.
@@ -158,6 +160,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		status, s.answers = s.answers[0], s.answers[1:]
 	}
 	if status == http.StatusCreated {
+		p.At = time.Now()
 		s.pushes = append(s.pushes, p)
 	}
 	s.mu.Unlock()

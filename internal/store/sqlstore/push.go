@@ -77,3 +77,29 @@ func (s *Store) KeepSetting(ctx context.Context, name, value string) (string, er
 	err := s.write.QueryRow(ctx, `SELECT value FROM settings WHERE name = ?`, name).Scan(&kept)
 	return kept, err
 }
+
+// PushSubscriptionSecrets returns every subscription's sealed part, by id.
+func (s *Store) PushSubscriptionSecrets(ctx context.Context) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	var (
+		id     string
+		sealed []byte
+	)
+	err := each(ctx, s.write, `SELECT id, sealed FROM push_subscriptions`, nil, []any{&id, &sealed}, func() error {
+		out[id] = sealed
+		return nil
+	})
+	return out, err
+}
+
+// ResealPushSubscriptions replaces subscriptions' sealed parts, by id,
+// where they are still what was read.
+func (s *Store) ResealPushSubscriptions(ctx context.Context, byID map[string]store.Reseal) (int, error) {
+	return s.reseal(ctx, `UPDATE push_subscriptions SET sealed = ? WHERE id = ? AND sealed = ?`, byID)
+}
+
+// ReplaceSetting replaces a setting's value if it is still old.
+func (s *Store) ReplaceSetting(ctx context.Context, name, old, value string) (bool, error) {
+	n, err := s.write.Exec(ctx, `UPDATE settings SET value = ? WHERE name = ? AND value = ?`, value, name, old)
+	return n == 1, err
+}

@@ -53,6 +53,18 @@ func testPushSubscriptions(t *testing.T, open func(*testing.T) store.Store) {
 		t.Errorf("after removing the tablet: %+v", got)
 	}
 
+	secrets, err := s.PushSubscriptionSecrets(ctx)
+	if err != nil || len(secrets) != 2 || string(secrets["s4"]) != "sealed s4" {
+		t.Errorf("the sealed parts: %q, %v", secrets, err)
+	}
+	n, err := s.ResealPushSubscriptions(ctx, map[string]store.Reseal{
+		"s4": {Old: []byte("sealed s4"), New: []byte("resealed s4")},
+		"s3": {Old: []byte("not what is kept"), New: []byte("lost")},
+	})
+	if secrets, _ := s.PushSubscriptionSecrets(ctx); err != nil || n != 1 || string(secrets["s4"]) != "resealed s4" || string(secrets["s3"]) != "sealed s3" {
+		t.Errorf("resealing: %d, %v; now %q", n, err, secrets)
+	}
+
 	var wg sync.WaitGroup
 	for i := range 6 {
 		wg.Go(func() {
@@ -75,6 +87,15 @@ func testKeepSetting(t *testing.T, open func(*testing.T) store.Store) {
 	}
 	if got, err := s.KeepSetting(ctx, "push_keys", "second"); err != nil || got != "first" {
 		t.Errorf("a second value = %q, %v; want the first kept", got, err)
+	}
+	if ok, err := s.ReplaceSetting(ctx, "push_keys", "not it", "third"); err != nil || ok {
+		t.Errorf("replacing a value that changed meanwhile: %v, %v", ok, err)
+	}
+	if ok, err := s.ReplaceSetting(ctx, "push_keys", "first", "resealed"); err != nil || !ok {
+		t.Errorf("replacing the value: %v, %v", ok, err)
+	}
+	if got, _ := s.KeepSetting(ctx, "push_keys", "x"); got != "resealed" {
+		t.Errorf("after replacing: %q", got)
 	}
 	got := make([]string, 8)
 	var wg sync.WaitGroup
