@@ -308,7 +308,11 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	}
 	// Pushes to people's phones, through the guard of webhooks: the VAPID
 	// keys are made on the first start and kept, sealed, in the database.
-	pusher, err := push.New(ctx, push.Config{Link: notifierCfg.Link, Contact: cfg.MailFrom, Guard: notifierCfg.Guard},
+	contact := ""
+	if notifierCfg.SMTP != nil {
+		contact = notifierCfg.SMTP.From
+	}
+	pusher, err := push.New(ctx, push.Config{Link: notifierCfg.Link, Contact: contact, Guard: notifierCfg.Guard},
 		push.Deps{Store: st, Keys: keys, Clock: opts.clock, Log: log})
 	if err != nil {
 		return err
