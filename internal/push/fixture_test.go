@@ -27,6 +27,7 @@ type fakeStore struct {
 	settings map[string]string
 	subs     []store.PushSubscription
 	members  []domain.Member
+	org      []domain.OrganisationMember
 	claims   map[string]domain.Claim
 }
 
@@ -119,6 +120,12 @@ func (f *fakeStore) Members(context.Context, string) ([]domain.Member, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.members), nil
+}
+
+func (f *fakeStore) AccountOrganisationMembers(context.Context, string) ([]domain.OrganisationMember, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.org), nil
 }
 
 func (f *fakeStore) ActiveClaims(context.Context, string) (map[string]domain.Claim, error) {

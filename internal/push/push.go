@@ -47,6 +47,7 @@ type Store interface {
 	PushSubscriptions(ctx context.Context, people []string) ([]store.PushSubscription, error)
 	RemovePushSubscription(ctx context.Context, person, id string) error
 	Members(ctx context.Context, account string) ([]domain.Member, error)
+	AccountOrganisationMembers(ctx context.Context, account string) ([]domain.OrganisationMember, error)
 	ActiveClaims(ctx context.Context, account string) (map[string]domain.Claim, error)
 }
 

@@ -166,3 +166,33 @@ func TestPushContactIsTheMailSender(t *testing.T) {
 		t.Errorf("pushed %+v; want the contact mailto:alerts@example.com", p)
 	}
 }
+
+// People whose organisation's role covers the account are pushed to with
+// the higher of their two roles: a viewer of the account who is staff of
+// its organisation is staff here; a role over other accounts counts for
+// nothing.
+func TestPushReachesTheOrganisationsPeople(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 0)
+	f.st.org = []domain.OrganisationMember{
+		{Organisation: "o1", PersonID: "p-di", Role: domain.Staff},                                   // a viewer of the account
+		{Organisation: "o1", PersonID: "p-eve", Role: domain.Supervisor, Accounts: []string{"acme"}}, // no membership of the account
+		{Organisation: "o1", PersonID: "p-fay", Role: domain.Owner, Accounts: []string{"other"}},
+	}
+	for _, p := range []string{"p-di", "p-eve", "p-fay"} {
+		f.subscribe(t, p, p+"'s phone")
+	}
+	if said, err := f.svc.Push(f.ctx, "acme", notify.PushStaff, productOut("n-1")); err != nil || said != "pushed to 2 of 2 devices" {
+		t.Fatalf("to the staff: %q, %v", said, err)
+	}
+	if said, err := f.svc.Push(f.ctx, "acme", notify.PushSupervisors, productOut("n-2")); err != nil || said != "pushed to 1 of 1 device" {
+		t.Fatalf("to the supervisors: %q, %v", said, err)
+	}
+	var got []string
+	for _, p := range f.srv.Pushes() {
+		got = append(got, p.Device)
+	}
+	if want := []string{"p-di's phone", "p-eve's phone", "p-eve's phone"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("pushed to %q; want %q", got, want)
+	}
+}

@@ -20,6 +20,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/notify"
+	"washboard/internal/people"
 	"washboard/internal/store"
 )
 
@@ -232,13 +233,15 @@ func (o outcome) result(devices int) (string, error) {
 	return said, nil
 }
 
-// recipients are the people of the account that to names for n.
+// recipients are the people of the account that to names for n: of its
+// members and of the people whose organisation's role covers it, each
+// with the higher of their two roles (people.Effective).
 func (s *Service) recipients(ctx context.Context, account string, to notify.PushTarget, n notify.Notification) ([]string, error) {
 	items := []notify.Item{n.Item}
 	if n.IsDigest() {
 		items = n.Items
 	}
-	members, err := s.st.Members(ctx, account)
+	members, err := s.members(ctx, account)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +253,7 @@ func (s *Service) recipients(ctx context.Context, account string, to notify.Push
 			least = domain.Supervisor
 		}
 		for _, m := range members {
-			if m.Role >= least && covers(m.Membership, items, n.Kind == notify.KindTest) {
+			if m.Role >= least && covers(m, items, n.Kind == notify.KindTest) {
 				people = append(people, m.PersonID)
 			}
 		}
@@ -265,12 +268,40 @@ func (s *Service) recipients(ctx context.Context, account string, to notify.Push
 			}
 			c, ok := claims[it.Alert.ID]
 			if ok && c.PersonID != "" && !slices.Contains(people, c.PersonID) &&
-				slices.ContainsFunc(members, func(m domain.Member) bool { return m.PersonID == c.PersonID }) {
+				slices.ContainsFunc(members, func(m domain.Membership) bool { return m.PersonID == c.PersonID }) {
 				people = append(people, c.PersonID)
 			}
 		}
 	}
+	slices.Sort(people)
 	return people, nil
+}
+
+// members are the account's members and the people its organisation's
+// roles cover, each with their effective membership, by person.
+func (s *Service) members(ctx context.Context, account string) ([]domain.Membership, error) {
+	direct, err := s.st.Members(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	org, err := s.st.AccountOrganisationMembers(ctx, account)
+	if err != nil {
+		return nil, err
+	}
+	all := make(map[string]domain.Membership, len(direct)+len(org))
+	for _, m := range direct {
+		all[m.PersonID] = m.Membership
+	}
+	for _, g := range org {
+		all[g.PersonID] = people.Effective(all[g.PersonID], g, account)
+	}
+	out := make([]domain.Membership, 0, len(all))
+	for _, m := range all {
+		if m.Role != domain.NoRole {
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }
 
 // covers reports whether a membership covers the building of one of the
