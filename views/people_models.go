@@ -138,7 +138,28 @@ type PersonPage struct {
 	Devices []EnrolledDeviceRow
 	// Notifications are the notifications meant for them.
 	Notifications PersonNotifications
-	Error         string
+	// Push are their devices that receive pushes.
+	Push  PushDevices
+	Error string
+}
+
+// PushDevices are a person's devices that receive pushes, on their page.
+type PushDevices struct {
+	Off bool // the server sends no pushes
+	// Key is the server's public VAPID key, that a browser subscribes
+	// with.
+	Key     string
+	Devices []PushDeviceRow
+	// Error is a subscription refused, in words; Said what a test push
+	// did.
+	Error, Said string
+}
+
+// PushDeviceRow is one device that receives pushes.
+type PushDeviceRow struct {
+	ID, Name string
+	Service  string // the push service's host: "fcm.googleapis.com"
+	Since    time.Time
 }
 
 // PersonNotifications are the current account's notification rules that

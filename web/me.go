@@ -56,6 +56,9 @@ func (s *Server) meModel(c echo.Context) (views.PersonPage, error) {
 		return m, err
 	}
 	m.Devices = enrolledDeviceRows(devices)
+	if m.Push, err = s.pushModel(ctx, ss.PersonID); err != nil {
+		return m, err
+	}
 	page, err := s.dash.Alerts(ctx, s.scopeOf(c), dashboard.AlertsQuery{AlertFilter: dashboard.AlertFilter{Account: ss.Account, Status: domain.AlertOpen}}, maxClaimsShown)
 	if err != nil {
 		return m, err

@@ -115,7 +115,7 @@ func TestAKindOfChannelIsOneRegistration(t *testing.T) {
 	}
 
 	r := b.addChannel(url.Values{"name": {"Day pager"}, "kind": {"beeper"}})
-	if got := r.doc(t).Find("main [role=alert]").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, "Sends by: choose e-mail, pager or webhook.") {
+	if got := r.doc(t).Find("main [role=alert]").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, "Sends by: choose e-mail, pager, push to phones or webhook.") {
 		t.Errorf("a channel of a kind nobody registered = %d: %q; want the kinds offered", r.StatusCode, got)
 	}
 	r = b.addChannel(url.Values{"name": {"Day pager"}, "kind": {"pager"}, "pager_number": {"555-0111"}})

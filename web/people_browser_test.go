@@ -7,17 +7,21 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"washboard/internal/domain"
+	"washboard/internal/push/pushtest"
 )
 
 // TestBrowserPeoplePages opens the pages about people (the account's
 // people with a new invitation's link and QR code, an invitation as the
 // invited see it, one's own page, the accounts, the audit log, the
-// account and its disconnection) in the light and the dark theme, runs
+// account and its disconnection; one's own page with a device that
+// receives pushes) in the light and the dark theme, runs
 // axe-core on each, and checks that a 360 px phone needs no sideways
 // scrolling.
 func TestBrowserPeoplePages(t *testing.T) {
 	t.Parallel()
 	a := newApp(t, Config{})
+	pushes := pushtest.New(t)
+	push := a.usePush(pushes) // /me with a device that receives pushes
 	ctx := newChrome(t, 1280, 900)
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/signin"),
 		chromedp.SendKeys(chromedp.ID("api_key"), credA.APIKey),
@@ -30,6 +34,9 @@ func TestBrowserPeoplePages(t *testing.T) {
 	// Someone joined, so that the lists and the log have rows.
 	a.browserAs(domain.Staff, "Bo Ek")
 	invitation := a.invite(a.accountOf(false), domain.Viewer, "")
+	if _, err := push.Subscribe(t.Context(), a.owner(a.accountOf(false)).PersonID, "Firefox on Android", pushes.NewDevice(t, "phone").Sub); err != nil {
+		t.Fatal(err)
+	}
 
 	pages := []string{
 		"/people", "/me", "/accounts", "/audit", "/account", "/account/disconnect",

@@ -114,6 +114,9 @@ type Deps struct {
 	// Passkeys registers people's passkeys and signs them in with them,
 	// for the site the server is reached at; nil offers no passkeys.
 	Passkeys *passkey.Passkeys
+	// Push subscribes people's devices to pushes; nil says on /me that
+	// the server sends none.
+	Push PushDevices
 }
 
 // Server is the web application.
@@ -140,6 +143,7 @@ type Server struct {
 	sso          SingleSignOn
 	ssoBegins    *httpkit.FailureLimiter // sign-ins through the provider begun, per address
 	passkeys     *passkey.Passkeys
+	push         PushDevices
 	reportMail   *reportmail.Service
 	limiter      *httpkit.FailureLimiter
 	echo         *echo.Echo
@@ -177,6 +181,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	s.sessionStore = s.sessions.Store.(*httpkit.SessionCache)
 	s.sessionStore.Watch(s.sessionHeard)
 	s.people, s.mail, s.sso, s.passkeys, s.reportMail = deps.People, deps.Mail, deps.SingleSignOn, deps.Passkeys, deps.ReportMail
+	s.push = deps.Push
 	s.ssoBegins = httpkit.NewFailureLimiter(singleSignOnBegins, time.Minute, deps.Clock)
 	if s.version == "" {
 		s.version = version.String()

@@ -8,6 +8,7 @@ import (
 
 	"washboard/internal/keyring"
 	"washboard/internal/people"
+	"washboard/internal/push"
 	"washboard/internal/store"
 )
 
@@ -70,8 +71,12 @@ func checkKeys(ctx context.Context, keys *keyring.Ring, st store.Store, log *slo
 		if err != nil {
 			return err
 		}
+		devices, err := push.Reseal(ctx, st, keys) // the push keys are sealed again as they are loaded
+		if err != nil {
+			return fmt.Errorf("sealing push subscriptions with the new key: %w", err)
+		}
 		log.Info("secret key rotated: sealed again with the new key", "sessions", sessions, "screens", screens, "webhook_receivers", receivers,
-			"notification_settings", notifications, "connected_accounts", accounts)
+			"notification_settings", notifications, "connected_accounts", accounts, "push_subscriptions", devices)
 	}
 	recorded, err := st.KeyCheck(ctx)
 	if err != nil {

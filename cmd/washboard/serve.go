@@ -27,6 +27,7 @@ import (
 	"washboard/internal/notifier"
 	"washboard/internal/passkey"
 	"washboard/internal/people"
+	"washboard/internal/push"
 	"washboard/internal/receiver"
 	"washboard/internal/reportmail"
 	"washboard/internal/runout"
@@ -305,6 +306,18 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	if sso != nil {
 		log.Info("single sign-on", "issuer", ssoCfg.Issuer, "group_mappings", len(ssoCfg.Mappings), "callback", ssoCfg.RedirectURL)
 	}
+	// Pushes to people's phones, through the guard of webhooks: the VAPID
+	// keys are made on the first start and kept, sealed, in the database.
+	contact := ""
+	if notifierCfg.SMTP != nil {
+		contact = notifierCfg.SMTP.From
+	}
+	pusher, err := push.New(ctx, push.Config{Link: notifierCfg.Link, Contact: contact, Guard: notifierCfg.Guard},
+		push.Deps{Store: st, Keys: keys, Clock: opts.clock, Log: log})
+	if err != nil {
+		return err
+	}
+	notifierCfg.Pusher = pusher
 	notifications, err := notifier.New(notifierCfg, notifier.Deps{Store: st, Leases: leases, Keys: keys, Clock: opts.clock, Log: log})
 	if err != nil {
 		return usageError{"--notifications: " + err.Error()}
@@ -383,7 +396,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log}),
 		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,
 		SessionAnnouncements: sessionAnnouncements, Notifications: notifications, People: team, Mail: letters(notifierCfg.SMTP, opts.clock),
-		SingleSignOn: webSingleSignOn(sso), Passkeys: passkeys, ReportMail: reports,
+		SingleSignOn: webSingleSignOn(sso), Passkeys: passkeys, ReportMail: reports, Push: pusher,
 	})
 	if err != nil {
 		return err

@@ -43,13 +43,18 @@ const (
 	// NotificationSettings seals the channels and rules made on the
 	// /notifications page: webhook secrets and mail passwords among them.
 	NotificationSettings Purpose = "notification-settings"
-	FormTokens           Purpose = "form-tokens"
-	check                Purpose = "key-check"
+	// PushKeys seals the server's VAPID key pair, kept in the database
+	// for every replica; PushSubscriptions the push service's address and
+	// the keys of each device a person subscribed.
+	PushKeys          Purpose = "push-keys"
+	PushSubscriptions Purpose = "push-subscriptions"
+	FormTokens        Purpose = "form-tokens"
+	check             Purpose = "key-check"
 )
 
 // sealedPurposes are the purposes whose values are sealed (the others are
 // MACs).
-var sealedPurposes = []Purpose{Sessions, ScreenCookies, ScreenCredentials, AccountCredentials, WebhookSecrets, NotificationSettings}
+var sealedPurposes = []Purpose{Sessions, ScreenCookies, ScreenCredentials, AccountCredentials, WebhookSecrets, NotificationSettings, PushKeys, PushSubscriptions}
 
 // ErrCannotOpen is returned for a sealed value that no key of the ring
 // opens: it was sealed with another key, for another purpose or other

@@ -28,7 +28,7 @@ func (n *Notifier) channel(a rules.Account, name string) (notify.Channel, error)
 	if ok && keep && cached.settings == settings {
 		return cached.ch, nil
 	}
-	ch, err := n.makeChannel(c)
+	ch, err := n.makeChannel(a.AccountID, c)
 	if err != nil {
 		return nil, err
 	}
@@ -38,11 +38,12 @@ func (n *Notifier) channel(a rules.Account, name string) (notify.Channel, error)
 	return ch, nil
 }
 
-func (n *Notifier) makeChannel(c rules.Channel) (notify.Channel, error) {
+func (n *Notifier) makeChannel(account string, c rules.Channel) (notify.Channel, error) {
 	if c.Settings == nil {
 		return nil, fmt.Errorf("the channel %q has nowhere to send", c.Name)
 	}
 	env := n.env()
+	env.Account = account
 	if err := c.Settings.Ready(env); err != nil {
 		return nil, fmt.Errorf("the channel %q %w", c.Name, err)
 	}
@@ -55,7 +56,7 @@ func (n *Notifier) makeChannel(c rules.Channel) (notify.Channel, error) {
 
 // env is what the notifier gives the channels it opens.
 func (n *Notifier) env() notify.Env {
-	return notify.Env{Guard: n.cfg.Guard, Timeout: n.cfg.Timeout, Clock: n.clk, Link: n.cfg.Link, SMTP: n.cfg.SMTP, SMTPTLS: n.cfg.SMTPTLS}
+	return notify.Env{Guard: n.cfg.Guard, Timeout: n.cfg.Timeout, Clock: n.clk, Link: n.cfg.Link, SMTP: n.cfg.SMTP, SMTPTLS: n.cfg.SMTPTLS, Pusher: n.cfg.Pusher}
 }
 
 // fingerprint is everything a channel is made from: its settings as they

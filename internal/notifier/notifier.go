@@ -123,6 +123,9 @@ type Config struct {
 	// Guard says which addresses webhooks and the mail servers of channels
 	// made on the page may reach; the server of --smtp-url is trusted.
 	Guard notify.Guard
+	// Pusher pushes to the devices people subscribed, for the channels of
+	// kind push; nil where the server sends no pushes.
+	Pusher notify.Pusher
 	// Zone is the time zone of quiet hours and of the times in messages.
 	Zone *time.Location
 	// RatePerMinute bounds each channel's notifications a minute;
@@ -190,7 +193,7 @@ func New(cfg Config, deps Deps) (*Notifier, error) {
 	if err := cfg.File.Validate(); err != nil {
 		return nil, err
 	}
-	env := notify.Env{SMTP: cfg.SMTP, SMTPTLS: cfg.SMTPTLS, Guard: cfg.Guard}
+	env := notify.Env{SMTP: cfg.SMTP, SMTPTLS: cfg.SMTPTLS, Guard: cfg.Guard, Pusher: cfg.Pusher}
 	for _, a := range cfg.File.Accounts {
 		for _, c := range a.Channels {
 			if err := c.Settings.Ready(env); err != nil {

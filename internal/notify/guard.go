@@ -63,6 +63,43 @@ func (g *Guard) Check(u *url.URL) error {
 	return g.checkHost(u.Hostname(), port)
 }
 
+// CheckResolved reports whether the guard refuses to send to u: Check,
+// then each address its host resolves to now. A name that does not
+// resolve is not refused here; connecting to it fails later. The dialer
+// checks again as each connection is made.
+func (g *Guard) CheckResolved(ctx context.Context, u *url.URL) error {
+	if err := g.Check(u); err != nil {
+		return err
+	}
+	host := u.Hostname()
+	if _, err := netip.ParseAddr(host); err == nil {
+		return nil
+	}
+	r := g.Resolver
+	if r == nil {
+		r = net.DefaultResolver
+	}
+	ips, err := r.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return nil
+	}
+	port, _ := strconv.ParseUint(cmpPort(u), 10, 16)
+	for _, ip := range ips {
+		if err := g.check(ctx, netip.AddrPortFrom(ip, uint16(port))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cmpPort is u's port, or its scheme's.
+func cmpPort(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	return map[string]string{"http": "80", "https": "443"}[u.Scheme]
+}
+
 // checkHost reports whether the guard refuses host:port as written: an
 // address, or one of the dashboard's own names.
 func (g *Guard) checkHost(host, port string) error {

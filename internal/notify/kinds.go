@@ -100,6 +100,12 @@ type Env struct {
 	// SMTPTLS, when set, verifies every mail server instead of the
 	// system's roots.
 	SMTPTLS *tls.Config
+	// Account is the account whose channel is opened: whose people a
+	// push channel pushes to.
+	Account string
+	// Pusher pushes to people's devices; nil where the server sends no
+	// pushes.
+	Pusher Pusher
 }
 
 // FileObject is a kind's object in a notifications file, as ReadFile reads

@@ -391,7 +391,7 @@ func TestParseFileErrors(t *testing.T) {
 		{
 			name: "a channel without a destination",
 			file: withChannel(`{"name": "c"}`),
-			want: []string{`accounts[0].channels[0] ("c"): needs "email" or "webhook"`}, at: `{"name": "c"}`,
+			want: []string{`accounts[0].channels[0] ("c"): needs "email", "push" or "webhook"`}, at: `{"name": "c"}`,
 		},
 		{
 			name: "a channel with two destinations",

@@ -46,6 +46,7 @@ type Store interface {
 	Organisations
 	ReportMail
 	OrganisationScreens
+	Push
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 	Close() error

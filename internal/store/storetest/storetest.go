@@ -25,6 +25,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Migrated", testMigrated},
 		{"NotFound", testNotFound},
 		{"KeyCheck", testKeyCheck},
+		{"KeepSetting", testKeepSetting},
+		{"PushSubscriptions", testPushSubscriptions},
 		{"LayoutRefreshWritesOnlyChanges", testLayoutRefreshWritesOnlyChanges},
 		{"LayoutInPartsIsTheWholeLayout", testLayoutInParts},
 		{"LayoutReads", testLayoutReads},
