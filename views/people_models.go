@@ -139,6 +139,9 @@ type PersonPage struct {
 	// Notifications are the notifications meant for them.
 	Notifications PersonNotifications
 	Error         string
+	// Language is the language the person chose for Washboard's pages;
+	// "": their browser's.
+	Language string
 }
 
 // PersonNotifications are the current account's notification rules that

@@ -14,6 +14,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/people"
 	"washboard/internal/syncer"
 	"washboard/views"
@@ -53,7 +54,7 @@ func (s *Server) signInModel(c echo.Context, next string) views.SignIn {
 	// A person signed in, adding an account, signs in with its
 	// credentials: a passkey would sign in a person, not add an account.
 	_, signedIn := s.currentSession(c.Request().Context())
-	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/"),
+	return views.SignIn{Page: s.page(c, i18n.From(c.Request().Context()).T("signin.title"), ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/"),
 		SingleSignOn: s.singleSignOnName(), Email: s.mail != nil, Passkeys: s.passkeys != nil && !signedIn}
 }
 
@@ -208,8 +209,12 @@ func (s *Server) signOut(c echo.Context) error {
 	if token := s.sessions.Token(ctx); token != "" {
 		s.streams.end(storedToken(token))
 	}
+	lang := s.sessions.GetString(ctx, keyLanguage)
 	if err := s.sessions.Destroy(ctx); err != nil {
 		return err
+	}
+	if lang != "" {
+		s.sessions.Put(ctx, keyLanguage, lang) // the sign-in page stays in their language
 	}
 	s.renewAnonymousToken(c)
 	s.forgetEnrolment(c) // an enrolled device signed out is enrolled no more
