@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
@@ -200,5 +201,25 @@ func TestAcceptLanguageChoosesALanguageWashboardSpeaks(t *testing.T) {
 	}
 	if got := Choose("pt", "de"); got != "de" {
 		t.Errorf("a chosen language Washboard does not speak: %q; want the browser's", got)
+	}
+}
+
+// TestEveryLanguageWritesDates: each language writes a day and a time its
+// own way; a language without a layout of its own would be English's.
+func TestEveryLanguageWritesDates(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 7, 14, 5, 0, 0, time.UTC)
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip("no time zone data")
+	}
+	want := map[string]string{"en": "7 Nov 2026 15:05", "de": "07.11.2026, 15:05", "es": "7/11/2026 15:05", "fr": "07/11/2026 15:05"}
+	for _, l := range Languages {
+		if _, ok := dateTimeLayouts[l.Code]; !ok {
+			t.Errorf("%s has no layout for dates", l.Code)
+		}
+		if got := For(l.Code).DateTime(at, berlin); got != want[l.Code] {
+			t.Errorf("%s writes %v as %q; want %q", l.Code, at, got, want[l.Code])
+		}
 	}
 }
