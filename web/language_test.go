@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"washboard/internal/domain"
 )
 
 // says is the text of the first element of a page a selector finds,
@@ -150,5 +152,22 @@ func TestPersonChoosesTheirLanguageOnMe(t *testing.T) {
 	}
 	if me := lena.get("/me", "Accept-Language", "fr"); htmlLang(t, me) != "de" {
 		t.Errorf("Lena's page under a French browser: <html lang=%q>; want her German", htmlLang(t, me))
+	}
+}
+
+// TestKeptPagesAreFramedInEachReadersLanguage: a page the server keeps
+// rendered for everyone who sees the same (the overview) is framed in
+// each reader's language, whoever read it first.
+func TestKeptPagesAreFramedInEachReadersLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	a.browser().signIn(credA)
+	german, english := a.browserAs(domain.Staff, "Maria"), a.browserAs(domain.Staff, "Maria")
+	german.get("/me?lang=de")
+	if r := german.get("/", "Accept-Language", "en"); htmlLang(t, r) != "de" || says(t, r, ".skip-link") != "Zum Inhalt springen" {
+		t.Fatalf("the German Maria's overview: <html lang=%q>, %q", htmlLang(t, r), says(t, r, ".skip-link"))
+	}
+	if r := english.get("/", "Accept-Language", "en"); htmlLang(t, r) != "en" || says(t, r, ".skip-link") != "Skip to content" {
+		t.Errorf("the other Maria's overview, after the German one's: <html lang=%q>, %q; want English", htmlLang(t, r), says(t, r, ".skip-link"))
 	}
 }
