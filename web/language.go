@@ -30,11 +30,11 @@ const langParam = "lang"
 
 // acceptLanguage gives every request the localizer of the language its
 // browser prefers; a request with a session gets its remembered one in
-// loadSession (rememberLanguage).
+// loadSession (rememberLanguage). Pages, which speak it, vary by
+// Accept-Language (render, serveKept); files and JSON do not.
 func acceptLanguage(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		httpkit.AddVary(c.Response().Header(), "Accept-Language")
 		loc := i18n.For(i18n.Accept(r.Header.Get("Accept-Language")))
 		c.SetRequest(r.WithContext(i18n.WithLocalizer(r.Context(), loc)))
 		return next(c)

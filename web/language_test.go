@@ -171,3 +171,20 @@ func TestKeptPagesAreFramedInEachReadersLanguage(t *testing.T) {
 		t.Errorf("the other Maria's overview, after the German one's: <html lang=%q>, %q; want English", htmlLang(t, r), says(t, r, ".skip-link"))
 	}
 }
+
+// TestOnlyPagesVaryByLanguage: the pages, kept or not, vary by
+// Accept-Language; the files they load do not, so that every cache keeps
+// one copy of each.
+func TestOnlyPagesVaryByLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	css := b.get("/me").doc(t).Find(`link[rel="stylesheet"]`).AttrOr("href", "")
+	for path, want := range map[string]bool{"/": true, "/me": true, "/no/such/page": true, css: false} {
+		r := b.get(path, "Accept-Language", "de")
+		if got := strings.Contains(strings.Join(r.Header.Values("Vary"), ","), "Accept-Language"); got != want {
+			t.Errorf("%s (%d): Vary %q; want Accept-Language named: %v", path, r.StatusCode, r.Header.Values("Vary"), want)
+		}
+	}
+}

@@ -211,6 +211,7 @@ func (s *Server) serveKept(c echo.Context, key pageKey, generation uint64, build
 	}
 	h := c.Response().Header()
 	httpkit.AddVary(h, hxRequest)
+	httpkit.AddVary(h, "Accept-Language")
 	gzipped := httpkit.AcceptsGzip(c.Request())
 	if isHTMX(c) {
 		body := p.live
