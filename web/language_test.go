@@ -188,3 +188,28 @@ func TestOnlyPagesVaryByLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestSignInSpeaksTheVisitorsLanguage: why a sign-in failed is said in
+// the visitor's language, and a person who signs out is told so in
+// theirs, on a sign-in page in it.
+func TestSignInSpeaksTheVisitorsLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	visitor := a.browser()
+	visitor.get("/signin?lang=de")
+	r := visitor.post("/signin", url.Values{"csrf_token": {visitor.csrf()}, "api_key": {"key-wrong-0123456789"}, "authorization": {"Bearer wrong-0123456789"}})
+	if why := says(t, r, ".message-error p:not(.message-title)"); r.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(why, "Der Device Monitoring Service hat") {
+		t.Errorf("a failed sign-in in German = %d, %q", r.StatusCode, why)
+	}
+	b := a.browser()
+	b.signIn(credA)
+	b.get("/me?lang=fr")
+	out := b.post("/signout", url.Values{"csrf_token": {b.pageCSRF("/me")}})
+	if out.StatusCode != http.StatusSeeOther {
+		t.Fatalf("signing out = %d", out.StatusCode)
+	}
+	page := b.get(out.Header.Get("Location"), "Accept-Language", "en")
+	if htmlLang(t, page) != "fr" || says(t, page, ".flash") != "Déconnexion effectuée." {
+		t.Errorf("after signing out: <html lang=%q>, %q; want French", htmlLang(t, page), says(t, page, ".flash"))
+	}
+}
