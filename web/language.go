@@ -12,7 +12,7 @@ import (
 	"washboard/web/httpkit"
 )
 
-// The language of a page (see docs/contributing.md, "Adding a language"):
+// The language of a page (see docs/contributing.md, "Words on pages"):
 // the one the person chose on /me, else the one this browser asked for
 // with ?lang= (remembered in its session), else the one its
 // Accept-Language prefers, else English. The request's context carries
