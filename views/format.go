@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -285,26 +286,26 @@ func phaseText(phase string) string {
 }
 
 // signInFailure names the kind of a failed sign-in.
-func signInFailure(kind string) string {
+func signInFailure(ctx context.Context, kind string) string {
 	switch kind {
 	case "rejected":
-		return "The Device Monitoring Service rejected these credentials."
+		return tr(ctx, "signin.failed_rejected")
 	case "revoked":
-		return "The service refused the client ID and secret."
+		return tr(ctx, "signin.failed_revoked")
 	case "expired":
-		return "The Authorization value was refused."
+		return tr(ctx, "signin.failed_expired")
 	case "unreachable":
-		return "The Device Monitoring Service could not be reached."
+		return tr(ctx, "signin.failed_unreachable")
 	case "invalid":
-		return "The form is not filled in correctly."
+		return tr(ctx, "signin.failed_invalid")
 	case "limited":
-		return "Too many attempts."
+		return tr(ctx, "signin.failed_limited")
 	case "single-sign-on":
-		return "Signing in through single sign-on failed."
+		return tr(ctx, "signin.failed_sso")
 	case "no-account":
-		return "Your groups give you no account here."
+		return tr(ctx, "signin.failed_no_account")
 	}
-	return "Signing in failed."
+	return tr(ctx, "signin.failed")
 }
 
 // withAll puts an "all" choice (value "") before opts, unless opts has one
@@ -429,29 +430,29 @@ func cardCount(sections []RoomSection) int {
 	return n
 }
 
-// errorHeading is the heading of an error page, from the status when the
-// model has none.
-func errorHeading(m ErrorPage) string {
-	if m.Heading != "" {
+// ErrorHeading is the heading of an error page, and its title: m.Heading
+// when the page has its own, else the words for its status (any error
+// of ours, 5xx, is "Something went wrong").
+func ErrorHeading(ctx context.Context, m ErrorPage) string {
+	switch {
+	case m.Heading != "":
 		return m.Heading
+	case m.Status == 400:
+		return tr(ctx, "error.heading_400")
+	case m.Status == 403:
+		return tr(ctx, "error.heading_403")
+	case m.Status == 404:
+		return tr(ctx, "error.heading_404")
+	case m.Status == 405:
+		return tr(ctx, "error.heading_405")
+	case m.Status == 410:
+		return tr(ctx, "error.heading_410")
+	case m.Status == 413:
+		return tr(ctx, "error.heading_413")
+	case m.Status == 429:
+		return tr(ctx, "error.heading_429")
 	}
-	if h, ok := statusHeadings[m.Status]; ok {
-		return h
-	}
-	return "Something went wrong"
-}
-
-// statusHeadings are the headings of the errors a page can meet.
-var statusHeadings = map[int]string{
-	400: "Bad request",
-	403: "Forbidden",
-	404: "Not found",
-	405: "Method not allowed",
-	429: "Too many requests",
-	500: "Something went wrong",
-	502: "The Device Monitoring Service failed",
-	503: "Service unavailable",
-	504: "The Device Monitoring Service did not answer in time",
+	return tr(ctx, "error.heading_other")
 }
 
 // overviewHeading is the front page's heading: the account's name.

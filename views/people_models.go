@@ -141,6 +141,9 @@ type PersonPage struct {
 	// Push are their devices that receive pushes.
 	Push  PushDevices
 	Error string
+	// Language is the language the person chose for Washboard's pages;
+	// "": their browser's.
+	Language string
 }
 
 // PushDevices are a person's devices that receive pushes, on their page.

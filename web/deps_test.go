@@ -45,8 +45,10 @@ func TestDependencyDirection(t *testing.T) {
 			case pkg == "washboard/internal/domain" && strings.HasPrefix(imp, "washboard/"):
 				t.Errorf("domain imports %s: the domain is the shared vocabulary and imports no other package of Washboard", imp)
 			case pkg == "washboard/views" && strings.HasPrefix(imp, "washboard/") && imp != "washboard/internal/domain" && imp != "washboard/internal/report" &&
-				imp != "washboard/internal/trends" && imp != "washboard/static":
-				t.Errorf("views imports %s: views may import only the domain, the report and trends models, the assets' addresses and templ", imp)
+				imp != "washboard/internal/trends" && imp != "washboard/internal/i18n" && imp != "washboard/static":
+				t.Errorf("views imports %s: views may import only the domain, the report and trends models, the message catalogs, the assets' addresses and templ", imp)
+			case pkg == "washboard/internal/i18n" && strings.HasPrefix(imp, "washboard/"):
+				t.Errorf("i18n imports %s: the message catalogs know no other package of Washboard", imp)
 			case pkg == "washboard/views" && strings.Contains(imp, ".") && !strings.HasPrefix(imp, "github.com/a-h/templ") && !strings.HasPrefix(imp, "washboard/"):
 				t.Errorf("views imports %s: views may import only the domain and templ", imp)
 			}

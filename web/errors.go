@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/views"
 	"washboard/web/httpkit"
 )
@@ -23,21 +24,23 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	he := &httpkit.Error{Code: http.StatusInternalServerError, Msg: "Something went wrong on our side.", Err: err}
+	loc := i18n.From(c.Request().Context())
+	he := &httpkit.Error{Code: http.StatusInternalServerError, Msg: loc.T("error.our_side"), Err: err}
 	var ee *echo.HTTPError
 	switch {
 	case errors.As(err, &he):
 	case errors.Is(err, domain.ErrNotFound):
-		he = &httpkit.Error{Code: http.StatusNotFound, Msg: "There is nothing here: it does not exist, or it belongs to another account.", Err: err}
+		he = &httpkit.Error{Code: http.StatusNotFound, Msg: loc.T("error.nothing_here"), Err: err}
 	case errors.As(err, &ee):
 		he = &httpkit.Error{Code: ee.Code, Msg: http.StatusText(ee.Code), Err: err}
 		if ee.Code == http.StatusNotFound {
-			he.Msg = "There is no page at this address."
+			he.Msg = loc.T("error.no_page")
 		}
 	case errors.Is(err, context.Canceled):
 		return // the client went away
 	}
-	page := views.ErrorPage{Page: s.page(c, http.StatusText(he.Code), ""), Status: he.Code, Heading: headingFor(he.Code), Message: he.Msg}
+	page := views.ErrorPage{Status: he.Code, Message: he.Msg}
+	page.Page = s.page(c, views.ErrorHeading(c.Request().Context(), page), "")
 	if he.Code >= 500 {
 		page.ErrorID = httpkit.RandomHex(6)
 		s.logOf(c).Error("request failed", "error_id", page.ErrorID, "error", fmt.Sprint(err), "path", s.logging().LoggedPath(c.Request().URL.Path))
@@ -75,25 +78,6 @@ func (s *Server) handleError(err error, c echo.Context) {
 		s.logOf(c).Error("rendering the error page", "error", rerr.Error())
 		c.String(he.Code, he.Msg) //nolint:errcheck // nothing left to do
 	}
-}
-
-func headingFor(code int) string {
-	switch code {
-	case http.StatusNotFound:
-		return "Not found"
-	case http.StatusBadRequest:
-		return "That request was not understood"
-	case http.StatusForbidden:
-		return "Not allowed"
-	case http.StatusTooManyRequests:
-		return "Too many attempts"
-	case http.StatusGone:
-		return "No longer here"
-	}
-	if code >= 500 {
-		return "Something went wrong"
-	}
-	return http.StatusText(code)
 }
 
 // jsonError is an error in words, for a script that asked for JSON.

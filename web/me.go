@@ -8,6 +8,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/rules"
 	"washboard/views"
 	"washboard/web/form"
@@ -23,6 +24,10 @@ func (s *Server) showMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if msg := s.sessions.PopString(c.Request().Context(), keyMeFlash); msg != "" {
+		m.Flash = msg
+		s.sessionChanged(c.Request().Context())
+	}
 	return render(c, http.StatusOK, views.PersonView(m))
 }
 
@@ -32,12 +37,12 @@ func (s *Server) showMe(c echo.Context) error {
 func (s *Server) meModel(c echo.Context) (views.PersonPage, error) {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
-	m := views.PersonPage{Page: s.page(c, "Your page", "me")}
+	m := views.PersonPage{Page: s.page(c, i18n.From(ctx).T("me.title"), "me")}
 	p, err := s.people.Person(ctx, ss.PersonID)
 	if err != nil {
 		return m, err
 	}
-	m.Name, m.Email = p.Name, p.Email
+	m.Name, m.Email, m.Language = p.Name, p.Email, p.Language
 	if m.Passkeys, err = s.passkeysModel(c, p.ID); err != nil {
 		return m, err
 	}

@@ -82,7 +82,7 @@ func TestPersonsOwnPageListsTheirClaimsAndNotifications(t *testing.T) {
 	if want := "Out of product: Alert opened (Product out), " + north.Name + ", by desk"; len(listed) != 1 || listed[0] != want {
 		t.Errorf("Maria's page lists the rules %q; want %q alone", listed, want)
 	}
-	for _, says := range []string{"send to channels, not to people", "send to maria@example.com", "2 rules more send to it about the whole account or buildings beyond yours",
+	for _, says := range []string{"send to channels, not to people", "send to maria@example.com", "2 more rules send to it about the whole account or buildings beyond yours",
 		"An admin changes the channels and rules"} {
 		if !strings.Contains(section, says) {
 			t.Errorf("Maria's notifications do not say %q:\n%s", says, section)

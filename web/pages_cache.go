@@ -18,6 +18,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/i18n"
 	"washboard/views"
 	"washboard/web/httpkit"
 )
@@ -57,6 +58,7 @@ type pageKey struct {
 	path    string // path and normalized query
 	name    string // the account's name as the session holds it
 	scope   string // the buildings the person sees (domain.BuildingScope.Key)
+	lang    string // the language it is in: its frame and, once converted, its region
 }
 
 // LogValue is what a log line says of the page: its path.
@@ -188,7 +190,7 @@ type pageBuilder func(ctx context.Context, now time.Time) (*renderedPage, error)
 // alone to htmx, the whole page otherwise.
 func (s *Server) servePage(c echo.Context, path string, build pageBuilder) error {
 	ss := sessionOf(c)
-	key := pageKey{account: ss.Account, path: path, name: ss.AccountName, scope: s.scopeOf(c).Key()}
+	key := pageKey{account: ss.Account, path: path, name: ss.AccountName, scope: s.scopeOf(c).Key(), lang: i18n.From(c.Request().Context()).Lang()}
 	return s.serveKept(c, key, s.sync.Generation(ss.Account), build)
 }
 
@@ -198,7 +200,7 @@ func (s *Server) serveKept(c echo.Context, key pageKey, generation uint64, build
 	now := s.clock.Now().Truncate(time.Second)
 	stamp := httpkit.Stamp{Generation: generation, Second: now.Unix()}
 	p, err := s.pages.Get(c.Request().Context(), key, stamp, func(ctx context.Context) (*renderedPage, error) {
-		p, err := build(ctx, now)
+		p, err := build(i18n.WithLocalizer(ctx, i18n.For(key.lang)), now)
 		if err == nil {
 			p.compressLive()
 		}
@@ -209,6 +211,7 @@ func (s *Server) serveKept(c echo.Context, key pageKey, generation uint64, build
 	}
 	h := c.Response().Header()
 	httpkit.AddVary(h, hxRequest)
+	httpkit.AddVary(h, "Accept-Language")
 	gzipped := httpkit.AcceptsGzip(c.Request())
 	if isHTMX(c) {
 		body := p.live

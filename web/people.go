@@ -75,6 +75,7 @@ func (s *Server) putPerson(c echo.Context, p signedInPerson) {
 	s.sessions.Put(ctx, keyPortfolio, inOrganisation)
 	s.sessions.Put(ctx, keyAccount, p.membership.Account)
 	s.sessions.Put(ctx, keyAccountName, p.accountName)
+	s.personLanguageOnSignIn(c, p.person.ID)
 	s.putCredentials(ctx, p.cred)
 	c.Set(ctxRecordSession, true)
 	s.sync.Accept(p.cred)

@@ -19,6 +19,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/people"
 	"washboard/views"
 	"washboard/web/httpkit"
@@ -47,7 +48,7 @@ func (s *Server) showPortfolio(c echo.Context) error {
 	for _, a := range p.Accounts {
 		generation += s.sync.Generation(a.Account)
 	}
-	key := pageKey{account: ss.Account, path: "/portfolio" + portfolioQuery(f), name: ss.AccountName, scope: scope}
+	key := pageKey{account: ss.Account, path: "/portfolio" + portfolioQuery(f), name: ss.AccountName, scope: scope, lang: i18n.From(c.Request().Context()).Lang()}
 	log := s.logOf(c)
 	return s.serveKept(c, key, generation, func(ctx context.Context, now time.Time) (*renderedPage, error) {
 		m := s.portfolio(ctx, log, ss, p, f, now)

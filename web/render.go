@@ -19,6 +19,7 @@ func render(c echo.Context, status int, comp templ.Component) error {
 	}
 	h := c.Response().Header()
 	httpkit.AddVary(h, hxRequest)
+	httpkit.AddVary(h, "Accept-Language")
 	h.Set(echo.HeaderContentLength, strconv.Itoa(buf.Len()))
 	return c.HTMLBlob(status, buf.Bytes())
 }

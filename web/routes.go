@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/web/httpkit"
 )
 
@@ -114,6 +115,7 @@ func (s *Server) routeTable() []route {
 		{post, "/portfolio/screens/:id/remove", s.removePortfolioScreen, signedIn, supervisor},
 		{get, "/me", s.showMe, firstSynced, viewer},
 		{post, "/me", s.updateMe, firstSynced, viewer},
+		{post, "/me/language", s.updateMyLanguage, firstSynced, viewer},
 		{post, "/me/passkeys/options", s.beginPasskeyRegistration, signedIn, viewer},
 		{post, "/me/passkeys", s.addPasskey, signedIn, viewer},
 		{post, "/me/passkeys/:id/rename", s.renamePasskey, firstSynced, viewer},
@@ -229,7 +231,7 @@ func (s *Server) routes() *echo.Echo {
 	e.Pre(httpkit.RequestID(s.log))
 	e.Use(httpkit.Compress,
 		httpkit.LogRequests(s.logging()),
-		httpkit.RecoverPanics, httpkit.SecurityHeaders(proxies), httpkit.LimitBody(bodyLimit),
+		httpkit.RecoverPanics, httpkit.SecurityHeaders(proxies), httpkit.LimitBody(bodyLimit), acceptLanguage,
 		// The sign-in form checks its own, and says more about a
 		// credential pasted with something around it.
 		httpkit.CleanInput("/signin"))
@@ -275,4 +277,6 @@ func (s *Server) accessChecks(a access, least domain.Role) []echo.MiddlewareFunc
 }
 
 // showNoPage answers an address of no page.
-func showNoPage(echo.Context) error { return errNotFound("There is no page at this address.") }
+func showNoPage(c echo.Context) error {
+	return errNotFound(i18n.From(c.Request().Context()).T("error.no_page"))
+}

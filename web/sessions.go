@@ -179,6 +179,9 @@ func (s *Server) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 		c.SetRequest(r.WithContext(ctx))
 		c.Set(ctxSessionLoaded, true)
 		c.Response().Before(func() { s.commitSession(c) })
+		if err := s.rememberLanguage(c); err != nil {
+			return err
+		}
 		return next(c)
 	}
 }

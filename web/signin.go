@@ -14,6 +14,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/people"
 	"washboard/internal/syncer"
 	"washboard/views"
@@ -28,19 +29,20 @@ func (s *Server) showSignIn(c echo.Context) error {
 		return redirect(c, returnPath(c.QueryParam("next"), "/"))
 	}
 	m := s.signInModel(c, c.QueryParam("next"))
+	loc := i18n.From(c.Request().Context())
 	switch syncer.Rejection(c.QueryParam("reason")) {
 	case syncer.RejectedRevoked:
 		m.Kind = "revoked"
-		m.Error = "The service revoked the client your session signed in with: its token endpoint refuses the client ID and secret. Sign in again with valid ones."
+		m.Error = loc.T("signin.session_revoked")
 	case syncer.RejectedExpired:
 		m.Kind = "expired"
-		m.Error = "The Authorization value was refused — it may have expired. Sign in again with a valid one, or with a client ID and secret."
+		m.Error = loc.T("signin.session_expired")
 	case syncer.RejectedAPIKey, syncer.RejectedOther:
 		m.Kind = "rejected"
-		m.Error = "The Device Monitoring Service rejected the credentials of your session. Sign in again with valid ones."
+		m.Error = loc.T("signin.session_rejected")
 	}
 	if c.QueryParam("signed_out") != "" {
-		m.Flash = "You have signed out."
+		m.Flash = loc.T("signin.signed_out")
 	}
 	if c.QueryParam("device") == "revoked" {
 		m.Flash, m.FlashFailed = people.ErrDeviceRevoked.Error(), true
@@ -53,7 +55,7 @@ func (s *Server) signInModel(c echo.Context, next string) views.SignIn {
 	// A person signed in, adding an account, signs in with its
 	// credentials: a passkey would sign in a person, not add an account.
 	_, signedIn := s.currentSession(c.Request().Context())
-	return views.SignIn{Page: s.page(c, "Sign in", ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/"),
+	return views.SignIn{Page: s.page(c, i18n.From(c.Request().Context()).T("signin.title"), ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/"),
 		SingleSignOn: s.singleSignOnName(), Email: s.mail != nil, Passkeys: s.passkeys != nil && !signedIn}
 }
 
@@ -131,11 +133,11 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials, name, asP
 		wait := max(int(math.Ceil(until.Sub(s.clock.Now()).Seconds())), 1)
 		at := until.In(s.cfg.Zone).Format("15:04:05")
 		m := s.signInModel(c, next)
+		loc := i18n.From(c.Request().Context())
 		m.Kind = "limited"
-		m.Error = fmt.Sprintf("Too many failed sign-ins from your address. Try again at %s (in %s).", at, plural(wait, "second"))
+		m.Error = loc.N("signin.limited_address", wait, "at", at)
 		if why == httpkit.HeldAPIKey {
-			m.Error = fmt.Sprintf("Sign-ins with this API key failed many times lately, from several addresses, yours among them: from your address, try again at %s (in %s).",
-				at, plural(wait, "second"))
+			m.Error = loc.N("signin.limited_key", wait, "at", at)
 		}
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
 		return render(c, http.StatusTooManyRequests, views.SignInPage(m))
@@ -146,25 +148,26 @@ func (s *Server) startSession(c echo.Context, cred domain.Credentials, name, asP
 	if err != nil {
 		s.limiter.Fail(tried)
 		m := s.signInModel(c, next)
+		loc := i18n.From(c.Request().Context())
 		status := http.StatusBadGateway
 		switch {
 		case errors.Is(err, dashboard.ErrRevoked):
 			status, m.Kind = http.StatusUnauthorized, "revoked"
-			m.Error = "The service's token endpoint refused the client ID and secret: the client was revoked, or they are wrong. Check them with your supplier."
+			m.Error = loc.T("signin.client_refused")
 		case errors.Is(err, dashboard.ErrAPIKey):
 			status, m.Kind = http.StatusUnauthorized, "rejected"
-			m.Error = "The Device Monitoring Service rejected the API key. Check it and try again."
+			m.Error = loc.T("signin.api_key_rejected")
 		case errors.Is(err, dashboard.ErrRejected):
 			status, m.Kind = http.StatusUnauthorized, "rejected"
-			m.Error = "The Device Monitoring Service rejected these credentials. Check the API key and the Authorization value."
+			m.Error = loc.T("signin.authorization_rejected")
 			if cred.OAuth() {
-				m.Error = "The Device Monitoring Service rejected these credentials. Check the API key, the client ID and the client secret."
+				m.Error = loc.T("signin.client_rejected")
 			}
 		case errors.Is(err, dashboard.ErrNoAccount):
-			m.Kind, m.Error = "unreachable", "The Device Monitoring Service answered without an account. Try again in a moment."
+			m.Kind, m.Error = "unreachable", loc.T("signin.no_account")
 		default:
 			m.Kind = "unreachable"
-			m.Error = "The Device Monitoring Service could not be reached, so the credentials could not be checked. Try again in a moment."
+			m.Error = loc.T("signin.unreachable")
 			s.logOf(c).Warn("sign-in check failed", "error", err.Error())
 		}
 		return render(c, status, views.SignInPage(m))
@@ -208,8 +211,12 @@ func (s *Server) signOut(c echo.Context) error {
 	if token := s.sessions.Token(ctx); token != "" {
 		s.streams.end(storedToken(token))
 	}
+	lang := s.sessions.GetString(ctx, keyLanguage)
 	if err := s.sessions.Destroy(ctx); err != nil {
 		return err
+	}
+	if lang != "" {
+		s.sessions.Put(ctx, keyLanguage, lang) // the sign-in page stays in their language
 	}
 	s.renewAnonymousToken(c)
 	s.forgetEnrolment(c) // an enrolled device signed out is enrolled no more

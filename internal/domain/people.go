@@ -62,6 +62,9 @@ type Person struct {
 	Issuer, Subject string
 	Created         time.Time
 	LastSeen        time.Time // zero: never signed in
+	// Language is the code of the language the person chose for
+	// Washboard's pages ("de"); "" when they chose none.
+	Language string
 }
 
 // Limits of what a person, and the records about them, hold, in

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 )
 
 // Members lists an account's members, by name.
@@ -39,6 +40,16 @@ func (s *Service) UpdatePerson(ctx context.Context, personID, name, email string
 		return p, err
 	}
 	return p, s.store.UpdatePerson(ctx, p)
+}
+
+// SetLanguage records the language a person chose for Washboard's pages:
+// a code Washboard speaks (i18n.Languages), or "" to leave it to their
+// browser.
+func (s *Service) SetLanguage(ctx context.Context, personID, code string) error {
+	if code != "" && !i18n.Known(code) {
+		return domain.Problem(fmt.Sprintf("Washboard does not speak %q: choose one of %s.", code, strings.Join(i18n.Codes(), ", ")))
+	}
+	return s.store.SetPersonLanguage(ctx, personID, code)
 }
 
 // ChangeRole changes a member's role and buildings, as the actor may (see

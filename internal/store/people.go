@@ -135,6 +135,10 @@ type People interface {
 	// UpdatePerson changes a person's name and e-mail address;
 	// domain.ErrEmailTaken when the address is another's.
 	UpdatePerson(ctx context.Context, p domain.Person) error
+	// SetPersonLanguage records the code of the language a person chose
+	// for Washboard's pages ("" for none: their browser's decides); the
+	// caller checks it.
+	SetPersonLanguage(ctx context.Context, id, language string) error
 	// TouchPerson records that a person signed in, or came back.
 	TouchPerson(ctx context.Context, id string, at time.Time) error
 	// SignInOIDC creates or updates, in one transaction, the person of an

@@ -25,11 +25,11 @@ import (
 // people: the accounts' keys start at 1.
 const peopleLock int64 = 0
 
-const personCols = `p.id, p.name, p.email, coalesce(p.oidc_issuer, ''), coalesce(p.oidc_subject, ''), p.created, p.last_seen`
+const personCols = `p.id, p.name, p.email, coalesce(p.oidc_issuer, ''), coalesce(p.oidc_subject, ''), p.created, p.last_seen, p.language`
 
 func (s *Store) scanPerson(scan func(...any) error) (domain.Person, error) {
 	var p domain.Person
-	err := scan(&p.ID, &p.Name, &p.Email, &p.Issuer, &p.Subject, s.d.ScanTime(&p.Created), s.d.ScanTime(&p.LastSeen))
+	err := scan(&p.ID, &p.Name, &p.Email, &p.Issuer, &p.Subject, s.d.ScanTime(&p.Created), s.d.ScanTime(&p.LastSeen), &p.Language)
 	return p, err
 }
 
@@ -112,6 +112,12 @@ func (s *Store) UpdatePerson(ctx context.Context, p domain.Person) error {
 		n, err := tx.Exec(ctx, `UPDATE people SET name = ?, email = ?, email_key = ? WHERE id = ?`, p.Name, p.Email, emailKey(p.Email), p.ID)
 		return oneRow(n, err, "person", p.ID)
 	})
+}
+
+// SetPersonLanguage records the language a person chose.
+func (s *Store) SetPersonLanguage(ctx context.Context, id, language string) error {
+	n, err := s.write.Exec(ctx, `UPDATE people SET language = ? WHERE id = ?`, language, id)
+	return oneRow(n, err, "person", id)
 }
 
 // TouchPerson records that a person signed in, or came back.

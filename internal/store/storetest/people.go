@@ -255,6 +255,48 @@ func testPeople(t *testing.T, open func(*testing.T) store.Store) {
 	}
 }
 
+// testPersonLanguage: a person's chosen language is kept with them, read
+// back wherever the person is read, and left alone by a change of their
+// name; "" takes the choice back.
+func testPersonLanguage(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	mustJoin(t, s, "a", newPerson("p-ana", "Ana", "ana@example.com"), true)
+	mustJoin(t, s, "a", newPerson("p-ben", "Ben", ""), true)
+	if p, _ := s.Person(ctx, "p-ana"); p.Language != "" {
+		t.Errorf("a new person's language = %q; want none", p.Language)
+	}
+	if err := s.SetPersonLanguage(ctx, "p-ana", "de"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetPersonLanguage(ctx, "p-nobody", "de"); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("the language of a person there is not: %v; want ErrNotFound", err)
+	}
+	ana, err := s.Person(ctx, "p-ana")
+	if err != nil || ana.Language != "de" {
+		t.Fatalf("Ana after choosing German: %+v, %v", ana, err)
+	}
+	if p, _ := s.PersonByEmail(ctx, "ANA@example.com"); p.Language != "de" {
+		t.Errorf("Ana by her address speaks %q; want de", p.Language)
+	}
+	if p, _ := s.Person(ctx, "p-ben"); p.Language != "" {
+		t.Errorf("Ben's language = %q; want none: Ana's choice is hers", p.Language)
+	}
+	ana.Name = "Ana Pereira"
+	if err := s.UpdatePerson(ctx, ana); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := s.Person(ctx, "p-ana"); p.Language != "de" || p.Name != "Ana Pereira" {
+		t.Errorf("Ana after changing her name: %+v; want her German kept", p)
+	}
+	if err := s.SetPersonLanguage(ctx, "p-ana", ""); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := s.Person(ctx, "p-ana"); p.Language != "" {
+		t.Errorf("Ana after leaving it to her browser: %q; want none", p.Language)
+	}
+}
+
 // testMemberships: members are listed with their names; a change of role
 // or buildings ends the member's sessions in that account only; removing
 // a member ends their sessions and revokes their devices there; an

@@ -94,6 +94,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Connections", testConnections},
 		{"JoinState", testJoinState},
 		{"People", testPeople},
+		{"PersonLanguage", testPersonLanguage},
 		{"Memberships", testMemberships},
 		{"LastOwnerAtOnce", testLastOwnerAtOnce},
 		{"SignInOIDC", testSignInOIDC},
