@@ -334,7 +334,23 @@ type Claims interface {
 	// [from, to), ended ones included, by the time they were made, at most
 	// limit of them.
 	ClaimsDuring(ctx context.Context, account string, from, to time.Time, buildings []string, limit int) ([]domain.Claim, error)
+	// AddDoneReport keeps r under the idempotency key, unique in the
+	// account: false, and nothing kept, when a report already has the key.
+	// The report is kept whether the alert is open or not; lengths are
+	// the caller's to check.
+	AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string) (bool, error)
+	// LastDoneReports returns the newest report of each of the alerts
+	// that has one, by alert id.
+	LastDoneReports(ctx context.Context, account string, alertIDs []string) (map[string]domain.DoneReport, error)
+	// TakeActionKey records an action's idempotency key at at: false when
+	// the account has it already (the action was done). Keys older than
+	// ActionKeysKept are let go.
+	TakeActionKey(ctx context.Context, account, key string, at time.Time) (bool, error)
 }
+
+// ActionKeysKept is how long an action's idempotency key is kept: an
+// action sent again within it is answered as done, once.
+const ActionKeysKept = 7 * 24 * time.Hour
 
 // Facts are the notifications' outbox: what happened to the accounts'
 // alerts and devices, recorded by the transaction that wrote it, so that
