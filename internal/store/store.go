@@ -342,10 +342,11 @@ type Claims interface {
 	// LastDoneReports returns the newest report of each of the alerts
 	// that has one, by alert id.
 	LastDoneReports(ctx context.Context, account string, alertIDs []string) (map[string]domain.DoneReport, error)
-	// TakeActionKey records an action's idempotency key at at: false when
-	// the account has it already (the action was done). Keys older than
+	// ClaimAlertOnce is ClaimAlert under an action's idempotency key, in
+	// one transaction: false, and nothing done, when the account has the
+	// key already; a claim that fails keeps no key. Keys older than
 	// ActionKeysKept are let go.
-	TakeActionKey(ctx context.Context, account, key string, at time.Time) (bool, error)
+	ClaimAlertOnce(ctx context.Context, account string, c domain.Claim, key string) (bool, error)
 }
 
 // ActionKeysKept is how long an action's idempotency key is kept: an

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"time"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
@@ -44,21 +43,25 @@ func (s *Store) LastDoneReports(ctx context.Context, account string, alertIDs []
 	return out, err
 }
 
-// TakeActionKey records an action's idempotency key at at: false when the
-// account has it already. Keys older than store.ActionKeysKept go.
-func (s *Store) TakeActionKey(ctx context.Context, account, key string, at time.Time) (bool, error) {
+// ClaimAlertOnce is ClaimAlert under an action's idempotency key, in one
+// transaction: false, and nothing done, when the account has the key
+// already; a claim that fails keeps no key. Keys older than
+// store.ActionKeysKept go.
+func (s *Store) ClaimAlertOnce(ctx context.Context, account string, c domain.Claim, key string) (bool, error) {
 	acc, err := s.accountKey(ctx, account, false)
 	if err != nil {
 		return false, err
 	}
 	var n int64
 	err = s.inTx(ctx, func(tx Tx) error {
-		if _, err := tx.Exec(ctx, `DELETE FROM action_keys WHERE used < ?`, s.d.Time(at.Add(-store.ActionKeysKept))); err != nil {
+		if _, err := tx.Exec(ctx, `DELETE FROM action_keys WHERE used < ?`, s.d.Time(c.At.Add(-store.ActionKeysKept))); err != nil {
 			return err
 		}
-		n, err = tx.Exec(ctx, `INSERT INTO action_keys (account_id, action_key, used) VALUES (?, ?, ?)
-			ON CONFLICT (account_id, action_key) DO NOTHING`, acc, key, s.d.Time(at))
-		return err
+		if n, err = tx.Exec(ctx, `INSERT INTO action_keys (account_id, action_key, used) VALUES (?, ?, ?)
+			ON CONFLICT (account_id, action_key) DO NOTHING`, acc, key, s.d.Time(c.At)); err != nil || n == 0 {
+			return err
+		}
+		return s.claimAlert(ctx, tx, acc, c)
 	})
 	return n == 1, err
 }

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 	"time"
@@ -47,19 +48,43 @@ func testDoneReports(t *testing.T, open func(*testing.T) store.Store) {
 		t.Errorf("last reports of account b = %+v, %v; want Cy's alone", got, err)
 	}
 
+	// "I'm on it" under a key: once, whatever is sent again with it; a
+	// claim that fails keeps no key; a key older than ActionKeysKept is
+	// let go.
+	mustApplyAlerts(t, s, "a", store.AlertWrite{Upserts: []domain.Alert{
+		alert("x1", "a-1", t0, true, false), alert("x9", "a-3", t0, false, false),
+	}, SeenAt: t0})
+	mustApplyAlerts(t, s, "b", store.AlertWrite{Upserts: []domain.Alert{alert("x1", "b-1", t0, true, false)}, SeenAt: t0})
+	claimAna := domain.Claim{AlertID: "x1", PersonID: "p-ana", Name: "Ana", At: t0.Add(time.Minute)}
+	claimBen := domain.Claim{AlertID: "x1", PersonID: "p-ben", Name: "Ben", At: t0.Add(2 * time.Minute)}
 	for _, c := range []struct {
-		account, key string
-		at           time.Time
-		want         bool
-		why          string
+		account string
+		claim   domain.Claim
+		key     string
+		want    bool
+		why     string
 	}{
-		{"a", "k", t0, true, "a new key"},
-		{"a", "k", t0.Add(time.Hour), false, "the same key again"},
-		{"b", "k", t0.Add(time.Hour), true, "the key in another account"},
-		{"a", "k", t0.Add(store.ActionKeysKept + time.Hour), true, "the key after it was let go"},
+		{"a", claimAna, "k", true, "a new key"},
+		{"a", claimBen, "k", false, "the same key again"},
+		{"b", claimBen, "k", true, "the key in another account"},
 	} {
-		if got, err := s.TakeActionKey(ctx, c.account, c.key, c.at); err != nil || got != c.want {
-			t.Errorf("taking %s: %v, %v; want %v", c.why, got, err, c.want)
+		if got, err := s.ClaimAlertOnce(ctx, c.account, c.claim, c.key); err != nil || got != c.want {
+			t.Errorf("claiming with %s: %v, %v; want %v", c.why, got, err, c.want)
 		}
+	}
+	if got := activeClaims(t, s, "a"); !reflect.DeepEqual(got, map[string]domain.Claim{"x1": claimAna}) {
+		t.Errorf("after a claim sent twice with one key, the claims are %+v; want Ana's alone", got)
+	}
+	closed := domain.Claim{AlertID: "x9", PersonID: "p-ana", Name: "Ana", At: t0.Add(3 * time.Minute)}
+	if _, err := s.ClaimAlertOnce(ctx, "a", closed, "k2"); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("claiming a closed alert: %v; want ErrNotFound", err)
+	}
+	claimBen.At = t0.Add(4 * time.Minute)
+	if got, err := s.ClaimAlertOnce(ctx, "a", claimBen, "k2"); !got || err != nil {
+		t.Errorf("the key of a claim that failed, used again: %v, %v; want a claim", got, err)
+	}
+	claimAna.At = t0.Add(store.ActionKeysKept + time.Hour)
+	if got, err := s.ClaimAlertOnce(ctx, "a", claimAna, "k"); !got || err != nil {
+		t.Errorf("a key older than %v, used again: %v, %v; want a claim", store.ActionKeysKept, got, err)
 	}
 }
