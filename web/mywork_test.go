@@ -135,12 +135,15 @@ func TestMyWorkListsClaimsFirstThenTheRestInWalkingOrder(t *testing.T) {
 		t.Fatalf("claims after I'm on it twice with one key and Ali's: %v; want Maria then Ali", names)
 	}
 
-	// Maria takes it back through the page, with a new key: it comes
-	// first, as hers.
+	// Maria takes it back through the page, with a new key, by htmx: the
+	// answer is the item, now hers, to swap in; on the page it comes
+	// first.
 	page = maria.get("/my")
 	path, form = myForm(t, page, last, "claim")
-	if r := maria.post(path, form); r.StatusCode != http.StatusSeeOther {
-		t.Fatalf("I'm on it with a new key: %d", r.StatusCode)
+	r := maria.postHX(path, form)
+	if item := r.doc(t).Find("li#" + last); r.StatusCode != http.StatusOK || item.Length() != 1 || strings.Contains(r.body, "<html") ||
+		!strings.Contains(item.Find(".work-claim").Text(), "You are on it") {
+		t.Fatalf("I'm on it by htmx: %d, want the item alone saying You are on it:\n%s", r.StatusCode, r.body)
 	}
 	page = maria.get("/my")
 	if mine := myItems(t, page, "my-mine"); !slices.Equal(mine, []string{last}) {
