@@ -18,6 +18,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/forecast"
 	"washboard/internal/store"
+	"washboard/internal/upstream"
 )
 
 // myItems are the element ids of the items of a section of /my.
@@ -397,5 +398,53 @@ func TestMyWorkListsWhatRunsOutBeforeTheShiftEnds(t *testing.T) {
 	line := strings.Join(strings.Fields(page.doc(t).Find("#"+want[0]).Text()), " ")
 	if wantAt := "Runs out at " + soon.At.In(a.cfg.Zone).Format("15:04"); !strings.Contains(line, wantAt) || !strings.Contains(line, "Bring 1 ") {
 		t.Errorf("the item says %q; want %q and one refill to bring", line, wantAt)
+	}
+}
+
+// An action sent again after its alert closed (a phone sending late) is
+// answered as done once; a new "I'm on it" of the closed alert is refused
+// (404, saying so), and a "done" of it is kept: the refill closed it.
+func TestMyWorkActionsSentAgainAfterTheAlertClosed(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	a.browser().signIn(credA)
+	maria := a.browserAs(domain.Staff, "Maria")
+	account := a.accountOf(false)
+	page := maria.get("/my")
+	item := myItems(t, page, "my-open")[0]
+	alertID := strings.TrimPrefix(item, "alert-")
+	claimPath, claimForm := myForm(t, page, item, "claim")
+	if r := maria.post(claimPath, claimForm); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("I'm on it: %d", r.StatusCode)
+	}
+	donePath, doneForm := myForm(t, page, item, "done")
+	doneForm.Set("outcome", string(domain.Refilled))
+
+	alerts, err := a.store.FindAlerts(context.Background(), store.AlertFilter{Account: account, AlertID: alertID, Limit: 1})
+	if err != nil || len(alerts) != 1 {
+		t.Fatalf("alert %s: %v", alertID, err)
+	}
+	al := alerts[0]
+	closed := upstream.Alert{ID: al.ID, LocationID: al.LocationID, MacIDs: al.MACs, Status: upstream.StatusClosed,
+		Type: string(al.Type), Created: al.Created, Resolved: a.clock.Now(), ResolutionType: upstream.ResolvedByDevice, RefillCount: al.RefillCount}
+	if _, err := a.engine.ApplyAlerts(context.Background(), account, []upstream.Alert{closed}); err != nil {
+		t.Fatal(err)
+	}
+
+	if r := maria.post(claimPath, claimForm); r.StatusCode != http.StatusSeeOther {
+		t.Errorf("I'm on it sent again after the alert closed: %d; want the answer of the first", r.StatusCode)
+	}
+	claimForm.Set("key", "a-new-key-0123456789")
+	if r := maria.post(claimPath, claimForm); r.StatusCode != http.StatusNotFound || !strings.Contains(r.body, "no longer open") {
+		t.Errorf("a new I'm on it of the closed alert: %d; want 404 saying it is no longer open", r.StatusCode)
+	}
+	for i := range 2 {
+		if r := maria.post(donePath, doneForm); r.StatusCode != http.StatusSeeOther {
+			t.Errorf("done of the closed alert, the %d. time: %d; want a redirect back to /my", i+1, r.StatusCode)
+		}
+	}
+	done, err := a.store.LastDoneReports(context.Background(), account, []string{alertID})
+	if err != nil || done[alertID].Outcome != domain.Refilled {
+		t.Errorf("the report of the closed alert: %+v, %v; want refilled", done[alertID], err)
 	}
 }

@@ -337,7 +337,8 @@ type Claims interface {
 	// AddDoneReport keeps r under the idempotency key, unique in the
 	// account: false, and nothing kept, when a report already has the key.
 	// The report is kept whether the alert is open or not; lengths are
-	// the caller's to check.
+	// the caller's to check. Reports older than DoneReportsKept before r
+	// are let go.
 	AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string) (bool, error)
 	// LastDoneReports returns the newest report of each of the alerts
 	// that has one, by alert id.
@@ -348,6 +349,9 @@ type Claims interface {
 	// ActionKeysKept are let go.
 	ClaimAlertOnce(ctx context.Context, account string, c domain.Claim, key string) (bool, error)
 }
+
+// DoneReportsKept is how long a "done" report is kept.
+const DoneReportsKept = 90 * 24 * time.Hour
 
 // ActionKeysKept is how long an action's idempotency key is kept: an
 // action sent again within it is answered as done, once.

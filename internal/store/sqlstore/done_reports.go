@@ -8,15 +8,23 @@ import (
 )
 
 // AddDoneReport keeps r under the idempotency key, unique in the account:
-// false, and nothing kept, when a report already has the key.
+// false, and nothing kept, when a report already has the key. Reports
+// older than store.DoneReportsKept before r go.
 func (s *Store) AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string) (bool, error) {
 	acc, err := s.accountKey(ctx, account, false)
 	if err != nil {
 		return false, err
 	}
-	n, err := s.write.Exec(ctx, `INSERT INTO done_reports (account_id, alert_id, person_id, name, outcome, reason, done, action_key)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, action_key) DO NOTHING`,
-		acc, r.AlertID, r.PersonID, r.Name, string(r.Outcome), r.Reason, s.d.Time(r.At), key)
+	var n int64
+	err = s.inTx(ctx, func(tx Tx) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM done_reports WHERE account_id = ? AND done < ?`, acc, s.d.Time(r.At.Add(-store.DoneReportsKept))); err != nil {
+			return err
+		}
+		n, err = tx.Exec(ctx, `INSERT INTO done_reports (account_id, alert_id, person_id, name, outcome, reason, done, action_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, action_key) DO NOTHING`,
+			acc, r.AlertID, r.PersonID, r.Name, string(r.Outcome), r.Reason, s.d.Time(r.At), key)
+		return err
+	})
 	return n == 1, err
 }
 

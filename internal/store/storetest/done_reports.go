@@ -11,7 +11,8 @@ import (
 )
 
 // testDoneReports: a "done" report is kept once per idempotency key, the
-// newest of an alert is the one read, accounts keep theirs apart; an
+// newest of an alert is the one read, accounts keep theirs apart, and
+// reports older than DoneReportsKept go; an
 // action's key is taken once, and a key older than ActionKeysKept is let
 // go.
 func testDoneReports(t *testing.T, open func(*testing.T) store.Store) {
@@ -46,6 +47,18 @@ func testDoneReports(t *testing.T, open func(*testing.T) store.Store) {
 	}
 	if got, err := s.LastDoneReports(ctx, "b", []string{"x1", "x2"}); err != nil || !reflect.DeepEqual(got, map[string]domain.DoneReport{"x2": other}) {
 		t.Errorf("last reports of account b = %+v, %v; want Cy's alone", got, err)
+	}
+	// A report DoneReportsKept after Ana's and Ben's lets them go, and
+	// their keys with them.
+	late := domain.DoneReport{AlertID: "x2", PersonID: "p-ana", Name: "Ana", Outcome: domain.Refilled, At: ben.At.Add(store.DoneReportsKept + time.Minute)}
+	if added, err := s.AddDoneReport(ctx, "a", late, "key-3"); !added || err != nil {
+		t.Fatalf("a report long after: %v, %v", added, err)
+	}
+	if got, err := s.LastDoneReports(ctx, "a", []string{"x1", "x2"}); err != nil || !reflect.DeepEqual(got, map[string]domain.DoneReport{"x2": late}) {
+		t.Errorf("last reports of account a, %v after the first = %+v, %v; want the late one alone", store.DoneReportsKept, got, err)
+	}
+	if got, err := s.LastDoneReports(ctx, "b", []string{"x2"}); err != nil || len(got) != 1 {
+		t.Errorf("account b's report went with account a's old ones: %+v, %v", got, err)
 	}
 
 	// "I'm on it" under a key: once, whatever is sent again with it; a
