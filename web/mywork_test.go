@@ -410,6 +410,12 @@ func TestMyWorkActionsSentAgainAfterTheAlertClosed(t *testing.T) {
 	a.browser().signIn(credA)
 	maria := a.browserAs(domain.Staff, "Maria")
 	account := a.accountOf(false)
+	// Her role names the buildings (all of them): the scope is checked.
+	var all []string
+	for _, b := range a.world.Accounts()[0].Buildings {
+		all = append(all, b.ID)
+	}
+	maria.limitTo(all...)
 	page := maria.get("/my")
 	item := myItems(t, page, "my-open")[0]
 	alertID := strings.TrimPrefix(item, "alert-")
