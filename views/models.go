@@ -296,6 +296,11 @@ type Claim struct {
 	// MayRelease offers to end the claim: their own, or anyone's from
 	// supervisors up.
 	MayRelease bool
+	// Done is the alert's newest "done" report in words, for supervisors
+	// and above; DoneContradicted says the service contradicts it (the
+	// alert is still open long after), which Done then says too.
+	Done             string
+	DoneContradicted bool
 }
 
 // ClaimGone says that the alert to claim is no longer open.

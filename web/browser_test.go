@@ -376,6 +376,7 @@ func TestBrowserPagesAcrossThemesAndWidths(t *testing.T) {
 		"/reports/shift?date=2026-11-18&shift=Early", // who handled what, by person
 		"/reports/shift?date=2026-13-01",
 		"/me",
+		"/my",
 		"/reports/settings",
 		"/accounts",
 		"/organisation",

@@ -73,6 +73,12 @@ func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem 
 			m.People = append(m.People, views.Option{Value: p.PersonID, Label: p.Name, Selected: p.PersonID == in.Person})
 		}
 	}
+	if claimsForOthers(ss) && v.Done.Name != "" {
+		m.Done, m.DoneContradicted = doneWords(v.Done, s.cfg.Zone), v.Contradicted
+		if v.Contradicted {
+			m.Done += ", but the alert is still open"
+		}
+	}
 	m.MayRelease = v.Claim.Name == "" || mayEndClaim(ss, v.Claim)
 	m.Action = "/alerts/" + v.Alert.ID + "/claim"
 	m.Release = "/alerts/" + v.Alert.ID + "/release"

@@ -52,6 +52,50 @@ type NewClaim struct {
 // the change, so that pages and screens show it at once. Whether the
 // person may be on it is the caller's to check (people.Claimant).
 func (s *Service) Claim(ctx context.Context, account string, sc domain.BuildingScope, alertID string, in NewClaim) (domain.Claim, error) {
+	c, err := s.newClaim(ctx, account, sc, alertID, in)
+	if err != nil {
+		return c, err
+	}
+	if err := s.store.ClaimAlert(ctx, account, c); err != nil {
+		return c, claimFailed(err)
+	}
+	s.sync.Changed(account, domain.ResourceAlerts)
+	return c, nil
+}
+
+// ClaimOnce is Claim under an action's idempotency key (see CheckActionKey):
+// false, and nothing done, when an action of the key was done already,
+// whether or not the alert is still open.
+func (s *Service) ClaimOnce(ctx context.Context, account string, sc domain.BuildingScope, alertID string, in NewClaim, key string) (bool, error) {
+	if err := CheckActionKey(key); err != nil {
+		return false, err
+	}
+	c, err := s.newClaim(ctx, account, sc, alertID, in)
+	if errors.Is(err, ErrNoOpenAlert) {
+		// Sent again after the alert closed, the key says whether it was
+		// done: the store answers a key it has, and fails a claim of a
+		// closed alert, keeping no key. An alert the scope does not see
+		// stays unknown.
+		if err := s.seesAlert(ctx, account, sc, alertID); err != nil {
+			return false, err
+		}
+		c, err = domain.Claim{AlertID: alertID, PersonID: in.PersonID, Name: in.Name, At: s.clock.Now()}, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	done, err := s.store.ClaimAlertOnce(ctx, account, c, key)
+	if err != nil {
+		return false, claimFailed(err)
+	}
+	if done {
+		s.sync.Changed(account, domain.ResourceAlerts)
+	}
+	return done, nil
+}
+
+// newClaim checks a claim of the account's alert as the scope sees it.
+func (s *Service) newClaim(ctx context.Context, account string, sc domain.BuildingScope, alertID string, in NewClaim) (domain.Claim, error) {
 	var c domain.Claim
 	var err error
 	if sc.Limited() {
@@ -66,14 +110,15 @@ func (s *Service) Claim(ctx context.Context, account string, sc domain.BuildingS
 		return c, err
 	}
 	c.AlertID, c.PersonID, c.At = alertID, in.PersonID, s.clock.Now()
-	switch err := s.store.ClaimAlert(ctx, account, c); {
-	case errors.Is(err, domain.ErrNotFound):
-		return c, ErrNoOpenAlert
-	case err != nil:
-		return c, err
-	}
-	s.sync.Changed(account, domain.ResourceAlerts)
 	return c, nil
+}
+
+// claimFailed is the error of a claim the store refused.
+func claimFailed(err error) error {
+	if errors.Is(err, domain.ErrNotFound) {
+		return ErrNoOpenAlert
+	}
+	return err
 }
 
 // Release ends the claim on the account's open alert, if there is one.
@@ -97,6 +142,11 @@ type ClaimView struct {
 	Location domain.Location
 	Places   Places
 	Claim    domain.Claim // zero when nobody is on it
+	// Done is the newest "done" report of the alert, zero when none;
+	// Contradicted says that the alert is still open long after it
+	// (Service.Contradicted).
+	Done         domain.DoneReport
+	Contradicted bool
 	// Level is the alert measured against its targets; ok false when it
 	// has none.
 	Level   AlertLevel
@@ -132,6 +182,12 @@ func (s *Service) ClaimOf(ctx context.Context, account string, sc domain.Buildin
 		return v, err
 	}
 	v.Claim = claims[alertID]
+	done, err := s.store.LastDoneReports(ctx, account, []string{alertID})
+	if err != nil {
+		return v, err
+	}
+	v.Done = done[alertID]
+	v.Contradicted = s.Contradicted(v.Done, v.Alert)
 	levels, err := s.alertLevels(ctx, account, located, s.clock.Now())
 	v.Level, v.LevelOK = levels[alertID]
 	return v, err

@@ -227,15 +227,26 @@ func (s *Service) readClient(ctx context.Context, account string, sc domain.Buil
 func runOuts(devices []domain.Device, estimates map[string]forecast.Estimate, end time.Time) int {
 	n := 0
 	for _, d := range devices {
-		out := false
-		for _, c := range d.Compartments {
-			out = out || c.Out
-		}
-		if e, ok := estimates[d.MAC]; ok && !out && e.Basis != forecast.ReportedOut && !e.At.After(end) {
+		if _, ok := runsOutBy(d, estimates, end); ok {
 			n++
 		}
 	}
 	return n
+}
+
+// runsOutBy returns when the dispenser is estimated to run out, when it
+// is not out and that is by end.
+func runsOutBy(d domain.Device, estimates map[string]forecast.Estimate, end time.Time) (time.Time, bool) {
+	for _, c := range d.Compartments {
+		if c.Out {
+			return time.Time{}, false
+		}
+	}
+	e, ok := estimates[d.MAC]
+	if !ok || e.Basis == forecast.ReportedOut || e.At.After(end) {
+		return time.Time{}, false
+	}
+	return e.At, true
 }
 
 // sameEstimates says whether a and b are the same map: the forecasts

@@ -95,6 +95,19 @@ func (s *Service) seesOpenAlert(ctx context.Context, account string, sc domain.B
 	return nil
 }
 
+// seesAlert answers ErrNoOpenAlert when the scope sees no alert of the
+// id, open or closed.
+func (s *Service) seesAlert(ctx context.Context, account string, sc domain.BuildingScope, id string) error {
+	n, err := s.store.CountAlerts(ctx, store.AlertFilter{Account: account, Buildings: sc.IDs(), AlertID: id})
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNoOpenAlert
+	}
+	return nil
+}
+
 // sumOf adds up the buildings' counts: the account's, as a person limited
 // to them sees it.
 func sumOf(rollups map[string]domain.Rollup, bs []domain.Building) domain.Rollup {

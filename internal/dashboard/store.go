@@ -80,4 +80,7 @@ type claimStore interface {
 	ReleaseClaim(ctx context.Context, account, alertID string, at time.Time) error
 	ActiveClaims(ctx context.Context, account string) (map[string]domain.Claim, error)
 	ClaimsDuring(ctx context.Context, account string, from, to time.Time, buildings []string, limit int) ([]domain.Claim, error)
+	ClaimAlertOnce(ctx context.Context, account string, c domain.Claim, key string) (bool, error)
+	AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string) (bool, error)
+	LastDoneReports(ctx context.Context, account string, alertIDs []string) (map[string]domain.DoneReport, error)
 }

@@ -101,10 +101,28 @@ func alertNeeds(alerts []domain.Alert, p Period) (map[need]int, map[domain.Alert
 		}
 		slices.Sort(macs)
 		n := need{kind: a.Type, location: a.LocationID, macs: strings.Join(macs, " ")}
-		needs[n] = max(needs[n], a.RefillCount, 1)
+		needs[n] = max(needs[n], alertCount(a))
 	}
 	return needs, covered
 }
+
+// AlertNeeds is what one open alert asks staff to carry, as the pick list
+// counts it: for consumable_out, its refill count (at least one) of
+// refills for the location's device type t (none for a gateway); for
+// battery_out, as many battery sets; nothing for other alerts.
+func AlertNeeds(a domain.Alert, t domain.DeviceType) (refills, batterySets int) {
+	switch {
+	case a.Type == domain.AlertBatteryOut:
+		return 0, alertCount(a)
+	case a.Type == domain.AlertConsumableOut && t != domain.Collector:
+		return alertCount(a), 0
+	}
+	return 0, 0
+}
+
+// alertCount is the number of things an alert asks for: its refill
+// count, at least one.
+func alertCount(a domain.Alert) int { return max(a.RefillCount, 1) }
 
 // addDeviceNeeds adds what the devices' current state asks for and no
 // alert covers. A device listed twice counts once.

@@ -335,7 +335,28 @@ type Claims interface {
 	// [from, to), ended ones included, by the time they were made, at most
 	// limit of them.
 	ClaimsDuring(ctx context.Context, account string, from, to time.Time, buildings []string, limit int) ([]domain.Claim, error)
+	// AddDoneReport keeps r under the idempotency key, unique in the
+	// account: false, and nothing kept, when a report already has the key.
+	// The report is kept whether the alert is open or not; lengths are
+	// the caller's to check. Reports older than DoneReportsKept before r
+	// are let go.
+	AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string) (bool, error)
+	// LastDoneReports returns the newest report of each of the alerts
+	// that has one, by alert id.
+	LastDoneReports(ctx context.Context, account string, alertIDs []string) (map[string]domain.DoneReport, error)
+	// ClaimAlertOnce is ClaimAlert under an action's idempotency key, in
+	// one transaction: false, and nothing done, when the account has the
+	// key already; a claim that fails keeps no key. Keys older than
+	// ActionKeysKept are let go.
+	ClaimAlertOnce(ctx context.Context, account string, c domain.Claim, key string) (bool, error)
 }
+
+// DoneReportsKept is how long a "done" report is kept.
+const DoneReportsKept = 90 * 24 * time.Hour
+
+// ActionKeysKept is how long an action's idempotency key is kept: an
+// action sent again within it is answered as done, once.
+const ActionKeysKept = 7 * 24 * time.Hour
 
 // Facts are the notifications' outbox: what happened to the accounts'
 // alerts and devices, recorded by the transaction that wrote it, so that

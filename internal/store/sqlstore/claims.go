@@ -29,20 +29,23 @@ func (s *Store) ClaimAlert(ctx context.Context, account string, c domain.Claim) 
 	if err != nil {
 		return err
 	}
-	return s.inTx(ctx, func(tx Tx) error {
-		var one int
-		err := tx.QueryRow(ctx, `SELECT 1 FROM alerts WHERE account_id = ? AND id = ? AND status = 'OPEN'`+s.d.ForUpdate(),
-			key, c.AlertID).Scan(&one)
-		if err != nil {
-			return notFound(err, "open alert", c.AlertID)
-		}
-		if err := s.endClaim(ctx, tx, key, c.AlertID, c.At, domain.ClaimHanded); err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO claims (account_id, alert_id, person_id, name, note, claimed) VALUES (?, ?, ?, ?, ?, ?)`,
-			key, c.AlertID, c.PersonID, c.Name, c.Note, s.d.Time(c.At))
+	return s.inTx(ctx, func(tx Tx) error { return s.claimAlert(ctx, tx, key, c) })
+}
+
+// claimAlert is ClaimAlert within a transaction.
+func (s *Store) claimAlert(ctx context.Context, tx Tx, key int64, c domain.Claim) error {
+	var one int
+	err := tx.QueryRow(ctx, `SELECT 1 FROM alerts WHERE account_id = ? AND id = ? AND status = 'OPEN'`+s.d.ForUpdate(),
+		key, c.AlertID).Scan(&one)
+	if err != nil {
+		return notFound(err, "open alert", c.AlertID)
+	}
+	if err := s.endClaim(ctx, tx, key, c.AlertID, c.At, domain.ClaimHanded); err != nil {
 		return err
-	})
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO claims (account_id, alert_id, person_id, name, note, claimed) VALUES (?, ?, ?, ?, ?, ?)`,
+		key, c.AlertID, c.PersonID, c.Name, c.Note, s.d.Time(c.At))
+	return err
 }
 
 // endClaim ends the active claim of the account's alert, if there is one,

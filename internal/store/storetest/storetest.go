@@ -52,6 +52,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ClaimsAtOnce", testClaimsAtOnce},
 		{"ClaimsOfOneAccount", testClaimsOfOneAccount},
 		{"ClaimsOfPeople", testClaimsOfPeople},
+		{"DoneReports", testDoneReports},
 		{"FactsOfAlerts", testFactsOfAlerts},
 		{"FactsOfAlertEvents", testFactsOfAlertEvents},
 		{"FactsOfDevices", testFactsOfDevices},
