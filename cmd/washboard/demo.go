@@ -114,6 +114,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}, stdout, log)
 }
 
+// demoSupervisor is the name of the demo's person of a portfolio.
+const demoSupervisor = "Demo supervisor"
+
 // maxDemoAccounts bounds the demo's portfolio: its accounts share one
 // process, its simulator and its sync.
 const maxDemoAccounts = 50
@@ -126,10 +129,22 @@ func demoPortfolio(world *sim.World, n int, clk clock.Clock) func(context.Contex
 		return nil
 	}
 	return func(ctx context.Context, team *people.Service) (string, error) {
+		// Started again on the same --data, the demo's person is the one of
+		// the run before: the owner of the first account.
 		var person string
+		members, err := team.Members(ctx, world.Accounts()[0].ID)
+		if err != nil {
+			return "", err
+		}
+		for _, m := range members {
+			if m.Role == domain.Owner && m.Name == demoSupervisor {
+				person = m.PersonID
+				break
+			}
+		}
 		for _, a := range world.Accounts()[:n] {
 			in := people.CredentialsSignIn{Account: a.ID, Cred: domain.Credentials{APIKey: a.APIKey, Authorization: a.Authorization},
-				PersonID: person, Name: "Demo supervisor"}
+				PersonID: person, Name: demoSupervisor}
 			p, _, err := team.SignInWithCredentials(ctx, in)
 			if err != nil {
 				return "", fmt.Errorf("%s: %w", a.Name, err)

@@ -93,9 +93,22 @@ func forecastsIn(t *testing.T, c *http.Client, u string) (estimated, dispensers 
 // to the three accounts of the portfolio, each connected and synced.
 func TestDemoPortfolioConnectsItsAccounts(t *testing.T) {
 	t.Parallel()
+	data := t.TempDir()
+	for run := 1; run <= 2; run++ {
+		if n := strings.Count(demoPortfolioRun(t, data), `data-label="Name">Demo supervisor `); n != 1 {
+			t.Errorf("run %d on the same data: the first account's people list the demo's person %d times; want once", run, n)
+		}
+	}
+}
+
+// demoPortfolioRun starts the demo of a portfolio of three on the data,
+// checks its person has the three accounts, and returns the first
+// account's people page.
+func demoPortfolioRun(t *testing.T, data string) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	base, done, stderr := startCommand(t, ctx, demoOpens, []string{"demo", "--listen", "127.0.0.1:0", "--data", t.TempDir(),
+	base, done, stderr := startCommand(t, ctx, demoOpens, []string{"demo", "--listen", "127.0.0.1:0", "--data", data,
 		"--accounts", "3", "--devices", "20", "--sim-history", "1d"})
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: 30 * time.Second}
@@ -115,8 +128,10 @@ func TestDemoPortfolioConnectsItsAccounts(t *testing.T) {
 			t.Errorf("/accounts does not list %q:\n%s", name, page)
 		}
 	}
+	people := get(t, c, base+"/people")
 	cancel()
 	if code := <-done; code != 0 {
 		t.Errorf("the demo exited with %d; stderr:\n%s", code, stderr.String())
 	}
+	return people
 }
