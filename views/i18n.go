@@ -49,3 +49,24 @@ func roleName(ctx context.Context, r domain.Role) string {
 
 // lang is the page's language code, for <html lang>.
 func lang(ctx context.Context) string { return i18n.From(ctx).Lang() }
+
+// dateIn is t's day in zone as the page's language writes it.
+func dateIn(ctx context.Context, t time.Time, zone *time.Location) string {
+	return i18n.From(ctx).Date(t, zone)
+}
+
+// timeIn is t's time of day in zone: "14:05".
+func timeIn(ctx context.Context, t time.Time, zone *time.Location) string {
+	return i18n.From(ctx).Time(t, zone)
+}
+
+// weekdayIn is the day's name in the page's language.
+func weekdayIn(ctx context.Context, d time.Weekday) string { return i18n.From(ctx).Weekday(d) }
+
+// numberIn is n as the page's language writes it: 1,234 or 1.234.
+func numberIn(ctx context.Context, n int) string { return i18n.From(ctx).Number(n) }
+
+// decimalIn is x with digits after the point as the page's language writes it.
+func decimalIn(ctx context.Context, x float64, digits int) string {
+	return i18n.From(ctx).Decimal(x, digits)
+}

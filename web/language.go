@@ -124,3 +124,15 @@ func (s *Server) updateMyLanguage(c echo.Context) error {
 	m.Error = problem.Msg
 	return render(c, http.StatusUnprocessableEntity, views.PersonView(m))
 }
+
+// tr is the message id in the language of the request, for what a
+// handler says itself (an error, a notice); args are name, value pairs.
+func tr(c echo.Context, id string, args ...any) string {
+	return i18n.From(c.Request().Context()).T(id, args...)
+}
+
+// trn is the message id in the plural form n takes in the request's
+// language.
+func trn(c echo.Context, id string, n int, args ...any) string {
+	return i18n.From(c.Request().Context()).N(id, n, args...)
+}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"golang.org/x/text/feature/plural"
@@ -16,8 +17,9 @@ import (
 )
 
 // messageCall finds the message ids the code uses: tr(ctx, "id") and
-// trn(ctx, "id", n) in the views, .T("id") and .N("id", n) elsewhere.
-var messageCall = regexp.MustCompile(`(?:\btrn?\(ctx,\s*|\.[TN]\()"([a-z0-9_.]+)"`)
+// trn(ctx, "id", n) in the views, tr(c, "id") and trn(c, "id", n) in
+// the handlers, .T("id") and .N("id", n) elsewhere.
+var messageCall = regexp.MustCompile(`(?:\btrn?\((?:ctx|c),\s*|\.[TN]\()"([a-z0-9_.]+)"`)
 
 // usedIDs are the message ids of the Go and templ sources of the
 // repository (not the generated *_templ.go, the tests or comments), with
@@ -204,8 +206,9 @@ func TestAcceptLanguageChoosesALanguageWashboardSpeaks(t *testing.T) {
 	}
 }
 
-// TestEveryLanguageWritesDates: each language writes a day and a time its
-// own way; a language without a layout of its own would be English's.
+// TestEveryLanguageWritesDates: each language writes a day, a time,
+// weekdays and decimals its own way; a language without its own would be
+// English's.
 func TestEveryLanguageWritesDates(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 11, 7, 14, 5, 0, 0, time.UTC)
@@ -213,13 +216,49 @@ func TestEveryLanguageWritesDates(t *testing.T) {
 	if err != nil {
 		t.Skip("no time zone data")
 	}
-	want := map[string]string{"en": "7 Nov 2026 15:05", "de": "07.11.2026, 15:05", "es": "7/11/2026 15:05", "fr": "07/11/2026 15:05"}
+	want := map[string][4]string{
+		"en": {"7 Nov 2026 15:05", "7 Nov 2026", "Saturday", "99.5"},
+		"de": {"07.11.2026, 15:05", "07.11.2026", "Samstag", "99,5"},
+		"es": {"7/11/2026 15:05", "7/11/2026", "sábado", "99,5"},
+		"fr": {"07/11/2026 15:05", "07/11/2026", "samedi", "99,5"},
+	}
 	for _, l := range Languages {
-		if _, ok := dateTimeLayouts[l.Code]; !ok {
+		if _, ok := dateLayouts[l.Code]; !ok {
 			t.Errorf("%s has no layout for dates", l.Code)
 		}
-		if got := For(l.Code).DateTime(at, berlin); got != want[l.Code] {
+		if _, ok := weekdays[l.Code]; !ok {
+			t.Errorf("%s has no names of days", l.Code)
+		}
+		loc := For(l.Code)
+		got := [4]string{loc.DateTime(at, berlin), loc.Date(at, berlin), loc.Weekday(at.Weekday()), loc.Decimal(99.46, 1)}
+		if got != want[l.Code] {
 			t.Errorf("%s writes %v as %q; want %q", l.Code, at, got, want[l.Code])
 		}
+	}
+	if got := For("de").Time(at, berlin); got != "15:05" {
+		t.Errorf("a time in German: %q", got)
+	}
+}
+
+// TestCatalogPartsShareNoMessage: two files of a language that both say
+// a message are refused, naming both, rather than one silently winning.
+func TestCatalogPartsShareNoMessage(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{
+		"catalog/de/alerts.json":  {Data: []byte(`{"a.title": "Alarme", "a.one": "Eins"}`)},
+		"catalog/de/screens.json": {Data: []byte(`{"s.title": "Bildschirme", "a.title": "Alarme!"}`)},
+	}
+	_, err := readCatalog(fsys, "de")
+	if err == nil || !strings.Contains(err.Error(), `"a.title"`) || !strings.Contains(err.Error(), "alerts.json") ||
+		!strings.Contains(err.Error(), "screens.json") {
+		t.Fatalf("two parts with one message: %v", err)
+	}
+	c, err := readCatalog(fstest.MapFS{"catalog/de/a.json": {Data: []byte(`{"a.title": "Alarme"}`)},
+		"catalog/de/b.json": {Data: []byte(`{"b.n": {"one": "{count} Regel", "other": "{count} Regeln"}}`)}}, "de")
+	if err != nil || c["a.title"].text != "Alarme" || c["b.n"].forms["other"] != "{count} Regeln" {
+		t.Fatalf("two parts: %v %v", c, err)
+	}
+	if _, err := readCatalog(fstest.MapFS{}, "xx"); err == nil {
+		t.Fatal("a language without files was read")
 	}
 }

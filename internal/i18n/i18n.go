@@ -1,5 +1,6 @@
 // Package i18n puts Washboard's words in the reader's language: message
-// catalogs per language (catalog/*.json, embedded), plural forms by the
+// catalogs per language (catalog/<language>/*.json, embedded, one file per
+// part of Washboard), plural forms by the
 // language's CLDR rules, numbers and dates in its conventions, and the
 // choice of a language from what a person chose or their browser asks for.
 //
@@ -15,6 +16,8 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"path"
 	"sort"
 	"strings"
 
@@ -42,7 +45,7 @@ var Languages = []Language{
 // asks for none Washboard speaks.
 const Default = "en"
 
-//go:embed catalog/*.json
+//go:embed catalog
 var catalogFiles embed.FS
 
 // entry is one message of a catalog: a text, or a text per plural form
@@ -63,15 +66,37 @@ func (e *entry) UnmarshalJSON(b []byte) error {
 // Catalog is one language's messages, by id.
 type Catalog map[string]entry
 
-// loadCatalog reads a language's catalog.
-func loadCatalog(code string) (Catalog, error) {
-	b, err := catalogFiles.ReadFile("catalog/" + code + ".json")
+// loadCatalog reads a language's catalog: the files of its directory, one
+// per part of Washboard, which share no message id.
+func loadCatalog(code string) (Catalog, error) { return readCatalog(catalogFiles, code) }
+
+// readCatalog reads a language's catalog from fsys.
+func readCatalog(fsys fs.FS, code string) (Catalog, error) {
+	dir := path.Join("catalog", code)
+	files, err := fs.Glob(fsys, dir+"/*.json")
 	if err != nil {
 		return nil, err
 	}
-	var c Catalog
-	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, fmt.Errorf("catalog %s: %w", code, err)
+	if len(files) == 0 {
+		return nil, fmt.Errorf("catalog %s: no %s/*.json", code, dir)
+	}
+	c := Catalog{}
+	from := map[string]string{}
+	for _, f := range files {
+		b, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		var part Catalog
+		if err := json.Unmarshal(b, &part); err != nil {
+			return nil, fmt.Errorf("catalog %s: %w", f, err)
+		}
+		for id, e := range part {
+			if other, ok := from[id]; ok {
+				return nil, fmt.Errorf("catalog %s: %q is in %s too", f, id, other)
+			}
+			c[id], from[id] = e, f
+		}
 	}
 	return c, nil
 }
