@@ -101,9 +101,11 @@ func commonPages() map[string]templ.Component {
 }
 
 // notYetConverted are the parts of the converted pages that are still
-// English-only (docs/contributing.md lists them): the freshness banner,
-// and the table of the alerts the person is on (the alerts page's).
-const notYetConverted = "#freshness, .alert-table, script"
+// English-only (docs/contributing.md lists them), as selectors: the
+// freshness banner, and the table of the alerts the person is on (the
+// alerts page's). A part whose page shows another's component not yet
+// converted adds its selector here in its init.
+var notYetConverted = []string{"#freshness", ".alert-table", "script"}
 
 // TestConvertedPagesTakeEveryWordFromTheCatalogs: rendered with a
 // localizer that marks every message, the converted pages show no word
@@ -116,7 +118,7 @@ func TestConvertedPagesTakeEveryWordFromTheCatalogs(t *testing.T) {
 	data := pageData()
 	for name, c := range convertedPages() {
 		doc := renderIn(t, i18n.Marked(), c)
-		doc.Find(notYetConverted).Remove()
+		doc.Find(strings.Join(notYetConverted, ", ")).Remove()
 		var found []string
 		check := func(where, s string) {
 			for marks.MatchString(s) {
@@ -203,7 +205,7 @@ func TestTranslationsDifferFromEnglish(t *testing.T) {
 	for _, l := range i18n.Languages[1:] {
 		for name, c := range convertedPages() {
 			doc := renderIn(t, i18n.For(l.Code), c)
-			doc.Find(notYetConverted).Remove()
+			doc.Find(strings.Join(notYetConverted, ", ")).Remove()
 			text := doc.Find("body").Text()
 			for _, en := range []string{"Skip to content", "Sign in", "Sign out", "Your accounts", "Alerts you are on",
 				"Notifications for you", "Back to the overview", "Passkeys you", "Devices enrolled", "Language of Washboard"} {
