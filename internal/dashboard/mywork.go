@@ -338,9 +338,8 @@ func (s *Service) doneGrace() time.Duration {
 }
 
 // Contradicted says whether the service contradicts a "done" report of
-// an alert still open: longer than doneGrace after it was made. A report
-// of "could not fix" says the alert stays open, and is never
-// contradicted.
+// an alert still open: longer than doneGrace after it was made
+// (domain.DoneReport.ContradictedBy).
 func (s *Service) Contradicted(r domain.DoneReport, alert domain.Alert) bool {
-	return !r.At.IsZero() && alert.Open() && r.Outcome != domain.CouldNotFix && s.clock.Now().Sub(r.At) > s.doneGrace()
+	return r.ContradictedBy(alert, nil, s.clock.Now(), s.doneGrace()) == domain.StillOpen
 }

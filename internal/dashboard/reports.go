@@ -171,9 +171,17 @@ func (s *Service) Report(ctx context.Context, account string, sc domain.Building
 		claims = claims[:maxReportClaims]
 		out.Gaps = append(out.Gaps, fmt.Sprintf("More than %d claims were made during the period: the first %d are listed.", maxReportClaims, maxReportClaims))
 	}
+	done, err := s.store.DoneReportsDuring(ctx, account, p.Start, p.End, maxReportClaims+1)
+	if err != nil {
+		return out, err
+	}
+	if len(done) > maxReportClaims {
+		done = done[:maxReportClaims]
+		out.Gaps = append(out.Gaps, fmt.Sprintf("More than %d reports of work done were made during the period: the first %d are listed.", maxReportClaims, maxReportClaims))
+	}
 	// The next shift begins as the period ends and lasts as long.
 	in := report.Input{Period: p, Alerts: alerts, Places: places, Devices: devices, DevicesCurrent: devicesCurrent, Claims: claims,
-		NextShiftEnd: p.End.Add(p.End.Sub(p.Start))}
+		NextShiftEnd: p.End.Add(p.End.Sub(p.Start)), Done: done, CheckedAt: now, DoneGrace: s.doneGrace()}
 	if s.forecast != nil && devicesCurrent {
 		in.RunsOut = map[string]time.Time{}
 		for mac, e := range s.forecast.Estimates(account) {

@@ -83,4 +83,5 @@ type claimStore interface {
 	ClaimAlertOnce(ctx context.Context, account string, c domain.Claim, key string) (bool, error)
 	AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string) (bool, error)
 	LastDoneReports(ctx context.Context, account string, alertIDs []string) (map[string]domain.DoneReport, error)
+	DoneReportsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.DoneReport, error)
 }

@@ -55,3 +55,43 @@ func (o Outcome) Known() bool {
 	}
 	return false
 }
+
+// Contradiction is how the service contradicts a "done" report, if it
+// does.
+type Contradiction string
+
+// The ways a "done" report can be contradicted.
+const (
+	// NotContradicted: the service agrees, or has not had the time to say.
+	NotContradicted Contradiction = ""
+	// StillOpen: the alert is still open long after the report.
+	StillOpen Contradiction = "still_open"
+	// StillEmpty: the alert may be closed, but the device at its location
+	// still reports a compartment out, long after a report of "refilled".
+	StillEmpty Contradiction = "still_empty"
+)
+
+// ContradictedBy says how the service contradicts the report, given the
+// alert it is about as the service reports it now, the device at the
+// alert's location (nil when unknown), the time now, and the grace the
+// service has to catch up (two sync intervals). A report of "could not
+// fix" says the alert stays open, and is never contradicted. A device
+// counts only when it reported after the grace: an older reading says
+// nothing about the refill.
+func (r DoneReport) ContradictedBy(alert Alert, device *Device, now time.Time, grace time.Duration) Contradiction {
+	if r.At.IsZero() || r.Outcome == CouldNotFix || now.Sub(r.At) <= grace {
+		return NotContradicted
+	}
+	if alert.Open() {
+		return StillOpen
+	}
+	if r.Outcome != Refilled || device == nil || device.Offline || !device.LastSeen.After(r.At.Add(grace)) {
+		return NotContradicted
+	}
+	for _, c := range device.Compartments {
+		if c.Out || c.Level == 0 {
+			return StillEmpty
+		}
+	}
+	return NotContradicted
+}

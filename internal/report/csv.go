@@ -31,6 +31,7 @@ var csvTables = []CSVTable{
 	{Name: "runningout", Label: "Will run out during the next shift", Header: []string{"building", "floor", "product", "refills", "runs_out_before"}, Rows: runningOutCells},
 	{Name: "handled", Label: "Who handled what", Header: withPlace("name", "note", "alert_id", "type", "claimed_at", "time_to_claim_minutes", "ended_at", "ended_by",
 		"time_to_resolve_minutes"), Rows: handledCells},
+	{Name: "done", Label: "Reported done", Header: withPlace("name", "outcome", "reason", "alert_id", "type", "reported_at", "contradicted"), Rows: doneCells},
 }
 
 // CSVTables returns the tables that download as CSV, in the order the
@@ -108,6 +109,20 @@ func handledCells(r Report) iter.Seq[[]string] {
 				if !yield(append(cells, placeCells(h.Alert.Place)...)) {
 					return
 				}
+			}
+		}
+	}
+}
+
+// doneCells are the "done" reports, contradicted naming how: still_open,
+// still_empty, or empty.
+func doneCells(r Report) iter.Seq[[]string] {
+	return func(yield func([]string) bool) {
+		for _, d := range r.Done {
+			cells := []string{d.Done.Name, string(d.Done.Outcome), d.Done.Reason, d.Done.AlertID, string(d.Alert.Alert.Type),
+				csvTime(d.Done.At), string(d.Contradiction)}
+			if !yield(append(cells, placeCells(d.Alert.Place)...)) {
+				return
 			}
 		}
 	}

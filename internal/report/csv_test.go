@@ -25,6 +25,8 @@ func TestCSVTablesRowsMatchTheirHeader(t *testing.T) {
 		NextShiftEnd: at(22, 0),
 		Handled: []HandledBy{{Name: "Maria", Rows: []HandledRow{{Claim: domain.Claim{AlertID: "a1", Name: "Maria", Note: "on it", At: at(6, 15)},
 			Alert: alert, TimeToClaim: 5 * time.Minute}}}},
+		Done: []DoneRow{{Done: domain.DoneReport{AlertID: "a1", Name: "Maria", Outcome: domain.Refilled, At: at(6, 20)}, Alert: alert,
+			Contradiction: domain.StillEmpty}},
 	}
 	seen := map[string]bool{}
 	for _, table := range CSVTables() {

@@ -59,6 +59,14 @@ type Input struct {
 	// NextShiftEnd.
 	RunsOut      map[string]time.Time
 	NextShiftEnd time.Time
+	// Done are the "done" reports made during the period (see
+	// domain.DoneReport); those of alerts not in Alerts are ignored.
+	// CheckedAt is the time the alerts' and devices' states are from, and
+	// DoneGrace how long the service may take to agree with a report
+	// (domain.DoneReport.ContradictedBy).
+	Done      []domain.DoneReport
+	CheckedAt time.Time
+	DoneGrace time.Duration
 }
 
 // Report is a shift handover report: plain data for a view to render.
@@ -95,6 +103,9 @@ type Report struct {
 	// Handled says who was on which alert during the period, by person
 	// (HandledBy).
 	Handled []HandledBy
+	// Done are the "done" reports made during the period, by the time they
+	// were made, each with whether the service contradicts it.
+	Done []DoneRow
 }
 
 // Summary are the report's counts. OpenAtStart + OpenedDuring -
@@ -157,6 +168,7 @@ func Build(in Input) Report {
 		RunningOut:     runningOut(alerts, in),
 		NextShiftEnd:   in.NextShiftEnd,
 		Handled:        handled(alerts, in),
+		Done:           done(alerts, in),
 	}
 }
 

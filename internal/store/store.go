@@ -344,6 +344,9 @@ type Claims interface {
 	// LastDoneReports returns the newest report of each of the alerts
 	// that has one, by alert id.
 	LastDoneReports(ctx context.Context, account string, alertIDs []string) (map[string]domain.DoneReport, error)
+	// DoneReportsDuring returns the account's reports made in [from, to),
+	// by the time they were made, at most limit of them.
+	DoneReportsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.DoneReport, error)
 	// ClaimAlertOnce is ClaimAlert under an action's idempotency key, in
 	// one transaction: false, and nothing done, when the account has the
 	// key already; a claim that fails keeps no key. Keys older than

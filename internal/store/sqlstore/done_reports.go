@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"time"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
@@ -72,4 +73,28 @@ func (s *Store) ClaimAlertOnce(ctx context.Context, account string, c domain.Cla
 		return s.claimAlert(ctx, tx, acc, c)
 	})
 	return n == 1, err
+}
+
+// DoneReportsDuring returns the account's reports made in [from, to), by
+// the time they were made, at most limit of them (claimsLimit when
+// limit <= 0).
+func (s *Store) DoneReportsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.DoneReport, error) {
+	acc, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = claimsLimit
+	}
+	var out []domain.DoneReport
+	var r domain.DoneReport
+	var outcome string
+	err = each(ctx, s.read, `SELECT alert_id, person_id, name, outcome, reason, done FROM done_reports
+		WHERE account_id = ? AND done >= ? AND done < ? ORDER BY done, id LIMIT ?`, []any{acc, s.d.Time(from), s.d.Time(to), limit},
+		[]any{&r.AlertID, &r.PersonID, &r.Name, &outcome, &r.Reason, s.d.ScanTime(&r.At)}, func() error {
+			r.Outcome = domain.Outcome(outcome)
+			out = append(out, r)
+			return nil
+		})
+	return out, err
 }

@@ -48,6 +48,24 @@ func testDoneReports(t *testing.T, open func(*testing.T) store.Store) {
 	if got, err := s.LastDoneReports(ctx, "b", []string{"x1", "x2"}); err != nil || !reflect.DeepEqual(got, map[string]domain.DoneReport{"x2": other}) {
 		t.Errorf("last reports of account b = %+v, %v; want Cy's alone", got, err)
 	}
+	// The reports of a span of time, in the order they were made, of the
+	// account alone, bounded.
+	for _, c := range []struct {
+		from, to time.Time
+		limit    int
+		want     []domain.DoneReport
+	}{
+		{t0, t0.Add(time.Hour), 0, []domain.DoneReport{ana, ben}},
+		{t0, t0.Add(time.Hour), 1, []domain.DoneReport{ana}},
+		{ana.At.Add(time.Second), t0.Add(time.Hour), 0, []domain.DoneReport{ben}},
+		{t0, ben.At, 0, []domain.DoneReport{ana}},
+		{t0.Add(time.Hour), t0.Add(2 * time.Hour), 0, nil},
+	} {
+		got, err := s.DoneReportsDuring(ctx, "a", c.from, c.to, c.limit)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("reports of account a in [%v, %v) limit %d = %+v, %v; want %+v", c.from, c.to, c.limit, got, err, c.want)
+		}
+	}
 	// A report DoneReportsKept after Ana's and Ben's lets them go, and
 	// their keys with them.
 	late := domain.DoneReport{AlertID: "x2", PersonID: "p-ana", Name: "Ana", Outcome: domain.Refilled, At: ben.At.Add(store.DoneReportsKept + time.Minute)}
