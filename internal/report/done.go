@@ -69,4 +69,3 @@ func Contradicted(rows []DoneRow) int {
 	}
 	return n
 }
-
