@@ -285,6 +285,7 @@ type saved struct {
 // {"name": "desk", "email": {"to": […]}}.
 type savedChannel struct {
 	Name     string
+	Language string // "" for English, and in what was saved before channels had one
 	Kind     string
 	Settings json.RawMessage
 }
@@ -298,7 +299,15 @@ func (sc savedChannel) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []byte(`{"name":` + string(name) + `,` + string(kind) + `:` + string(sc.Settings) + `}`), nil
+	lang := ""
+	if sc.Language != "" {
+		l, err := json.Marshal(sc.Language)
+		if err != nil {
+			return nil, err
+		}
+		lang = `"language":` + string(l) + `,`
+	}
+	return []byte(`{"name":` + string(name) + `,` + lang + string(kind) + `:` + string(sc.Settings) + `}`), nil
 }
 
 func (sc *savedChannel) UnmarshalJSON(data []byte) error {
@@ -311,8 +320,13 @@ func (sc *savedChannel) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}
+	if lang, ok := fields["language"]; ok {
+		if err := json.Unmarshal(lang, &sc.Language); err != nil {
+			return err
+		}
+	}
 	for field, value := range fields {
-		if field != "name" && string(value) != "null" {
+		if field != "name" && field != "language" && string(value) != "null" {
 			sc.Kind, sc.Settings = field, value
 		}
 	}
@@ -326,7 +340,7 @@ func toSaved(a rules.Account) (saved, error) {
 		if err != nil {
 			return saved{}, fmt.Errorf("channel %q: %w", c.Name, err)
 		}
-		s.Channels = append(s.Channels, savedChannel{Name: c.Name, Kind: c.Settings.Kind(), Settings: settings})
+		s.Channels = append(s.Channels, savedChannel{Name: c.Name, Language: c.Language, Kind: c.Settings.Kind(), Settings: settings})
 	}
 	return s, nil
 }
@@ -334,7 +348,7 @@ func toSaved(a rules.Account) (saved, error) {
 func (s saved) account(id string) (rules.Account, error) {
 	a := rules.Account{AccountID: id, Rules: s.Rules}
 	for _, sc := range s.Channels {
-		c := rules.Channel{Name: sc.Name}
+		c := rules.Channel{Name: sc.Name, Language: sc.Language}
 		if sc.Kind != "" {
 			kind, ok := notify.FindChannelKind(sc.Kind)
 			if !ok {

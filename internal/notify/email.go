@@ -267,6 +267,9 @@ type EmailConfig struct {
 	Clock   clock.Clock // clock.Real when nil
 	// Link is the dashboard's address, the link of a test notification.
 	Link string
+	// Lang is the language of the channel's test notification; English
+	// when empty.
+	Lang string
 }
 
 // Email sends notifications as e-mails through an SMTP server, one
@@ -280,6 +283,7 @@ type Email struct {
 	to     []mail.Address
 	clock  clock.Clock
 	link   string
+	lang   string
 	redact *strings.Replacer
 }
 
@@ -297,7 +301,7 @@ func NewEmail(cfg EmailConfig) (*Email, error) {
 		}
 		dialer = cfg.Guard.dialer(timeout)
 	}
-	e := &Email{set: cfg.SMTP, dialer: dialer, clock: cmp.Or[clock.Clock](cfg.Clock, clock.Real{}), link: cfg.Link}
+	e := &Email{set: cfg.SMTP, dialer: dialer, clock: cmp.Or[clock.Clock](cfg.Clock, clock.Real{}), link: cfg.Link, lang: cfg.Lang}
 	from, _ := mail.ParseAddress(cfg.SMTP.From)
 	e.from = *from
 	for _, to := range cfg.SMTP.To {
@@ -319,7 +323,9 @@ func (e *Email) Send(ctx context.Context, n Notification) error {
 
 // Test mails a test notification and says what happened.
 func (e *Email) Test(ctx context.Context) (string, error) {
-	if err := e.send(ctx, NewTest(e.clock.Now(), e.link)); err != nil {
+	test := NewTest(e.clock.Now(), e.link)
+	test.Lang = e.lang
+	if err := e.send(ctx, test); err != nil {
 		return "The test was not delivered: " + err.Error() + ".", err
 	}
 	to := make([]string, len(e.to))

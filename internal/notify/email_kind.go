@@ -161,7 +161,7 @@ func (s EmailSettings) Open(env Env) (Channel, error) {
 	if env.SMTPTLS != nil {
 		set.TLSConfig = env.SMTPTLS
 	}
-	e, err := NewEmail(EmailConfig{SMTP: set, Guard: env.Guard, Trusted: trusted, Clock: env.Clock, Link: env.Link})
+	e, err := NewEmail(EmailConfig{SMTP: set, Guard: env.Guard, Trusted: trusted, Clock: env.Clock, Link: env.Link, Lang: env.Lang})
 	if err != nil {
 		return nil, err
 	}

@@ -106,6 +106,9 @@ type Env struct {
 	// Pusher pushes to people's devices; nil where the server sends no
 	// pushes.
 	Pusher Pusher
+	// Lang is the language of the channel opened (i18n.Languages), which
+	// its test is in; English when empty.
+	Lang string
 }
 
 // FileObject is a kind's object in a notifications file, as ReadFile reads

@@ -134,7 +134,7 @@ func (s PushSettings) Open(env Env) (Channel, error) {
 	if clk == nil {
 		clk = clock.Real{}
 	}
-	return &pushChannel{to: s.To, account: env.Account, pusher: env.Pusher, clock: clk, link: env.Link}, nil
+	return &pushChannel{to: s.To, account: env.Account, pusher: env.Pusher, clock: clk, link: env.Link, lang: env.Lang}, nil
 }
 
 // Save writes the settings as loadPush reads them.
@@ -169,6 +169,7 @@ type pushChannel struct {
 	pusher  Pusher
 	clock   clock.Clock
 	link    string
+	lang    string
 }
 
 func (c *pushChannel) Send(ctx context.Context, n Notification) error {
@@ -183,7 +184,9 @@ func (c *pushChannel) Test(ctx context.Context) (string, error) {
 		err := permanent(0, nil, "a push to whoever holds a claim has nobody to test with; test your own devices on your page (Me)")
 		return "The test was not pushed: " + err.Msg + ".", err
 	}
-	said, err := c.pusher.Push(ctx, c.account, c.to, NewTest(c.clock.Now(), c.link))
+	test := NewTest(c.clock.Now(), c.link)
+	test.Lang = c.lang
+	said, err := c.pusher.Push(ctx, c.account, c.to, test)
 	if err != nil {
 		return "The test was not pushed: " + err.Error() + ".", err
 	}

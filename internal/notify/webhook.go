@@ -38,6 +38,9 @@ type WebhookConfig struct {
 	Clock   clock.Clock // the time of webhook-timestamp; clock.Real when nil
 	// Link is the dashboard's address, the link of a test notification.
 	Link string
+	// Lang is the language of the channel's test notification; English
+	// when empty.
+	Lang string
 }
 
 // Webhook sends notifications as HTTP POST requests.
@@ -55,6 +58,7 @@ type Webhook struct {
 	secret webhook.Secret
 	clock  clock.Clock
 	link   string
+	lang   string
 	client *http.Client
 }
 
@@ -105,7 +109,7 @@ func NewWebhook(cfg WebhookConfig) (*Webhook, error) {
 	}
 	return &Webhook{
 		url: u, host: u.Host, format: cfg.Format, secret: cfg.Secret, clock: cmp.Or[clock.Clock](cfg.Clock, clock.Real{}),
-		link: cfg.Link, client: client,
+		link: cfg.Link, lang: cfg.Lang, client: client,
 	}, nil
 }
 
@@ -118,7 +122,9 @@ func (w *Webhook) Send(ctx context.Context, n Notification) error {
 
 // Test sends a test notification and says what happened.
 func (w *Webhook) Test(ctx context.Context) (string, error) {
-	status, err := w.send(ctx, NewTest(w.clock.Now(), w.link))
+	test := NewTest(w.clock.Now(), w.link)
+	test.Lang = w.lang
+	status, err := w.send(ctx, test)
 	if err != nil {
 		return "The test was not delivered: " + err.Error() + ".", err
 	}

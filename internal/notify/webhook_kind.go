@@ -118,7 +118,7 @@ func (WebhookSettings) Ready(Env) error { return nil }
 func (s WebhookSettings) Open(env Env) (Channel, error) {
 	w, err := NewWebhook(WebhookConfig{
 		URL: s.URL, Format: s.Format, Secret: s.Secret,
-		Guard: env.Guard, Timeout: env.Timeout, Clock: env.Clock, Link: env.Link,
+		Guard: env.Guard, Timeout: env.Timeout, Clock: env.Clock, Link: env.Link, Lang: env.Lang,
 	})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package push
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -45,14 +46,12 @@ type Message struct {
 // maxBody bounds a push's line, in characters: a phone shows less.
 const maxBody = 240
 
-// MessageOf is the push of a notification, its links under link.
+// MessageOf is the push of a notification, in its language (n.Lang), its
+// links under link.
 func MessageOf(n notify.Notification, link string) Message {
-	m := Message{Title: "Washboard", Body: n.Subject(), URL: n.URL, Tag: n.ID}
+	m := Message{Title: "Washboard", Body: n.PushLine(), URL: n.URL, Tag: n.ID}
 	if b := n.Where.Building.Name; b != "" && !n.IsDigest() {
 		m.Title = b
-	}
-	if bring := n.Bring.String(); bring != "" && !n.IsDigest() {
-		m.Body += "; bring " + bring
 	}
 	if utf8.RuneCountInString(m.Body) > maxBody {
 		m.Body = string([]rune(m.Body)[:maxBody-1]) + "…"
@@ -98,14 +97,22 @@ func (s *Service) pushTo(ctx context.Context, people []string, n notify.Notifica
 	if len(subs) == 0 {
 		return "", &notify.Error{Permanent: true, Msg: noDevice(len(people)) + " to pushes (on their page, Me)"}
 	}
-	body, err := json.Marshal(MessageOf(n, s.cfg.Link))
-	if err != nil {
-		return "", &notify.Error{Permanent: true, Msg: "the push could not be written", Err: err}
-	}
+	// Each person reads the push in their own language (people.language),
+	// the channel's when they chose none.
+	bodies := map[string][]byte{}
 	var out outcome
 	for _, k := range subs {
 		if ctx.Err() != nil {
 			return "", &notify.Error{Msg: "the pushes were cut off", Err: ctx.Err()}
+		}
+		body, ok := bodies[k.Language]
+		if !ok {
+			in := n
+			in.Lang = cmp.Or(k.Language, n.Lang) // else the channel's
+			if body, err = json.Marshal(MessageOf(in, s.cfg.Link)); err != nil {
+				return "", &notify.Error{Permanent: true, Msg: "the push could not be written", Err: err}
+			}
+			bodies[k.Language] = body
 		}
 		out.add(s.pushOne(ctx, k, n.ID, body))
 	}
