@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"washboard/internal/clock"
+	"washboard/internal/i18n"
 )
 
 // The push kind of channel: Web Push to the phones and browsers of people
@@ -78,17 +79,33 @@ func (t PushTarget) Label() string {
 	return string(t)
 }
 
-func pushChoices() []Choice {
+// LabelIn is the target in the localizer's language.
+func (t PushTarget) LabelIn(l *i18n.Localizer) string {
+	switch t {
+	case PushStaff:
+		return l.T("push.to_staff")
+	case PushClaim:
+		return l.T("push.to_claim")
+	case PushSupervisors:
+		return l.T("push.to_supervisors")
+	}
+	return string(t)
+}
+
+func pushChoices(l *i18n.Localizer) []Choice {
 	out := make([]Choice, 0, len(pushTargets))
 	for _, pt := range pushTargets {
-		out = append(out, Choice{Value: string(pt.to), Label: pt.label})
+		out = append(out, Choice{Value: string(pt.to), Label: pt.to.LabelIn(l)})
 	}
 	return out
 }
 
-func pushHint() string {
-	return "Pushes reach the devices people subscribed on their own page (Me), and only people whose role covers the building. " +
-		"To push to one building's staff, give the rule that building."
+func pushHint(l *i18n.Localizer) string { return l.T("push.hint") }
+
+// DescribeIn says whom the channel pushes to, in the localizer's
+// language.
+func (s PushSettings) DescribeIn(l *i18n.Localizer) string {
+	return l.T("push.describe", "to", s.To.LabelIn(l))
 }
 
 // PushSettings are a push channel's: whom it pushes to.

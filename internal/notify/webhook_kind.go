@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"washboard/internal/i18n"
 	"washboard/internal/webhook"
 )
 
@@ -61,6 +62,19 @@ func (s WebhookSettings) String() string {
 		signed = "signed"
 	}
 	return string(format) + " webhook to " + redactURL(s.URL) + ", " + signed
+}
+
+// DescribeIn says where the webhook posts, in what format and whether
+// signed, in the localizer's language, without its secrets.
+func (s WebhookSettings) DescribeIn(l *i18n.Localizer) string {
+	format := s.Format
+	if format == "" {
+		format = FormatJSON
+	}
+	if !s.Secret.IsZero() {
+		return l.T("notif.describe_webhook_signed", "format", string(format), "url", redactURL(s.URL))
+	}
+	return l.T("notif.describe_webhook", "format", string(format), "url", redactURL(s.URL))
 }
 
 // GoString leaves the secrets out of %#v.

@@ -229,3 +229,7 @@ func (w words) alertLine(a Alert, zone *time.Location) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// AlertTypeIn is an alert type in the localizer's language, as
+// notifications say it: "Produkt leer".
+func AlertTypeIn(l *i18n.Localizer, t domain.AlertType) string { return words{l}.alertType(t) }
