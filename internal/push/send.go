@@ -41,6 +41,9 @@ type Message struct {
 	// Claim is the page of the alert's "I'm on it", for the action of
 	// that name; empty when there is no alert.
 	Claim string `json:"claim,omitempty"`
+	// ClaimTitle is that action's name in the push's language: "I'm on
+	// it", "Ich übernehme".
+	ClaimTitle string `json:"claim_title,omitempty"`
 }
 
 // maxBody bounds a push's line, in characters: a phone shows less.
@@ -58,6 +61,7 @@ func MessageOf(n notify.Notification, link string) Message {
 	}
 	if n.Alert != nil && link != "" && !n.IsDigest() {
 		m.Claim = link + "/alerts/" + url.PathEscape(n.Alert.ID) + "/claim"
+		m.ClaimTitle = n.ClaimTitle()
 	}
 	return m
 }
