@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -40,9 +41,19 @@ func TestChannelFormKeepsTheChannelsLanguage(t *testing.T) {
 		t.Errorf("the channel kept: %+v, %v; want it in French", set.Page.Channels, err)
 	}
 
+	// A test goes out in the channel's language, and the page, in German,
+	// says what became of it in German.
+	r := b.postHX("/notifications/channels/Salle/test", url.Values{"csrf_token": {b.pageCSRF("/notifications")}})
+	if r.StatusCode != http.StatusOK || !strings.Contains(r.body, "hat die JSON-Testnachricht angenommen") {
+		t.Errorf("a test from the German page = %d: %s", r.StatusCode, r.body)
+	}
+	if got := hook.received(); len(got) != 1 || !strings.Contains(got[0], `"title":"Notification de test de Washboard"`) {
+		t.Errorf("the French channel's receiver got %q", got)
+	}
+
 	form = webhookChannel("Unknown", hook.URL+"/hook")
 	form.Set("language", "xx")
-	r := b.addChannel(form)
+	r = b.addChannel(form)
 	if got := r.doc(t).Find("main [role=alert]").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, "Sprache: Wählen Sie English, Deutsch, Español oder Français.") {
 		t.Errorf("a language Washboard does not speak = %d: %q; want it refused under the field, in German", r.StatusCode, got)
 	}

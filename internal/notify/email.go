@@ -21,6 +21,7 @@ import (
 	gomailsmtp "github.com/wneessen/go-mail/smtp"
 
 	"washboard/internal/clock"
+	"washboard/internal/i18n"
 )
 
 // TLSMode is how the connection to the mail server is encrypted.
@@ -321,12 +322,14 @@ func (e *Email) Send(ctx context.Context, n Notification) error {
 	return e.send(ctx, n)
 }
 
-// Test mails a test notification and says what happened.
+// Test mails a test notification and says what happened, in the
+// language of ctx's localizer (the page's that asked for it).
 func (e *Email) Test(ctx context.Context) (string, error) {
+	l := i18n.From(ctx)
 	test := NewTest(e.clock.Now(), e.link)
 	test.Lang = e.lang
 	if err := e.send(ctx, test); err != nil {
-		return "The test was not delivered: " + err.Error() + ".", err
+		return l.T("notif.test_not_delivered", "reason", err.Error()), err
 	}
 	to := make([]string, len(e.to))
 	for i, a := range e.to {
@@ -334,9 +337,9 @@ func (e *Email) Test(ctx context.Context) (string, error) {
 	}
 	how := e.set.tlsMode().label()
 	if e.set.User != "" {
-		how += ", signed in as " + e.set.User
+		how = l.T("mail.signed_in_as", "how", how, "user", e.set.User)
 	}
-	return fmt.Sprintf("%s accepted the test e-mail for %s (%s).", e.server(), strings.Join(to, ", "), how), nil
+	return l.T("mail.test_accepted", "server", e.server(), "to", strings.Join(to, ", "), "how", how), nil
 }
 
 func (e *Email) server() string { return net.JoinHostPort(e.set.Host, strconv.Itoa(e.set.port())) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -199,13 +198,13 @@ func (c *pushChannel) Send(ctx context.Context, n Notification) error {
 func (c *pushChannel) Test(ctx context.Context) (string, error) {
 	if c.to == PushClaim {
 		err := permanent(0, nil, "a push to whoever holds a claim has nobody to test with; test your own devices on your page (Me)")
-		return "The test was not pushed: " + err.Msg + ".", err
+		return i18n.From(ctx).T("push.test_claim"), err
 	}
 	test := NewTest(c.clock.Now(), c.link)
 	test.Lang = c.lang
 	said, err := c.pusher.Push(ctx, c.account, c.to, test)
 	if err != nil {
-		return "The test was not pushed: " + err.Error() + ".", err
+		return i18n.From(ctx).T("push.test_not_pushed", "reason", err.Error()), err
 	}
-	return fmt.Sprintf("The test was pushed: %s.", said), nil
+	return i18n.From(ctx).T("push.test_pushed", "result", said), nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/i18n"
 	"washboard/internal/version"
 	"washboard/internal/webhook"
 )
@@ -120,15 +121,17 @@ func (w *Webhook) Send(ctx context.Context, n Notification) error {
 	return err
 }
 
-// Test sends a test notification and says what happened.
+// Test sends a test notification and says what happened, in the
+// language of ctx's localizer (the page's that asked for it).
 func (w *Webhook) Test(ctx context.Context) (string, error) {
+	l := i18n.From(ctx)
 	test := NewTest(w.clock.Now(), w.link)
 	test.Lang = w.lang
 	status, err := w.send(ctx, test)
 	if err != nil {
-		return "The test was not delivered: " + err.Error() + ".", err
+		return l.T("notif.test_not_delivered", "reason", err.Error()), err
 	}
-	return fmt.Sprintf("%s accepted the test %s message (%s).", w.host, w.format.Label(), status), nil
+	return l.T("notif.test_accepted", "host", w.host, "format", w.format.Label(), "status", status), nil
 }
 
 func (w *Webhook) send(ctx context.Context, n Notification) (string, error) {

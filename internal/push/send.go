@@ -20,6 +20,7 @@ import (
 	webpush "github.com/SherClockHolmes/webpush-go"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/notify"
 	"washboard/internal/people"
 	"washboard/internal/store"
@@ -83,13 +84,13 @@ func (s *Service) Push(ctx context.Context, account string, to notify.PushTarget
 }
 
 // Test pushes a test notification to a person's devices and says what
-// happened.
+// happened, in the language of ctx's localizer (the page's).
 func (s *Service) Test(ctx context.Context, person string) (string, error) {
 	said, err := s.pushTo(ctx, []string{person}, notify.NewTest(s.clk.Now(), s.cfg.Link+"/me"))
 	if err != nil {
-		return "The test was not pushed: " + err.Error() + ".", err
+		return i18n.From(ctx).T("push.test_not_pushed", "reason", err.Error()), err
 	}
-	return "The test was pushed: " + said + ".", nil
+	return i18n.From(ctx).T("push.test_pushed", "result", said), nil
 }
 
 // pushTo pushes n to every device of the people.
