@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
-	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/keyring"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
@@ -41,7 +42,7 @@ func (n *Notifier) Settings(ctx context.Context, account string) (Settings, erro
 	if sealed != nil {
 		if s.Page, err = n.open(account, sealed); err != nil {
 			s.Page = rules.Account{AccountID: account}
-			s.Unreadable = "The channels and rules made on this page cannot be read (" + err.Error() + "); nothing is sent by them. Add them again: saving replaces them."
+			s.Unreadable = i18n.From(ctx).T("notif.settings_unreadable", "reason", err.Error())
 		}
 	}
 	s.File, _ = n.cfg.File.Account(account)
@@ -109,10 +110,10 @@ func (n *Notifier) ChangeSettings(ctx context.Context, account string, change fu
 			return err
 		}
 		page.AccountID = account
-		if err := checkLimits(before, page); err != nil {
+		if err := checkLimits(i18n.From(ctx), before, page); err != nil {
 			return err
 		}
-		if err := n.check(account, page); err != nil {
+		if err := n.check(i18n.From(ctx), account, page); err != nil {
 			return err
 		}
 		kept, err := toSaved(page)
@@ -136,38 +137,37 @@ func (n *Notifier) ChangeSettings(ctx context.Context, account string, change fu
 	return fmt.Errorf("the notification settings of account %s changed %d times while a change was made; try again", account, changeAttempts)
 }
 
-// checkLimits refuses settings that grow beyond MaxChannels or MaxRules.
-func checkLimits(before, after rules.Account) error {
+// checkLimits refuses settings that grow beyond MaxChannels or MaxRules,
+// in the words of the localizer of the request that changes them.
+func checkLimits(l *i18n.Localizer, before, after rules.Account) error {
 	if n := len(after.Channels); n > MaxChannels && n > len(before.Channels) {
-		return &SettingsError{(&domain.LimitError{What: "channels made on this page", Max: MaxChannels,
-			Advice: "Remove one it no longer uses before adding another; an e-mail channel may send to up to " +
-				fmt.Sprint(notify.MaxRecipients) + " addresses."}).Error()}
+		return &SettingsError{l.T("notif.limit_channels", "max", l.Number(MaxChannels), "recipients", l.Number(notify.MaxRecipients))}
 	}
 	if n := len(after.Rules); n > MaxRules && n > len(before.Rules) {
-		return &SettingsError{(&domain.LimitError{What: "rules made on this page", Max: MaxRules,
-			Advice: "Remove one it no longer uses before adding another."}).Error()}
+		return &SettingsError{l.T("notif.limit_rules", "max", l.Number(MaxRules))}
 	}
 	return nil
 }
 
-// check refuses page settings that could not be sent.
-func (n *Notifier) check(account string, page rules.Account) error {
+// check refuses page settings that could not be sent, in the words of
+// the localizer of the request that changes them.
+func (n *Notifier) check(l *i18n.Localizer, account string, page rules.Account) error {
 	file, _ := n.cfg.File.Account(account)
 	for _, c := range page.Channels {
 		if _, ok := file.Channel(c.Name); ok {
-			return &SettingsError{fmt.Sprintf("The notifications file has a channel named %q already; give this one another name.", c.Name)}
+			return &SettingsError{l.T("notif.file_has_channel", "name", strconv.Quote(c.Name))}
 		}
 		if c.Settings == nil {
 			continue // Validate says what is missing
 		}
 		if err := c.Settings.Ready(n.env()); err != nil {
-			return &SettingsError{fmt.Sprintf("Channel %q %v.", c.Name, err)}
+			return &SettingsError{l.T("notif.channel_not_ready", "name", strconv.Quote(c.Name), "reason", err.Error())}
 		}
 	}
 	for _, r := range page.Rules {
 		for _, fr := range file.Rules {
 			if fr.Name == r.Name {
-				return &SettingsError{fmt.Sprintf("The notifications file has a rule named %q already; give this one another name.", r.Name)}
+				return &SettingsError{l.T("notif.file_has_rule", "name", strconv.Quote(r.Name))}
 			}
 		}
 	}
