@@ -203,11 +203,9 @@ func (w words) when(t time.Time, zone *time.Location) string {
 }
 
 // The titles of an item's facts.
-func (w words) where() string { return w.l.T("notif.fact_where") }
-func (w words) since() string { return w.l.T("notif.fact_since") }
-func (w words) bringTitle() string {
-	return w.l.T("notif.fact_bring")
-}
+func (w words) where() string      { return w.l.T("notif.fact_where") }
+func (w words) since() string      { return w.l.T("notif.fact_since") }
+func (w words) bringTitle() string { return w.l.T("notif.fact_bring") }
 func (w words) todoTitle() string  { return w.l.T("notif.fact_todo") }
 func (w words) alertTitle() string { return w.l.T("notif.fact_alert") }
 
