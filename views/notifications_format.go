@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -45,60 +46,65 @@ func fieldID(form, field string) string {
 
 // passwordHint says that the mail server's password is never shown, and,
 // after a problem, that it must be typed again.
-func passwordHint(again bool) string {
+func passwordHint(ctx context.Context, again bool) string {
 	if again {
-		return "Kept encrypted on the server and never shown: type it again."
+		return tr(ctx, "notif.password_hint_again")
 	}
-	return "Kept encrypted on the server and never shown."
+	return tr(ctx, "notif.password_hint")
 }
 
 // addressHint says what a webhook's address is, that it is never shown,
 // and, after a problem, that it must be pasted again.
-func addressHint(again bool) string {
-	s := "The http or https address to post to, such as a Slack or Teams incoming webhook. Its path often holds a secret, so it is never shown"
+func addressHint(ctx context.Context, again bool) string {
 	if again {
-		return s + ": paste it again."
+		return tr(ctx, "notif.url_hint_again")
 	}
-	return s + "."
+	return tr(ctx, "notif.url_hint")
+}
+
+// stampIn is t in zone as the page's language writes a day and a time,
+// with the zone's name: "18 Nov 2026 09:30 UTC".
+func stampIn(ctx context.Context, t time.Time, zone *time.Location) string {
+	return dateTimeIn(ctx, t, zone) + " " + in(t, zone).Format("MST")
 }
 
 // logState says where a notification of a delivery log is, in words.
-func logState(r LogRow, now time.Time, zone *time.Location) string {
+func logState(ctx context.Context, r LogRow, now time.Time, zone *time.Location) string {
 	// A time of today is its time of day; another day's, its date too.
 	at := func(t time.Time) string {
 		ty, tm, td := in(t, zone).Date()
 		ny, nm, nd := in(now, zone).Date()
 		if ty == ny && tm == nm && td == nd {
-			return clock(t, zone)
+			return timeIn(ctx, t, zone)
 		}
-		return dateTime(t, zone)
+		return stampIn(ctx, t, zone)
 	}
 	switch r.State {
 	case "sent":
 		if r.Sent.IsZero() {
-			return "Sent"
+			return tr(ctx, "notif.state_sent")
 		}
-		return "Sent at " + at(r.Sent)
+		return tr(ctx, "notif.state_sent_at", "time", at(r.Sent))
 	case "failed":
-		return "Failed"
+		return tr(ctx, "notif.state_failed")
 	case "pending":
 		switch {
 		case r.Attempts > 0:
-			return "Pending, next attempt at " + at(r.Due)
+			return tr(ctx, "notif.state_retry_at", "time", at(r.Due))
 		case !r.Due.After(now):
-			return "Pending, due now"
+			return tr(ctx, "notif.state_due_now")
 		case r.Digest:
-			return "Collecting items until " + at(r.Due)
+			return tr(ctx, "notif.state_collecting", "time", at(r.Due))
 		}
-		return "Held until " + at(r.Due)
+		return tr(ctx, "notif.state_held", "time", at(r.Due))
 	case "waiting":
-		return "Waiting until " + at(r.Due)
+		return tr(ctx, "notif.state_waiting", "time", at(r.Due))
 	case "dropped":
-		return "Dropped"
+		return tr(ctx, "notif.state_dropped")
 	case "cancelled":
-		return "Cancelled"
+		return tr(ctx, "notif.state_cancelled")
 	case "digested":
-		return "Sent in a digest"
+		return tr(ctx, "notif.state_digested")
 	}
 	return sentence(r.State)
 }

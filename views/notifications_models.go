@@ -41,7 +41,10 @@ type ChannelRow struct {
 	// What says where it sends, without secrets: "e-mail to
 	// facilities@example.com", "slack webhook to
 	// https://hooks.slack.com/…, signed".
-	What       string
+	What string
+	// Language is the language its messages are in, in its own words:
+	// "Deutsch".
+	Language   string
 	TestHref   string // POST with csrf_token: send a test, answered in words
 	RemoveHref string // POST with csrf_token: remove; empty for the file's
 }
@@ -89,7 +92,7 @@ type NewChannelSecret struct {
 	Secret  string
 }
 
-// ChannelForm adds a channel. Field names: name, kind (the name of one of
+// ChannelForm adds a channel. Field names: name, language, kind (the name of one of
 // Kinds), and the fields of each kind (ChannelKind.Fields): for e-mail to,
 // smtp_host, smtp_port, smtp_tls, smtp_user, smtp_password, smtp_from; for
 // a webhook url, format, secret and generate_secret. What was typed comes
@@ -97,7 +100,10 @@ type NewChannelSecret struct {
 // the password, the webhook's address and its secret.
 type ChannelForm struct {
 	Name string
-	Kind string // the kind chosen: "email", "webhook"
+	// Languages are the languages the channel's messages may be in, the
+	// one chosen selected: the creator's when nothing was sent.
+	Languages []Option
+	Kind      string // the kind chosen: "email", "webhook"
 	// Kinds are the kinds of channel to choose from, by name.
 	Kinds []ChannelKind
 	// Values are what was typed in the kinds' fields, by the field's

@@ -54,7 +54,7 @@ func TestNotificationsLogSaysEachStateInWords(t *testing.T) {
 		}
 		states = append(states, text(s))
 	})
-	want := []string{"Sent at 13:03", "Failed", "Pending, next attempt at 14:04", "Held until Sun 22 Nov 2026, 00:02 CET",
+	want := []string{"Sent at 13:03", "Failed", "Pending, next attempt at 14:04", "Held until 22 Nov 2026 00:02 CET",
 		"Collecting items until 14:27", "Waiting until 14:22", "Dropped", "Cancelled", "Sent in a digest", "Pending, due now"}
 	if strings.Join(states, " | ") != strings.Join(want, " | ") {
 		t.Errorf("the states read\n%s\nwant\n%s", strings.Join(states, " | "), strings.Join(want, " | "))

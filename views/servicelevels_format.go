@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"strings"
 	"time"
 )
@@ -18,31 +19,84 @@ func levelIcon(state string) string {
 	return "overdue"
 }
 
+// levelLabel is where an alert stands against its targets, in a badge's
+// words: "Target missed".
+func levelLabel(ctx context.Context, state string) string {
+	switch state {
+	case "met":
+		return tr(ctx, "levels.badge_met")
+	case "missed":
+		return tr(ctx, "levels.badge_missed")
+	case "at-risk":
+		return tr(ctx, "levels.badge_at_risk")
+	}
+	return tr(ctx, "levels.badge_pending")
+}
+
+// levelState is one target's state in a sentence's words: "missed",
+// "within target".
+func levelState(ctx context.Context, state string) string {
+	switch state {
+	case "met":
+		return tr(ctx, "levels.state_met")
+	case "missed":
+		return tr(ctx, "levels.state_missed")
+	case "at-risk":
+		return tr(ctx, "levels.state_at_risk")
+	}
+	return tr(ctx, "levels.state_pending")
+}
+
 // levelOutcomeText says one target's outcome: "Time to claim: missed,
 // 20 min of 15 min." or "Time to resolve: within target, 10 min of 1 h
-// used, due at 14:10."
-func levelOutcomeText(what string, o LevelOutcome, zone *time.Location) string {
-	s := what + ": " + strings.ToLower(o.Label) + ", " + duration(o.Used) + " of " + duration(o.Target)
-	if o.State == "pending" || o.State == "at-risk" {
-		s += " used"
-		if !o.Deadline.IsZero() {
-			if zone == nil {
-				zone = time.UTC
-			}
-			s += ", due at " + o.Deadline.In(zone).Format("15:04 on Mon 2 Jan")
-		}
+// used, due at 14:10 on Tuesday 24 Nov 2026."
+func levelOutcomeText(ctx context.Context, what string, o LevelOutcome, zone *time.Location) string {
+	state, used, target := levelState(ctx, o.State), durationIn(ctx, o.Used), durationIn(ctx, o.Target)
+	if o.State != "pending" && o.State != "at-risk" {
+		return tr(ctx, "levels.outcome", "what", what, "state", state, "used", used, "target", target)
 	}
-	return s + "."
+	if o.Deadline.IsZero() {
+		return tr(ctx, "levels.outcome_used", "what", what, "state", state, "used", used, "target", target)
+	}
+	day := weekdayIn(ctx, in(o.Deadline, zone).Weekday()) + " " + dateIn(ctx, o.Deadline, zone)
+	return tr(ctx, "levels.outcome_due", "what", what, "state", state, "used", used, "target", target,
+		"time", timeIn(ctx, o.Deadline, zone), "day", day)
 }
 
 // levelDetail says both targets' outcomes in one line, for a title.
-func levelDetail(l *Level) string {
+func levelDetail(ctx context.Context, l *Level) string {
 	var parts []string
 	if l.Claim.State != "" {
-		parts = append(parts, "Time to claim: "+strings.ToLower(l.Claim.Label)+" ("+duration(l.Claim.Used)+" of "+duration(l.Claim.Target)+")")
+		parts = append(parts, tr(ctx, "levels.detail", "what", tr(ctx, "levels.claim"), "state", levelState(ctx, l.Claim.State),
+			"used", durationIn(ctx, l.Claim.Used), "target", durationIn(ctx, l.Claim.Target)))
 	}
 	if l.Resolve.State != "" {
-		parts = append(parts, "Time to resolve: "+strings.ToLower(l.Resolve.Label)+" ("+duration(l.Resolve.Used)+" of "+duration(l.Resolve.Target)+")")
+		parts = append(parts, tr(ctx, "levels.detail", "what", tr(ctx, "levels.resolve"), "state", levelState(ctx, l.Resolve.State),
+			"used", durationIn(ctx, l.Resolve.Used), "target", durationIn(ctx, l.Resolve.Target)))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// durationIn is a length of time in the page's language: "under 1 min",
+// "1 h 30 min", "2 days 3 h".
+func durationIn(ctx context.Context, d time.Duration) string {
+	if d < time.Minute {
+		return tr(ctx, "levels.under_minute")
+	}
+	days, hours, minutes := int(d/(24*time.Hour)), int(d/time.Hour)%24, int(d/time.Minute)%60
+	var parts []string
+	if days > 0 {
+		parts = append(parts, trn(ctx, "levels.days", days))
+		if hours > 0 {
+			parts = append(parts, tr(ctx, "levels.hours", "count", numberIn(ctx, hours)))
+		}
+		return strings.Join(parts, " ")
+	}
+	if hours > 0 {
+		parts = append(parts, tr(ctx, "levels.hours", "count", numberIn(ctx, hours)))
+	}
+	if minutes > 0 {
+		parts = append(parts, tr(ctx, "levels.minutes", "count", numberIn(ctx, minutes)))
+	}
+	return strings.Join(parts, " ")
 }

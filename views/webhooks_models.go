@@ -31,5 +31,7 @@ type ReceiverRow struct {
 type NewReceiver struct {
 	URL    string
 	Secret string
-	Note   string
+	// Rotated says the secret replaces another, which is accepted for a
+	// day more.
+	Rotated bool
 }

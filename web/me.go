@@ -105,7 +105,7 @@ func (s *Server) personNotifications(c echo.Context, email string) (views.Person
 				n.Others++
 				continue
 			}
-			row := ruleRow(r.Rule, places, false)
+			row := ruleRow(c, r.Rule, places, false)
 			row.Channels = strings.Join(r.Channels, ", ")
 			n.Rules = append(n.Rules, row)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/notifier"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
@@ -105,7 +106,21 @@ func (s *Server) answerChange(c echo.Context, err error, st notificationsState, 
 	}
 	s.logOf(c).Info("notification "+noun+" "+done, noun, name)
 	s.audit(c, auditOfChange(noun, done), name)
-	return s.flashNotifications(c, fmt.Sprintf("The %s %q was %s.", noun, name, done))
+	return s.flashNotifications(c, changeMade(c, noun, name, done))
+}
+
+// changeMade says that a channel or a rule (noun) of the name was added
+// or removed (done).
+func changeMade(c echo.Context, noun, name, done string) string {
+	switch {
+	case noun == "channel" && done == "added":
+		return tr(c, "notif.flash_channel_added", "name", name)
+	case noun == "channel":
+		return tr(c, "notif.flash_channel_removed", "name", name)
+	case done == "added":
+		return tr(c, "notif.flash_rule_added", "name", name)
+	}
+	return tr(c, "notif.flash_rule_removed", "name", name)
 }
 
 // flashNotifications goes back to the page, which shows msg once.
@@ -137,7 +152,7 @@ func nameParam(c echo.Context) (string, error) {
 	}
 	name, err := url.PathUnescape(name)
 	if err != nil {
-		return "", errNotFound("There is no channel or rule of that name.")
+		return "", errNotFound(tr(c, "notif.no_such_name"))
 	}
 	return name, nil
 }
@@ -181,8 +196,8 @@ func (s *Server) showNotifications(c echo.Context, status int, st notificationsS
 func (s *Server) notificationsModel(c echo.Context, st notificationsState) (views.Notifications, error) {
 	ctx := c.Request().Context()
 	account := sessionOf(c).Account
-	m := views.Notifications{Page: s.page(c, "Notifications", "notifications"), Now: s.clock.Now(), NewSecret: st.secret, Problem: st.removal}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Notifications"}}
+	m := views.Notifications{Page: s.page(c, tr(c, "notif.title"), "notifications"), Now: s.clock.Now(), NewSecret: st.secret, Problem: st.removal}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "nav.overview"), Href: "/"}, {Label: tr(c, "notif.title")}}
 	if msg := s.sessions.PopString(ctx, keyNotificationsFlash); msg != "" {
 		s.sessionChanged(ctx)
 		m.Flash, m.FlashFailed = msg, s.sessions.PopBool(ctx, keyNotificationsFlashFailed)
@@ -197,22 +212,22 @@ func (s *Server) notificationsModel(c echo.Context, st notificationsState) (view
 	}
 	m.DefaultMail, m.AccountID, m.Unreadable = set.DefaultMail, account, set.Unreadable
 	for i, ch := range set.Page.Channels {
-		m.Channels = append(m.Channels, channelRow(fmt.Sprint("channel-", i+1), ch, true))
+		m.Channels = append(m.Channels, channelRow(c, fmt.Sprint("channel-", i+1), ch, true))
 	}
 	for i, ch := range set.File.Channels {
-		m.FileChannels = append(m.FileChannels, channelRow(fmt.Sprint("file-channel-", i+1), ch, false))
+		m.FileChannels = append(m.FileChannels, channelRow(c, fmt.Sprint("file-channel-", i+1), ch, false))
 	}
 	// A person limited to some buildings sees the rules of theirs alone,
 	// and what those rules sent.
 	sc, seen := s.scopeOf(c), map[string]bool{}
 	for _, r := range set.Page.Rules {
 		if r.Within(sc) {
-			m.Rules, seen[r.Name] = append(m.Rules, ruleRow(r, places, true)), true
+			m.Rules, seen[r.Name] = append(m.Rules, ruleRow(c, r, places, true)), true
 		}
 	}
 	for _, r := range set.File.Rules {
 		if r.Within(sc) {
-			m.FileRules, seen[r.Name] = append(m.FileRules, ruleRow(r, places, false)), true
+			m.FileRules, seen[r.Name] = append(m.FileRules, ruleRow(c, r, places, false)), true
 		}
 	}
 	for i, ch := range slices.Concat(set.Page.Channels, set.File.Channels) {
@@ -223,39 +238,42 @@ func (s *Server) notificationsModel(c echo.Context, st notificationsState) (view
 		l := views.ChannelLog{ID: fmt.Sprint("log-", i+1), Channel: ch.Name, FromFile: i >= len(set.Page.Channels)}
 		for _, n := range log {
 			if seen[n.Rule] || !sc.Limited() {
-				l.Rows = append(l.Rows, logRow(n))
+				l.Rows = append(l.Rows, logRow(c, n))
 			}
 		}
 		m.Logs = append(m.Logs, l)
 	}
-	m.ChannelForm = channelForm(st.channel, st.channelProblem)
-	m.RuleForm = ruleForm(st.rule, st.ruleProblem, places, !sc.Limited(), set)
+	m.ChannelForm = channelForm(c, st.channel, st.channelProblem)
+	m.RuleForm = ruleForm(c, st.rule, st.ruleProblem, places, !sc.Limited(), set)
 	return m, nil
 }
 
 // logRow is a notification of the delivery log.
-func logRow(n notifier.Delivery) views.LogRow {
-	r := views.LogRow{Created: n.Created, What: n.Kind.Label(), Rule: n.Rule, State: n.State, Due: n.Due, Sent: n.Sent,
+func logRow(c echo.Context, n notifier.Delivery) views.LogRow {
+	r := views.LogRow{Created: n.Created, What: n.Kind.LabelIn(i18n.From(c.Request().Context())), Rule: n.Rule, State: n.State, Due: n.Due, Sent: n.Sent,
 		Attempts: n.Attempts, Note: n.Note, Digest: n.Kind == notify.KindDigest}
 	if r.Digest {
-		r.What = "Digest of " + plural(n.Items, "item")
+		r.What = trn(c, "notif.digest_of", n.Items)
 	}
 	return r
 }
 
-// joinWords joins words as a sentence lists them: "a", "a and b",
-// "a, b and c".
-func joinWords(words []string) string { return listWords(words, " and ") }
-
-// choiceWords joins words as a sentence offers them: "a", "a or b", "a, b
-// or c".
-func choiceWords(words []string) string { return listWords(words, " or ") }
-
-func listWords(words []string, last string) string {
+// joinWords joins words as a sentence of the request's language lists
+// them: "a", "a and b", "a, b and c".
+func joinWords(c echo.Context, words []string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
-	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
+	return tr(c, "notif.and", "first", strings.Join(words[:len(words)-1], ", "), "last", words[len(words)-1])
+}
+
+// choiceWords joins words as a sentence of the request's language offers
+// them: "a", "a or b", "a, b or c".
+func choiceWords(c echo.Context, words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return tr(c, "notif.or", "first", strings.Join(words[:len(words)-1], ", "), "last", words[len(words)-1])
 }
 
 // auditOfChange is the audit log's action of a change of the settings: a

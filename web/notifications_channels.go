@@ -1,8 +1,8 @@
 package web
 
 import (
+	"cmp"
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
 	"washboard/views"
@@ -48,7 +49,7 @@ func (s *Server) removeChannel(c echo.Context) error {
 	return s.removeNamed(c, "channel", func(a *rules.Account, name string) error {
 		i := slices.IndexFunc(a.Channels, func(ch rules.Channel) bool { return ch.Name == name })
 		if i < 0 {
-			return errNotFound("There is no channel of that name made on this page.")
+			return errNotFound(tr(c, "notif.no_such_channel"))
 		}
 		var users []string
 		for _, r := range a.Rules {
@@ -56,12 +57,8 @@ func (s *Server) removeChannel(c echo.Context) error {
 				users = append(users, strconv.Quote(r.Name))
 			}
 		}
-		switch len(users) {
-		case 0:
-		case 1:
-			return &refusal{msg: fmt.Sprintf("The channel %q is still used by the rule %s: remove the rule first, then the channel.", name, users[0])}
-		default:
-			return &refusal{msg: fmt.Sprintf("The channel %q is still used by the rules %s: remove those rules first, then the channel.", name, joinWords(users))}
+		if len(users) > 0 {
+			return &refusal{msg: trn(c, "notif.channel_in_use", len(users), "name", strconv.Quote(name), "rules", joinWords(c, users))}
 		}
 		a.Channels = slices.Delete(a.Channels, i, i+1)
 		return nil
@@ -86,17 +83,17 @@ func (s *Server) testChannel(c echo.Context) error {
 		return render(c, http.StatusOK, views.ChannelTestResult(result))
 	}
 	if err != nil {
-		return s.flashNotificationsFailure(c, fmt.Sprintf("Test to %q: %s", name, msg))
+		return s.flashNotificationsFailure(c, tr(c, "notif.flash_test", "name", strconv.Quote(name), "result", msg))
 	}
-	return s.flashNotifications(c, fmt.Sprintf("Test to %q: %s", name, msg))
+	return s.flashNotifications(c, tr(c, "notif.flash_test", "name", strconv.Quote(name), "result", msg))
 }
 
 // channelInput is what the channel form holds, as typed, but for what a
 // kind of channel never shows again (notify.FormField.Secret): a
 // password, a webhook's address and its secret.
 type channelInput struct {
-	name, kind string
-	values     map[string]string // by the form's field
+	name, kind, language string
+	values               map[string]string // by the form's field
 }
 
 // readChannel reads the channel form into a channel of the kind chosen
@@ -108,23 +105,26 @@ func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
 	if err != nil {
 		return channelInput{}, rules.Channel{}, err
 	}
+	loc := i18n.From(c.Request().Context())
 	in := channelInput{values: map[string]string{}}
 	kinds := notify.ChannelKinds()
 	var names, labels []string
 	for _, k := range kinds {
-		first, size := utf8.DecodeRuneInString(k.Label)
-		names, labels = append(names, k.Name), append(labels, string(unicode.ToLower(first))+k.Label[size:])
+		names, labels = append(names, k.Name), append(labels, inSentence(loc, k.LabelIn(loc)))
 	}
 	fields := []*form.Field{
-		form.Text("name", "Name", &in.name).Trim(),
-		form.Text("kind", "Sends by", &in.kind).Required().OneOf(names...).Says("Sends by: choose " + choiceWords(labels) + "."),
+		form.Text("name", tr(c, "notif.col_name"), &in.name).Trim(),
+		form.Text("language", tr(c, "notif.channel_language"), &in.language).OneOf(i18n.Codes()...).
+			Says(tr(c, "notif.language_choose", "languages", choiceWords(c, languageNames()))),
+		form.Text("kind", tr(c, "notif.sends_by"), &in.kind).Required().OneOf(names...).
+			Says(tr(c, "notif.kind_choose", "kinds", choiceWords(c, labels))),
 	}
 	typed := map[string]*string{} // what a kind's fields show again: not its secrets
 	for _, k := range kinds {
 		for _, f := range k.FormFields {
 			if _, ok := typed[f.Name]; !ok && !f.Secret {
 				typed[f.Name] = new(string)
-				fields = append(fields, form.Text(f.Name, f.Label, typed[f.Name]))
+				fields = append(fields, form.Text(f.Name, f.LabelIn(loc), typed[f.Name]))
 			}
 		}
 	}
@@ -134,7 +134,8 @@ func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
 			in.values[name] = *v
 		}
 	}
-	ch := rules.Channel{Name: in.name}
+	// A form sent without a language makes a channel in its creator's.
+	ch := rules.Channel{Name: in.name, Language: cmp.Or(in.language, loc.Lang())}
 	if problem != nil {
 		return in, ch, &refusal{problem.Field, problem.Msg}
 	}
@@ -151,9 +152,14 @@ func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
 		field, label := "", ""
 		switch setting, ok := strings.CutPrefix(re.Field, kind.Name+"."); {
 		case re.Field == "name":
-			field, label = "name", "Name"
+			field, label = "name", tr(c, "notif.col_name")
+		case re.Field == "language":
+			field, label = "language", tr(c, "notif.channel_language")
 		case ok:
 			field, label = kind.FormFieldOf(setting)
+			if f := slices.IndexFunc(kind.FormFields, func(ff notify.FormField) bool { return ff.Name == field }); f >= 0 {
+				label = kind.FormFields[f].LabelIn(loc)
+			}
 		}
 		return in, ch, &refusal{field, labelled(label, re.Msg)}
 	}
@@ -161,12 +167,15 @@ func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
 }
 
 // channelRow is a channel in words, without its secrets.
-func channelRow(id string, ch rules.Channel, page bool) views.ChannelRow {
+func channelRow(c echo.Context, id string, ch rules.Channel, page bool) views.ChannelRow {
 	what := strings.TrimPrefix(ch.String(), ch.Name+": ")
 	if d, ok := ch.Settings.(notify.Detailed); ok {
 		what = d.Details()
 	}
-	r := views.ChannelRow{ID: id, Name: ch.Name, What: what, TestHref: nameHref("channels", ch.Name, "test")}
+	if d, ok := ch.Settings.(notify.Described); ok {
+		what = d.DescribeIn(i18n.From(c.Request().Context()))
+	}
+	r := views.ChannelRow{ID: id, Name: ch.Name, What: what, Language: languageName(ch.Language), TestHref: nameHref("channels", ch.Name, "test")}
 	if page {
 		r.RemoveHref = nameHref("channels", ch.Name, "remove")
 	}
@@ -176,23 +185,29 @@ func channelRow(id string, ch rules.Channel, page bool) views.ChannelRow {
 // channelForm is the channel form as it was sent, and what is wrong with
 // it, offering every kind of channel (notify.ChannelKinds); the defaults
 // when nothing was sent.
-func channelForm(in channelInput, problem *refusal) views.ChannelForm {
+func channelForm(c echo.Context, in channelInput, problem *refusal) views.ChannelForm {
+	loc := i18n.From(c.Request().Context())
 	f := views.ChannelForm{Name: in.name, Kind: in.kind, Values: in.values, Choices: map[string][]views.Option{}, Hints: map[string]string{}}
+	// The creator's language, unless they sent another.
+	language := cmp.Or(in.language, loc.Lang())
+	for _, l := range i18n.Languages {
+		f.Languages = append(f.Languages, views.Option{Value: l.Code, Label: l.Name, Selected: l.Code == language})
+	}
 	kinds := notify.ChannelKinds()
 	if _, ok := notify.FindChannelKind(in.kind); !ok && len(kinds) > 0 {
 		f.Kind = kinds[0].Name
 	}
 	for _, k := range kinds {
-		kind := views.ChannelKind{Name: k.Name, Label: k.Label}
+		kind := views.ChannelKind{Name: k.Name, Label: k.LabelIn(loc)}
 		for _, field := range k.FormFields {
-			kind.Fields = append(kind.Fields, views.KindField{Name: field.Name, Label: field.Label, Secret: field.Secret, List: field.Choices != nil})
+			kind.Fields = append(kind.Fields, views.KindField{Name: field.Name, Label: field.LabelIn(loc), Secret: field.Secret, List: field.Choices != nil})
 			if field.Choices != nil {
-				for _, c := range field.Choices() {
-					f.Choices[field.Name] = append(f.Choices[field.Name], views.Option{Value: c.Value, Label: c.Label, Selected: in.values[field.Name] == c.Value})
+				for _, ch := range field.Choices(loc) {
+					f.Choices[field.Name] = append(f.Choices[field.Name], views.Option{Value: ch.Value, Label: ch.Label, Selected: in.values[field.Name] == ch.Value})
 				}
 			}
 			if field.Hint != nil {
-				f.Hints[field.Name] = field.Hint()
+				f.Hints[field.Name] = field.Hint(loc)
 			}
 		}
 		f.Kinds = append(f.Kinds, kind)
@@ -201,4 +216,34 @@ func channelForm(in channelInput, problem *refusal) views.ChannelForm {
 		f.Problem, f.Field = problem.msg, problem.field
 	}
 	return f
+}
+
+// languageName is a language in its own words, "Deutsch"; English's for
+// a channel that has none.
+func languageName(code string) string {
+	for _, l := range i18n.Languages {
+		if l.Code == code {
+			return l.Name
+		}
+	}
+	return i18n.Languages[0].Name
+}
+
+// languageNames are the languages Washboard speaks, each in its own words.
+func languageNames() []string {
+	var out []string
+	for _, l := range i18n.Languages {
+		out = append(out, l.Name)
+	}
+	return out
+}
+
+// inSentence is a label as a sentence says it: "e-mail", "push to
+// phones"; German, which writes its nouns with a capital, as it is.
+func inSentence(loc *i18n.Localizer, label string) string {
+	if loc.Lang() == "de" {
+		return label
+	}
+	first, size := utf8.DecodeRuneInString(label)
+	return string(unicode.ToLower(first)) + label[size:]
 }

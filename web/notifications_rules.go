@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/notifier"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
@@ -37,7 +37,7 @@ func (s *Server) removeRule(c echo.Context) error {
 		sc := s.scopeOf(c)
 		i := slices.IndexFunc(a.Rules, func(r rules.Rule) bool { return r.Name == name && r.Within(sc) })
 		if i < 0 {
-			return errNotFound("There is no rule of that name made on this page.")
+			return errNotFound(tr(c, "notif.no_such_rule"))
 		}
 		a.Rules = slices.Delete(a.Rules, i, i+1)
 		return nil
@@ -66,19 +66,19 @@ func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
 	}
 	quiet := &rules.QuietHours{}
 	problem, err := readForm(c,
-		form.Text("name", "Name", &in.name).Trim(),
-		form.Text("when", "When", &in.when),
-		form.List("alert_type", "Alert types", &in.alertTypes).Check(func(t string) bool { return domain.AlertType(t).Known() }).
-			Says("Alert types: %q is not an alert type; tick those the form lists."),
-		form.Text("where", "Where", &in.where).Check(whereOf).
-			Says("Where: choose the whole account, or one of the buildings or floors the list shows."),
-		form.Number("after_minutes", "After minutes", &r.AfterMinutes).Trim().Typed(&in.after).
-			Says("After minutes: write a whole number of minutes, such as 30, or leave it empty."),
-		form.Number("digest_minutes", "Digest minutes", &r.DigestMinutes).Trim().Typed(&in.digest).
-			Says("Digest minutes: write a whole number of minutes, such as 30, or leave it empty."),
-		form.Span("quiet", "Quiet hours", &quiet.From, &quiet.To).Typed(&in.quietFrom, &in.quietTo),
-		form.Text("quiet_during", "During quiet hours", &in.during),
-		form.List("channel", "Channels", &in.channels))
+		form.Text("name", tr(c, "notif.col_name"), &in.name).Trim(),
+		form.Text("when", tr(c, "notif.col_when"), &in.when),
+		form.List("alert_type", tr(c, "notif.col_alert_types"), &in.alertTypes).Check(func(t string) bool { return domain.AlertType(t).Known() }).
+			Says(tr(c, "notif.alert_type_unknown")),
+		form.Text("where", tr(c, "notif.col_where"), &in.where).Check(whereOf).
+			Says(tr(c, "notif.where_unknown")),
+		form.Number("after_minutes", tr(c, "notif.after_minutes"), &r.AfterMinutes).Trim().Typed(&in.after).
+			Says(tr(c, "notif.after_not_number")),
+		form.Number("digest_minutes", tr(c, "notif.digest_label"), &r.DigestMinutes).Trim().Typed(&in.digest).
+			Says(tr(c, "notif.digest_not_number")),
+		form.Span("quiet", tr(c, "notif.col_quiet"), &quiet.From, &quiet.To).Typed(&in.quietFrom, &in.quietTo),
+		form.Text("quiet_during", tr(c, "notif.quiet_during"), &in.during),
+		form.List("channel", tr(c, "notif.col_channels"), &in.channels))
 	r.Name, r.When, r.Channels = in.name, notify.Kind(in.when), in.channels
 	for _, t := range in.alertTypes {
 		r.AlertTypes = append(r.AlertTypes, domain.AlertType(t))
@@ -91,7 +91,7 @@ func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
 	case problem != nil:
 		return in, r, &refusal{problem.Field, problem.Msg}
 	case !r.Within(s.scopeOf(c)):
-		return in, r, &refusal{"where", "Where: your role is limited to some buildings; choose one of them, or a floor of one."}
+		return in, r, &refusal{"where", tr(c, "notif.where_limited")}
 	}
 	if in.quietFrom != "" {
 		quiet.During = rules.QuietAction(in.during)
@@ -102,21 +102,21 @@ func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
 		field, label := "", ""
 		switch f := re.Field; {
 		case f == "name":
-			field, label = "name", "Name"
+			field, label = "name", tr(c, "notif.col_name")
 		case f == "when":
-			field, label = "when", "When"
+			field, label = "when", tr(c, "notif.col_when")
 		case strings.HasPrefix(f, "alert_types"):
-			field, label = "alert_type", "Alert types"
+			field, label = "alert_type", tr(c, "notif.col_alert_types")
 		case f == "building_id" || f == "floor_id":
-			field, label = "where", "Where"
+			field, label = "where", tr(c, "notif.col_where")
 		case f == "after_minutes":
-			field, label = "after_minutes", "After minutes"
+			field, label = "after_minutes", tr(c, "notif.after_minutes")
 		case strings.HasPrefix(f, "quiet_hours"):
-			field, label = "quiet", "Quiet hours"
+			field, label = "quiet", tr(c, "notif.col_quiet")
 		case f == "digest_minutes":
-			field, label = "digest_minutes", "Digest minutes"
+			field, label = "digest_minutes", tr(c, "notif.digest_label")
 		case strings.HasPrefix(f, "channels"):
-			field, label = "channel", "Channels"
+			field, label = "channel", tr(c, "notif.col_channels")
 		}
 		return in, r, &refusal{field, labelled(label, re.Msg)}
 	}
@@ -142,27 +142,29 @@ func findPlace(places []dashboard.BuildingFloors, where string) (building, floor
 }
 
 // ruleRow is a rule in words, its places by name.
-func ruleRow(r rules.Rule, places []dashboard.BuildingFloors, page bool) views.RuleRow {
-	row := views.RuleRow{Name: r.Name, When: r.When.Label(), Where: placeName(places, r.BuildingID, r.FloorID), Channels: strings.Join(r.Channels, ", ")}
+func ruleRow(c echo.Context, r rules.Rule, places []dashboard.BuildingFloors, page bool) views.RuleRow {
+	loc := i18n.From(c.Request().Context())
+	row := views.RuleRow{Name: r.Name, When: r.When.LabelIn(loc), Where: placeName(c, places, r.BuildingID, r.FloorID), Channels: strings.Join(r.Channels, ", ")}
 	var types []string
 	for _, t := range r.AlertTypes {
-		types = append(types, t.Label())
+		types = append(types, notify.AlertTypeIn(loc, t))
 	}
 	row.AlertTypes = strings.Join(types, ", ")
 	if len(types) == 0 && slices.Contains([]notify.Kind{notify.AlertOpened, notify.AlertOverdue, notify.AlertUnclaimed, notify.AlertAtRisk}, r.When) {
-		row.AlertTypes = "All types"
+		row.AlertTypes = tr(c, "notif.all_types")
 	}
 	if r.AfterMinutes > 0 {
-		row.After = fmt.Sprintf("%d min", r.AfterMinutes)
+		row.After = tr(c, "notif.minutes", "minutes", loc.Number(r.AfterMinutes))
 	}
 	if q := r.QuietHours; q != nil {
-		row.Quiet = rules.FormatTimeOfDay(q.From) + "–" + rules.FormatTimeOfDay(q.To) + ", held until they end"
+		span := rules.FormatTimeOfDay(q.From) + "–" + rules.FormatTimeOfDay(q.To)
+		row.Quiet = tr(c, "notif.quiet_held", "span", span)
 		if q.During == rules.QuietDrop {
-			row.Quiet = rules.FormatTimeOfDay(q.From) + "–" + rules.FormatTimeOfDay(q.To) + `, "Battery low" and "Offline" dropped, the rest held`
+			row.Quiet = tr(c, "notif.quiet_dropped", "span", span)
 		}
 	}
 	if r.DigestMinutes > 0 {
-		row.Digest = fmt.Sprintf("one message %d min after the first item", r.DigestMinutes)
+		row.Digest = tr(c, "notif.digest_every", "minutes", loc.Number(r.DigestMinutes))
 	}
 	if page {
 		row.RemoveHref = nameHref("rules", r.Name, "remove")
@@ -173,9 +175,9 @@ func ruleRow(r rules.Rule, places []dashboard.BuildingFloors, page bool) views.R
 // placeName names a rule's building and floor: "Whole account", "North
 // Tower", "North Tower › Level 3"; an id the layout no longer has is
 // shown as it is.
-func placeName(places []dashboard.BuildingFloors, building, floor string) string {
+func placeName(c echo.Context, places []dashboard.BuildingFloors, building, floor string) string {
 	if building == "" {
-		return "Whole account"
+		return tr(c, "notif.whole_account")
 	}
 	for _, p := range places {
 		if p.Building.ID != building {
@@ -189,27 +191,28 @@ func placeName(places []dashboard.BuildingFloors, building, floor string) string
 				return p.Building.Name + " › " + f.Name
 			}
 		}
-		return p.Building.Name + " › floor " + floor + " (no longer in the layout)"
+		return tr(c, "notif.floor_gone", "building", p.Building.Name, "floor", floor)
 	}
 	if floor != "" {
-		return "building " + building + " › floor " + floor + " (no longer in the layout)"
+		return tr(c, "notif.building_floor_gone", "building", building, "floor", floor)
 	}
-	return "building " + building + " (no longer in the layout)"
+	return tr(c, "notif.building_gone", "building", building)
 }
 
 // ruleForm is the rule form as it was sent, and what is wrong with it,
 // offering the places the person sees (the whole account to a person of
 // every building) and every channel, the file's too.
-func ruleForm(in ruleInput, problem *refusal, places []dashboard.BuildingFloors, wholeAccount bool, set notifier.Settings) views.RuleForm {
+func ruleForm(c echo.Context, in ruleInput, problem *refusal, places []dashboard.BuildingFloors, wholeAccount bool, set notifier.Settings) views.RuleForm {
+	loc := i18n.From(c.Request().Context())
 	f := views.RuleForm{Name: in.name, After: in.after, QuietFrom: in.quietFrom, QuietTo: in.quietTo, QuietDrop: in.during == string(rules.QuietDrop), Digest: in.digest}
 	for _, k := range notify.Kinds {
-		f.Kinds = append(f.Kinds, views.Option{Value: string(k), Label: k.Label(), Selected: in.when == string(k)})
+		f.Kinds = append(f.Kinds, views.Option{Value: string(k), Label: k.LabelIn(loc), Selected: in.when == string(k)})
 	}
 	for _, t := range domain.AlertTypes {
-		f.AlertTypes = append(f.AlertTypes, views.Option{Value: string(t), Label: t.Label(), Selected: slices.Contains(in.alertTypes, string(t))})
+		f.AlertTypes = append(f.AlertTypes, views.Option{Value: string(t), Label: notify.AlertTypeIn(loc, t), Selected: slices.Contains(in.alertTypes, string(t))})
 	}
 	if wholeAccount {
-		f.Places = append(f.Places, views.Option{Value: "", Label: "Whole account", Selected: in.where == ""})
+		f.Places = append(f.Places, views.Option{Value: "", Label: tr(c, "notif.whole_account"), Selected: in.where == ""})
 	}
 	for _, p := range places {
 		b := p.Building
@@ -222,7 +225,7 @@ func ruleForm(in ruleInput, problem *refusal, places []dashboard.BuildingFloors,
 		f.Channels = append(f.Channels, views.Option{Value: ch.Name, Label: ch.Name, Selected: slices.Contains(in.channels, ch.Name)})
 	}
 	for _, ch := range set.File.Channels {
-		f.Channels = append(f.Channels, views.Option{Value: ch.Name, Label: ch.Name + " (from the file)", Selected: slices.Contains(in.channels, ch.Name)})
+		f.Channels = append(f.Channels, views.Option{Value: ch.Name, Label: tr(c, "notif.channel_of_file", "name", ch.Name), Selected: slices.Contains(in.channels, ch.Name)})
 	}
 	if problem != nil {
 		f.Problem, f.Field = problem.msg, problem.field

@@ -463,7 +463,7 @@ func TestNotificationsLogShowsWhatWasSent(t *testing.T) {
 	if sent["What"] != "Alert opened" || sent["Rule"] != "Everything opened" || sent["State"] != "Sent at "+now || sent["Attempts"] != "1" {
 		t.Errorf("the log of the channel that took it reads %v", sent)
 	}
-	if !strings.Contains(sent["Created"], a.clock.Now().UTC().Format("2 Jan 2006, 15:04 UTC")) {
+	if !strings.Contains(sent["Created"], a.clock.Now().UTC().Format("2 Jan 2006 15:04 UTC")) {
 		t.Errorf("the notification was created %q", sent["Created"])
 	}
 	failed := rowOf("Broken")

@@ -10,6 +10,8 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
+	"washboard/internal/notify"
 	"washboard/internal/servicelevel"
 	"washboard/views"
 	"washboard/web/form"
@@ -38,12 +40,14 @@ func (s *Server) showServiceLevels(c echo.Context) error {
 // a field the form reader refused.
 func readServiceLevelForm(c echo.Context) (dashboard.ServiceLevelForm, *form.Problem, error) {
 	f := dashboard.ServiceLevelForm{Claim: map[domain.AlertType]string{}, Resolve: map[domain.AlertType]string{}}
-	fields := []*form.Field{form.Text("week", "Service hours", &f.Week), form.Text("holidays", "Holidays", &f.Holidays),
-		form.Text("zone", "Time zone", &f.Zone)}
+	loc := i18n.From(c.Request().Context())
+	fields := []*form.Field{form.Text("week", tr(c, "levels.week"), &f.Week), form.Text("holidays", tr(c, "levels.holidays"), &f.Holidays),
+		form.Text("zone", tr(c, "levels.zone"), &f.Zone)}
 	claims, resolves := make([]string, len(domain.AlertTypes)), make([]string, len(domain.AlertTypes))
 	for i, t := range domain.AlertTypes {
-		fields = append(fields, form.Text("claim_"+string(t), t.Label()+", time to claim", &claims[i]),
-			form.Text("resolve_"+string(t), t.Label()+", time to resolve", &resolves[i]))
+		label := notify.AlertTypeIn(loc, t)
+		fields = append(fields, form.Text("claim_"+string(t), tr(c, "levels.target_label", "type", label, "target", tr(c, "levels.claim")), &claims[i]),
+			form.Text("resolve_"+string(t), tr(c, "levels.target_label", "type", label, "target", tr(c, "levels.resolve")), &resolves[i]))
 	}
 	problem, err := readForm(c, fields...)
 	for i, t := range domain.AlertTypes {
@@ -166,9 +170,9 @@ func (s *Server) followAccountLevel(c echo.Context) error {
 
 func (s *Server) buildingLevelView(c echo.Context, b domain.Building, f dashboard.ServiceLevelForm, own bool) views.ServiceLevels {
 	m := s.serviceLevelsView(c, f)
-	m.Page.Title = "Service level of " + b.Name
+	m.Page.Title = tr(c, "levels.building_heading", "building", b.Name)
 	m.Building, m.Own, m.Action = b.Name, own, buildingLevelPath(b.ID)
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Service levels", Href: "/service-levels"}, {Label: b.Name}}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "nav.overview"), Href: "/"}, {Label: tr(c, "levels.title"), Href: "/service-levels"}, {Label: b.Name}}
 	return m
 }
 
@@ -182,13 +186,13 @@ func (s *Server) defaultZone() *time.Location {
 }
 
 func (s *Server) serviceLevelsView(c echo.Context, f dashboard.ServiceLevelForm) views.ServiceLevels {
-	m := views.ServiceLevels{Page: s.page(c, "Service levels", "service-levels"), Week: f.Week, Holidays: f.Holidays, Zone: f.Zone,
+	m := views.ServiceLevels{Page: s.page(c, tr(c, "levels.title"), "service-levels"), Week: f.Week, Holidays: f.Holidays, Zone: f.Zone,
 		Updated: f.Updated}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Service levels"}}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "nav.overview"), Href: "/"}, {Label: tr(c, "levels.title")}}
 	m.Action = "/service-levels"
 	m.Zones = zoneOptions(f.Zone)
 	for _, t := range domain.AlertTypes {
-		m.Targets = append(m.Targets, views.TargetRow{Type: string(t), Label: t.Label(), Claim: f.Claim[t], Resolve: f.Resolve[t]})
+		m.Targets = append(m.Targets, views.TargetRow{Type: string(t), Label: notify.AlertTypeIn(i18n.From(c.Request().Context()), t), Claim: f.Claim[t], Resolve: f.Resolve[t]})
 	}
 	return m
 }

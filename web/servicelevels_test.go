@@ -98,7 +98,7 @@ func TestServiceLevelsShowOnAlerts(t *testing.T) {
 		}
 	}
 	claim := html.UnescapeString(b.get("/alerts/" + risky.ID + "/claim").body)
-	if !strings.Contains(claim, "Target at risk") || !strings.Contains(claim, "Time to claim: at risk, 13 min of 15 min used, due at 09:35 on Wed 18 Nov.") {
+	if !strings.Contains(claim, "Target at risk") || !strings.Contains(claim, "Time to claim: at risk, 13 min of 15 min used, due at 09:35 on Wednesday 18 Nov 2026.") {
 		t.Errorf("the alert's page does not say it is at risk and when it is due:\n%s", claim)
 	}
 	if r := b.get("/"); !strings.Contains(r.body, "At risk of missing a target") || !strings.Contains(r.body, "Missed a target") {
@@ -125,7 +125,7 @@ func TestServiceLevelsClockStopsOutsideHours(t *testing.T) {
 	}
 	al, _ := slAlert(t, a, "sl-early", 30*time.Minute)
 	claim := html.UnescapeString(b.get("/alerts/" + al.ID + "/claim").body)
-	for _, want := range []string{"Within target", "Time to claim: within target, under 1 min of 15 min used, due at 10:15 on Wed 18 Nov.",
+	for _, want := range []string{"Within target", "Time to claim: within target, under 1 min of 15 min used, due at 10:15 on Wednesday 18 Nov 2026.",
 		"The clock stopped for 30 min: 09:00–09:30 outside service hours. It runs again at 10:00 on Wed 18 Nov."} {
 		if !strings.Contains(claim, want) {
 			t.Errorf("the page of an alert opened before hours does not say %q", want)

@@ -88,7 +88,7 @@ func (s *Server) createWebhook(c echo.Context) error {
 	}
 	s.logOf(c).Info("webhook receiver created", "receiver", id)
 	s.audit(c, domain.AuditWebhookAdded, "receiver "+id)
-	return s.showNewReceiver(c, id, secret.Text(), "")
+	return s.showNewReceiver(c, id, secret.Text(), false)
 }
 
 // rotateWebhook gives a receiver a new secret; the old one is accepted a
@@ -109,7 +109,7 @@ func (s *Server) rotateWebhook(c echo.Context) error {
 	}
 	s.logOf(c).Info("webhook receiver given a new secret", "receiver", id)
 	s.audit(c, domain.AuditWebhookRotated, "receiver "+id)
-	return s.showNewReceiver(c, id, secret.Text(), "The old secret is accepted for one more day: give the service the new one before then.")
+	return s.showNewReceiver(c, id, secret.Text(), true)
 }
 
 // removeWebhook removes a receiver: its address answers 404.
@@ -128,22 +128,21 @@ func (s *Server) removeWebhook(c echo.Context) error {
 // (receiver.ErrBadSecret).
 func readSecret(c echo.Context) (string, error) {
 	var pasted string
-	_, err := readForm(c, form.Text("secret", "Signing secret", &pasted).Trim())
+	_, err := readForm(c, form.Text("secret", tr(c, "webhooks.secret"), &pasted).Trim())
 	return pasted, err
 }
 
-func (s *Server) showNewReceiver(c echo.Context, id, secret, note string) error {
+func (s *Server) showNewReceiver(c echo.Context, id, secret string, rotated bool) error {
 	m, err := s.webhooksModel(c, "")
 	if err != nil {
 		return err
 	}
-	m.New = &views.NewReceiver{URL: s.receiverURL(c, id), Secret: secret, Note: note}
+	m.New = &views.NewReceiver{URL: s.receiverURL(c, id), Secret: secret, Rotated: rotated}
 	return render(c, http.StatusOK, views.WebhooksPage(m))
 }
 
 func (s *Server) webhookFormError(c echo.Context, err error) error {
-	m, merr := s.webhooksModel(c, "The signing secret cannot be used: "+strings.TrimPrefix(err.Error(), receiver.ErrBadSecret.Error()+": ")+
-		". Paste it as the service's portal shows it (whsec_ and base64), or leave the field empty for Washboard to make one.")
+	m, merr := s.webhooksModel(c, tr(c, "webhooks.bad_secret", "reason", strings.TrimPrefix(err.Error(), receiver.ErrBadSecret.Error()+": ")))
 	if merr != nil {
 		return merr
 	}
@@ -161,8 +160,8 @@ func (s *Server) receiverURL(c echo.Context, id string) string {
 
 func (s *Server) webhooksModel(c echo.Context, problem string) (views.Webhooks, error) {
 	ss := sessionOf(c)
-	m := views.Webhooks{Page: s.page(c, "Webhooks", "webhooks"), Error: problem, Now: s.clock.Now()}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Webhooks"}}
+	m := views.Webhooks{Page: s.page(c, tr(c, "webhooks.title"), "webhooks"), Error: problem, Now: s.clock.Now()}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "nav.overview"), Href: "/"}, {Label: tr(c, "webhooks.title")}}
 	list, err := s.receiver.List(c.Request().Context(), ss.Account)
 	if err != nil {
 		return m, err

@@ -43,7 +43,7 @@ func (n *Notifier) makeChannel(account string, c rules.Channel) (notify.Channel,
 		return nil, fmt.Errorf("the channel %q has nowhere to send", c.Name)
 	}
 	env := n.env()
-	env.Account = account
+	env.Account, env.Lang = account, c.Language
 	if err := c.Settings.Ready(env); err != nil {
 		return nil, fmt.Errorf("the channel %q %w", c.Name, err)
 	}
@@ -70,5 +70,5 @@ func fingerprint(c rules.Channel) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return c.Name + "\x00" + c.Settings.Kind() + "\x00" + string(saved), true
+	return c.Name + "\x00" + c.Language + "\x00" + c.Settings.Kind() + "\x00" + string(saved), true
 }

@@ -174,6 +174,9 @@ func (n *Notifier) send(ctx context.Context, a rules.Account, no store.Notificat
 		upd.State, upd.Note = store.NotificationFailed, "failed: "+err.Error()
 		return n.update(ctx, upd)
 	}
+	if c, ok := a.Channel(no.Channel); ok {
+		msg.Lang = c.Language // its words in the channel's language
+	}
 	n.sent(key, now)
 	attempt, cancel := context.WithTimeout(ctx, n.cfg.Timeout+5*time.Second)
 	err = ch.Send(attempt, msg)

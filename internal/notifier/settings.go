@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
-	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/keyring"
 	"washboard/internal/notify"
 	"washboard/internal/rules"
@@ -41,7 +42,7 @@ func (n *Notifier) Settings(ctx context.Context, account string) (Settings, erro
 	if sealed != nil {
 		if s.Page, err = n.open(account, sealed); err != nil {
 			s.Page = rules.Account{AccountID: account}
-			s.Unreadable = "The channels and rules made on this page cannot be read (" + err.Error() + "); nothing is sent by them. Add them again: saving replaces them."
+			s.Unreadable = i18n.From(ctx).T("notif.settings_unreadable", "reason", err.Error())
 		}
 	}
 	s.File, _ = n.cfg.File.Account(account)
@@ -109,10 +110,10 @@ func (n *Notifier) ChangeSettings(ctx context.Context, account string, change fu
 			return err
 		}
 		page.AccountID = account
-		if err := checkLimits(before, page); err != nil {
+		if err := checkLimits(i18n.From(ctx), before, page); err != nil {
 			return err
 		}
-		if err := n.check(account, page); err != nil {
+		if err := n.check(i18n.From(ctx), account, page); err != nil {
 			return err
 		}
 		kept, err := toSaved(page)
@@ -136,38 +137,37 @@ func (n *Notifier) ChangeSettings(ctx context.Context, account string, change fu
 	return fmt.Errorf("the notification settings of account %s changed %d times while a change was made; try again", account, changeAttempts)
 }
 
-// checkLimits refuses settings that grow beyond MaxChannels or MaxRules.
-func checkLimits(before, after rules.Account) error {
+// checkLimits refuses settings that grow beyond MaxChannels or MaxRules,
+// in the words of the localizer of the request that changes them.
+func checkLimits(l *i18n.Localizer, before, after rules.Account) error {
 	if n := len(after.Channels); n > MaxChannels && n > len(before.Channels) {
-		return &SettingsError{(&domain.LimitError{What: "channels made on this page", Max: MaxChannels,
-			Advice: "Remove one it no longer uses before adding another; an e-mail channel may send to up to " +
-				fmt.Sprint(notify.MaxRecipients) + " addresses."}).Error()}
+		return &SettingsError{l.T("notif.limit_channels", "max", l.Number(MaxChannels), "recipients", l.Number(notify.MaxRecipients))}
 	}
 	if n := len(after.Rules); n > MaxRules && n > len(before.Rules) {
-		return &SettingsError{(&domain.LimitError{What: "rules made on this page", Max: MaxRules,
-			Advice: "Remove one it no longer uses before adding another."}).Error()}
+		return &SettingsError{l.T("notif.limit_rules", "max", l.Number(MaxRules))}
 	}
 	return nil
 }
 
-// check refuses page settings that could not be sent.
-func (n *Notifier) check(account string, page rules.Account) error {
+// check refuses page settings that could not be sent, in the words of
+// the localizer of the request that changes them.
+func (n *Notifier) check(l *i18n.Localizer, account string, page rules.Account) error {
 	file, _ := n.cfg.File.Account(account)
 	for _, c := range page.Channels {
 		if _, ok := file.Channel(c.Name); ok {
-			return &SettingsError{fmt.Sprintf("The notifications file has a channel named %q already; give this one another name.", c.Name)}
+			return &SettingsError{l.T("notif.file_has_channel", "name", strconv.Quote(c.Name))}
 		}
 		if c.Settings == nil {
 			continue // Validate says what is missing
 		}
 		if err := c.Settings.Ready(n.env()); err != nil {
-			return &SettingsError{fmt.Sprintf("Channel %q %v.", c.Name, err)}
+			return &SettingsError{l.T("notif.channel_not_ready", "name", strconv.Quote(c.Name), "reason", err.Error())}
 		}
 	}
 	for _, r := range page.Rules {
 		for _, fr := range file.Rules {
 			if fr.Name == r.Name {
-				return &SettingsError{fmt.Sprintf("The notifications file has a rule named %q already; give this one another name.", r.Name)}
+				return &SettingsError{l.T("notif.file_has_rule", "name", strconv.Quote(r.Name))}
 			}
 		}
 	}
@@ -285,6 +285,7 @@ type saved struct {
 // {"name": "desk", "email": {"to": […]}}.
 type savedChannel struct {
 	Name     string
+	Language string // "" for English, and in what was saved before channels had one
 	Kind     string
 	Settings json.RawMessage
 }
@@ -298,7 +299,15 @@ func (sc savedChannel) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []byte(`{"name":` + string(name) + `,` + string(kind) + `:` + string(sc.Settings) + `}`), nil
+	lang := ""
+	if sc.Language != "" {
+		l, err := json.Marshal(sc.Language)
+		if err != nil {
+			return nil, err
+		}
+		lang = `"language":` + string(l) + `,`
+	}
+	return []byte(`{"name":` + string(name) + `,` + lang + string(kind) + `:` + string(sc.Settings) + `}`), nil
 }
 
 func (sc *savedChannel) UnmarshalJSON(data []byte) error {
@@ -311,8 +320,13 @@ func (sc *savedChannel) UnmarshalJSON(data []byte) error {
 			return err
 		}
 	}
+	if lang, ok := fields["language"]; ok {
+		if err := json.Unmarshal(lang, &sc.Language); err != nil {
+			return err
+		}
+	}
 	for field, value := range fields {
-		if field != "name" && string(value) != "null" {
+		if field != "name" && field != "language" && string(value) != "null" {
 			sc.Kind, sc.Settings = field, value
 		}
 	}
@@ -326,7 +340,7 @@ func toSaved(a rules.Account) (saved, error) {
 		if err != nil {
 			return saved{}, fmt.Errorf("channel %q: %w", c.Name, err)
 		}
-		s.Channels = append(s.Channels, savedChannel{Name: c.Name, Kind: c.Settings.Kind(), Settings: settings})
+		s.Channels = append(s.Channels, savedChannel{Name: c.Name, Language: c.Language, Kind: c.Settings.Kind(), Settings: settings})
 	}
 	return s, nil
 }
@@ -334,7 +348,7 @@ func toSaved(a rules.Account) (saved, error) {
 func (s saved) account(id string) (rules.Account, error) {
 	a := rules.Account{AccountID: id, Rules: s.Rules}
 	for _, sc := range s.Channels {
-		c := rules.Channel{Name: sc.Name}
+		c := rules.Channel{Name: sc.Name, Language: sc.Language}
 		if sc.Kind != "" {
 			kind, ok := notify.FindChannelKind(sc.Kind)
 			if !ok {

@@ -21,14 +21,14 @@ func TestDependencies(t *testing.T) {
 	}
 	allowed := map[string]bool{
 		"washboard/internal/notify": true, "washboard/internal/domain": true, "washboard/internal/webhook": true,
-		"washboard/internal/clock": true, "washboard/internal/version": true,
+		"washboard/internal/clock": true, "washboard/internal/version": true, "washboard/internal/i18n": true,
 	}
 	for _, pkg := range strings.Fields(string(out)) {
 		switch {
 		case strings.Contains(pkg, "labstack/echo"), strings.Contains(pkg, "a-h/templ"):
 			t.Errorf("notify depends on %s", pkg)
 		case strings.HasPrefix(pkg, "washboard/") && !allowed[pkg]:
-			t.Errorf("notify depends on %s; it may use only the domain, webhook, clock and version packages", pkg)
+			t.Errorf("notify depends on %s; it may use only the domain, webhook, clock, i18n and version packages", pkg)
 		}
 	}
 	if !strings.Contains(string(out), "washboard/internal/domain") {

@@ -21,6 +21,7 @@ import (
 	gomailsmtp "github.com/wneessen/go-mail/smtp"
 
 	"washboard/internal/clock"
+	"washboard/internal/i18n"
 )
 
 // TLSMode is how the connection to the mail server is encrypted.
@@ -267,6 +268,9 @@ type EmailConfig struct {
 	Clock   clock.Clock // clock.Real when nil
 	// Link is the dashboard's address, the link of a test notification.
 	Link string
+	// Lang is the language of the channel's test notification; English
+	// when empty.
+	Lang string
 }
 
 // Email sends notifications as e-mails through an SMTP server, one
@@ -280,6 +284,7 @@ type Email struct {
 	to     []mail.Address
 	clock  clock.Clock
 	link   string
+	lang   string
 	redact *strings.Replacer
 }
 
@@ -297,7 +302,7 @@ func NewEmail(cfg EmailConfig) (*Email, error) {
 		}
 		dialer = cfg.Guard.dialer(timeout)
 	}
-	e := &Email{set: cfg.SMTP, dialer: dialer, clock: cmp.Or[clock.Clock](cfg.Clock, clock.Real{}), link: cfg.Link}
+	e := &Email{set: cfg.SMTP, dialer: dialer, clock: cmp.Or[clock.Clock](cfg.Clock, clock.Real{}), link: cfg.Link, lang: cfg.Lang}
 	from, _ := mail.ParseAddress(cfg.SMTP.From)
 	e.from = *from
 	for _, to := range cfg.SMTP.To {
@@ -317,10 +322,14 @@ func (e *Email) Send(ctx context.Context, n Notification) error {
 	return e.send(ctx, n)
 }
 
-// Test mails a test notification and says what happened.
+// Test mails a test notification and says what happened, in the
+// language of ctx's localizer (the page's that asked for it).
 func (e *Email) Test(ctx context.Context) (string, error) {
-	if err := e.send(ctx, NewTest(e.clock.Now(), e.link)); err != nil {
-		return "The test was not delivered: " + err.Error() + ".", err
+	l := i18n.From(ctx)
+	test := NewTest(e.clock.Now(), e.link)
+	test.Lang = e.lang
+	if err := e.send(ctx, test); err != nil {
+		return l.T("notif.test_not_delivered", "reason", err.Error()), err
 	}
 	to := make([]string, len(e.to))
 	for i, a := range e.to {
@@ -328,9 +337,9 @@ func (e *Email) Test(ctx context.Context) (string, error) {
 	}
 	how := e.set.tlsMode().label()
 	if e.set.User != "" {
-		how += ", signed in as " + e.set.User
+		how = l.T("mail.signed_in_as", "how", how, "user", e.set.User)
 	}
-	return fmt.Sprintf("%s accepted the test e-mail for %s (%s).", e.server(), strings.Join(to, ", "), how), nil
+	return l.T("mail.test_accepted", "server", e.server(), "to", strings.Join(to, ", "), "how", how), nil
 }
 
 func (e *Email) server() string { return net.JoinHostPort(e.set.Host, strconv.Itoa(e.set.port())) }

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"washboard/internal/i18n"
 )
 
 // The e-mail kind of channel: e-mail to 1 to MaxRecipients recipients,
@@ -28,11 +30,11 @@ func init() {
 			{Name: "to", Label: "Recipients", Setting: "to"},
 			{Name: "smtp_host", Label: "Host"},
 			{Name: "smtp_port", Label: "Port"},
-			{Name: "smtp_tls", Label: "Encryption", Choices: func() []Choice {
+			{Name: "smtp_tls", Label: "Encryption", Choices: func(l *i18n.Localizer) []Choice {
 				return []Choice{
-					{string(StartTLS), "STARTTLS (port 587)"},
-					{string(ImplicitTLS), "TLS from the start (port 465)"},
-					{string(NoTLS), "None (port 25, no password)"},
+					{string(StartTLS), l.T("notif.tls_starttls")},
+					{string(ImplicitTLS), l.T("notif.tls_implicit")},
+					{string(NoTLS), l.T("notif.tls_none")},
 				}
 			}},
 			{Name: "smtp_user", Label: "User name"},
@@ -89,6 +91,16 @@ func (s EmailSettings) Details() string {
 		return s.String() + ", through " + s.SMTP.String()
 	}
 	return s.String() + ", through the server's mail server"
+}
+
+// DescribeIn names the recipients and the mail server in the localizer's
+// language.
+func (s EmailSettings) DescribeIn(l *i18n.Localizer) string {
+	to := strings.Join(s.To, ", ")
+	if s.SMTP != nil {
+		return l.T("mail.describe_own", "to", to, "server", s.SMTP.String())
+	}
+	return l.T("mail.describe", "to", to)
 }
 
 // GoString leaves the password out of %#v.
@@ -161,7 +173,7 @@ func (s EmailSettings) Open(env Env) (Channel, error) {
 	if env.SMTPTLS != nil {
 		set.TLSConfig = env.SMTPTLS
 	}
-	e, err := NewEmail(EmailConfig{SMTP: set, Guard: env.Guard, Trusted: trusted, Clock: env.Clock, Link: env.Link})
+	e, err := NewEmail(EmailConfig{SMTP: set, Guard: env.Guard, Trusted: trusted, Clock: env.Clock, Link: env.Link, Lang: env.Lang})
 	if err != nil {
 		return nil, err
 	}

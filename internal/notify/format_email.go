@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"net/mail"
 	"strings"
+	"unicode/utf8"
 
 	gomail "github.com/wneessen/go-mail"
 )
@@ -33,27 +34,29 @@ type fact struct {
 // facts are the lines of an item: where (when withWhere), since, what to
 // bring, what to do and its alert.
 func facts(it Item, n Notification, withWhere bool) []fact {
+	w := wordsIn(n.Lang)
 	var fs []fact
 	if full := it.Where.Full(); withWhere && full != "" {
-		fs = append(fs, fact{"Where", full})
+		fs = append(fs, fact{w.where(), full})
 	}
 	if !it.Since.IsZero() {
-		fs = append(fs, fact{"Since", humanTime(it.Since, n.Zone)})
+		fs = append(fs, fact{w.since(), w.when(it.Since, n.Zone)})
 	}
-	if b := it.Bring.String(); b != "" {
-		fs = append(fs, fact{"Bring", b})
+	if b := w.bring(it.Bring); b != "" {
+		fs = append(fs, fact{w.bringTitle(), b})
 	}
-	if todo := it.Todo(); todo != "" {
-		fs = append(fs, fact{"What to do", todo})
+	if todo := w.todo(it); todo != "" {
+		fs = append(fs, fact{w.todoTitle(), todo})
 	}
 	if it.Alert != nil {
-		fs = append(fs, fact{"Alert", alertLine(*it.Alert, n.Zone)})
+		fs = append(fs, fact{w.alertTitle(), w.alertLine(*it.Alert, n.Zone)})
 	}
 	return fs
 }
 
 // emailView is what the HTML template shows.
 type emailView struct {
+	Lang    string // the language's code, for <html lang>
 	Subject string
 	Heading string
 	Accent  template.CSS // the colour of the bar above the heading
@@ -99,42 +102,43 @@ func accent(k Kind) template.CSS {
 // the links, so that it reads the same in every client and with remote
 // content blocked.
 func FormatEmail(n Notification) (EmailContent, error) {
-	v := emailView{Subject: n.Subject(), Heading: n.Subject(), Accent: accent(n.Kind), Link: n.URL}
+	w := wordsIn(n.Lang)
+	v := emailView{Lang: w.l.Lang(), Subject: n.Subject(), Heading: n.Subject(), Accent: accent(n.Kind), Link: n.URL}
 	var text strings.Builder
 	text.WriteString(n.Subject() + "\n\n")
 	switch n.Kind {
 	case KindTest:
-		v.Lead, v.Label = testText, "Open Washboard"
-		text.WriteString(testText + "\n")
+		v.Lead, v.Label = w.testText(), w.l.T("mail.open_washboard")
+		text.WriteString(v.Lead + "\n")
 	case KindDigest:
-		v.Label = "Open the list"
+		v.Label = w.l.T("mail.open_list")
 		for i, it := range n.Items {
 			if i == emailItems {
-				more := fmt.Sprintf("…and %d more.", len(n.Items)-emailItems)
+				more := w.more(len(n.Items) - emailItems)
 				v.Items = append(v.Items, emailItem{Heading: more})
 				text.WriteString("\n" + more + "\n")
 				break
 			}
 			fs := facts(it, n, true)
-			v.Items = append(v.Items, emailItem{Heading: it.Summary(), Link: it.URL, Facts: fs})
+			v.Items = append(v.Items, emailItem{Heading: w.summary(it), Link: it.URL, Facts: fs})
 			if i > 0 {
 				text.WriteString("\n")
 			}
-			fmt.Fprintf(&text, "%d. %s\n", i+1, it.Summary())
-			writeFacts(&text, fs, "   ")
+			fmt.Fprintf(&text, "%d. %s\n", i+1, w.summary(it))
+			writeFacts(&text, w, fs, "   ")
 			if it.URL != "" {
 				text.WriteString("   " + it.URL + "\n")
 			}
 		}
 	default:
-		v.Heading, v.Lead, v.Label = n.Headline(), n.Where.Full(), "Open the location"
+		v.Heading, v.Lead, v.Label = w.headline(n.Item), n.Where.Full(), w.l.T("mail.open_location")
 		v.Items = []emailItem{{Facts: facts(n.Item, n, false)}} // the lead says where
-		writeFacts(&text, facts(n.Item, n, true), "")
+		writeFacts(&text, w, facts(n.Item, n, true), "")
 	}
 	if n.URL != "" {
-		fmt.Fprintf(&text, "\n%s:\n%s\n", v.Label, n.URL)
+		fmt.Fprintf(&text, "\n%s\n%s\n", w.titled(v.Label), n.URL)
 	}
-	v.Footer = footer(n)
+	v.Footer = footer(w, n)
 	text.WriteString("\n-- \n" + v.Footer + "\n")
 
 	var html bytes.Buffer
@@ -144,26 +148,27 @@ func FormatEmail(n Notification) (EmailContent, error) {
 	return EmailContent{Subject: n.Subject(), Text: text.String(), HTML: html.String()}, nil
 }
 
-func footer(n Notification) string {
+func footer(w words, n Notification) string {
 	if n.Kind == KindTest {
-		return "Washboard sent this test when someone asked for one."
+		return w.l.T("mail.footer_test")
 	}
-	return fmt.Sprintf("Washboard sent this because a notification rule matched (%s, notification %s).", n.Kind, n.ID)
+	return w.l.T("mail.footer", "kind", string(n.Kind), "id", n.ID)
 }
 
 // writeFacts writes facts as aligned lines, each after indent.
-func writeFacts(b *strings.Builder, fs []fact, indent string) {
+func writeFacts(b *strings.Builder, w words, fs []fact, indent string) {
 	width := 0
 	for _, f := range fs {
-		width = max(width, len(f.Title))
+		width = max(width, utf8.RuneCountInString(w.titled(f.Title)))
 	}
 	for _, f := range fs {
-		fmt.Fprintf(b, "%s%-*s  %s\n", indent, width+1, f.Title+":", f.Value)
+		title := w.titled(f.Title)
+		fmt.Fprintf(b, "%s%s%s  %s\n", indent, title, strings.Repeat(" ", width-utf8.RuneCountInString(title)), f.Value)
 	}
 }
 
 var emailHTML = template.Must(template.New("email").Parse(`<!DOCTYPE html>
-<html lang="en">
+<html lang="{{.Lang}}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

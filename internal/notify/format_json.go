@@ -82,18 +82,18 @@ func FormatJSONBody(n Notification) ([]byte, error) {
 	b := jsonBody{ID: n.ID, Event: n.Kind, At: n.At.UTC().Format(TimeLayout), Title: n.Subject(), URL: n.URL}
 	switch n.Kind {
 	case KindTest:
-		b.Text = testText
+		b.Text = wordsIn(n.Lang).testText()
 	case KindDigest:
 		b.Items = make([]jsonItem, 0, len(n.Items))
 		for _, it := range n.Items {
-			j, err := toJSONItem(it)
+			j, err := toJSONItem(it, n.Lang)
 			if err != nil {
 				return nil, err
 			}
 			b.Items = append(b.Items, j)
 		}
 	default:
-		j, err := toJSONItem(n.Item)
+		j, err := toJSONItem(n.Item, n.Lang)
 		if err != nil {
 			return nil, err
 		}
@@ -114,8 +114,9 @@ func marshal(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-func toJSONItem(it Item) (jsonItem, error) {
-	j := jsonItem{Event: it.Kind, Title: it.Summary(), Action: it.Todo(), URL: it.URL}
+func toJSONItem(it Item, lang string) (jsonItem, error) {
+	say := wordsIn(lang)
+	j := jsonItem{Event: it.Kind, Title: say.summary(it), Action: say.todo(it), URL: it.URL}
 	if it.Alert != nil {
 		raw, err := alertJSON(*it.Alert)
 		if err != nil {
@@ -134,7 +135,7 @@ func toJSONItem(it Item) (jsonItem, error) {
 		j.Since = it.Since.UTC().Format(TimeLayout)
 	}
 	if !it.Bring.IsZero() {
-		j.Bring = &jsonBring{Refills: max(it.Bring.Refills, 0), BatterySets: max(it.Bring.BatterySets, 0), Text: it.Bring.String()}
+		j.Bring = &jsonBring{Refills: max(it.Bring.Refills, 0), BatterySets: max(it.Bring.BatterySets, 0), Text: say.bring(it.Bring)}
 	}
 	return j, nil
 }

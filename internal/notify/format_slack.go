@@ -1,7 +1,6 @@
 package notify
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -48,21 +47,22 @@ type slackElement struct {
 // actions block with an "Open" button linking to the location's page. A
 // digest has a section per item (at most 20, then a count of the rest).
 func FormatSlackBody(n Notification) ([]byte, error) {
+	w := wordsIn(n.Lang)
 	m := slackMessage{Text: slackEscape(n.Subject())}
 	switch n.Kind {
 	case KindTest:
-		m.Blocks = append(m.Blocks, slackSection("*"+slackEscape(n.Subject())+"*\n"+slackEscape(testText)))
+		m.Blocks = append(m.Blocks, slackSection("*"+slackEscape(n.Subject())+"*\n"+slackEscape(w.testText())))
 	case KindDigest:
 		m.Blocks = append(m.Blocks, slackSection("*"+slackEscape(n.Subject())+"*"))
 		for i, it := range n.Items {
 			if i == chatItems {
-				m.Blocks = append(m.Blocks, slackSection(fmt.Sprintf("…and %d more.", len(n.Items)-chatItems)))
+				m.Blocks = append(m.Blocks, slackSection(slackEscape(w.more(len(n.Items)-chatItems))))
 				break
 			}
 			m.Blocks = append(m.Blocks, slackSection(slackItem(it, n)))
 		}
 	default:
-		lines := []string{"*" + slackEscape(n.Headline()) + "*"}
+		lines := []string{"*" + slackEscape(w.headline(n.Item)) + "*"}
 		if full := n.Where.Full(); full != "" {
 			lines = append(lines, slackEscape(full))
 		}
@@ -71,7 +71,7 @@ func FormatSlackBody(n Notification) ([]byte, error) {
 	}
 	if n.URL != "" {
 		m.Blocks = append(m.Blocks, slackBlock{Type: "actions", Elements: []slackElement{{
-			Type: "button", Text: &slackText{Type: "plain_text", Text: "Open"}, URL: n.URL,
+			Type: "button", Text: &slackText{Type: "plain_text", Text: w.open()}, URL: n.URL,
 		}}})
 	}
 	return marshal(m)
@@ -95,7 +95,7 @@ func slackItem(it Item, n Notification) string {
 	if it.URL != "" && place != "" {
 		place = "<" + it.URL + "|" + place + ">"
 	}
-	line := "*" + slackEscape(it.Headline()) + "*"
+	line := "*" + slackEscape(wordsIn(n.Lang).headline(it)) + "*"
 	if place != "" {
 		line += ": " + place
 	}
@@ -104,15 +104,16 @@ func slackItem(it Item, n Notification) string {
 
 // slackDetails are the lines of since, bring and what to do.
 func slackDetails(it Item, n Notification) []string {
+	w := wordsIn(n.Lang)
 	var lines []string
 	if !it.Since.IsZero() {
-		lines = append(lines, "*Since:* "+slackEscape(humanTime(it.Since, n.Zone)))
+		lines = append(lines, "*"+slackEscape(w.titled(w.since()))+"* "+slackEscape(w.when(it.Since, n.Zone)))
 	}
-	if b := it.Bring.String(); b != "" {
-		lines = append(lines, "*Bring:* "+slackEscape(b))
+	if b := w.bring(it.Bring); b != "" {
+		lines = append(lines, "*"+slackEscape(w.titled(w.bringTitle()))+"* "+slackEscape(b))
 	}
-	if todo := it.Todo(); todo != "" {
-		lines = append(lines, "*What to do:* "+slackEscape(todo))
+	if todo := w.todo(it); todo != "" {
+		lines = append(lines, "*"+slackEscape(w.titled(w.todoTitle()))+"* "+slackEscape(todo))
 	}
 	return lines
 }

@@ -1,9 +1,6 @@
 package notify
 
-import (
-	"fmt"
-	"time"
-)
+import ()
 
 // FormatTeams is a Microsoft Teams Workflows card message
 // (FormatTeamsBody).
@@ -67,18 +64,19 @@ type cardAction struct {
 // per item (at most 20, then a count of the rest).
 func FormatTeamsBody(n Notification) ([]byte, error) {
 	card := adaptiveCard{Schema: "http://adaptivecards.io/schemas/adaptive-card.json", Type: "AdaptiveCard", Version: "1.4"}
+	w := wordsIn(n.Lang)
 	title := cardElement{Type: "TextBlock", Text: n.Subject(), Size: "Medium", Weight: "Bolder", Wrap: true}
 	switch n.Kind {
 	case KindTest:
-		card.Body = []cardElement{title, {Type: "TextBlock", Text: testText, Wrap: true}}
+		card.Body = []cardElement{title, {Type: "TextBlock", Text: w.testText(), Wrap: true}}
 	case KindDigest:
 		card.Body = []cardElement{title}
 		for i, it := range n.Items {
 			if i == chatItems {
-				card.Body = append(card.Body, cardElement{Type: "TextBlock", Text: fmt.Sprintf("…and %d more.", len(n.Items)-chatItems), Wrap: true, Separator: true})
+				card.Body = append(card.Body, cardElement{Type: "TextBlock", Text: w.more(len(n.Items) - chatItems), Wrap: true, Separator: true})
 				break
 			}
-			text := "**" + it.Headline() + "**"
+			text := "**" + w.headline(it) + "**"
 			if place := it.Where.Place(); place != "" && it.URL != "" {
 				text += ": [" + place + "](" + it.URL + ")"
 			} else if place != "" {
@@ -90,7 +88,7 @@ func FormatTeamsBody(n Notification) ([]byte, error) {
 			}
 		}
 	default:
-		title.Text = n.Headline()
+		title.Text = w.headline(n.Item)
 		title.Color = teamsColor(n.Kind)
 		card.Body = []cardElement{title}
 		if full := n.Where.Full(); full != "" {
@@ -101,7 +99,7 @@ func FormatTeamsBody(n Notification) ([]byte, error) {
 		}
 	}
 	if n.URL != "" {
-		card.Actions = []cardAction{{Type: "Action.OpenUrl", Title: "Open", URL: n.URL}}
+		card.Actions = []cardAction{{Type: "Action.OpenUrl", Title: w.open(), URL: n.URL}}
 	}
 	return marshal(teamsMessage{Type: "message", Attachments: []teamsAttachment{{
 		ContentType: "application/vnd.microsoft.card.adaptive", Content: card,
@@ -123,34 +121,19 @@ func teamsColor(k Kind) string {
 // teamsFacts are an item's since, bring, what to do and, when withAlert,
 // its alert.
 func teamsFacts(it Item, n Notification, withAlert bool) []cardFact {
+	w := wordsIn(n.Lang)
 	var facts []cardFact
 	if !it.Since.IsZero() {
-		facts = append(facts, cardFact{"Since", humanTime(it.Since, n.Zone)})
+		facts = append(facts, cardFact{w.since(), w.when(it.Since, n.Zone)})
 	}
-	if b := it.Bring.String(); b != "" {
-		facts = append(facts, cardFact{"Bring", b})
+	if b := w.bring(it.Bring); b != "" {
+		facts = append(facts, cardFact{w.bringTitle(), b})
 	}
-	if todo := it.Todo(); todo != "" {
-		facts = append(facts, cardFact{"What to do", todo})
+	if todo := w.todo(it); todo != "" {
+		facts = append(facts, cardFact{w.todoTitle(), todo})
 	}
 	if withAlert && it.Alert != nil {
-		facts = append(facts, cardFact{"Alert", alertLine(*it.Alert, n.Zone)})
+		facts = append(facts, cardFact{w.alertTitle(), w.alertLine(*it.Alert, n.Zone)})
 	}
 	return facts
-}
-
-// alertLine is an alert in one line: "consumable_out 7f0c, opened 22 Nov
-// 2026 09:15 UTC, overdue".
-func alertLine(a Alert, zone *time.Location) string {
-	s := string(a.Type) + " " + a.ID
-	if !a.Created.IsZero() {
-		s += ", opened " + humanTime(a.Created, zone)
-	}
-	if a.Overdue {
-		s += ", overdue"
-	}
-	if !a.Open() {
-		s += ", closed"
-	}
-	return s
 }

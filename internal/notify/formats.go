@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"washboard/internal/i18n"
 )
 
 // Format is the body a webhook receives: Washboard's own JSON, a Slack
@@ -75,8 +76,9 @@ func (f Format) Body(n Notification) ([]byte, error) {
 	return spec.body(n)
 }
 
-// formatChoices are the formats as the page's form offers them.
-func formatChoices() []Choice {
+// formatChoices are the formats as the page's form offers them: their
+// names, which no language translates.
+func formatChoices(*i18n.Localizer) []Choice {
 	var out []Choice
 	for _, f := range Formats() {
 		out = append(out, Choice{Value: string(f), Label: formats[f].label})
@@ -87,17 +89,32 @@ func formatChoices() []Choice {
 // formatHint says what the receiver reads in each format: "What the
 // receiver reads: Washboard's own JSON, a Slack message, or a Microsoft
 // Teams card."
-func formatHint() string {
+func formatHint(l *i18n.Localizer) string {
 	var says []string
 	for _, f := range Formats() {
-		says = append(says, formats[f].says)
+		says = append(says, formatSays(l, f))
 	}
-	if n := len(says); n > 1 {
-		says[n-1] = "or " + says[n-1]
+	return l.T("notif.format_hint", "formats", orList(l, says))
+}
+
+// formatSays is what the receiver of a format reads, in the localizer's
+// language: "a Slack message".
+func formatSays(l *i18n.Localizer, f Format) string {
+	switch f {
+	case FormatJSON:
+		return l.T("notif.format_json_says")
+	case FormatSlack:
+		return l.T("notif.format_slack_says")
+	case FormatTeams:
+		return l.T("notif.format_teams_says")
 	}
-	sep := ", "
-	if len(says) == 2 {
-		sep = " "
+	return formats[f].says
+}
+
+// orList offers words as a sentence does: "a", "a or b", "a, b or c".
+func orList(l *i18n.Localizer, words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
 	}
-	return "What the receiver reads: " + strings.Join(says, sep) + "."
+	return l.T("notif.or", "first", strings.Join(words[:len(words)-1], ", "), "last", words[len(words)-1])
 }

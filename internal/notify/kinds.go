@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"washboard/internal/clock"
+	"washboard/internal/i18n"
 )
 
 // ChannelKind is a way of sending notifications: by e-mail, to a webhook.
@@ -106,6 +107,9 @@ type Env struct {
 	// Pusher pushes to people's devices; nil where the server sends no
 	// pushes.
 	Pusher Pusher
+	// Lang is the language of the channel opened (i18n.Languages), which
+	// its test is in; English when empty.
+	Lang string
 }
 
 // FileObject is a kind's object in a notifications file, as ReadFile reads
@@ -131,10 +135,12 @@ type FormField struct {
 	// Secret says that what was typed is never shown again: a password,
 	// a secret, an address that often holds one.
 	Secret bool
-	// Choices are a list's choices; nil for a field typed in.
-	Choices func() []Choice
-	// Hint, when set, says what to type or choose.
-	Hint func() string
+	// Choices are a list's choices, in the localizer's language; nil for
+	// a field typed in.
+	Choices func(*i18n.Localizer) []Choice
+	// Hint, when set, says what to type or choose, in the localizer's
+	// language.
+	Hint func(*i18n.Localizer) string
 }
 
 // Choice is one choice of a form's list.
@@ -226,4 +232,56 @@ func quote(s string) string {
 		s = string([]rune(s)[:maxQuoted]) + "…"
 	}
 	return strconv.Quote(s)
+}
+
+// LabelIn is the kind in the localizer's language: "E-Mail"; its Label
+// for a kind without words in the catalogs.
+func (k ChannelKind) LabelIn(l *i18n.Localizer) string {
+	switch k.Name {
+	case "email":
+		return l.T("notif.kind_email")
+	case "webhook":
+		return l.T("notif.kind_webhook")
+	case "push":
+		return l.T("notif.kind_push")
+	}
+	return k.Label
+}
+
+// LabelIn is the field's label in the localizer's language; its Label
+// for a field without words in the catalogs.
+func (f FormField) LabelIn(l *i18n.Localizer) string {
+	switch f.Name {
+	case "to":
+		return l.T("notif.field_to")
+	case "smtp_host":
+		return l.T("notif.field_smtp_host")
+	case "smtp_port":
+		return l.T("notif.field_smtp_port")
+	case "smtp_tls":
+		return l.T("notif.field_smtp_tls")
+	case "smtp_user":
+		return l.T("notif.field_smtp_user")
+	case "smtp_password":
+		return l.T("notif.field_smtp_password")
+	case "smtp_from":
+		return l.T("notif.field_smtp_from")
+	case "url":
+		return l.T("notif.field_url")
+	case "format":
+		return l.T("notif.field_format")
+	case "secret":
+		return l.T("notif.field_secret")
+	case "generate_secret":
+		return l.T("notif.field_generate_secret")
+	case "push_to":
+		return l.T("push.field_to")
+	}
+	return f.Label
+}
+
+// Described is settings that say where the channel sends in a language
+// of the interface, for the /notifications page.
+type Described interface {
+	DescribeIn(l *i18n.Localizer) string
 }

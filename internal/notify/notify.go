@@ -32,6 +32,7 @@ import (
 	"unicode"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 )
 
 // Kind is what a notification is about.
@@ -54,30 +55,11 @@ const (
 // Kinds are the kinds a rule can notify of, in the order a form lists them.
 var Kinds = []Kind{AlertOpened, AlertOverdue, AlertUnclaimed, AlertAtRisk, ProductOut, BatteryLow, DeviceOffline}
 
-// Label is the kind in words.
-func (k Kind) Label() string {
-	switch k {
-	case AlertOpened:
-		return "Alert opened"
-	case AlertOverdue:
-		return "Alert overdue"
-	case AlertUnclaimed:
-		return "Alert unclaimed"
-	case AlertAtRisk:
-		return "Alert about to miss its target"
-	case ProductOut:
-		return "Product out"
-	case BatteryLow:
-		return "Battery low"
-	case DeviceOffline:
-		return "Offline"
-	case KindDigest:
-		return "Digest"
-	case KindTest:
-		return "Test notification"
-	}
-	return string(k)
-}
+// Label is the kind in English words: "Alert opened".
+func (k Kind) Label() string { return wordsIn(i18n.Default).kind(k) }
+
+// LabelIn is the kind in the localizer's language.
+func (k Kind) LabelIn(l *i18n.Localizer) string { return words{l}.kind(k) }
 
 // Notification is one message to send: a single item, a digest of
 // several (Kind KindDigest, Items), or a test.
@@ -91,6 +73,9 @@ type Notification struct {
 	At time.Time
 	// Zone is the time zone times are written in for people; UTC when nil.
 	Zone *time.Location
+	// Lang is the code of the language its words are in, the channel's
+	// (i18n.Languages); English when empty.
+	Lang string `json:",omitempty"`
 	// Item is what the notification is about. In a digest, Item.Kind is
 	// KindDigest and Item.URL the page that lists the items, if any.
 	Item
@@ -174,88 +159,41 @@ func BringFor(a domain.Alert, t domain.DeviceType) Bring {
 // IsZero reports whether there is nothing to bring.
 func (b Bring) IsZero() bool { return b.Refills <= 0 && b.BatterySets <= 0 }
 
-// String is what to bring in words: "2 tissue rolls and 1 battery set";
-// empty when there is nothing.
-func (b Bring) String() string {
-	var parts []string
-	if b.Refills > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", b.Refills, b.Refill.RefillNoun(b.Refills)))
-	}
-	if b.BatterySets == 1 {
-		parts = append(parts, "1 battery set")
-	} else if b.BatterySets > 1 {
-		parts = append(parts, fmt.Sprintf("%d battery sets", b.BatterySets))
-	}
-	return strings.Join(parts, " and ")
-}
+// String is what to bring in English words: "2 tissue rolls and 1
+// battery set"; empty when there is nothing.
+func (b Bring) String() string { return wordsIn(i18n.Default).bring(b) }
 
-// Headline is what happened in a few words: "Product out", "Jammed,
-// overdue", "Battery low".
-func (it Item) Headline() string {
-	label := it.Kind.Label()
-	if it.Alert != nil {
-		label = it.Alert.Type.Label()
-	}
-	switch it.Kind {
-	case AlertOverdue:
-		return label + ", overdue"
-	case AlertUnclaimed:
-		return label + ", unclaimed"
-	case AlertAtRisk:
-		return label + ", about to miss its target"
-	}
-	return label
-}
+// Headline is what happened in a few English words: "Product out",
+// "Jammed, overdue", "Battery low".
+func (it Item) Headline() string { return wordsIn(i18n.Default).headline(it) }
 
 // Summary is what and where: "Product out: Stall 2, Men's Restroom 3.12".
-func (it Item) Summary() string {
-	if place := it.Where.Place(); place != "" {
-		return it.Headline() + ": " + place
-	}
-	return it.Headline()
-}
+func (it Item) Summary() string { return wordsIn(i18n.Default).summary(it) }
 
 // Todo is the action to take: Action, or the recommended action of the
 // alert's type, or of the type the kind stands for.
-func (it Item) Todo() string {
-	switch {
-	case it.Action != "":
-		return it.Action
-	case it.Alert != nil:
-		return it.Alert.Type.Action()
-	}
-	switch it.Kind {
-	case ProductOut:
-		return domain.AlertConsumableOut.Action()
-	case BatteryLow:
-		return domain.AlertBatteryOut.Action()
-	case DeviceOffline:
-		return domain.AlertDeviceOff.Action()
-	}
-	return ""
-}
+func (it Item) Todo() string { return wordsIn(i18n.Default).todo(it) }
 
 // IsDigest reports whether the notification lists several items.
 func (n Notification) IsDigest() bool { return n.Kind == KindDigest }
 
-// Subject is the notification in one line: an e-mail's Subject, a chat
-// message's preview.
-func (n Notification) Subject() string {
-	switch n.Kind {
-	case KindDigest:
-		count := plural(len(n.Items), "notification", "notifications")
-		if n.Title != "" {
-			return n.Title + ": " + count
-		}
-		return count
-	case KindTest:
-		return "Test notification from Washboard"
-	}
-	return n.Summary()
-}
+// Subject is the notification in one line, in its language: an
+// e-mail's Subject, a chat message's preview.
+func (n Notification) Subject() string { return wordsIn(n.Lang).subject(n) }
 
-// testText is the body of a test notification.
-const testText = "This is a test from Washboard. Notifications sent to this channel arrive here."
+// ClaimTitle is the name of a push's action that claims its alert, in
+// the notification's language: "I'm on it".
+func (n Notification) ClaimTitle() string { return wordsIn(n.Lang).l.T("push.claim") }
+
+// PushLine is what and where in one line, for a push: the subject, with
+// what to bring after it.
+func (n Notification) PushLine() string {
+	w := wordsIn(n.Lang)
+	if b := w.bring(n.Bring); b != "" && !n.IsDigest() {
+		return w.l.T("push.line", "summary", w.subject(n), "bring", b)
+	}
+	return w.subject(n)
+}
 
 // NewTest returns a test notification, with a fresh key, decided at now,
 // linking to the dashboard's page link (which may be empty).
@@ -333,19 +271,4 @@ func joinNames(names ...string) string {
 		}
 	}
 	return strings.Join(kept, ", ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// humanTime writes t for people, in zone (UTC when nil).
-func humanTime(t time.Time, zone *time.Location) string {
-	if zone == nil {
-		zone = time.UTC
-	}
-	return t.In(zone).Format("2 Jan 2006 15:04 MST")
 }

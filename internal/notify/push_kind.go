@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/url"
 	"slices"
 	"strings"
 
 	"washboard/internal/clock"
+	"washboard/internal/i18n"
 )
 
 // The push kind of channel: Web Push to the phones and browsers of people
@@ -78,17 +78,33 @@ func (t PushTarget) Label() string {
 	return string(t)
 }
 
-func pushChoices() []Choice {
+// LabelIn is the target in the localizer's language.
+func (t PushTarget) LabelIn(l *i18n.Localizer) string {
+	switch t {
+	case PushStaff:
+		return l.T("push.to_staff")
+	case PushClaim:
+		return l.T("push.to_claim")
+	case PushSupervisors:
+		return l.T("push.to_supervisors")
+	}
+	return string(t)
+}
+
+func pushChoices(l *i18n.Localizer) []Choice {
 	out := make([]Choice, 0, len(pushTargets))
 	for _, pt := range pushTargets {
-		out = append(out, Choice{Value: string(pt.to), Label: pt.label})
+		out = append(out, Choice{Value: string(pt.to), Label: pt.to.LabelIn(l)})
 	}
 	return out
 }
 
-func pushHint() string {
-	return "Pushes reach the devices people subscribed on their own page (Me), and only people whose role covers the building. " +
-		"To push to one building's staff, give the rule that building."
+func pushHint(l *i18n.Localizer) string { return l.T("push.hint") }
+
+// DescribeIn says whom the channel pushes to, in the localizer's
+// language.
+func (s PushSettings) DescribeIn(l *i18n.Localizer) string {
+	return l.T("push.describe", "to", s.To.LabelIn(l))
 }
 
 // PushSettings are a push channel's: whom it pushes to.
@@ -134,7 +150,7 @@ func (s PushSettings) Open(env Env) (Channel, error) {
 	if clk == nil {
 		clk = clock.Real{}
 	}
-	return &pushChannel{to: s.To, account: env.Account, pusher: env.Pusher, clock: clk, link: env.Link}, nil
+	return &pushChannel{to: s.To, account: env.Account, pusher: env.Pusher, clock: clk, link: env.Link, lang: env.Lang}, nil
 }
 
 // Save writes the settings as loadPush reads them.
@@ -169,6 +185,7 @@ type pushChannel struct {
 	pusher  Pusher
 	clock   clock.Clock
 	link    string
+	lang    string
 }
 
 func (c *pushChannel) Send(ctx context.Context, n Notification) error {
@@ -181,11 +198,13 @@ func (c *pushChannel) Send(ctx context.Context, n Notification) error {
 func (c *pushChannel) Test(ctx context.Context) (string, error) {
 	if c.to == PushClaim {
 		err := permanent(0, nil, "a push to whoever holds a claim has nobody to test with; test your own devices on your page (Me)")
-		return "The test was not pushed: " + err.Msg + ".", err
+		return i18n.From(ctx).T("push.test_claim"), err
 	}
-	said, err := c.pusher.Push(ctx, c.account, c.to, NewTest(c.clock.Now(), c.link))
+	test := NewTest(c.clock.Now(), c.link)
+	test.Lang = c.lang
+	said, err := c.pusher.Push(ctx, c.account, c.to, test)
 	if err != nil {
-		return "The test was not pushed: " + err.Error() + ".", err
+		return i18n.From(ctx).T("push.test_not_pushed", "reason", err.Error()), err
 	}
-	return fmt.Sprintf("The test was pushed: %s.", said), nil
+	return i18n.From(ctx).T("push.test_pushed", "result", said), nil
 }

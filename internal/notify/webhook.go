@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/i18n"
 	"washboard/internal/version"
 	"washboard/internal/webhook"
 )
@@ -38,6 +39,9 @@ type WebhookConfig struct {
 	Clock   clock.Clock // the time of webhook-timestamp; clock.Real when nil
 	// Link is the dashboard's address, the link of a test notification.
 	Link string
+	// Lang is the language of the channel's test notification; English
+	// when empty.
+	Lang string
 }
 
 // Webhook sends notifications as HTTP POST requests.
@@ -55,6 +59,7 @@ type Webhook struct {
 	secret webhook.Secret
 	clock  clock.Clock
 	link   string
+	lang   string
 	client *http.Client
 }
 
@@ -105,7 +110,7 @@ func NewWebhook(cfg WebhookConfig) (*Webhook, error) {
 	}
 	return &Webhook{
 		url: u, host: u.Host, format: cfg.Format, secret: cfg.Secret, clock: cmp.Or[clock.Clock](cfg.Clock, clock.Real{}),
-		link: cfg.Link, client: client,
+		link: cfg.Link, lang: cfg.Lang, client: client,
 	}, nil
 }
 
@@ -116,13 +121,17 @@ func (w *Webhook) Send(ctx context.Context, n Notification) error {
 	return err
 }
 
-// Test sends a test notification and says what happened.
+// Test sends a test notification and says what happened, in the
+// language of ctx's localizer (the page's that asked for it).
 func (w *Webhook) Test(ctx context.Context) (string, error) {
-	status, err := w.send(ctx, NewTest(w.clock.Now(), w.link))
+	l := i18n.From(ctx)
+	test := NewTest(w.clock.Now(), w.link)
+	test.Lang = w.lang
+	status, err := w.send(ctx, test)
 	if err != nil {
-		return "The test was not delivered: " + err.Error() + ".", err
+		return l.T("notif.test_not_delivered", "reason", err.Error()), err
 	}
-	return fmt.Sprintf("%s accepted the test %s message (%s).", w.host, w.format.Label(), status), nil
+	return l.T("notif.test_accepted", "host", w.host, "format", w.format.Label(), "status", status), nil
 }
 
 func (w *Webhook) send(ctx context.Context, n Notification) (string, error) {

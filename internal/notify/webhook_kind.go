@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"washboard/internal/i18n"
 	"washboard/internal/webhook"
 )
 
@@ -63,6 +64,19 @@ func (s WebhookSettings) String() string {
 	return string(format) + " webhook to " + redactURL(s.URL) + ", " + signed
 }
 
+// DescribeIn says where the webhook posts, in what format and whether
+// signed, in the localizer's language, without its secrets.
+func (s WebhookSettings) DescribeIn(l *i18n.Localizer) string {
+	format := s.Format
+	if format == "" {
+		format = FormatJSON
+	}
+	if !s.Secret.IsZero() {
+		return l.T("notif.describe_webhook_signed", "format", string(format), "url", redactURL(s.URL))
+	}
+	return l.T("notif.describe_webhook", "format", string(format), "url", redactURL(s.URL))
+}
+
 // GoString leaves the secrets out of %#v.
 func (s WebhookSettings) GoString() string { return "notify.WebhookSettings{" + s.String() + "}" }
 
@@ -118,7 +132,7 @@ func (WebhookSettings) Ready(Env) error { return nil }
 func (s WebhookSettings) Open(env Env) (Channel, error) {
 	w, err := NewWebhook(WebhookConfig{
 		URL: s.URL, Format: s.Format, Secret: s.Secret,
-		Guard: env.Guard, Timeout: env.Timeout, Clock: env.Clock, Link: env.Link,
+		Guard: env.Guard, Timeout: env.Timeout, Clock: env.Clock, Link: env.Link, Lang: env.Lang,
 	})
 	if err != nil {
 		return nil, err

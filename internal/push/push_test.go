@@ -48,7 +48,7 @@ func TestPushReachesTheStaffOfTheBuildingEncryptedAndSigned(t *testing.T) {
 			Body:  "Product out: Stall 2, Men's Restroom 3.12; bring 2 tissue rolls",
 			URL:   "https://washboard.example.com/locations/loc-7",
 			Tag:   "n-1",
-			Claim: "https://washboard.example.com/alerts/al-1/claim",
+			Claim: "https://washboard.example.com/alerts/al-1/claim", ClaimTitle: "I'm on it",
 		}
 		if m != want {
 			t.Errorf("%s read %+v; want %+v", p.Device, m, want)

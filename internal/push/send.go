@@ -1,6 +1,7 @@
 package push
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -19,6 +20,7 @@ import (
 	webpush "github.com/SherClockHolmes/webpush-go"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/notify"
 	"washboard/internal/people"
 	"washboard/internal/store"
@@ -40,25 +42,27 @@ type Message struct {
 	// Claim is the page of the alert's "I'm on it", for the action of
 	// that name; empty when there is no alert.
 	Claim string `json:"claim,omitempty"`
+	// ClaimTitle is that action's name in the push's language: "I'm on
+	// it", "Ich übernehme".
+	ClaimTitle string `json:"claim_title,omitempty"`
 }
 
 // maxBody bounds a push's line, in characters: a phone shows less.
 const maxBody = 240
 
-// MessageOf is the push of a notification, its links under link.
+// MessageOf is the push of a notification, in its language (n.Lang), its
+// links under link.
 func MessageOf(n notify.Notification, link string) Message {
-	m := Message{Title: "Washboard", Body: n.Subject(), URL: n.URL, Tag: n.ID}
+	m := Message{Title: "Washboard", Body: n.PushLine(), URL: n.URL, Tag: n.ID}
 	if b := n.Where.Building.Name; b != "" && !n.IsDigest() {
 		m.Title = b
-	}
-	if bring := n.Bring.String(); bring != "" && !n.IsDigest() {
-		m.Body += "; bring " + bring
 	}
 	if utf8.RuneCountInString(m.Body) > maxBody {
 		m.Body = string([]rune(m.Body)[:maxBody-1]) + "…"
 	}
 	if n.Alert != nil && link != "" && !n.IsDigest() {
 		m.Claim = link + "/alerts/" + url.PathEscape(n.Alert.ID) + "/claim"
+		m.ClaimTitle = n.ClaimTitle()
 	}
 	return m
 }
@@ -80,13 +84,13 @@ func (s *Service) Push(ctx context.Context, account string, to notify.PushTarget
 }
 
 // Test pushes a test notification to a person's devices and says what
-// happened.
+// happened, in the language of ctx's localizer (the page's).
 func (s *Service) Test(ctx context.Context, person string) (string, error) {
 	said, err := s.pushTo(ctx, []string{person}, notify.NewTest(s.clk.Now(), s.cfg.Link+"/me"))
 	if err != nil {
-		return "The test was not pushed: " + err.Error() + ".", err
+		return i18n.From(ctx).T("push.test_not_pushed", "reason", err.Error()), err
 	}
-	return "The test was pushed: " + said + ".", nil
+	return i18n.From(ctx).T("push.test_pushed", "result", said), nil
 }
 
 // pushTo pushes n to every device of the people.
@@ -98,14 +102,22 @@ func (s *Service) pushTo(ctx context.Context, people []string, n notify.Notifica
 	if len(subs) == 0 {
 		return "", &notify.Error{Permanent: true, Msg: noDevice(len(people)) + " to pushes (on their page, Me)"}
 	}
-	body, err := json.Marshal(MessageOf(n, s.cfg.Link))
-	if err != nil {
-		return "", &notify.Error{Permanent: true, Msg: "the push could not be written", Err: err}
-	}
+	// Each person reads the push in their own language (people.language),
+	// the channel's when they chose none.
+	bodies := map[string][]byte{}
 	var out outcome
 	for _, k := range subs {
 		if ctx.Err() != nil {
 			return "", &notify.Error{Msg: "the pushes were cut off", Err: ctx.Err()}
+		}
+		body, ok := bodies[k.Language]
+		if !ok {
+			in := n
+			in.Lang = cmp.Or(k.Language, n.Lang) // else the channel's
+			if body, err = json.Marshal(MessageOf(in, s.cfg.Link)); err != nil {
+				return "", &notify.Error{Permanent: true, Msg: "the push could not be written", Err: err}
+			}
+			bodies[k.Language] = body
 		}
 		out.add(s.pushOne(ctx, k, n.ID, body))
 	}

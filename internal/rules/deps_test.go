@@ -21,6 +21,7 @@ func TestDependencies(t *testing.T) {
 	allowed := map[string]bool{
 		"washboard/internal/rules": true, "washboard/internal/domain": true, "washboard/internal/notify": true,
 		"washboard/internal/webhook": true, "washboard/internal/clock": true, "washboard/internal/version": true,
+		"washboard/internal/i18n": true,
 	}
 	for _, pkg := range strings.Fields(string(out)) {
 		switch {

@@ -468,7 +468,7 @@ func nameOf(n *node) string {
 
 func (r *reader) channel(n *node) Channel {
 	o := r.object(n, "", "a channel", channelFields())
-	c := Channel{Name: r.str(o, "name")}
+	c := Channel{Name: r.str(o, "name"), Language: r.str(o, "language")}
 	for _, k := range notify.ChannelKinds() {
 		if !r.has(o, k.Name) {
 			continue
@@ -485,7 +485,7 @@ func (r *reader) channel(n *node) Channel {
 // channelFields are the fields of a channel: its name, and a field for
 // each kind of channel.
 func channelFields() []string {
-	fields := []string{"name"}
+	fields := []string{"name", "language"}
 	for _, k := range notify.ChannelKinds() {
 		fields = append(fields, k.Name)
 	}

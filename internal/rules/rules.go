@@ -170,6 +170,10 @@ type Channel struct {
 	// channel (notify.ChannelKinds): a *notify.EmailSettings, a
 	// *notify.WebhookSettings; nil for none.
 	Settings notify.ChannelSettings
+	// Language is the code of the language its messages are in
+	// (i18n.Languages); English when empty. A push to a person who chose
+	// a language is in theirs.
+	Language string
 }
 
 // String describes the channel without secrets: `ops: slack webhook to

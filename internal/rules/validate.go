@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/notify"
 )
 
@@ -129,6 +130,9 @@ func (c Channel) check() *Error {
 	}
 	if c.Settings == nil {
 		return problem("", `needs %s, where to send its notifications`, kindChoice())
+	}
+	if c.Language != "" && !i18n.Known(c.Language) {
+		return problem("language", `%q is not a language Washboard speaks; the languages are %s`, c.Language, strings.Join(i18n.Codes(), ", "))
 	}
 	err := c.Settings.Validate()
 	if err == nil {

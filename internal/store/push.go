@@ -18,6 +18,10 @@ type PushSubscription struct {
 	// to tell their devices apart.
 	Device  string
 	Created time.Time
+	// Language is the code of the language the person chose
+	// (people.language), which their pushes are in; "" when they chose
+	// none. PushSubscriptions reads it; AddPushSubscription ignores it.
+	Language string
 }
 
 // Push keeps the people's push subscriptions and the server's push keys.

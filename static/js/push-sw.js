@@ -15,7 +15,8 @@ self.addEventListener("push", function (event) {
     m = { body: event.data ? event.data.text() : "" };
   }
   var options = { body: m.body || "", tag: m.tag || undefined, data: { url: m.url || "/", claim: m.claim || "" } };
-  if (m.claim) options.actions = [{ action: "claim", title: "I'm on it" }];
+  // The action's name comes with the push, in its person's language.
+  if (m.claim && m.claim_title) options.actions = [{ action: "claim", title: m.claim_title }];
   event.waitUntil(self.registration.showNotification(m.title || "Washboard", options));
 });
 

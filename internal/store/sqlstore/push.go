@@ -40,14 +40,15 @@ func (s *Store) AddPushSubscription(ctx context.Context, sub store.PushSubscript
 }
 
 // PushSubscriptions lists the people's subscriptions, by person and then
-// oldest first. It reads the writer's view, so that a device removed just
+// oldest first, each with its person's language. It reads the writer's view, so that a device removed just
 // now is sent nothing.
 func (s *Store) PushSubscriptions(ctx context.Context, people []string) ([]store.PushSubscription, error) {
 	var out []store.PushSubscription
 	err := chunks(people, s.d.MaxList(), func(part []string) error {
 		in, args := s.d.In(part)
-		subs, err := listOf(ctx, s.write, s.scanPushSubscription, `SELECT `+pushSubscriptionCols+` FROM push_subscriptions
-			WHERE person_id `+in+` ORDER BY person_id, created, id`, args...)
+		subs, err := listOf(ctx, s.write, s.scanPushSubscription, `SELECT s.id, s.person_id, s.endpoint_hash, s.sealed, s.device, s.created,
+			COALESCE(p.language, '') FROM push_subscriptions s LEFT JOIN people p ON p.id = s.person_id
+			WHERE s.person_id `+in+` ORDER BY s.person_id, s.created, s.id`, args...)
 		out = append(out, subs...)
 		return err
 	})
@@ -56,7 +57,7 @@ func (s *Store) PushSubscriptions(ctx context.Context, people []string) ([]store
 
 func (s *Store) scanPushSubscription(scan func(...any) error) (store.PushSubscription, error) {
 	var sub store.PushSubscription
-	err := scan(&sub.ID, &sub.PersonID, &sub.EndpointHash, &sub.Sealed, &sub.Device, s.d.ScanTime(&sub.Created))
+	err := scan(&sub.ID, &sub.PersonID, &sub.EndpointHash, &sub.Sealed, &sub.Device, s.d.ScanTime(&sub.Created), &sub.Language)
 	return sub, err
 }
 

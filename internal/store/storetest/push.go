@@ -115,3 +115,30 @@ func testKeepSetting(t *testing.T, open func(*testing.T) store.Store) {
 		}
 	}
 }
+
+// testPushSubscriptionsSpeakTheirPersonsLanguage: each device is listed
+// with the language its person chose, which their pushes are in; none
+// for a person who chose none.
+func testPushSubscriptionsSpeakTheirPersonsLanguage(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	mustJoin(t, s, "a", newPerson("p-ana", "Ana", "ana@example.com"), true)
+	mustJoin(t, s, "a", newPerson("p-ben", "Ben", ""), true)
+	if err := s.SetPersonLanguage(ctx, "p-ana", "de"); err != nil {
+		t.Fatal(err)
+	}
+	for i, person := range []string{"p-ana", "p-ben"} {
+		sub := store.PushSubscription{ID: fmt.Sprint("s", i), PersonID: person, EndpointHash: []byte(person), Sealed: []byte("sealed"),
+			Device: "Firefox on Android", Created: t0, Language: "fr"} // the person's is read, not this
+		if err := s.AddPushSubscription(ctx, sub, 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.PushSubscriptions(ctx, []string{"p-ana", "p-ben"})
+	if err != nil || len(got) != 2 {
+		t.Fatalf("the devices: %+v, %v", got, err)
+	}
+	if got[0].Language != "de" || got[1].Language != "" {
+		t.Errorf("Ana's device speaks %q and Ben's %q; want de, and none", got[0].Language, got[1].Language)
+	}
+}

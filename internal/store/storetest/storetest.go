@@ -27,6 +27,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"KeyCheck", testKeyCheck},
 		{"KeepSetting", testKeepSetting},
 		{"PushSubscriptions", testPushSubscriptions},
+		{"PushSubscriptionsSpeakTheirPersonsLanguage", testPushSubscriptionsSpeakTheirPersonsLanguage},
 		{"LayoutRefreshWritesOnlyChanges", testLayoutRefreshWritesOnlyChanges},
 		{"LayoutInPartsIsTheWholeLayout", testLayoutInParts},
 		{"LayoutReads", testLayoutReads},
