@@ -25,10 +25,10 @@ func (s *Server) showReportSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m := views.ReportSettings{Page: s.page(c, "Shift times", "reports"), Shifts: shifts.String(), Zone: zone.String(),
+	m := views.ReportSettings{Page: s.page(c, tr(c, "report.shift_times"), "reports"), Shifts: shifts.String(), Zone: zone.String(),
 		Saved: c.QueryParam("saved") == "1"}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report", Href: "/reports/shift"}, {Label: "Shift times"}}
-	m.Zones = zoneOptions(m.Zone)
+	m.Crumbs = settingsCrumbs(c)
+	m.Zones = zoneOptions(c, m.Zone)
 	return render(c, http.StatusOK, views.ReportSettingsPage(m))
 }
 
@@ -37,20 +37,20 @@ func (s *Server) showReportSettings(c echo.Context) error {
 func (s *Server) saveReportSettings(c echo.Context) error {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
-	m := views.ReportSettings{Page: s.page(c, "Shift times", "reports")}
-	if _, err := readForm(c, form.Text("shifts", "Shifts", &m.Shifts), form.Text("zone", "Time zone", &m.Zone)); err != nil {
+	m := views.ReportSettings{Page: s.page(c, tr(c, "report.shift_times"), "reports")}
+	if _, err := readForm(c, form.Text("shifts", tr(c, "report.shifts"), &m.Shifts), form.Text("zone", tr(c, "report.zone"), &m.Zone)); err != nil {
 		return err
 	}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report", Href: "/reports/shift"}, {Label: "Shift times"}}
-	m.Zones = zoneOptions(m.Zone)
+	m.Crumbs = settingsCrumbs(c)
+	m.Zones = zoneOptions(c, m.Zone)
 	shifts, err := report.ParseShifts(m.Shifts)
 	if err != nil {
-		m.Error = "The shifts are not valid: " + err.Error() + "."
+		m.Error = tr(c, "report.problem_shifts", "problem", err.Error())
 		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
 	}
 	zone, err := loadZone(m.Zone)
 	if err != nil {
-		m.Error = fmt.Sprintf("%q is not a time zone this server knows; choose one from the list.", httpkit.Clip(m.Zone))
+		m.Error = tr(c, "report.problem_zone", "zone", fmt.Sprintf("%q", httpkit.Clip(m.Zone)))
 		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
 	}
 	if err := s.dash.SaveReportSettings(ctx, ss.Account, shifts, zone); err != nil {
@@ -79,7 +79,13 @@ var commonZones = []string{
 	"Australia/Perth", "Australia/Sydney", "Pacific/Auckland",
 }
 
-func zoneOptions(selected string) []views.Option {
+// settingsCrumbs are the crumbs of the shift times.
+func settingsCrumbs(c echo.Context) []views.Crumb {
+	return []views.Crumb{{Label: tr(c, "report.crumb_overview"), Href: "/"}, {Label: tr(c, "report.title"), Href: "/reports/shift"},
+		{Label: tr(c, "report.shift_times")}}
+}
+
+func zoneOptions(c echo.Context, selected string) []views.Option {
 	var opts []views.Option
 	found := false
 	for _, z := range commonZones {
@@ -89,7 +95,7 @@ func zoneOptions(selected string) []views.Option {
 	if !found && selected != "" {
 		label := selected
 		if selected == "Local" {
-			label = "The server's time zone"
+			label = tr(c, "report.server_zone")
 		}
 		opts = append([]views.Option{{Value: selected, Label: label, Selected: true}}, opts...)
 	}

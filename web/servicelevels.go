@@ -186,7 +186,7 @@ func (s *Server) serviceLevelsView(c echo.Context, f dashboard.ServiceLevelForm)
 		Updated: f.Updated}
 	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Service levels"}}
 	m.Action = "/service-levels"
-	m.Zones = zoneOptions(f.Zone)
+	m.Zones = zoneOptions(c, f.Zone)
 	for _, t := range domain.AlertTypes {
 		m.Targets = append(m.Targets, views.TargetRow{Type: string(t), Label: t.Label(), Claim: f.Claim[t], Resolve: f.Resolve[t]})
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/store"
 )
 
@@ -107,19 +108,19 @@ func TestBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Share(r.Now.All.Claim); got != "50% (2 of 4)" {
+	if got := Share(en, r.Now.All.Claim); got != "50% (2 of 4)" {
 		t.Errorf("share met = %q, want 50%% (2 of 4)", got)
 	}
-	if got := Time(r.Now.All.Claim, r.Now.All.Claim.Median); got != "10 min" {
+	if got := Time(en, r.Now.All.Claim, r.Now.All.Claim.Median); got != "10 min" {
 		t.Errorf("median = %q", got)
 	}
-	if got := Change(r.Now.All.Claim, r.Then.All.Claim); got != "down 50 points" {
+	if got := Change(en, r.Now.All.Claim, r.Then.All.Claim); got != "down 50 points" {
 		t.Errorf("against October: %q", got)
 	}
 	if len(r.Worst) == 0 || r.Worst[0].Name != "Loc l1" && r.Worst[0].Name != "Loc l3" || r.Worst[0].Missed != 1 {
 		t.Errorf("worst = %+v", r.Worst)
 	}
-	if a := r.Against(); len(a) != 1 || Share(a[0].Now.Claim) != "50% (2 of 4)" || Share(a[0].Then.Claim) != "100% (1 of 1)" {
+	if a := r.Against(); len(a) != 1 || Share(en, a[0].Now.Claim) != "50% (2 of 4)" || Share(en, a[0].Then.Claim) != "100% (1 of 1)" {
 		t.Errorf("against October: %+v", a)
 	}
 	rows := r.CSVRows()
@@ -173,3 +174,6 @@ func TestPDFCutsLongNames(t *testing.T) {
 		t.Errorf("the long building name is not cut to its column:\n%s", text)
 	}
 }
+
+// en is English's localizer, in which the tests read the report's words.
+var en = i18n.For("en")
