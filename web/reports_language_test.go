@@ -6,12 +6,15 @@ import (
 	"mime"
 	"net/http"
 	"net/mail"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"washboard/internal/notify/mailtest"
 )
@@ -28,12 +31,13 @@ func TestReportsSpeakTheReadersLanguage(t *testing.T) {
 	b := a.browser()
 	b.signIn(credA)
 
-	for path, want := range map[string]string{
-		"/reports/shift?lang=de": "Schichtbericht",
-		"/reports/settings":      "Schichtzeiten",
-		"/trends":                "Alarme pro Tag",
-		"/reports/client":        "Kundenbericht",
+	for _, p := range [][2]string{ // the first asks for German, which the session keeps
+		{"/reports/shift?lang=de", "Schichtbericht"},
+		{"/reports/settings", "Schichtzeiten"},
+		{"/trends", "Alarme pro Tag"},
+		{"/reports/client", "Kundenbericht"},
 	} {
+		path, want := p[0], p[1]
 		r := b.get(path)
 		if body := html.UnescapeString(r.body); r.StatusCode != http.StatusOK || !strings.Contains(body, want) || !strings.Contains(body, `<html lang="de"`) {
 			t.Errorf("%s in German: %d, without %q", path, r.StatusCode, want)
@@ -46,6 +50,19 @@ func TestReportsSpeakTheReadersLanguage(t *testing.T) {
 	} {
 		if r := b.get(path); r.StatusCode != http.StatusBadRequest || !strings.Contains(html.UnescapeString(r.body), want) {
 			t.Errorf("%s: %d, without %q", path, r.StatusCode, want)
+		}
+	}
+
+	settings := csrfInput.FindStringSubmatch(b.get("/reports/settings").body)[1]
+	for shifts, want := range map[string]string{
+		"Früh 06:00-14:00, Spät 14:00-25:00": `Die Schichten sind ungültig: Schicht 2: "25:00" ist keine Uhrzeit.`,
+		"Früh 06:00-14:00, Früh 14:00-22:00": `Die Schichten sind ungültig: die Schichten 1 und 2 heißen beide "Früh".`,
+		"Früh 06:00-14:00, Spät 13:00-22:00": `die Schichten 1 (Früh 06:00-14:00) und 2 (Spät 13:00-22:00) überschneiden sich`,
+		"Früh 06:00-14:00, Spät":             `Schicht 2: "Spät" hat keinen Zeitraum`,
+	} {
+		form := url.Values{"csrf_token": {settings}, "shifts": {shifts}, "zone": {"Europe/Berlin"}}
+		if r := b.post("/reports/settings", form); r.StatusCode != http.StatusBadRequest || !strings.Contains(html.UnescapeString(r.body), want) {
+			t.Errorf("the shifts %q, in German: %d, without %q", shifts, r.StatusCode, want)
 		}
 	}
 
@@ -86,12 +103,20 @@ func TestReportsSpeakTheReadersLanguage(t *testing.T) {
 		t.Fatalf("adding a schedule in French: %d", r.StatusCode)
 	}
 	list, err := a.store.ReportSchedules(context.Background(), a.accountOf(false))
-	if err != nil || len(list) != 2 || list[0].Language != "de" || list[1].Language != "fr" {
+	if err != nil || len(list) != 2 {
 		t.Fatalf("the schedules kept: %+v, %v", list, err)
 	}
-	langs := b.get("/reports/client/schedules").doc(t).Find(".report-schedules td[lang]")
-	if langs.Length() != 2 || strings.TrimSpace(langs.Eq(0).Text()) != "Deutsch" || strings.TrimSpace(langs.Eq(1).Text()) != "Français" {
-		t.Errorf("the schedules' languages on the page: %q", langs.Text())
+	for _, rs := range list {
+		if want := map[string]string{"weekly": "de", "monthly": "fr"}[rs.Cadence]; rs.Language != want {
+			t.Errorf("the %s schedule is kept in %q; want %q", rs.Cadence, rs.Language, want)
+		}
+	}
+	shown := map[string]string{}
+	b.get("/reports/client/schedules").doc(t).Find(".report-schedules tbody tr").Each(func(_ int, row *goquery.Selection) {
+		shown[strings.TrimSpace(row.Find("td").Eq(1).Text())] = strings.TrimSpace(row.Find("td[lang]").Text())
+	})
+	if shown["ops@client.example"] != "Deutsch" || shown["direction@client.example"] != "Français" {
+		t.Errorf("the schedules' languages on the page: %v", shown)
 	}
 
 	a.clock.Set(time.Date(2026, 11, 23, 6, 0, 0, 0, time.UTC))

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,7 +47,7 @@ func (s *Server) saveReportSettings(c echo.Context) error {
 	m.Zones = zoneOptions(c, m.Zone)
 	shifts, err := report.ParseShifts(m.Shifts)
 	if err != nil {
-		m.Error = tr(c, "report.problem_shifts", "problem", err.Error())
+		m.Error = tr(c, "report.problem_shifts", "problem", shiftProblemWords(c, err))
 		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
 	}
 	zone, err := loadZone(m.Zone)
@@ -57,6 +59,47 @@ func (s *Server) saveReportSettings(c echo.Context) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/reports/settings?saved=1")
+}
+
+// shiftProblemWords says what is wrong with the shifts typed, in the
+// reader's language.
+func shiftProblemWords(c echo.Context, err error) string {
+	var p *report.ShiftProblem
+	if !errors.As(err, &p) {
+		return err.Error()
+	}
+	q := func(s string) string { return fmt.Sprintf("%q", httpkit.Clip(s)) }
+	var s string
+	switch p.Kind {
+	case report.NoShifts:
+		return tr(c, "report.shifts_none")
+	case report.TooMany:
+		return tr(c, "report.shifts_too_many", "max", strconv.Itoa(report.MaxShifts), "count", strconv.Itoa(p.Count))
+	case report.SameName:
+		return tr(c, "report.shifts_same_name", "first", strconv.Itoa(p.Other), "second", strconv.Itoa(p.Shift), "name", q(p.Value))
+	case report.Overlap:
+		return tr(c, "report.shifts_overlap", "first", strconv.Itoa(p.Other), "first_shift", p.OtherValue, "second", strconv.Itoa(p.Shift), "second_shift", p.Value)
+	case report.EmptyShift:
+		s = tr(c, "report.shift_empty")
+	case report.NoRange:
+		s = tr(c, "report.shift_no_range", "text", q(p.Value))
+	case report.NotClock:
+		s = tr(c, "report.shift_not_clock", "text", q(p.Value))
+	case report.NoName:
+		s = tr(c, "report.shift_no_name")
+	case report.NameSpace:
+		s = tr(c, "report.shift_name_space", "name", q(p.Value))
+	case report.NameChars:
+		s = tr(c, "report.shift_name_chars", "name", q(p.Value))
+	case report.NoLength:
+		s = tr(c, "report.shift_no_length", "name", p.Value, "at", p.OtherValue)
+	default:
+		return err.Error()
+	}
+	if p.Shift > 0 {
+		return tr(c, "report.shift_numbered", "n", strconv.Itoa(p.Shift), "problem", s)
+	}
+	return s
 }
 
 // loadZone loads an IANA zone by name, or "Local": the server's zone.
