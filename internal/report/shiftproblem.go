@@ -24,17 +24,17 @@ type ShiftProblemKind int
 
 // The kinds of ShiftProblem.
 const (
-	NoShifts     ShiftProblemKind = iota // none given
-	TooMany                              // more than MaxShifts
-	EmptyShift                           // nothing between two commas
-	NoRange                              // no HH:MM-HH:MM in Value
-	NotClock                             // Value is not a time of day
-	NoName                               // a shift without a name (Value: its range, when typed)
-	NameSpace                            // the name Value starts or ends with a space
-	NameChars                            // the name Value has a comma or a control character
-	NoLength                             // the shift Value starts and ends at OtherValue
-	SameName                             // shifts Other and Shift are both named Value
-	Overlap                              // shifts Other (OtherValue) and Shift (Value) overlap
+	NoShifts   ShiftProblemKind = iota // none given
+	TooMany                            // more than MaxShifts
+	EmptyShift                         // nothing between two commas
+	NoRange                            // no HH:MM-HH:MM in Value
+	NotClock                           // Value is not a time of day
+	NoName                             // a shift without a name (Value: its range, when typed)
+	NameSpace                          // the name Value starts or ends with a space
+	NameChars                          // the name Value has a comma or a control character
+	NoLength                           // the shift Value starts and ends at OtherValue
+	SameName                           // shifts Other and Shift are both named Value
+	Overlap                            // shifts Other (OtherValue) and Shift (Value) overlap
 )
 
 func (p *ShiftProblem) Error() string {
