@@ -161,6 +161,12 @@ func sendingView(c echo.Context, sd reportmail.Sending, schedules map[string]rep
 	l := i18n.From(c.Request().Context())
 	v := views.ReportSendingRow{Period: sendingPeriod(l, sd, zone), When: sd.Updated, State: strings.ReplaceAll(sd.State, " ", "-"), Attempts: sd.Attempts,
 		Detail: sd.Detail, Schedule: tr(c, "reportmail.schedule_removed")}
+	switch sd.Detail { // Washboard's own details, said in the reader's language
+	case reportmail.DetailGone:
+		v.Detail = tr(c, "reportmail.detail_gone")
+	case reportmail.DetailNotMade:
+		v.Detail = tr(c, "reportmail.detail_not_made")
+	}
 	if v.When.IsZero() || sd.State == reportmail.Taken {
 		v.When = sd.Started
 	}

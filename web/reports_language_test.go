@@ -17,6 +17,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"washboard/internal/notify/mailtest"
+	"washboard/internal/reportmail"
+	"washboard/internal/store"
 )
 
 // The reports speak the reader's language: the shift report, the trends
@@ -130,6 +132,26 @@ func TestReportsSpeakTheReadersLanguage(t *testing.T) {
 	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
 	if want := "Kundenbericht: " + a.world.Accounts()[0].Name + ", 16.11.2026 – 22.11.2026"; subject != want {
 		t.Errorf("the weekly letter's subject is %q; want %q", subject, want)
+	}
+	// A sending that failed for Washboard's own reason says so in German.
+	var monthly string
+	for _, rs := range list {
+		if rs.Cadence == "monthly" {
+			monthly = rs.ID
+		}
+	}
+	failed, ok, err := a.store.TakeReportSending(context.Background(), a.accountOf(false), store.ReportSending{Schedule: monthly, Period: "2026-10",
+		Words: "October 2026", Pending: []string{"direction@client.example"}, NextAttempt: a.clock.Now()}, a.clock.Now(), 3)
+	if err != nil || !ok {
+		t.Fatalf("taking a sending: %v, %v", ok, err)
+	}
+	failed.State, failed.Detail, failed.Updated = store.SendingFailed, reportmail.DetailNotMade, a.clock.Now()
+	if ok, err := a.store.RecordReportSending(context.Background(), a.accountOf(false), failed); err != nil || !ok {
+		t.Fatalf("recording a failed sending: %v, %v", ok, err)
+	}
+	if sent := html.UnescapeString(b.get("/reports/client/schedules").body); !strings.Contains(sent, "Der Bericht konnte nicht erstellt werden.") ||
+		!strings.Contains(sent, "Oktober 2026") || !strings.Contains(sent, "Fehlgeschlagen") {
+		t.Errorf("the failed sending is not said in German")
 	}
 	if sent := html.UnescapeString(b.get("/reports/client/schedules").body); !strings.Contains(sent, "16.11.2026 – 22.11.2026") ||
 		!strings.Contains(sent, "Wöchentlich an ops@client.example") || !strings.Contains(sent, "Gesendet") {

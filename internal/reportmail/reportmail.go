@@ -265,13 +265,13 @@ func (s *Service) attempt(ctx context.Context, rs store.AccountReportSchedule, p
 	}
 	if errors.Is(err, errGone) {
 		log.Info("client report not sent: " + err.Error())
-		taken.State, taken.Detail, taken.Updated = store.SendingFailed, "Not sent: "+err.Error()+".", s.clk.Now()
+		taken.State, taken.Detail, taken.Updated = store.SendingFailed, DetailGone, s.clk.Now()
 		s.record(ctx, log, rs, taken)
 		return taken
 	}
 	if err != nil {
 		s.logErr(ctx, "making a client report", err)
-		return s.settle(ctx, log, rs, taken, nil, "The report could not be made.")
+		return s.settle(ctx, log, rs, taken, nil, DetailNotMade)
 	}
 	mailCtx, cancel := context.WithTimeout(ctx, hold/2)
 	defer cancel()
@@ -323,6 +323,16 @@ func (s *Service) record(ctx context.Context, log *slog.Logger, rs store.Account
 		log.Info("client report's sending not recorded: the account was disconnected, or the sending taken again, meanwhile", "state", taken.State)
 	}
 }
+
+// The details of a sending that Washboard writes itself, kept in English
+// (as the mail server's answers are kept as they came); the page says
+// them in its reader's language.
+var (
+	// DetailGone: the account or the schedule went while the report was made.
+	DetailGone = i18n.For("en").T("reportmail.detail_gone")
+	// DetailNotMade: the report could not be made.
+	DetailNotMade = i18n.For("en").T("reportmail.detail_not_made")
+)
 
 // errGone: the schedule or its account went while the report was made.
 var errGone = errors.New("the account was disconnected, or the schedule removed, while the report was being made")
