@@ -573,21 +573,6 @@ func claimAge(since, now time.Time) string {
 	return duration(now.Sub(since))
 }
 
-// claimOutcome is how a claim ended, in words: "Resolved at 14:05",
-// "Handed over at 14:05", "Released at 14:05", or "Still on it".
-func claimOutcome(c domain.Claim, zone *time.Location) string {
-	at := " at " + shortDateTime(c.Ended, zone)
-	switch c.EndedBy {
-	case domain.ClaimClosed:
-		return "Alert closed" + at
-	case domain.ClaimHanded:
-		return "Handed over" + at
-	case domain.ClaimReleased:
-		return "Released" + at
-	}
-	return "Still on it"
-}
-
 // runsOutHeading is the heading of what runs out before the shift ends:
 // "Runs out before Early ends (14:00)".
 func runsOutHeading(shift string, end time.Time, zone *time.Location) string {

@@ -37,8 +37,8 @@ type chartTick struct {
 }
 
 // hourlyChart lays out the chart: two bars an hour (opened, resolved),
-// scaled to the largest count.
-func hourlyChart(buckets []report.Bucket) (hours []chartHour, ticks []chartTick, showCounts bool) {
+// scaled to the largest count, under the hours' labels.
+func hourlyChart(buckets []report.Bucket, labels []string) (hours []chartHour, ticks []chartTick, showCounts bool) {
 	top := 1
 	for _, b := range buckets {
 		top = max(top, b.Opened, b.Resolved)
@@ -47,11 +47,11 @@ func hourlyChart(buckets []report.Bucket) (hours []chartHour, ticks []chartTick,
 	plotW := float64(chartWidth - chartLeft - 4)
 	n := max(len(buckets), 1)
 	slot := plotW / float64(n)
-	labels := 24
+	shown := 24
 	if len(buckets) > 0 && len(buckets[0].Label) > 5 {
-		labels = 8 // dated labels ("2 Jun 06:00") are wider
+		shown = 8 // dated labels ("2 Jun 06:00") are wider
 	}
-	every := 1 + (n-1)/labels
+	every := 1 + (n-1)/shown
 	showCounts = n <= 24
 	bar := func(x, w float64, v int) chartBar {
 		h := plotH * float64(v) / float64(top)
@@ -67,7 +67,7 @@ func hourlyChart(buckets []report.Bucket) (hours []chartHour, ticks []chartTick,
 			LabelX:   ff(x + slot/2),
 		}
 		if i%every == 0 {
-			h.Label = b.Label
+			h.Label = labels[i]
 		}
 		hours = append(hours, h)
 	}

@@ -1,9 +1,6 @@
 package views
 
-import (
-	"strconv"
-	"time"
-)
+import "time"
 
 // ReportMail is the page of the client report's schedules by e-mail: the
 // schedules, a form to add one, and the last sendings.
@@ -20,6 +17,7 @@ type ReportMail struct {
 	Limited   bool
 	// The form as typed, and what is wrong with it.
 	Cadence, Addresses string
+	Language           string // the language of the letters, a code of i18n.Languages
 	Chosen             []string
 	Field, Problem     string
 	Saved, Removed     bool
@@ -34,6 +32,7 @@ type ReportScheduleRow struct {
 	Every     string // "Every week (Monday to Sunday), sent Monday 06:00"
 	Addresses string // "ops@client.example, boss@client.example"
 	Buildings string // "All buildings", or their names
+	Language  string // the language of its letters: "de"
 	Made      string // "by Ana, 18 Nov 2026"
 }
 
@@ -47,12 +46,4 @@ type ReportSendingRow struct {
 	Label    string // the state in words
 	Attempts int
 	Detail   string
-}
-
-// attemptsWords is how many attempts a sending had: "1 attempt", "3 attempts".
-func attemptsWords(n int) string {
-	if n == 1 {
-		return "1 attempt"
-	}
-	return strconv.Itoa(n) + " attempts"
 }

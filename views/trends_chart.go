@@ -2,9 +2,9 @@ package views
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -46,18 +46,18 @@ type dayStrip struct {
 // dayStrips lays out the alerts per day: a strip for all alerts, then one
 // per type, each scaled to its own largest day, and the days that are
 // Mondays, where the strips draw a line.
-func dayStrips(a trends.Alerts, zone *time.Location) (strips []dayStrip, mondays []string) {
+func dayStrips(ctx context.Context, a trends.Alerts, zone *time.Location) (strips []dayStrip, mondays []string) {
 	n := max(len(a.Days), 1)
 	slot := float64(trendWidth) / float64(n)
 	series := []struct {
 		title string
 		count func(d trends.Day) int
-	}{{"All alerts", func(d trends.Day) int { return d.Total }}}
+	}{{tr(ctx, "trends.all_alerts"), func(d trends.Day) int { return d.Total }}}
 	for i, t := range a.Types {
 		series = append(series, struct {
 			title string
 			count func(d trends.Day) int
-		}{t.Label(), func(d trends.Day) int { return d.ByType[i] }})
+		}{reportAlertType(ctx, t), func(d trends.Day) int { return d.ByType[i] }})
 	}
 	for _, s := range series {
 		top, total, peak := 0, 0, 0
@@ -68,9 +68,10 @@ func dayStrips(a trends.Alerts, zone *time.Location) (strips []dayStrip, mondays
 				top, peak = v, i
 			}
 		}
-		st := dayStrip{Title: fmt.Sprintf("%s: %s in all", s.title, number(total))}
+		st := dayStrip{Title: tr(ctx, "trends.strip_total", "series", s.title, "total", numberIn(ctx, total))}
 		if top > 0 {
-			st.Title += fmt.Sprintf(", at most %s a day (%s)", number(top), in(a.Days[peak].Start, zone).Format("2 Jan"))
+			st.Title = tr(ctx, "trends.strip_peak", "series", s.title, "total", numberIn(ctx, total), "top", numberIn(ctx, top),
+				"day", in(a.Days[peak].Start, zone).Format(tr(ctx, "report.layout_day")))
 		}
 		for i, d := range a.Days {
 			v := s.count(d)
@@ -91,19 +92,19 @@ func dayStrips(a trends.Alerts, zone *time.Location) (strips []dayStrip, mondays
 }
 
 // dayStripsDescription is the alerts per day in words.
-func dayStripsDescription(a trends.Alerts) string {
+func dayStripsDescription(ctx context.Context, a trends.Alerts) string {
 	if a.Created == 0 {
-		return "No alert was created in the period."
+		return tr(ctx, "trends.perday_none")
 	}
-	parts := []string{fmt.Sprintf("%s alerts in %d days", number(a.Created), len(a.Days))}
+	parts := []string{tr(ctx, "trends.perday_all", "alerts", trn(ctx, "report.alerts_count", a.Created), "days", numberIn(ctx, len(a.Days)))}
 	for i, t := range a.Types {
 		n := 0
 		for _, d := range a.Days {
 			n += d.ByType[i]
 		}
-		parts = append(parts, fmt.Sprintf("%s %s", number(n), strings.ToLower(t.Label())))
+		parts = append(parts, numberIn(ctx, n)+" "+midSentence(ctx, reportAlertType(ctx, t)))
 	}
-	return strings.Join(parts, "; ") + ". The table below the chart has every day's numbers."
+	return strings.Join(parts, "; ") + ". " + tr(ctx, "trends.perday_table")
 }
 
 // weekBar is one week of the median time to resolve: a row with the
@@ -120,7 +121,7 @@ type weekBar struct {
 
 // weekChart lays out the median time to resolve per week, a row a week,
 // the bars scaled to the longest median; partial weeks are hatched.
-func weekChart(weeks []trends.Week, zone *time.Location) (bars []weekBar, height int) {
+func weekChart(ctx context.Context, weeks []trends.Week, zone *time.Location) (bars []weekBar, height int) {
 	top := time.Duration(1)
 	for _, w := range weeks {
 		top = max(top, w.Median)
@@ -130,11 +131,11 @@ func weekChart(weeks []trends.Week, zone *time.Location) (bars []weekBar, height
 		y := float64(weekTop + i*weekRow)
 		bw := plot * float64(w.Median) / float64(top)
 		b := weekBar{chartBar: chartBar{X: itoa(weekLeft), Y: ff(y + (weekRow-weekBarH)/2), W: ff(bw), H: itoa(weekBarH), Value: w.Resolved},
-			Partial: w.Partial, Label: in(w.Start, zone).Format("2 Jan"), TextX: ff(float64(weekLeft) + bw + 6), TextY: ff(y + weekRow/2)}
+			Partial: w.Partial, Label: in(w.Start, zone).Format(tr(ctx, "report.layout_day")), TextX: ff(float64(weekLeft) + bw + 6), TextY: ff(y + weekRow/2)}
 		if w.Resolved == 0 {
-			b.Text = "none resolved"
+			b.Text = tr(ctx, "trends.none_resolved")
 		} else {
-			b.Text = shortDuration(w.Median) + ", " + number(w.Resolved) + " resolved"
+			b.Text = tr(ctx, "trends.week_bar", "median", shortDuration(ctx, w.Median), "resolved", numberIn(ctx, w.Resolved))
 		}
 		bars = append(bars, b)
 	}
@@ -143,37 +144,37 @@ func weekChart(weeks []trends.Week, zone *time.Location) (bars []weekBar, height
 
 // shortDuration is a duration in few characters, for a chart: "45 m",
 // "3.5 h", "2.1 d".
-func shortDuration(d time.Duration) string {
+func shortDuration(ctx context.Context, d time.Duration) string {
 	switch {
 	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + " m"
+		return tr(ctx, "trends.short_minutes", "count", numberIn(ctx, int(d/time.Minute)))
 	case d < 48*time.Hour:
-		return strconv.FormatFloat(math.Round(d.Hours()*10)/10, 'f', -1, 64) + " h"
+		return tr(ctx, "trends.short_hours", "count", decimal(ctx, d.Hours()))
 	}
-	return strconv.FormatFloat(math.Round(d.Hours()/24*10)/10, 'f', -1, 64) + " d"
+	return tr(ctx, "trends.short_days", "count", decimal(ctx, d.Hours()/24))
 }
 
 // weekDescription is the median time to resolve per week in words.
-func weekDescription(weeks []trends.Week, zone *time.Location) string {
+func weekDescription(ctx context.Context, weeks []trends.Week, zone *time.Location) string {
 	var parts []string
 	for _, w := range weeks {
-		s := "week of " + in(w.Start, zone).Format("2 Jan") + ": "
+		week := in(w.Start, zone).Format(tr(ctx, "report.layout_day"))
 		if w.Resolved == 0 {
-			s += "none resolved"
+			parts = append(parts, tr(ctx, "trends.week_none", "week", week))
 		} else {
-			s += duration(w.Median) + " (" + plural(w.Resolved, "alert", "alerts") + ")"
+			parts = append(parts, tr(ctx, "trends.week_median", "week", week, "median", reportDuration(ctx, w.Median),
+				"alerts", trn(ctx, "report.alerts_count", w.Resolved)))
 		}
-		parts = append(parts, s)
 	}
 	if len(parts) == 0 {
-		return "No week."
+		return tr(ctx, "trends.no_week")
 	}
-	return "Median time to resolve: " + strings.Join(parts, "; ") + "."
+	return tr(ctx, "trends.weeks_description", "weeks", strings.Join(parts, "; "))
 }
 
 // weekRange is a week's days in the period: "9 Nov – 15 Nov".
-func weekRange(w trends.Week, zone *time.Location) string {
-	return in(w.Start, zone).Format("Mon 2 Jan") + " – " + in(w.End.Add(-time.Nanosecond), zone).Format("Mon 2 Jan")
+func weekRange(ctx context.Context, w trends.Week, zone *time.Location) string {
+	return trendsDay(ctx, w.Start, zone) + " – " + trendsDay(ctx, w.End.Add(-time.Nanosecond), zone)
 }
 
 // heatLevels is how many shades the heat maps have besides none.
@@ -206,13 +207,31 @@ type heatGrid struct {
 	Bins          []heatBin
 }
 
-var dayNames = [7]string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
+// shortWeekday is the short name of a day of the heat maps' weeks,
+// Monday (0) to Sunday (6): "Mon", "Mo", "lun.".
+func shortWeekday(ctx context.Context, d int) string {
+	switch d {
+	case 0:
+		return tr(ctx, "trends.mon")
+	case 1:
+		return tr(ctx, "trends.tue")
+	case 2:
+		return tr(ctx, "trends.wed")
+	case 3:
+		return tr(ctx, "trends.thu")
+	case 4:
+		return tr(ctx, "trends.fri")
+	case 5:
+		return tr(ctx, "trends.sat")
+	}
+	return tr(ctx, "trends.sun")
+}
 
 // heatGridOf lays out a heat map, shaded in heatLevels steps of its
 // largest value, each cell carrying its value rounded: wide, a row a day
 // and a column an hour; or tall, for a phone, a row an hour and a column
 // a day.
-func heatGridOf(h trends.Heat, tall bool) heatGrid {
+func heatGridOf(ctx context.Context, h trends.Heat, tall bool) heatGrid {
 	var g heatGrid
 	top := 0.0
 	for d := range 7 {
@@ -233,16 +252,16 @@ func heatGridOf(h trends.Heat, tall bool) heatGrid {
 		for hr := range 24 {
 			v := h.PerWeek(d, hr)
 			x, y := at(d, hr)
-			g.Cells = append(g.Cells, heatCell{X: ff(x), Y: ff(y), W: ff(w), H: ff(ch), Level: heatLevel(v, top), Text: cellText(v),
+			g.Cells = append(g.Cells, heatCell{X: ff(x), Y: ff(y), W: ff(w), H: ff(ch), Level: heatLevel(v, top), Text: cellText(ctx, v),
 				TextX: ff(x + w/2), TextY: ff(y + ch/2)})
 		}
 	}
 	for d := range 7 {
 		x, y := at(d, 0)
 		if tall {
-			g.Days = append(g.Days, heatLabel{X: ff(x + w/2), Y: ff(topY / 2), Text: dayNames[d]})
+			g.Days = append(g.Days, heatLabel{X: ff(x + w/2), Y: ff(topY / 2), Text: shortWeekday(ctx, d)})
 		} else {
-			g.Days = append(g.Days, heatLabel{X: ff(left / 2), Y: ff(y + ch/2), Text: dayNames[d]})
+			g.Days = append(g.Days, heatLabel{X: ff(left / 2), Y: ff(y + ch/2), Text: shortWeekday(ctx, d)})
 		}
 	}
 	step := 3
@@ -257,14 +276,14 @@ func heatGridOf(h trends.Heat, tall bool) heatGrid {
 			g.Hours = append(g.Hours, heatLabel{X: ff(x + w/2), Y: ff(topY / 2), Text: fmt.Sprintf("%02d", hr)})
 		}
 	}
-	g.Bins = append(g.Bins, heatBin{Level: 0, Label: "none"})
+	g.Bins = append(g.Bins, heatBin{Level: 0, Label: tr(ctx, "trends.bin_none")})
 	if top > 0 {
 		lo := 0.0
 		for l := 1; l <= heatLevels; l++ {
 			hi := top * float64(l) / heatLevels
-			label := decimal(lo) + "–" + decimal(hi)
+			label := decimal(ctx, lo) + "–" + decimal(ctx, hi)
 			if l == 1 {
-				label = "up to " + decimal(hi)
+				label = tr(ctx, "trends.bin_up_to", "value", decimal(ctx, hi))
 			}
 			g.Bins = append(g.Bins, heatBin{Level: l, Label: label})
 			lo = hi
@@ -283,24 +302,29 @@ func heatLevel(v, top float64) int {
 }
 
 // cellText is a cell's value in a heat map: whole points, "<1" for less.
-func cellText(v float64) string {
+func cellText(ctx context.Context, v float64) string {
 	switch {
 	case v <= 0:
 		return ""
 	case v < 0.5:
 		return "<1"
 	}
-	return strconv.Itoa(int(math.Round(v)))
+	return numberIn(ctx, int(math.Round(v)))
 }
 
-// decimal writes v with one decimal, none when it is whole.
-func decimal(v float64) string {
-	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+// decimal writes v with one decimal, none when it is whole, as the
+// page's language writes numbers: 2.5, 2,5.
+func decimal(ctx context.Context, v float64) string {
+	r := math.Round(v*10) / 10
+	if r == math.Trunc(r) {
+		return numberIn(ctx, int(r))
+	}
+	return decimalIn(ctx, r, 1)
 }
 
 // heatDescription is a heat map in words: the week's total and the
 // busiest hours.
-func heatDescription(h trends.Heat) string {
+func heatDescription(ctx context.Context, h trends.Heat) string {
 	type hour struct {
 		d, h int
 		v    float64
@@ -317,7 +341,7 @@ func heatDescription(h trends.Heat) string {
 		}
 	}
 	if len(hs) == 0 {
-		return "No product use was recorded."
+		return tr(ctx, "trends.heat_no_use")
 	}
 	for i := 1; i < len(hs); i++ { // the three busiest, in order
 		for j := i; j > 0 && hs[j].v > hs[j-1].v; j-- {
@@ -326,19 +350,19 @@ func heatDescription(h trends.Heat) string {
 	}
 	var busiest []string
 	for _, x := range hs[:min(3, len(hs))] {
-		busiest = append(busiest, fmt.Sprintf("%s %02d:00 (%s)", trends.Weekdays[x.d], x.h, decimal(x.v)))
+		busiest = append(busiest, fmt.Sprintf("%s %02d:00 (%s)", weekdayIn(ctx, time.Weekday((x.d+1)%7)), x.h, decimal(ctx, x.v)))
 	}
-	return fmt.Sprintf("About %s percent points used a week by %s. Busiest hours: %s. The table below has every hour.",
-		number(int(math.Round(week))), plural(h.Devices, "dispenser", "dispensers"), strings.Join(busiest, ", "))
+	return tr(ctx, "trends.heat_description", "points", numberIn(ctx, int(math.Round(week))),
+		"dispensers", trn(ctx, "trends.dispensers_count", h.Devices), "busiest", strings.Join(busiest, ", "))
 }
 
 // heatRowTotal is a day's use a week, for the table.
-func heatRowTotal(h trends.Heat, d int) string {
+func heatRowTotal(ctx context.Context, h trends.Heat, d int) string {
 	v := 0.0
 	for hr := range 24 {
 		v += h.PerWeek(d, hr)
 	}
-	return decimal(v)
+	return decimal(ctx, v)
 }
 
 // topWidth is the bar of a row of a top list, out of 100.
@@ -350,29 +374,38 @@ func topWidth(n, top int) string {
 }
 
 // typeCounts is a row's alerts by type in words: "3 product out, 1 jammed".
-func typeCounts(a trends.Alerts, byType []int) string {
+func typeCounts(ctx context.Context, a trends.Alerts, byType []int) string {
 	var parts []string
 	for i, n := range byType {
 		if n > 0 {
-			parts = append(parts, number(n)+" "+strings.ToLower(a.Types[i].Label()))
+			parts = append(parts, numberIn(ctx, n)+" "+midSentence(ctx, reportAlertType(ctx, a.Types[i])))
 		}
 	}
 	return strings.Join(parts, ", ")
 }
 
 // trendPlaceText is where a location or a room of a top list is.
-func trendPlaceText(p trends.Place) string {
-	return cmp.Or(pathText(p.Building, p.Floor, p.Room, p.Location), "Location "+p.LocationID+" (not in the account's layout)")
+func trendPlaceText(ctx context.Context, p trends.Place) string {
+	return cmp.Or(pathText(p.Building, p.Floor, p.Room, p.Location), tr(ctx, "trends.location_unknown", "id", p.LocationID))
 }
 
 // heatValue is an hour's use a week, for the table: "–" for an hour not
 // observed yet.
-func heatValue(h trends.Heat, d, hr int) string {
+func heatValue(ctx context.Context, h trends.Heat, d, hr int) string {
 	if h.Hours[d][hr] == 0 {
 		return "–"
 	}
-	return decimal(h.PerWeek(d, hr))
+	return decimal(ctx, h.PerWeek(d, hr))
 }
 
 // hourHeader is a column of the heat map's table: "09".
 func hourHeader(hr int) string { return fmt.Sprintf("%02d", hr) }
+
+// midSentence is a name as it is written within a sentence: lower case,
+// but in German, whose nouns keep their capital ("3 Produkt leer").
+func midSentence(ctx context.Context, name string) string {
+	if lang(ctx) == "de" {
+		return name
+	}
+	return strings.ToLower(name)
+}

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -121,7 +122,7 @@ func TestHeatLevels(t *testing.T) {
 		if got := heatLevel(tt.v, tt.top); got != tt.level {
 			t.Errorf("heatLevel(%v, %v) = %d; want %d", tt.v, tt.top, got, tt.level)
 		}
-		if got := cellText(tt.v); got != tt.text {
+		if got := cellText(context.Background(), tt.v); got != tt.text {
 			t.Errorf("cellText(%v) = %q; want %q", tt.v, got, tt.text)
 		}
 	}

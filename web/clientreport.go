@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/clientreport"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/servicelevel"
 	"washboard/views"
 	"washboard/web/httpkit"
@@ -32,8 +34,8 @@ type clientQuery struct {
 
 func parseClientQuery(c echo.Context, zone *time.Location, now time.Time) clientQuery {
 	q := clientQuery{month: c.QueryParam("month"), from: c.QueryParam("from"), to: c.QueryParam("to")}
-	fail := func(field string, err error) clientQuery {
-		q.problemField, q.problem = field, fmt.Sprintf("The %s parameter: %s.", field, err)
+	fail := func(field, problem string) clientQuery {
+		q.problemField, q.problem = field, tr(c, "client.bad_param", "param", field, "problem", problem)
 		return q
 	}
 	var err error
@@ -41,18 +43,18 @@ func parseClientQuery(c echo.Context, zone *time.Location, now time.Time) client
 	case q.from != "" || q.to != "":
 		if q.from == "" || q.to == "" {
 			field := map[bool]string{true: "from", false: "to"}[q.from == ""]
-			return fail(field, fmt.Errorf("a range of days needs both its first day (from) and its last (to)"))
+			return fail(field, tr(c, "client.range_needs_both"))
 		}
 		if q.period, err = clientreport.ParseDays(q.from, q.to, zone); err != nil {
 			field := "to"
 			if _, e := time.Parse(time.DateOnly, q.from); e != nil {
 				field = "from"
 			}
-			return fail(field, err)
+			return fail(field, clientRangeProblem(c, field, q.from, q.to))
 		}
 	case q.month != "":
 		if q.period, err = clientreport.ParseMonth(q.month, zone); err != nil {
-			return fail("month", err)
+			return fail("month", tr(c, "client.not_a_month", "value", fmt.Sprintf("%q", httpkit.Clip(q.month))))
 		}
 	default:
 		q.period = clientreport.MonthOf(clientreport.MonthOf(now, zone).From.AddDate(0, 0, -1), zone)
@@ -89,7 +91,7 @@ func (s *Server) clientReport(c echo.Context) (clientQuery, *clientreport.Report
 	r, err := s.dash.ClientReport(ctx, ss.Account, s.scopeOf(c), q.period)
 	if errors.Is(err, domain.ErrNotConnected) {
 		return q, nil, zone, &httpkit.Error{Code: http.StatusGone, Err: err,
-			Msg: "The account was disconnected while its report was being made: there is no report of it, and what was kept of it is gone."}
+			Msg: tr(c, "client.disconnected")}
 	}
 	return q, &r, zone, err
 }
@@ -97,7 +99,7 @@ func (s *Server) clientReport(c echo.Context) (clientQuery, *clientreport.Report
 // scopeWords is who the report covers: all buildings, or those the
 // person sees, by name.
 func scopeWords(c echo.Context, s *Server, r *clientreport.Report) string {
-	return r.ScopeWords(s.scopeOf(c).Limited())
+	return r.ScopeWords(i18n.From(c.Request().Context()), s.scopeOf(c).Limited())
 }
 
 // showClientReport answers /reports/client.
@@ -107,19 +109,20 @@ func (s *Server) showClientReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m := views.ClientReport{Page: s.page(c, "Client report", "reports"), Month: q.month, From: q.from, To: q.to,
+	l := i18n.From(c.Request().Context())
+	m := views.ClientReport{Page: s.page(c, tr(c, "client.title"), "reports"), Month: q.month, From: q.from, To: q.to,
 		Error: q.problem, ErrorFor: q.problemField, Zone: zone, PrintedAt: now}
 	m.Page.Live, m.Page.Still = false, true // a record of a period: it does not change under the reader
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Client report"}}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "report.crumb_overview"), Href: "/"}, {Label: tr(c, "client.title")}}
 	if r == nil {
 		return render(c, http.StatusBadRequest, views.ClientReportPage(m))
 	}
-	m.Report = clientReportView(*r)
+	m.Report = clientReportView(l, *r)
 	m.Scope = scopeWords(c, s, r)
 	v := q.values().Encode()
 	m.CSVHref, m.PDFHref = "/reports/client.csv?"+v, "/reports/client.pdf?"+v
-	m.Running = fmt.Sprintf("Client report · %s · %s · %s · printed %s", m.AccountName, m.Scope, r.Period,
-		now.In(zone).Format("2 Jan 2006 15:04 MST"))
+	m.Running = tr(c, "client.running", "account", m.AccountName, "scope", m.Scope, "period", r.Period.In(l),
+		"printed", l.DateTime(now, zone)+" "+now.In(zone).Format("MST"))
 	return render(c, http.StatusOK, views.ClientReportPage(m))
 }
 
@@ -153,7 +156,8 @@ func (s *Server) printClientReport(c echo.Context) error {
 	}
 	ss := sessionOf(c)
 	var buf bytes.Buffer
-	meta := clientreport.PDF{Account: ss.AccountName, Scope: scopeWords(c, s, r), Zone: zone, Generated: s.clock.Now()}
+	meta := clientreport.PDF{Account: ss.AccountName, Scope: scopeWords(c, s, r), Zone: zone, Generated: s.clock.Now(),
+		Words: i18n.From(c.Request().Context())}
 	if err := r.WritePDF(&buf, meta); err != nil {
 		return err
 	}
@@ -165,45 +169,64 @@ func badClientQuery(q clientQuery) error {
 	return &httpkit.Error{Code: http.StatusBadRequest, Param: q.problemField, Msg: q.problem}
 }
 
-// clientReportView is the report's figures in words, for the page.
-func clientReportView(r clientreport.Report) *views.ClientReportBody {
-	v := &views.ClientReportBody{Period: r.Period.String(), Prior: r.Prior.String(), Set: r.Set, Measured: r.Now.All.Alerts > 0,
-		Summary: r.Summary(), Unmeasured: r.Now.Unmeasured}
+// clientRangeProblem says what is wrong with a range of days: the day
+// at fault is not a date, or the range is backwards or too long.
+func clientRangeProblem(c echo.Context, field, from, to string) string {
+	_, errFrom := time.Parse(time.DateOnly, from)
+	_, errTo := time.Parse(time.DateOnly, to)
+	switch {
+	case field == "from" && errFrom != nil:
+		return tr(c, "client.not_a_date", "value", fmt.Sprintf("%q", httpkit.Clip(from)), "example", "2026-11-01")
+	case errTo != nil:
+		return tr(c, "client.not_a_date", "value", fmt.Sprintf("%q", httpkit.Clip(to)), "example", "2026-11-30")
+	case to < from:
+		return tr(c, "client.range_backwards", "from", from, "to", to)
+	}
+	return tr(c, "client.range_too_long", "days", strconv.Itoa(clientreport.MaxDays))
+}
+
+// clientReportView is the report's figures in words of l's language, for
+// the page.
+func clientReportView(l *i18n.Localizer, r clientreport.Report) *views.ClientReportBody {
+	v := &views.ClientReportBody{Period: r.Period.In(l), Prior: r.Prior.In(l), Set: r.Set, Measured: r.Now.All.Alerts > 0,
+		Summary: r.Summary(l), Unmeasured: r.Now.Unmeasured}
 	row := func(name string, g servicelevel.Group) views.ClientRow {
 		return views.ClientRow{Name: name, Alerts: g.Alerts,
-			ClaimShare: clientreport.Share(g.Claim), ClaimMedian: clientreport.Time(g.Claim, g.Claim.Median), ClaimP90: clientreport.Time(g.Claim, g.Claim.P90),
-			ResolveShare: clientreport.Share(g.Resolve), ResolveMedian: clientreport.Time(g.Resolve, g.Resolve.Median), ResolveP90: clientreport.Time(g.Resolve, g.Resolve.P90)}
+			ClaimShare: clientreport.Share(l, g.Claim), ClaimMedian: clientreport.Time(l, g.Claim, g.Claim.Median), ClaimP90: clientreport.Time(l, g.Claim, g.Claim.P90),
+			ResolveShare: clientreport.Share(l, g.Resolve), ResolveMedian: clientreport.Time(l, g.Resolve, g.Resolve.Median), ResolveP90: clientreport.Time(l, g.Resolve, g.Resolve.P90)}
 	}
 	for _, g := range r.Now.ByType {
-		v.ByType = append(v.ByType, row(g.Type.Label(), g.Group))
+		v.ByType = append(v.ByType, row(clientreport.AlertType(l, g.Type), g.Group))
 	}
 	for _, g := range r.Now.ByBuilding {
-		v.ByBuilding = append(v.ByBuilding, row(r.BuildingName(g.Building), g.Group))
+		v.ByBuilding = append(v.ByBuilding, row(r.BuildingNameIn(l, g.Building), g.Group))
 	}
 	for _, c := range r.Against() {
-		v.Against = append(v.Against, views.ClientAgainst{Type: c.Type.Label(), ClaimNow: clientreport.Share(c.Now.Claim),
-			ClaimBefore: clientreport.Share(c.Then.Claim), ResolveNow: clientreport.Share(c.Now.Resolve), ResolveBefore: clientreport.Share(c.Then.Resolve)})
+		v.Against = append(v.Against, views.ClientAgainst{Type: clientreport.AlertType(l, c.Type), ClaimNow: clientreport.Share(l, c.Now.Claim),
+			ClaimBefore: clientreport.Share(l, c.Then.Claim), ResolveNow: clientreport.Share(l, c.Now.Resolve), ResolveBefore: clientreport.Share(l, c.Then.Resolve)})
 	}
-	for _, l := range r.Worst {
-		v.Worst = append(v.Worst, views.ClientWorst{Place: l.Place(), Building: l.Building, Alerts: l.Alerts, Missed: l.Missed, Longest: l.LongestWords()})
+	for _, w := range r.Worst {
+		v.Worst = append(v.Worst, views.ClientWorst{Place: w.Place(l), Building: r.BuildingNameIn(l, w.Location.Building), Alerts: w.Alerts, Missed: w.Missed,
+			Longest: w.LongestWords(l)})
 	}
-	v.OutSummary, v.ServiceHours = r.OutSummary(), r.Outs.ServiceHours
+	v.OutSummary, v.ServiceHours = r.OutSummary(l), r.Outs.ServiceHours
 	if r.Outs.Now.Dispensers > 0 {
+		unknown := l.T("client.not_known")
 		for _, b := range r.Outs.ByBuilding {
-			before := clientreport.OutWords(b.Then.Out)
+			before := clientreport.OutWords(l, b.Then.Out)
 			if b.Then.Dispensers == 0 {
-				before = "not known"
+				before = unknown
 			}
-			out, in := clientreport.OutWords(b.Now.Out), clientreport.OutWords(b.Now.InService)
+			out, in := clientreport.OutWords(l, b.Now.Out), clientreport.OutWords(l, b.Now.InService)
 			if b.Now.Dispensers == 0 {
-				out, in = "not known", "not known"
+				out, in = unknown, unknown
 			}
-			v.OutBuildings = append(v.OutBuildings, views.ClientOut{Name: r.BuildingName(b.Building), Dispensers: b.Now.Dispensers,
+			v.OutBuildings = append(v.OutBuildings, views.ClientOut{Name: r.BuildingNameIn(l, b.Building), Dispensers: b.Now.Dispensers,
 				Out: out, InService: in, Before: before})
 		}
-		for _, l := range r.Outs.Worst {
-			v.OutWorst = append(v.OutWorst, views.ClientOut{Name: l.Place(), Building: l.BuildingName,
-				Out: clientreport.OutWords(l.Out), InService: clientreport.OutWords(l.InService)})
+		for _, w := range r.Outs.Worst {
+			v.OutWorst = append(v.OutWorst, views.ClientOut{Name: w.Place(l), Building: r.BuildingNameIn(l, w.Building),
+				Out: clientreport.OutWords(l, w.Out), InService: clientreport.OutWords(l, w.InService)})
 		}
 	}
 	return v

@@ -92,7 +92,7 @@ func TestBrowserShiftReportPrints(t *testing.T) {
 			if m := pageFooter.FindStringSubmatch(text); m == nil || m[1] != n || m[2] != strconv.Itoa(len(texts)) {
 				t.Errorf("%s page %s: footer %q; want \"Page %s of %d\"", paper.name, n, m, n, len(texts))
 			}
-			if !strings.Contains(text, "Shift report · Whole account · Fri 13 Nov 2026 00:00") || !strings.Contains(text, "printed") {
+			if !strings.Contains(text, "Shift report · Whole account · 13 Nov 2026 00:00") || !strings.Contains(text, "printed") {
 				t.Errorf("%s page %s does not carry the report's period and print time", paper.name, n)
 			}
 			body := pageFooter.ReplaceAllString(text, "")
@@ -107,6 +107,24 @@ func TestBrowserShiftReportPrints(t *testing.T) {
 			}
 		}
 	}
+	// In German, every page says its number and the period in German.
+	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/reports/shift?from=2026-11-13T00:00&to=2026-11-18T09:00&lang=de"),
+		chromedp.WaitVisible(chromedp.CSS(".report-body"))), "opening the report in German")
+	res, err := chromedp.Call(ctx, page.PrintToPDF, page.PrintToPDFParams{PaperWidth: 8.27, PaperHeight: 11.69})
+	must(t, err, "printing in German")
+	path := filepath.Join(dir, "shift-report-de.pdf")
+	must(t, os.WriteFile(path, res.Data, 0o644), "writing the PDF")
+	out, err := exec.Command(pdftotext, "-layout", path, "-").Output()
+	must(t, err, "reading the German PDF's text")
+	german := strings.Split(strings.TrimRight(string(out), "\f"), "\f")
+	footer := regexp.MustCompile(`Seite (\d+) von (\d+)`)
+	for i, text := range german {
+		if m := footer.FindStringSubmatch(text); m == nil || m[1] != strconv.Itoa(i+1) || m[2] != strconv.Itoa(len(german)) ||
+			!strings.Contains(text, "Schichtbericht · Ganzes Konto · 13.11.2026, 00:00") || strings.Contains(text, "Page ") {
+			t.Errorf("German page %d: footer %q, or no German period at its top", i+1, m)
+		}
+	}
+
 	// The same content on longer paper takes no more pages, but for one:
 	// Letter is shorter and also wider, so its lines of text wrap less, and
 	// a section near a page's end may fit on Letter and spill over on A4.

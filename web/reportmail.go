@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/clientreport"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/reportmail"
 	"washboard/views"
 	"washboard/web/form"
@@ -23,7 +26,8 @@ import (
 
 // showReportMail answers /reports/client/schedules.
 func (s *Server) showReportMail(c echo.Context) error {
-	m, err := s.reportMailView(c, views.ReportMail{Saved: c.QueryParam("saved") == "1", Removed: c.QueryParam("removed") == "1"})
+	m, err := s.reportMailView(c, views.ReportMail{Saved: c.QueryParam("saved") == "1", Removed: c.QueryParam("removed") == "1",
+		Language: i18n.From(c.Request().Context()).Lang()})
 	if err != nil {
 		return err
 	}
@@ -36,14 +40,20 @@ func (s *Server) addReportSchedule(c echo.Context) error {
 	ss := sessionOf(c)
 	var in reportmail.Input
 	problem, err := readForm(c,
-		form.Text("cadence", "Every", &in.Cadence).OneOf(reportmail.Weekly, reportmail.Monthly),
-		form.Text("addresses", "Addresses", &in.Addresses).MaxChars(reportmail.MaxAddresses*256),
-		form.List("buildings", "Buildings", &in.Buildings))
+		form.Text("cadence", tr(c, "reportmail.every"), &in.Cadence).OneOf(reportmail.Weekly, reportmail.Monthly).Says(tr(c, "reportmail.problem_cadence")),
+		form.Text("addresses", tr(c, "reportmail.addresses"), &in.Addresses).MaxChars(reportmail.MaxAddresses*256),
+		form.List("buildings", tr(c, "reportmail.buildings"), &in.Buildings),
+		form.Text("language", tr(c, "reportmail.language"), &in.Language).OneOf(append([]string{""}, i18n.Codes()...)...).
+			Says(tr(c, "reportmail.problem_language", "codes", strings.Join(i18n.Codes(), ", "))))
 	if err != nil {
 		return err
 	}
+	if in.Language == "" { // a form without the field: the language of whoever makes the schedule
+		in.Language = i18n.From(c.Request().Context()).Lang()
+	}
 	refused := func(field, msg string) error {
-		m, err := s.reportMailView(c, views.ReportMail{Cadence: in.Cadence, Addresses: in.Addresses, Chosen: in.Buildings, Field: field, Problem: msg})
+		m, err := s.reportMailView(c, views.ReportMail{Cadence: in.Cadence, Addresses: in.Addresses, Chosen: in.Buildings, Language: in.Language,
+			Field: field, Problem: msg})
 		if err != nil {
 			return err
 		}
@@ -57,8 +67,10 @@ func (s *Server) addReportSchedule(c echo.Context) error {
 	switch {
 	case errors.As(err, &bad):
 		return refused(bad.Field, bad.Msg)
-	case errors.Is(err, reportmail.ErrNoMail), errors.Is(err, reportmail.ErrTooManySchedules):
-		return refused("", err.Error())
+	case errors.Is(err, reportmail.ErrNoMail):
+		return refused("", tr(c, "reportmail.problem_no_mail"))
+	case errors.Is(err, reportmail.ErrTooManySchedules):
+		return refused("", tr(c, "reportmail.problem_too_many_schedules", "max", strconv.Itoa(reportmail.MaxSchedules)))
 	case err != nil:
 		return err
 	}
@@ -85,8 +97,9 @@ func (s *Server) reportMailView(c echo.Context, m views.ReportMail) (views.Repor
 	if err != nil {
 		return m, err
 	}
-	m.Page = s.page(c, "Client report by e-mail", "reports")
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Client report", Href: "/reports/client"}, {Label: "By e-mail"}}
+	m.Page = s.page(c, tr(c, "reportmail.title"), "reports")
+	m.Crumbs = []views.Crumb{{Label: tr(c, "report.crumb_overview"), Href: "/"}, {Label: tr(c, "client.title"), Href: "/reports/client"},
+		{Label: tr(c, "client.by_email")}}
 	m.Ready, m.Zone, m.MaxAddresses, m.MaxSchedules = s.reportMail.Ready(), o.Zone, reportmail.MaxAddresses, reportmail.MaxSchedules
 	sc := s.scopeOf(c)
 	m.Limited = sc.Limited()
@@ -100,67 +113,91 @@ func (s *Server) reportMailView(c echo.Context, m views.ReportMail) (views.Repor
 	schedules := map[string]reportmail.Schedule{}
 	for _, rs := range o.Schedules {
 		schedules[rs.ID] = rs
-		m.Schedules = append(m.Schedules, views.ReportScheduleRow{ID: rs.ID, Every: everyWords(rs.Cadence),
-			Addresses: strings.Join(rs.Addresses, ", "), Buildings: buildingWords(rs.Buildings, names),
-			Made: fmt.Sprintf("by %s, %s", rs.CreatedBy, rs.Created.In(o.Zone).Format("2 Jan 2006"))})
+		m.Schedules = append(m.Schedules, views.ReportScheduleRow{ID: rs.ID, Every: everyWords(c, rs.Cadence),
+			Addresses: strings.Join(rs.Addresses, ", "), Buildings: buildingWords(c, rs.Buildings, names), Language: rs.Language,
+			Made: tr(c, "reportmail.made_by", "name", rs.CreatedBy, "date", i18n.From(c.Request().Context()).Date(rs.Created, o.Zone))})
 	}
 	for _, sd := range o.Sendings {
-		m.Sendings = append(m.Sendings, sendingView(sd, schedules, o.Zone))
+		m.Sendings = append(m.Sendings, sendingView(c, sd, schedules, o.Zone))
 	}
 	return m, nil
 }
 
 // everyWords is when a schedule sends, in words.
-func everyWords(cadence string) string {
+func everyWords(c echo.Context, cadence string) string {
 	if cadence == reportmail.Weekly {
-		return "Every week (Monday to Sunday), sent on Monday at 06:00"
+		return tr(c, "reportmail.every_week")
 	}
-	return "Every month, sent on the 1st at 06:00"
+	return tr(c, "reportmail.every_month")
 }
 
 // buildingWords names a schedule's buildings: all, or each by name.
-func buildingWords(ids []string, names map[string]string) string {
+func buildingWords(c echo.Context, ids []string, names map[string]string) string {
 	if len(ids) == 0 {
-		return "All buildings"
+		return tr(c, "client.all_buildings")
 	}
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		out[i] = cmp.Or(names[id], "a building since removed")
+		out[i] = cmp.Or(names[id], tr(c, "reportmail.building_removed"))
 	}
 	return strings.Join(out, ", ")
 }
 
+// sendingPeriod is a sending's period in words, from its key: 2026-11
+// is a month, 2026-11-16 the week from that Monday; the words kept with
+// it (English) for a key that reads as neither.
+func sendingPeriod(l *i18n.Localizer, sd reportmail.Sending, zone *time.Location) string {
+	if t, err := time.ParseInLocation("2006-01", sd.Period, zone); err == nil {
+		return clientreport.MonthOf(t, zone).In(l)
+	}
+	if t, err := time.ParseInLocation(time.DateOnly, sd.Period, zone); err == nil {
+		return clientreport.Period{From: t, To: t.AddDate(0, 0, 7)}.In(l)
+	}
+	return sd.Words
+}
+
 // sendingView is a sending in words.
-func sendingView(sd reportmail.Sending, schedules map[string]reportmail.Schedule, zone *time.Location) views.ReportSendingRow {
-	v := views.ReportSendingRow{Period: sd.Words, When: sd.Updated, State: strings.ReplaceAll(sd.State, " ", "-"), Attempts: sd.Attempts,
-		Detail: sd.Detail, Schedule: "A schedule since removed"}
+func sendingView(c echo.Context, sd reportmail.Sending, schedules map[string]reportmail.Schedule, zone *time.Location) views.ReportSendingRow {
+	l := i18n.From(c.Request().Context())
+	v := views.ReportSendingRow{Period: sendingPeriod(l, sd, zone), When: sd.Updated, State: strings.ReplaceAll(sd.State, " ", "-"), Attempts: sd.Attempts,
+		Detail: sd.Detail, Schedule: tr(c, "reportmail.schedule_removed")}
+	switch sd.Detail { // Washboard's own details, said in the reader's language
+	case reportmail.DetailGone:
+		v.Detail = tr(c, "reportmail.detail_gone")
+	case reportmail.DetailNotMade:
+		v.Detail = tr(c, "reportmail.detail_not_made")
+	}
 	if v.When.IsZero() || sd.State == reportmail.Taken {
 		v.When = sd.Started
 	}
 	if rs, ok := schedules[sd.Schedule]; ok {
-		v.Schedule = map[string]string{reportmail.Weekly: "Weekly", reportmail.Monthly: "Monthly"}[rs.Cadence] + " to " + rs.Addresses[0]
-		if n := len(rs.Addresses) - 1; n > 0 {
-			v.Schedule += fmt.Sprintf(" and %d more", n)
+		n := len(rs.Addresses) - 1
+		switch {
+		case rs.Cadence == reportmail.Weekly && n > 0:
+			v.Schedule = trn(c, "reportmail.weekly_to_more", n, "address", rs.Addresses[0])
+		case rs.Cadence == reportmail.Weekly:
+			v.Schedule = tr(c, "reportmail.weekly_to", "address", rs.Addresses[0])
+		case n > 0:
+			v.Schedule = trn(c, "reportmail.monthly_to_more", n, "address", rs.Addresses[0])
+		default:
+			v.Schedule = tr(c, "reportmail.monthly_to", "address", rs.Addresses[0])
 		}
 	}
-	v.To = fmt.Sprintf("%d of %d addresses", sd.Delivered, sd.Addresses)
+	v.To = tr(c, "reportmail.delivered_of", "delivered", l.Number(sd.Delivered), "addresses", l.Number(sd.Addresses))
 	if sd.Delivered == sd.Addresses {
-		v.To = fmt.Sprintf("%d addresses", sd.Addresses)
-		if sd.Addresses == 1 {
-			v.To = "1 address"
-		}
+		v.To = trn(c, "reportmail.addresses_count", sd.Addresses)
 	}
 	switch sd.State {
 	case reportmail.Sent:
-		v.Label = "Sent"
+		v.Label = tr(c, "reportmail.state_sent")
 	case reportmail.Partly:
-		v.Label = "Partly sent"
+		v.Label = tr(c, "reportmail.state_partly")
 	case reportmail.Failed:
-		v.Label = "Failed"
+		v.Label = tr(c, "reportmail.state_failed")
 	case reportmail.Retrying:
-		v.Label = "To be tried again at " + sd.NextAttempt.In(zone).Format("15:04")
+		v.Label = tr(c, "reportmail.state_retrying", "at", l.Time(sd.NextAttempt, zone))
 	default:
-		v.Label = "Being sent"
+		v.Label = tr(c, "reportmail.state_sending")
 	}
 	return v
 }

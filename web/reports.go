@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/report"
 	"washboard/views"
 	"washboard/web/httpkit"
@@ -47,7 +49,7 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 	if err != nil {
 		return q, err
 	}
-	f.Buildings = []views.Option{{Value: "", Label: "Whole account", Selected: buildingID == ""}}
+	f.Buildings = []views.Option{{Value: "", Label: tr(c, "report.whole_account"), Selected: buildingID == ""}}
 	for _, b := range buildings {
 		f.Buildings = append(f.Buildings, views.Option{Value: b.ID, Label: b.Name, Selected: b.ID == buildingID})
 		if b.ID == buildingID {
@@ -56,7 +58,7 @@ func (s *Server) parseReportQuery(c echo.Context, account string, shifts report.
 	}
 	if buildingID != "" && q.building.ID == "" {
 		_ = parseReportPeriod(c, shifts, zone, now, &q) // the form keeps the period as typed; the building is the fault
-		f.Error, f.ErrorFor = "The building chosen is not one of this account's.", "building"
+		f.Error, f.ErrorFor = tr(c, "report.problem_building"), "building"
 		return q, errReportForm
 	}
 	if err := parseReportPeriod(c, shifts, zone, now, &q); err != nil {
@@ -84,18 +86,18 @@ func parseReportPeriod(c echo.Context, shifts report.Shifts, zone *time.Location
 	case f.From != "" || f.To != "":
 		f.Custom = true
 		if f.From == "" || f.To == "" {
-			return fail(map[bool]string{true: "from", false: "to"}[f.From == ""], "A custom range needs both its start and its end.")
+			return fail(map[bool]string{true: "from", false: "to"}[f.From == ""], tr(c, "report.problem_range_both"))
 		}
 		start, err := time.ParseInLocation(customLayout, f.From, zone)
 		if err != nil {
-			return fail("from", fmt.Sprintf("The custom start %q is not a date and time such as 2026-11-21T06:00.", httpkit.Clip(f.From)))
+			return fail("from", tr(c, "report.problem_start", "value", fmt.Sprintf("%q", httpkit.Clip(f.From))))
 		}
 		end, err := time.ParseInLocation(customLayout, f.To, zone)
 		if err != nil {
-			return fail("to", fmt.Sprintf("The custom end %q is not a date and time such as 2026-11-21T14:00.", httpkit.Clip(f.To)))
+			return fail("to", tr(c, "report.problem_end", "value", fmt.Sprintf("%q", httpkit.Clip(f.To))))
 		}
 		if q.period, err = report.Custom(start, end); err != nil {
-			return fail("to", "The custom range is not valid: "+err.Error()+".")
+			return fail("to", customRangeProblem(c, start, end))
 		}
 		q.values.Set("from", f.From)
 		q.values.Set("to", f.To)
@@ -105,7 +107,7 @@ func parseReportPeriod(c echo.Context, shifts report.Shifts, zone *time.Location
 		if f.Date != "" {
 			var err error
 			if date, err = report.ParseDate(f.Date); err != nil {
-				return fail("date", fmt.Sprintf("The date %q is not a date such as 2026-11-21.", httpkit.Clip(f.Date)))
+				return fail("date", tr(c, "report.problem_date", "value", fmt.Sprintf("%q", httpkit.Clip(f.Date))))
 			}
 		}
 		name := shiftName
@@ -114,7 +116,7 @@ func parseReportPeriod(c echo.Context, shifts report.Shifts, zone *time.Location
 		}
 		i, ok := shifts.Find(name)
 		if !ok {
-			return fail("shift", fmt.Sprintf("There is no shift named %q; the account's shifts are %s.", httpkit.Clip(name), shifts))
+			return fail("shift", tr(c, "report.problem_shift", "name", fmt.Sprintf("%q", httpkit.Clip(name)), "shifts", shifts.String()))
 		}
 		q.period = shifts.On(date, i, zone)
 		f.Date = date.String()
@@ -150,9 +152,9 @@ func (s *Server) showShiftReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m := views.ShiftReport{Page: s.page(c, "Shift report", "reports"), Zone: zone, PrintedAt: now}
+	m := views.ShiftReport{Page: s.page(c, tr(c, "report.title"), "reports"), Zone: zone, PrintedAt: now}
 	m.Page.Live, m.Page.Still = false, true // a report is a record of a period: it does not change under the reader
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report"}}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "report.crumb_overview"), Href: "/"}, {Label: tr(c, "report.title")}}
 	q, err := s.parseReportQuery(c, ss.Account, shifts, zone, now)
 	m.Form = q.form
 	if errors.Is(err, errReportForm) {
@@ -168,7 +170,7 @@ func (s *Server) showShiftReport(c echo.Context) error {
 	m.Report = &built.Report
 	m.Sources, m.Gaps, m.AsOf = built.Sources, built.Gaps, built.AsOf
 	m.InProgress = q.period.End.After(now)
-	m.Scope = "Whole account"
+	m.Scope = tr(c, "report.whole_account")
 	if q.building.ID != "" {
 		m.Scope = q.building.Name
 	}
@@ -184,22 +186,55 @@ func (s *Server) showShiftReport(c echo.Context) error {
 			v[k] = vs
 		}
 		v.Set("table", t.Name)
-		m.CSV = append(m.CSV, views.ReportCSV{Table: t.Name, Label: t.Label, Href: "/reports/shift.csv?" + v.Encode()})
+		m.CSV = append(m.CSV, views.ReportCSV{Table: t.Name, Label: csvTableLabel(c, t), Href: "/reports/shift.csv?" + v.Encode()})
 	}
-	m.Running = runningHeader(m, zone)
+	m.Running = runningHeader(c, m, zone)
 	return render(c, http.StatusOK, views.ShiftReportPage(m))
 }
 
 // runningHeader is the line at the top of every printed page.
-func runningHeader(m views.ShiftReport, zone *time.Location) string {
+func runningHeader(c echo.Context, m views.ShiftReport, zone *time.Location) string {
 	p := m.Report.Period
-	name := "Shift report"
+	l := i18n.From(c.Request().Context())
+	name := tr(c, "report.title")
 	if p.Shift != "" {
-		name += " · " + p.Shift + " shift"
+		name += " · " + tr(c, "report.shift_named", "name", p.Shift)
 	}
-	return fmt.Sprintf("%s · %s · %s – %s · printed %s", name, m.Scope,
-		p.Start.In(zone).Format("Mon 2 Jan 2006 15:04"), p.End.In(zone).Format("Mon 2 Jan 15:04 MST"),
-		m.PrintedAt.In(zone).Format("2 Jan 2006 15:04 MST"))
+	at := func(t time.Time) string { return l.DateTime(t, zone) }
+	return tr(c, "report.running", "report", name, "scope", m.Scope, "start", at(p.Start), "end", at(p.End)+" "+p.End.In(zone).Format("MST"),
+		"printed", at(m.PrintedAt)+" "+m.PrintedAt.In(zone).Format("MST"))
+}
+
+// customRangeProblem says why a custom range is no period: it ends
+// before it starts, or is longer than a report covers.
+func customRangeProblem(c echo.Context, start, end time.Time) string {
+	if !end.After(start) {
+		return tr(c, "report.problem_range_backwards")
+	}
+	return tr(c, "report.problem_range_long", "days", strconv.Itoa(int(report.MaxRange/(24*time.Hour))))
+}
+
+// csvTableLabel names a table of the report that downloads as CSV.
+func csvTableLabel(c echo.Context, t report.CSVTable) string {
+	switch t.Name {
+	case "opened":
+		return tr(c, "report.csv_opened")
+	case "resolved":
+		return tr(c, "report.csv_resolved")
+	case "open":
+		return tr(c, "report.csv_open")
+	case "offline":
+		return tr(c, "report.csv_offline")
+	case "top":
+		return tr(c, "report.top")
+	case "picklist":
+		return tr(c, "report.csv_picklist")
+	case "runningout":
+		return tr(c, "report.csv_runningout")
+	case "handled":
+		return tr(c, "report.handled")
+	}
+	return t.Label
 }
 
 func shiftHref(p report.Period, building string) string {

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,10 +27,10 @@ func (s *Server) showReportSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m := views.ReportSettings{Page: s.page(c, "Shift times", "reports"), Shifts: shifts.String(), Zone: zone.String(),
+	m := views.ReportSettings{Page: s.page(c, tr(c, "report.shift_times"), "reports"), Shifts: shifts.String(), Zone: zone.String(),
 		Saved: c.QueryParam("saved") == "1"}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report", Href: "/reports/shift"}, {Label: "Shift times"}}
-	m.Zones = zoneOptions(m.Zone)
+	m.Crumbs = settingsCrumbs(c)
+	m.Zones = zoneOptions(c, m.Zone)
 	return render(c, http.StatusOK, views.ReportSettingsPage(m))
 }
 
@@ -37,26 +39,67 @@ func (s *Server) showReportSettings(c echo.Context) error {
 func (s *Server) saveReportSettings(c echo.Context) error {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
-	m := views.ReportSettings{Page: s.page(c, "Shift times", "reports")}
-	if _, err := readForm(c, form.Text("shifts", "Shifts", &m.Shifts), form.Text("zone", "Time zone", &m.Zone)); err != nil {
+	m := views.ReportSettings{Page: s.page(c, tr(c, "report.shift_times"), "reports")}
+	if _, err := readForm(c, form.Text("shifts", tr(c, "report.shifts"), &m.Shifts), form.Text("zone", tr(c, "report.zone"), &m.Zone)); err != nil {
 		return err
 	}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Shift report", Href: "/reports/shift"}, {Label: "Shift times"}}
-	m.Zones = zoneOptions(m.Zone)
+	m.Crumbs = settingsCrumbs(c)
+	m.Zones = zoneOptions(c, m.Zone)
 	shifts, err := report.ParseShifts(m.Shifts)
 	if err != nil {
-		m.Error = "The shifts are not valid: " + err.Error() + "."
+		m.Error = tr(c, "report.problem_shifts", "problem", shiftProblemWords(c, err))
 		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
 	}
 	zone, err := loadZone(m.Zone)
 	if err != nil {
-		m.Error = fmt.Sprintf("%q is not a time zone this server knows; choose one from the list.", httpkit.Clip(m.Zone))
+		m.Error = tr(c, "report.problem_zone", "zone", fmt.Sprintf("%q", httpkit.Clip(m.Zone)))
 		return render(c, http.StatusBadRequest, views.ReportSettingsPage(m))
 	}
 	if err := s.dash.SaveReportSettings(ctx, ss.Account, shifts, zone); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/reports/settings?saved=1")
+}
+
+// shiftProblemWords says what is wrong with the shifts typed, in the
+// reader's language.
+func shiftProblemWords(c echo.Context, err error) string {
+	var p *report.ShiftProblem
+	if !errors.As(err, &p) {
+		return err.Error()
+	}
+	q := func(s string) string { return fmt.Sprintf("%q", httpkit.Clip(s)) }
+	var s string
+	switch p.Kind {
+	case report.NoShifts:
+		return tr(c, "report.shifts_none")
+	case report.TooMany:
+		return tr(c, "report.shifts_too_many", "max", strconv.Itoa(report.MaxShifts), "count", strconv.Itoa(p.Count))
+	case report.SameName:
+		return tr(c, "report.shifts_same_name", "first", strconv.Itoa(p.Other), "second", strconv.Itoa(p.Shift), "name", q(p.Value))
+	case report.Overlap:
+		return tr(c, "report.shifts_overlap", "first", strconv.Itoa(p.Other), "first_shift", p.OtherValue, "second", strconv.Itoa(p.Shift), "second_shift", p.Value)
+	case report.EmptyShift:
+		s = tr(c, "report.shift_empty")
+	case report.NoRange:
+		s = tr(c, "report.shift_no_range", "text", q(p.Value))
+	case report.NotClock:
+		s = tr(c, "report.shift_not_clock", "text", q(p.Value))
+	case report.NoName:
+		s = tr(c, "report.shift_no_name")
+	case report.NameSpace:
+		s = tr(c, "report.shift_name_space", "name", q(p.Value))
+	case report.NameChars:
+		s = tr(c, "report.shift_name_chars", "name", q(p.Value))
+	case report.NoLength:
+		s = tr(c, "report.shift_no_length", "name", p.Value, "at", p.OtherValue)
+	default:
+		return err.Error()
+	}
+	if p.Shift > 0 {
+		return tr(c, "report.shift_numbered", "n", strconv.Itoa(p.Shift), "problem", s)
+	}
+	return s
 }
 
 // loadZone loads an IANA zone by name, or "Local": the server's zone.
@@ -79,7 +122,13 @@ var commonZones = []string{
 	"Australia/Perth", "Australia/Sydney", "Pacific/Auckland",
 }
 
-func zoneOptions(selected string) []views.Option {
+// settingsCrumbs are the crumbs of the shift times.
+func settingsCrumbs(c echo.Context) []views.Crumb {
+	return []views.Crumb{{Label: tr(c, "report.crumb_overview"), Href: "/"}, {Label: tr(c, "report.title"), Href: "/reports/shift"},
+		{Label: tr(c, "report.shift_times")}}
+}
+
+func zoneOptions(c echo.Context, selected string) []views.Option {
 	var opts []views.Option
 	found := false
 	for _, z := range commonZones {
@@ -89,7 +138,7 @@ func zoneOptions(selected string) []views.Option {
 	if !found && selected != "" {
 		label := selected
 		if selected == "Local" {
-			label = "The server's time zone"
+			label = tr(c, "report.server_zone")
 		}
 		opts = append([]views.Option{{Value: selected, Label: label, Selected: true}}, opts...)
 	}

@@ -190,7 +190,7 @@ func (s *Server) serviceLevelsView(c echo.Context, f dashboard.ServiceLevelForm)
 		Updated: f.Updated}
 	m.Crumbs = []views.Crumb{{Label: tr(c, "nav.overview"), Href: "/"}, {Label: tr(c, "levels.title")}}
 	m.Action = "/service-levels"
-	m.Zones = zoneOptions(f.Zone)
+	m.Zones = zoneOptions(c, f.Zone)
 	for _, t := range domain.AlertTypes {
 		m.Targets = append(m.Targets, views.TargetRow{Type: string(t), Label: notify.AlertTypeIn(i18n.From(c.Request().Context()), t), Claim: f.Claim[t], Resolve: f.Resolve[t]})
 	}

@@ -14,6 +14,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/trends"
 	"washboard/views"
 	"washboard/web/httpkit"
@@ -47,7 +48,7 @@ func (s *Server) parseTrendsQuery(c echo.Context, account string) (trendsQuery, 
 	if v := c.QueryParam("period"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || !slices.Contains(trendPeriods, n) {
-			return q, httpkit.BadParam("period", "must be 30 or 90 (days), not %q", httpkit.Clip(v))
+			return q, &httpkit.Error{Code: http.StatusBadRequest, Param: "period", Msg: tr(c, "trends.problem_period", "value", fmt.Sprintf("%q", httpkit.Clip(v)))}
 		}
 		q.days = n
 	}
@@ -63,7 +64,7 @@ func (s *Server) parseTrendsQuery(c echo.Context, account string) (trendsQuery, 
 		}
 		if q.building.ID == "" {
 			return q, &httpkit.Error{Code: http.StatusNotFound, Param: "building",
-				Msg: fmt.Sprintf("The building parameter names no building of this account: %q.", httpkit.Clip(id))}
+				Msg: tr(c, "trends.problem_building", "value", fmt.Sprintf("%q", httpkit.Clip(id)))}
 		}
 	}
 	return q, nil
@@ -101,20 +102,20 @@ func (s *Server) showTrends(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m := views.TrendsPage{Page: s.page(c, "Trends", "trends"), Days: q.days, Zone: t.Period.Zone, Period: t.Period,
-		Alerts: t.Alerts, Computed: t.Computed, HeatComputed: t.HeatComputed, Gaps: t.Gaps, Top: trendsTop,
+	m := views.TrendsPage{Page: s.page(c, tr(c, "trends.title"), "trends"), Days: q.days, Zone: t.Period.Zone, Period: t.Period,
+		Alerts: t.Alerts, Computed: t.Computed, HeatComputed: t.HeatComputed, Gaps: trendGaps(c, t.Gaps, t.Period.Zone), Top: trendsTop,
 		KeptFor: dashboard.TrendsKeptFor}
 	m.Page.Live, m.Page.Still = false, true // figures computed at most a few minutes ago, not pushed
 	m.Page.Zone = t.Period.Zone
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Trends"}}
-	m.Scope = "Whole account"
+	m.Crumbs = []views.Crumb{{Label: tr(c, "report.crumb_overview"), Href: "/"}, {Label: tr(c, "trends.title")}}
+	m.Scope = tr(c, "report.whole_account")
 	if q.building.ID != "" {
 		m.Scope = q.building.Name
 	}
 	for _, d := range trendPeriods {
-		m.Periods = append(m.Periods, views.Option{Value: strconv.Itoa(d), Label: fmt.Sprintf("Last %d days", d), Selected: d == q.days})
+		m.Periods = append(m.Periods, views.Option{Value: strconv.Itoa(d), Label: tr(c, "trends.last_days", "days", strconv.Itoa(d)), Selected: d == q.days})
 	}
-	m.Buildings = []views.Option{{Value: "", Label: "Whole account", Selected: q.building.ID == ""}}
+	m.Buildings = []views.Option{{Value: "", Label: tr(c, "report.whole_account"), Selected: q.building.ID == ""}}
 	for _, b := range q.buildings {
 		m.Buildings = append(m.Buildings, views.Option{Value: b.ID, Label: b.Name, Selected: b.ID == q.building.ID})
 	}
@@ -125,7 +126,7 @@ func (s *Server) showTrends(c echo.Context) error {
 	if q.building.ID != "" {
 		m.HeatMaps = []views.HeatMap{{Title: q.building.Name, Heat: t.Heat}}
 	} else {
-		m.HeatMaps = []views.HeatMap{{Title: "All buildings", Heat: t.Heat}}
+		m.HeatMaps = []views.HeatMap{{Title: tr(c, "client.all_buildings"), Heat: t.Heat}}
 		for i, b := range t.Buildings {
 			if i == trendsHeatMaps {
 				m.MoreHeatMaps = len(t.Buildings) - i
@@ -146,8 +147,9 @@ func (s *Server) showTrends(c echo.Context) error {
 		v.Set("table", table)
 		m.CSV[table] = "/trends.csv?" + v.Encode()
 	}
-	m.Running = fmt.Sprintf("Trends · %s · last %d days to %s · printed %s", m.Scope, q.days,
-		t.Period.End.In(t.Period.Zone).Format("Mon 2 Jan 2006 15:04 MST"), s.clock.Now().In(t.Period.Zone).Format("2 Jan 2006 15:04 MST"))
+	l, zone, now := i18n.From(c.Request().Context()), t.Period.Zone, s.clock.Now()
+	m.Running = tr(c, "trends.running", "scope", m.Scope, "days", strconv.Itoa(q.days),
+		"end", l.DateTime(t.Period.End, zone)+" "+t.Period.End.In(zone).Format("MST"), "printed", l.DateTime(now, zone)+" "+now.In(zone).Format("MST"))
 	return render(c, http.StatusOK, views.TrendsPageView(m))
 }
 
@@ -234,6 +236,24 @@ func (s *Server) exportTrends(c echo.Context) error {
 	}
 	w.Flush()
 	return w.Error()
+}
+
+// trendGaps says in words what the trends' figures may miss.
+func trendGaps(c echo.Context, gaps []dashboard.TrendGap, zone *time.Location) []string {
+	l := i18n.From(c.Request().Context())
+	out := make([]string, 0, len(gaps))
+	for _, g := range gaps {
+		at := l.DateTime(g.At, zone)
+		switch g.Kind {
+		case dashboard.GapTooManyAlerts:
+			out = append(out, tr(c, "trends.gap_too_many", "max", l.Number(g.N)))
+		case dashboard.GapHistory:
+			out = append(out, tr(c, "trends.gap_history", "days", l.Number(g.N), "since", at))
+		case dashboard.GapLookback:
+			out = append(out, tr(c, "trends.gap_lookback", "days", l.Number(g.N), "since", at))
+		}
+	}
+	return out
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)

@@ -11,10 +11,12 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/levels"
 	"washboard/internal/servicelevel"
 	"washboard/internal/store"
@@ -109,15 +111,51 @@ func (p Period) Before() Period {
 	return Period{From: p.From.AddDate(0, 0, -p.Days()), To: p.From}
 }
 
-// String is the period in words: "November 2026", "1 Nov 2026 – 15 Nov 2026".
-func (p Period) String() string {
+// String is the period in English words: "November 2026", "1 Nov 2026
+// – 15 Nov 2026".
+func (p Period) String() string { return p.In(i18n.For("en")) }
+
+// In is the period in words of the localizer's language: "November
+// 2026", "novembre 2026", "1 Nov 2026 – 15 Nov 2026", "01.11.2026 –
+// 15.11.2026".
+func (p Period) In(l *i18n.Localizer) string {
 	if p.Month {
-		return p.From.Format("January 2006")
+		return monthName(l, p.From.Month(), p.From.Year())
 	}
 	if p.Days() == 1 {
-		return p.From.Format("2 Jan 2006")
+		return l.Date(p.From, p.From.Location())
 	}
-	return p.From.Format("2 Jan 2006") + " – " + p.Last().Format("2 Jan 2006")
+	return l.Date(p.From, p.From.Location()) + " – " + l.Date(p.Last(), p.From.Location())
+}
+
+// monthName is a month of a year in words: "November 2026".
+func monthName(l *i18n.Localizer, m time.Month, year int) string {
+	y := strconv.Itoa(year)
+	switch m {
+	case time.January:
+		return l.T("client.month_01", "year", y)
+	case time.February:
+		return l.T("client.month_02", "year", y)
+	case time.March:
+		return l.T("client.month_03", "year", y)
+	case time.April:
+		return l.T("client.month_04", "year", y)
+	case time.May:
+		return l.T("client.month_05", "year", y)
+	case time.June:
+		return l.T("client.month_06", "year", y)
+	case time.July:
+		return l.T("client.month_07", "year", y)
+	case time.August:
+		return l.T("client.month_08", "year", y)
+	case time.September:
+		return l.T("client.month_09", "year", y)
+	case time.October:
+		return l.T("client.month_10", "year", y)
+	case time.November:
+		return l.T("client.month_11", "year", y)
+	}
+	return l.T("client.month_12", "year", y)
 }
 
 // Report is the client report of a period.
@@ -152,15 +190,20 @@ type WorstLocation struct {
 	Building, Floor, Room, Name string
 }
 
-// BuildingName is the name of the building of this id.
-func (r Report) BuildingName(id string) string {
+// BuildingName is the name of the building of this id, in English words
+// for none or one since removed: for the CSV and the order of rows.
+func (r Report) BuildingName(id string) string { return r.BuildingNameIn(i18n.For("en"), id) }
+
+// BuildingNameIn is the name of the building of this id, or words in the
+// localizer's language for none, or one since removed.
+func (r Report) BuildingNameIn(l *i18n.Localizer, id string) string {
 	if n, ok := r.Buildings[id]; ok {
 		return n
 	}
 	if id == "" {
-		return "No building"
+		return l.T("client.no_building")
 	}
-	return "A building since removed"
+	return l.T("client.building_removed")
 }
 
 // Build makes the client report of the account's alerts closed in the
@@ -240,7 +283,7 @@ func (r *Report) nameWorst(ctx context.Context, st Store, account string) error 
 		return err
 	}
 	for _, l := range r.Now.Worst {
-		w := WorstLocation{Location: l, Building: r.BuildingName(l.Building), Name: "A location since removed"}
+		w := WorstLocation{Location: l, Building: r.BuildingName(l.Building)} // no name: a location since removed
 		if p, ok := paths[l.Location]; ok {
 			w.Floor, w.Room, w.Name = p.Floor.Name, p.Room.Name, p.Location.Name
 		}
@@ -310,14 +353,14 @@ func (p Period) FileDate() string {
 
 // ScopeWords is whom the report covers: "All buildings", or, for a
 // report of some buildings, "Buildings: " and their names.
-func (r Report) ScopeWords(limited bool) string {
+func (r Report) ScopeWords(l *i18n.Localizer, limited bool) string {
 	if !limited {
-		return "All buildings"
+		return l.T("client.all_buildings")
 	}
 	names := make([]string, 0, len(r.Buildings))
 	for _, n := range r.Buildings {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	return "Buildings: " + strings.Join(names, ", ")
+	return l.T("client.some_buildings", "names", strings.Join(names, ", "))
 }

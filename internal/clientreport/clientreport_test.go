@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/store"
 )
 
@@ -107,19 +108,19 @@ func TestBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Share(r.Now.All.Claim); got != "50% (2 of 4)" {
+	if got := Share(en, r.Now.All.Claim); got != "50% (2 of 4)" {
 		t.Errorf("share met = %q, want 50%% (2 of 4)", got)
 	}
-	if got := Time(r.Now.All.Claim, r.Now.All.Claim.Median); got != "10 min" {
+	if got := Time(en, r.Now.All.Claim, r.Now.All.Claim.Median); got != "10 min" {
 		t.Errorf("median = %q", got)
 	}
-	if got := Change(r.Now.All.Claim, r.Then.All.Claim); got != "down 50 points" {
+	if got := Change(en, r.Now.All.Claim, r.Then.All.Claim); got != "down 50 points" {
 		t.Errorf("against October: %q", got)
 	}
 	if len(r.Worst) == 0 || r.Worst[0].Name != "Loc l1" && r.Worst[0].Name != "Loc l3" || r.Worst[0].Missed != 1 {
 		t.Errorf("worst = %+v", r.Worst)
 	}
-	if a := r.Against(); len(a) != 1 || Share(a[0].Now.Claim) != "50% (2 of 4)" || Share(a[0].Then.Claim) != "100% (1 of 1)" {
+	if a := r.Against(); len(a) != 1 || Share(en, a[0].Now.Claim) != "50% (2 of 4)" || Share(en, a[0].Then.Claim) != "100% (1 of 1)" {
 		t.Errorf("against October: %+v", a)
 	}
 	rows := r.CSVRows()
@@ -171,5 +172,59 @@ func TestPDFCutsLongNames(t *testing.T) {
 	text := string(out)
 	if !strings.Contains(text, "Südhaus Südhaus Südh") || !strings.Contains(text, "...") || strings.Contains(text, strings.TrimSpace(long)) {
 		t.Errorf("the long building name is not cut to its column:\n%s", text)
+	}
+}
+
+// en is English's localizer, in which the tests read the report's words.
+var en = i18n.For("en")
+
+// TestPDFWritesEachLanguagesLetters: the PDF is in the language asked
+// for, and its built-in font writes what the four languages need (é, ü,
+// ñ, ß, « », the no-break space before French colons: pdftotext reads it
+// back as a space, and a letter the font cannot write as "?") in the
+// report's words and in the names of the data.
+func TestPDFWritesEachLanguagesLetters(t *testing.T) {
+	t.Parallel()
+	pdftotext, err := exec.LookPath("pdftotext")
+	if err != nil {
+		t.Skip("needs pdftotext (apt-get install poppler-utils)")
+	}
+	nov, _ := ParseMonth("2026-11", time.UTC)
+	st := fakeStore{levels: map[string]store.ServiceLevel{"": {}}, buildings: []domain.Building{{ID: "b1", Name: "Straße «Señor» Café"}},
+		measures: []store.AlertMeasure{measure("b1", "l1", nov.From.Add(time.Hour), 5*time.Minute)}}
+	r, err := Build(context.Background(), st, "a", domain.EveryBuilding(), nov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{"de", []string{"Kundenbericht: Müller & Söhne", "November 2026", "Nach Gebäude", "Straße «Señor» Café", "Rechtzeitig übernommen", "Seite 1"}},
+		{"fr", []string{"Rapport client : Müller & Söhne", "novembre 2026", "Par bâtiment", "Straße «Señor» Café", "Prises en charge à temps :", "Généré le"}},
+		{"es", []string{"Informe para el cliente: Müller & Söhne", "noviembre de 2026", "Por edificio", "Straße «Señor» Café", "Asumidas a tiempo", "página 1"}},
+	} {
+		path := filepath.Join(t.TempDir(), tc.lang+".pdf")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.WritePDF(f, PDF{Account: "Müller & Söhne", Scope: "Alle", Zone: time.UTC, Generated: nov.To, Words: i18n.For(tc.lang)}); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		out, err := exec.Command(pdftotext, path, "-").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.ReplaceAll(string(out), "\u00a0", " ")
+		for _, want := range tc.want {
+			if !strings.Contains(text, want) {
+				t.Errorf("the %s PDF lacks %q:\n%s", tc.lang, want, text)
+			}
+		}
+		if strings.Contains(text, "?") || strings.Contains(text, "Client report") {
+			t.Errorf("the %s PDF has letters its font could not write, or English:\n%s", tc.lang, text)
+		}
 	}
 }

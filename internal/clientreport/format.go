@@ -1,56 +1,58 @@
 package clientreport
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"washboard/internal/i18n"
 	"washboard/internal/servicelevel"
 )
 
 // Share is the share of a target met in words: "93% (14 of 15)", or
 // "none done" when no alert has an outcome.
-func Share(s servicelevel.Stat) string {
+func Share(l *i18n.Localizer, s servicelevel.Stat) string {
 	f, ok := s.ShareMet()
 	if !ok {
-		return "none done"
+		return l.T("client.none_done")
 	}
-	return fmt.Sprintf("%s (%d of %d)", Percent(f), s.Met, s.Met+s.Missed)
+	return l.T("client.share", "percent", Percent(l, f), "met", l.Number(s.Met), "of", l.Number(s.Met+s.Missed))
 }
 
 // Percent is a share 0 to 1 as a whole percentage, rounded down, so
-// that 99.6% is not shown as 100%: "93%".
-func Percent(f float64) string { return strconv.Itoa(int(f*100)) + "%" }
+// that 99.6% is not shown as 100%: "93%", "93 %".
+func Percent(l *i18n.Localizer, f float64) string {
+	return l.T("client.percent", "n", l.Number(int(f*100)))
+}
 
 // Time is a median or percentile in words: "35 min", "2 h 5 min",
-// "3 days 4 h"; "–" when no alert was done.
-func Time(s servicelevel.Stat, d time.Duration) string {
+// "3 d 4 h"; "–" when no alert was done.
+func Time(l *i18n.Localizer, s servicelevel.Stat, d time.Duration) string {
 	if s.Done == 0 {
 		return "–"
 	}
 	if d < time.Minute {
-		return "under 1 min"
+		return l.T("client.under_minute")
 	}
 	days, hours, minutes := int(d/(24*time.Hour)), int(d/time.Hour)%24, int(d/time.Minute)%60
-	switch {
-	case days > 0 && hours > 0:
-		return fmt.Sprintf("%d d %d h", days, hours)
-	case days > 0:
-		return fmt.Sprintf("%d d", days)
-	case hours > 0 && minutes > 0:
-		return fmt.Sprintf("%d h %d min", hours, minutes)
-	case hours > 0:
-		return fmt.Sprintf("%d h", hours)
+	var parts []string
+	if days > 0 {
+		parts = append(parts, l.T("client.days_short", "n", l.Number(days)))
 	}
-	return fmt.Sprintf("%d min", minutes)
+	if hours > 0 {
+		parts = append(parts, l.T("client.hours_short", "n", l.Number(hours)))
+	}
+	if minutes > 0 && days == 0 {
+		parts = append(parts, l.T("client.minutes_short", "n", l.Number(minutes)))
+	}
+	return strings.Join(parts, " ")
 }
 
 // Change is a share now against the share before, in words: "up 5
 // points", "down 12 points", "the same", or "" when either has no
 // outcome.
-func Change(now, then servicelevel.Stat) string {
+func Change(l *i18n.Localizer, now, then servicelevel.Stat) string {
 	a, ok1 := now.ShareMet()
 	b, ok2 := then.ShareMet()
 	if !ok1 || !ok2 {
@@ -59,11 +61,11 @@ func Change(now, then servicelevel.Stat) string {
 	d := int(a*100) - int(b*100)
 	switch {
 	case d > 0:
-		return fmt.Sprintf("up %d points", d)
+		return l.N("client.up", d)
 	case d < 0:
-		return fmt.Sprintf("down %d points", -d)
+		return l.N("client.down", -d)
 	}
-	return "the same"
+	return l.T("client.same")
 }
 
 // Minutes is a duration in whole minutes, for a CSV cell; "" when no

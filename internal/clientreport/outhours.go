@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/levels"
 	"washboard/internal/servicelevel"
 	"washboard/internal/store"
@@ -64,8 +65,8 @@ type OutLocation struct {
 }
 
 // Place is the location's name with its floor and room.
-func (l OutLocation) Place() string {
-	return WorstLocation{Floor: l.Floor, Room: l.Room, Name: l.Name}.Place()
+func (l OutLocation) Place(loc *i18n.Localizer) string {
+	return WorstLocation{Floor: l.Floor, Room: l.Room, Name: l.Name}.Place(loc)
 }
 
 // Outs is the out-hours of a report.
@@ -164,7 +165,7 @@ func (o *Outs) nameWorst(ctx context.Context, st OutStore, account string, r Rep
 		return err
 	}
 	for i, l := range o.Worst {
-		o.Worst[i].BuildingName, o.Worst[i].Name = r.BuildingName(l.Building), "A location since removed"
+		o.Worst[i].BuildingName = r.BuildingName(l.Building) // no Name: a location since removed, which Place names
 		if p, ok := paths[l.Location]; ok {
 			o.Worst[i].Floor, o.Worst[i].Room, o.Worst[i].Name = p.Floor.Name, p.Room.Name, p.Location.Name
 		}
@@ -219,46 +220,35 @@ func minTime(a, b time.Time) time.Time {
 }
 
 // OutWords is a time out of product in hours, to a tenth: "12.5 hours".
-func OutWords(d time.Duration) string {
-	if h := fmt.Sprintf("%.1f", d.Hours()); h != "1.0" {
-		return h + " hours"
-	}
-	return "1.0 hour"
+func OutWords(l *i18n.Localizer, d time.Duration) string {
+	return l.T("client.out_hours", "hours", l.Decimal(d.Hours(), 1))
 }
 
 // OutFigure is out-hours in words: "12.5 hours (8.0 within service
 // hours)", without the part in brackets when the account has no service
 // hours.
-func (o Outs) OutFigure(h OutHours) string {
+func (o Outs) OutFigure(l *i18n.Localizer, h OutHours) string {
 	if !o.ServiceHours {
-		return OutWords(h.Out)
+		return OutWords(l, h.Out)
 	}
-	return fmt.Sprintf("%s (%s within service hours)", OutWords(h.Out), strings.TrimSuffix(strings.TrimSuffix(OutWords(h.InService), " hours"), " hour"))
+	return l.T("client.out_within", "out", OutWords(l, h.Out), "within", l.Decimal(h.InService.Hours(), 1))
 }
 
 // OutSummary is the out-hours in a few sentences, with the period before;
 // none when they were not read.
-func (r Report) OutSummary() []string {
+func (r Report) OutSummary(l *i18n.Localizer) []string {
 	o := r.Outs
 	if !o.Read {
 		return nil
 	}
 	if o.Now.Dispensers == 0 {
-		return []string{fmt.Sprintf("No dispenser's level was kept for %s, so how long dispensers were out of product is not known.", r.Period)}
+		return []string{l.T("client.out_unknown", "period", r.Period.In(l))}
 	}
-	out := []string{fmt.Sprintf("Dispensers were out of product for %s in %s, summed over %s whose levels were kept.",
-		o.OutFigure(o.Now), r.Period, dispensers(o.Now.Dispensers))}
+	out := []string{l.T("client.out_summary", "out", o.OutFigure(l, o.Now), "period", r.Period.In(l), "dispensers", l.N("client.dispensers_count", o.Now.Dispensers))}
 	if o.Then.Dispensers == 0 {
-		return append(out, fmt.Sprintf("No dispenser's level was kept for %s to set it against.", r.Prior))
+		return append(out, l.T("client.out_prior_unknown", "prior", r.Prior.In(l)))
 	}
-	return append(out, fmt.Sprintf("In %s they were out of product for %s, over %s.", r.Prior, o.OutFigure(o.Then), dispensers(o.Then.Dispensers)))
-}
-
-func dispensers(n int) string {
-	if n == 1 {
-		return "1 dispenser"
-	}
-	return fmt.Sprintf("%d dispensers", n)
+	return append(out, l.T("client.out_prior", "prior", r.Prior.In(l), "out", o.OutFigure(l, o.Then), "dispensers", l.N("client.dispensers_count", o.Then.Dispensers)))
 }
 
 // Hours is a duration in hours to a tenth, for a CSV cell.

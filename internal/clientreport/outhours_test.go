@@ -91,14 +91,14 @@ func TestOutHours(t *testing.T) {
 		"Dispensers were out of product for 60.5 hours (14.5 within service hours) in November 2026, summed over 3 dispensers whose levels were kept.",
 		"In October 2026 they were out of product for 4.0 hours (0.0 within service hours), over 1 dispenser.",
 	}
-	if got := r.OutSummary(); !slices.Equal(got, want) {
+	if got := r.OutSummary(en); !slices.Equal(got, want) {
 		t.Errorf("the summary reads\n%q\nwant\n%q", got, want)
 	}
 	if len(o.ByBuilding) != 2 || o.ByBuilding[0].Building != "b1" || o.ByBuilding[0].Now.Out != 58*time.Hour || o.ByBuilding[0].Then.Out != 4*time.Hour ||
 		o.ByBuilding[1].Now.InService != 150*time.Minute {
 		t.Errorf("by building: %+v", o.ByBuilding)
 	}
-	if len(o.Worst) != 2 || o.Worst[0].Location != "l1" || o.Worst[0].Out != 58*time.Hour || o.Worst[0].Place() != "Loc l1 (Floor, Room)" ||
+	if len(o.Worst) != 2 || o.Worst[0].Location != "l1" || o.Worst[0].Out != 58*time.Hour || o.Worst[0].Place(en) != "Loc l1 (Floor, Room)" ||
 		o.Worst[0].BuildingName != "North" || o.Worst[1].Location != "l2" {
 		t.Errorf("the locations out longest: %+v", o.Worst)
 	}
@@ -134,7 +134,7 @@ func TestOutHours(t *testing.T) {
 		"Dispensers were out of product for 2.5 hours in November 2026, summed over 1 dispenser whose levels were kept.",
 		"No dispenser's level was kept for October 2026 to set it against.",
 	}
-	if got := r.OutSummary(); !slices.Equal(got, want) {
+	if got := r.OutSummary(en); !slices.Equal(got, want) {
 		t.Errorf("limited to the south, without service hours, the summary reads\n%q\nwant\n%q", got, want)
 	}
 

@@ -3,11 +3,12 @@ package clientreport
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/go-pdf/fpdf"
 
+	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/servicelevel"
 )
 
@@ -22,15 +23,25 @@ type PDF struct {
 	Scope     string // "All buildings", or the buildings a person sees
 	Zone      *time.Location
 	Generated time.Time
+	// Words is the language of the PDF; English when nil.
+	Words *i18n.Localizer
 }
 
-// WritePDF writes the report as an A4 PDF. Text outside Windows-1252
-// (the PDF's built-in fonts) is written as question marks.
+// WritePDF writes the report as an A4 PDF, in the language of
+// meta.Words. The PDF's built-in fonts write Windows-1252, which holds
+// the letters of the four languages (é, ü, ñ, ß, « », the no-break
+// space); text outside it is written as question marks.
 func (r Report) WritePDF(w io.Writer, meta PDF) error {
+	l := meta.Words
+	if l == nil {
+		l = i18n.For("en")
+	}
+	period, prior := r.Period.In(l), r.Prior.In(l)
 	pdf := fpdf.New("P", "mm", "A4", "")
 	pdf.SetCreationDate(meta.Generated)
 	pdf.SetModificationDate(meta.Generated)
-	pdf.SetTitle("Client report "+meta.Account+" "+r.Period.String(), true)
+	pdf.SetLang(l.Lang())
+	pdf.SetTitle(l.T("pdf.title", "account", meta.Account, "period", period), true)
 	pdf.SetMargins(15, 15, 15)
 	pdf.SetAutoPageBreak(true, 15)
 	translate := pdf.UnicodeTranslatorFromDescriptor("")
@@ -49,7 +60,7 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 	pdf.SetFooterFunc(func() {
 		pdf.SetY(-12)
 		pdf.SetFont("Helvetica", "", 8)
-		pdf.CellFormat(0, 5, tr(fmt.Sprintf("Client report · %s · %s · page %d", meta.Account, r.Period, pdf.PageNo())), "", 0, "C", false, 0, "")
+		pdf.CellFormat(0, 5, tr(l.T("pdf.footer", "account", meta.Account, "period", period, "page", l.Number(pdf.PageNo()))), "", 0, "C", false, 0, "")
 	})
 	pdf.AddPage()
 
@@ -62,32 +73,32 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 		text(12, "B", s)
 		pdf.Ln(1)
 	}
-	text(16, "B", "Client report: "+meta.Account)
-	text(10, "", fmt.Sprintf("%s (%s). %s.", r.Period, meta.Zone, meta.Scope))
-	text(9, "", "Generated "+meta.Generated.In(meta.Zone).Format("2 Jan 2006 15:04 MST")+".")
+	text(16, "B", l.T("pdf.heading", "account", meta.Account))
+	text(10, "", l.T("pdf.period", "period", period, "zone", meta.Zone.String(), "scope", meta.Scope))
+	text(9, "", l.T("pdf.generated", "at", l.DateTime(meta.Generated, meta.Zone)+" "+meta.Generated.In(meta.Zone).Format("MST")))
 	pdf.Ln(2)
 	if !r.Set {
-		text(11, "", "The account has no service level, so no alert was measured against a target.")
-		r.writeOuts(pdf, text, heading, fit)
+		text(11, "", l.T("client.no_level"))
+		r.writeOuts(l, pdf, text, heading, fit)
 		return pdf.Output(w)
 	}
-	for _, line := range r.Summary() {
+	for _, line := range r.Summary(l) {
 		text(10, "", line)
 	}
 
 	widths := []float64{40, 14, 28, 18, 18, 28, 17, 17}
-	header := []string{"", "Alerts", "Claimed in time", "Median", "90th", "Resolved in time", "Median", "90th"}
+	header := []string{"", l.T("pdf.alerts"), l.T("pdf.claimed_in_time"), l.T("pdf.median"), l.T("pdf.p90"), l.T("pdf.resolved_in_time"), l.T("pdf.median"), l.T("pdf.p90")}
 	table := func(first string, rows [][]string) {
 		pdf.SetFont("Helvetica", "B", 8)
 		header[0] = first
 		for i, h := range header {
-			pdf.CellFormat(widths[i], 6, tr(h), "B", 0, "L", false, 0, "")
+			pdf.CellFormat(widths[i], 6, fit(h, widths[i]), "B", 0, "L", false, 0, "")
 		}
 		pdf.Ln(-1)
 		pdf.SetFont("Helvetica", "", 8)
 		for i, row := range rows {
 			if i == MaxPDFRows {
-				text(8, "I", fmt.Sprintf("%d more rows in the CSV.", len(rows)-MaxPDFRows))
+				text(8, "I", l.N("pdf.more_rows", len(rows)-MaxPDFRows))
 				break
 			}
 			for j, c := range row {
@@ -97,52 +108,51 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 		}
 	}
 	figures := func(name string, g servicelevel.Group) []string {
-		return []string{name, strconv.Itoa(g.Alerts), Share(g.Claim), Time(g.Claim, g.Claim.Median), Time(g.Claim, g.Claim.P90),
-			Share(g.Resolve), Time(g.Resolve, g.Resolve.Median), Time(g.Resolve, g.Resolve.P90)}
+		return []string{name, l.Number(g.Alerts), Share(l, g.Claim), Time(l, g.Claim, g.Claim.Median), Time(l, g.Claim, g.Claim.P90),
+			Share(l, g.Resolve), Time(l, g.Resolve, g.Resolve.Median), Time(l, g.Resolve, g.Resolve.P90)}
 	}
-	heading("By alert type")
+	heading(l.T("client.by_type"))
 	var rows [][]string
 	for _, g := range r.Now.ByType {
-		rows = append(rows, figures(g.Type.Label(), g.Group))
+		rows = append(rows, figures(AlertType(l, g.Type), g.Group))
 	}
-	table("Alert type", rows)
-	heading("By building")
+	table(l.T("pdf.alert_type"), rows)
+	heading(l.T("client.by_building"))
 	rows = nil
 	for _, g := range r.Now.ByBuilding {
-		rows = append(rows, figures(r.BuildingName(g.Building), g.Group))
+		rows = append(rows, figures(r.BuildingNameIn(l, g.Building), g.Group))
 	}
-	table("Building", rows)
+	table(l.T("pdf.building"), rows)
 
-	heading("Against " + r.Prior.String())
+	heading(l.T("client.against", "prior", prior))
 	pdf.SetFont("Helvetica", "B", 8)
 	cw := []float64{44, 34, 34, 34, 34}
-	for i, h := range []string{"Alert type", "Claimed in time, now", "before",
-		"Resolved in time, now", "before"} {
-		pdf.CellFormat(cw[i], 6, tr(h), "B", 0, "L", false, 0, "")
+	for i, h := range []string{l.T("pdf.alert_type"), l.T("pdf.claimed_now"), l.T("pdf.before"),
+		l.T("pdf.resolved_now"), l.T("pdf.before")} {
+		pdf.CellFormat(cw[i], 6, fit(h, cw[i]), "B", 0, "L", false, 0, "")
 	}
 	pdf.Ln(-1)
 	pdf.SetFont("Helvetica", "", 8)
 	for _, c := range r.Against() {
-		for i, v := range []string{c.Type.Label(), Share(c.Now.Claim), Share(c.Then.Claim), Share(c.Now.Resolve), Share(c.Then.Resolve)} {
-			pdf.CellFormat(cw[i], 5, tr(v), "", 0, "L", false, 0, "")
+		for i, v := range []string{AlertType(l, c.Type), Share(l, c.Now.Claim), Share(l, c.Then.Claim), Share(l, c.Now.Resolve), Share(l, c.Then.Resolve)} {
+			pdf.CellFormat(cw[i], 5, fit(v, cw[i]), "", 0, "L", false, 0, "")
 		}
 		pdf.Ln(-1)
 	}
 
-	heading("Worst locations")
+	heading(l.T("client.worst"))
 	if len(r.Worst) == 0 {
-		text(10, "", "No location had a measured alert.")
+		text(10, "", l.T("pdf.no_worst"))
 	} else {
 		pdf.SetFont("Helvetica", "B", 8)
 		ws := []float64{80, 50, 16, 16, 18}
-		for i, h := range []string{"Location", "Building", "Alerts", "Missed", "Longest"} {
-			pdf.CellFormat(ws[i], 6, h, "B", 0, "L", false, 0, "")
+		for i, h := range []string{l.T("pdf.location"), l.T("pdf.building"), l.T("pdf.alerts"), l.T("pdf.missed"), l.T("pdf.longest")} {
+			pdf.CellFormat(ws[i], 6, fit(h, ws[i]), "B", 0, "L", false, 0, "")
 		}
 		pdf.Ln(-1)
 		pdf.SetFont("Helvetica", "", 8)
-		for _, l := range r.Worst {
-			longest := l.LongestWords()
-			for i, c := range []string{l.Place(), l.Building, strconv.Itoa(l.Alerts), strconv.Itoa(l.Missed), longest} {
+		for _, w := range r.Worst {
+			for i, c := range []string{w.Place(l), r.BuildingNameIn(l, w.Location.Building), l.Number(w.Alerts), l.Number(w.Missed), w.LongestWords(l)} {
 				pdf.CellFormat(ws[i], 5, fit(c, ws[i]), "", 0, "L", false, 0, "")
 			}
 			pdf.Ln(-1)
@@ -150,20 +160,20 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 	}
 	if r.Now.Unmeasured > 0 {
 		pdf.Ln(2)
-		text(9, "", fmt.Sprintf("%d alerts of types without targets were not measured.", r.Now.Unmeasured))
+		text(9, "", l.N("client.unmeasured", r.Now.Unmeasured))
 	}
-	r.writeOuts(pdf, text, heading, fit)
+	r.writeOuts(l, pdf, text, heading, fit)
 	return pdf.Output(w)
 }
 
 // writeOuts writes how long the dispensers were out of product: in all
 // against the period before, by building, and the locations out longest.
-func (r Report) writeOuts(pdf *fpdf.Fpdf, text func(size float64, style, s string), heading func(string), fit func(string, float64) string) {
-	lines := r.OutSummary()
+func (r Report) writeOuts(l *i18n.Localizer, pdf *fpdf.Fpdf, text func(size float64, style, s string), heading func(string), fit func(string, float64) string) {
+	lines := r.OutSummary(l)
 	if len(lines) == 0 {
 		return
 	}
-	heading("Dispensers out of product")
+	heading(l.T("client.out"))
 	for _, line := range lines {
 		text(10, "", line)
 	}
@@ -190,40 +200,65 @@ func (r Report) writeOuts(pdf *fpdf.Fpdf, text func(size float64, style, s strin
 	}
 	pdf.Ln(1)
 	bw := []float64{60, 20, 34, 34, 34}
-	row(bw, "B", within([]string{"Building", "Dispensers", "Out, " + r.Period.String()}, "Within service hours")...)
+	row(bw, "B", within([]string{l.T("pdf.building"), l.T("pdf.dispensers"), l.T("pdf.out_in", "period", r.Period.In(l))}, l.T("pdf.within_service_hours"))...)
 	for i, b := range o.ByBuilding {
 		if i == MaxPDFRows {
-			text(8, "I", fmt.Sprintf("%d more buildings in the CSV.", len(o.ByBuilding)-MaxPDFRows))
+			text(8, "I", l.N("pdf.more_buildings", len(o.ByBuilding)-MaxPDFRows))
 			break
 		}
 		if b.Now.Dispensers == 0 {
 			continue
 		}
-		row(bw, "", within([]string{r.BuildingName(b.Building), strconv.Itoa(b.Now.Dispensers), OutWords(b.Now.Out)}, OutWords(b.Now.InService))...)
+		row(bw, "", within([]string{r.BuildingNameIn(l, b.Building), l.Number(b.Now.Dispensers), OutWords(l, b.Now.Out)}, OutWords(l, b.Now.InService))...)
 	}
 	if len(o.Worst) > 0 {
 		pdf.Ln(2)
 		lw := []float64{80, 50, 25, 25}
-		row(lw, "B", within([]string{"Location out longest", "Building", "Out"}, "Within hours")...)
-		for _, l := range o.Worst {
-			row(lw, "", within([]string{l.Place(), l.BuildingName, OutWords(l.Out)}, OutWords(l.InService))...)
+		row(lw, "B", within([]string{l.T("pdf.out_longest"), l.T("pdf.building"), l.T("pdf.out")}, l.T("pdf.within_hours"))...)
+		for _, w := range o.Worst {
+			row(lw, "", within([]string{w.Place(l), r.BuildingNameIn(l, w.Building), OutWords(l, w.Out)}, OutWords(l, w.InService))...)
 		}
 	}
 }
 
+// AlertType is an alert type's name in the localizer's language; a type
+// Washboard does not know keeps the service's words.
+func AlertType(l *i18n.Localizer, t domain.AlertType) string {
+	switch t {
+	case domain.AlertConsumableOut:
+		return l.T("client.type_consumable_out")
+	case domain.AlertBatteryOut:
+		return l.T("client.type_battery_out")
+	case domain.AlertJam:
+		return l.T("client.type_jam")
+	case domain.AlertSensor:
+		return l.T("client.type_sensor")
+	case domain.AlertSystem:
+		return l.T("client.type_system")
+	case domain.AlertIncorrectlyLoaded:
+		return l.T("client.type_incorrectly_loaded")
+	case domain.AlertDeviceOff:
+		return l.T("client.type_device_off")
+	}
+	return t.Label()
+}
+
 // LongestWords is the location's longest time to resolve in words; "–"
 // when none of its alerts was resolved against a target.
-func (w WorstLocation) LongestWords() string {
+func (w WorstLocation) LongestWords(l *i18n.Localizer) string {
 	if w.Longest == 0 {
 		return "–"
 	}
-	return Time(servicelevel.Stat{Done: 1}, w.Longest)
+	return Time(l, servicelevel.Stat{Done: 1}, w.Longest)
 }
 
 // Place is a location's name with its floor and room: "Men's 1 (Floor
-// 2, Room 204)".
-func (w WorstLocation) Place() string {
-	if w.Floor == "" && w.Room == "" {
+// 2, Room 204)"; words for a location since removed.
+func (w WorstLocation) Place(l *i18n.Localizer) string {
+	switch {
+	case w.Name == "":
+		return l.T("client.location_removed")
+	case w.Floor == "" && w.Room == "":
 		return w.Name
 	}
 	return fmt.Sprintf("%s (%s, %s)", w.Name, w.Floor, w.Room)
@@ -232,26 +267,27 @@ func (w WorstLocation) Place() string {
 // Summary is the report's figures in a few sentences: how many alerts
 // were measured, the share of each target met, and the change from the
 // period before.
-func (r Report) Summary() []string {
+func (r Report) Summary(l *i18n.Localizer) []string {
+	period, prior := r.Period.In(l), r.Prior.In(l)
 	if r.Now.All.Alerts == 0 {
-		return []string{fmt.Sprintf("No alert measured against a target closed in %s.", r.Period)}
+		return []string{l.T("client.summary_none", "period", period)}
 	}
-	out := []string{fmt.Sprintf("%d alerts measured against their targets closed in %s.", r.Now.All.Alerts, r.Period)}
+	out := []string{l.N("client.summary_measured", r.Now.All.Alerts, "period", period)}
 	line := func(what string, now, then servicelevel.Stat) string {
-		s := fmt.Sprintf("%s: %s", what, Share(now))
-		if c := Change(now, then); c != "" {
-			s += fmt.Sprintf(", %s on %s, when it was %s", c, r.Prior.String(), Share(then))
+		s := l.T("client.summary_share", "what", what, "share", Share(l, now))
+		if c := Change(l, now, then); c != "" {
+			s += l.T("client.summary_change", "change", c, "prior", prior, "then", Share(l, then))
 		}
 		if now.Done > 0 {
-			s += fmt.Sprintf("; median %s, 90th percentile %s", Time(now, now.Median), Time(now, now.P90))
+			s += l.T("client.summary_times", "median", Time(l, now, now.Median), "p90", Time(l, now, now.P90))
 		}
 		return s + "."
 	}
 	if r.Now.All.Claim.Met+r.Now.All.Claim.Missed+r.Now.All.Claim.Open > 0 {
-		out = append(out, line("Claimed within target", r.Now.All.Claim, r.Then.All.Claim))
+		out = append(out, line(l.T("client.claimed_within"), r.Now.All.Claim, r.Then.All.Claim))
 	}
 	if r.Now.All.Resolve.Met+r.Now.All.Resolve.Missed+r.Now.All.Resolve.Open > 0 {
-		out = append(out, line("Resolved within target", r.Now.All.Resolve, r.Then.All.Resolve))
+		out = append(out, line(l.T("client.resolved_within"), r.Now.All.Resolve, r.Then.All.Resolve))
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/forecast"
+	"washboard/internal/i18n"
 	"washboard/internal/report"
 	"washboard/internal/store"
 	"washboard/internal/syncer"
@@ -96,27 +97,26 @@ func (s *Service) Report(ctx context.Context, account string, sc domain.Building
 	}
 	var alerts []domain.Alert
 	zone := p.Start.Location()
+	l := i18n.From(ctx) // the words of the notes: the language of whoever asks
 	fromService := false
 	if cov := s.sync.Coverage(); p.Start.Before(cov.From) && cred == (domain.Credentials{}) {
-		out.Gaps = append(out.Gaps, fmt.Sprintf("This period is older than the cache covers (the cache holds the alerts created since %s): only the alerts it still holds are counted. The account's own shift report reads the rest from the Device Monitoring Service.",
-			dateTimeIn(cov.From, zone)))
+		out.Gaps = append(out.Gaps, l.T("report.gap_cache_only", "since", dateTimeIn(l, cov.From, zone)))
 	} else if p.Start.Before(cov.From) {
 		past, err := s.pastReads.get(ctx, pastKey{account: account, from: p.Start.UnixMilli(), to: p.End.UnixMilli()}, now,
 			func(rctx context.Context) (pastRead, error) {
 				alerts, w, err := s.sync.PastAlerts(rctx, cred, p.Start, p.End)
 				return pastRead{alerts: alerts, window: w, at: now}, err
 			})
-		held := fmt.Sprintf("the cache holds the alerts created since %s", dateTimeIn(cov.From, zone))
+		since := dateTimeIn(l, cov.From, zone)
 		if err != nil {
-			out.Gaps = append(out.Gaps, fmt.Sprintf("This period is older than the cache covers (%s), and reading it from the Device Monitoring Service failed: %s. Only the alerts the cache still holds are counted.",
-				held, syncer.Describe(err)))
+			out.Gaps = append(out.Gaps, l.T("report.gap_read_failed", "since", since, "error", syncer.Describe(err)))
 		} else {
 			alerts, fromService = past.alerts, true
-			out.Sources = append(out.Sources, fmt.Sprintf("This period is older than the cache covers (%s): its alerts were read from the Device Monitoring Service %s. A read is kept for %d minutes; a view after that reads again.",
-				held, readAgo(past.at, now, zone), int(PastReadsKeptFor/time.Minute)))
+			out.Sources = append(out.Sources, l.T("report.source_service", "since", since, "when", readAgo(l, past.at, now, zone),
+				"minutes", l.Number(int(PastReadsKeptFor/time.Minute))))
 			w := past.window
-			out.Gaps = append(out.Gaps, fmt.Sprintf("Alerts created before %s, and alerts resolved after %s, were not read: the service is asked for at most %d days on either side of the period.",
-				dateTimeIn(w.CreatedFrom, zone), dateTimeIn(w.ResolvedTo, zone), int(s.sync.Config().Lookback/(24*time.Hour))))
+			out.Gaps = append(out.Gaps, l.T("report.gap_window", "created", dateTimeIn(l, w.CreatedFrom, zone), "resolved", dateTimeIn(l, w.ResolvedTo, zone),
+				"days", l.Number(int(s.sync.Config().Lookback/(24*time.Hour)))))
 		}
 	}
 	if !fromService {
@@ -169,7 +169,7 @@ func (s *Service) Report(ctx context.Context, account string, sc domain.Building
 	}
 	if len(claims) > maxReportClaims {
 		claims = claims[:maxReportClaims]
-		out.Gaps = append(out.Gaps, fmt.Sprintf("More than %d claims were made during the period: the first %d are listed.", maxReportClaims, maxReportClaims))
+		out.Gaps = append(out.Gaps, l.T("report.gap_claims", "max", l.Number(maxReportClaims)))
 	}
 	done, err := s.store.DoneReportsDuring(ctx, account, p.Start, p.End, maxReportClaims+1)
 	if err != nil {
@@ -196,24 +196,24 @@ func (s *Service) Report(ctx context.Context, account string, sc domain.Building
 		return out, err
 	}
 	if !out.AsOf.IsZero() && out.AsOf.Before(p.End) && p.End.Before(now) {
-		out.Gaps = append(out.Gaps, fmt.Sprintf("The last successful sync was at %s, before the end of the period: what happened after it is not counted.", dateTimeIn(out.AsOf, zone)))
+		out.Gaps = append(out.Gaps, l.T("report.gap_sync", "at", dateTimeIn(l, out.AsOf, zone)))
 	}
 	return out, nil
 }
 
 // readAgo says when a read was made: "just now", or "at 14:05, 3 minutes
 // ago".
-func readAgo(at, now time.Time, zone *time.Location) string {
+func readAgo(l *i18n.Localizer, at, now time.Time, zone *time.Location) string {
 	mins := int(now.Sub(at) / time.Minute)
 	switch {
 	case mins < 1:
-		return "just now"
-	case mins == 1:
-		return fmt.Sprintf("at %s, 1 minute ago", at.In(zone).Format("15:04"))
+		return l.T("report.read_just_now")
 	}
-	return fmt.Sprintf("at %s, %d minutes ago", at.In(zone).Format("15:04"), mins)
+	return l.N("report.read_ago", mins, "at", l.Time(at, zone))
 }
 
-func dateTimeIn(t time.Time, zone *time.Location) string {
-	return t.In(zone).Format("Mon 2 Jan 2006, 15:04 MST")
+// dateTimeIn is t in zone as l's language writes it, with the zone:
+// "17 Nov 2026 09:30 UTC".
+func dateTimeIn(l *i18n.Localizer, t time.Time, zone *time.Location) string {
+	return l.DateTime(t, zone) + " " + t.In(zone).Format("MST")
 }

@@ -55,8 +55,9 @@ type Trends struct {
 	// earlier while the maps of the hour are counted (Heat.To says which
 	// hour the maps end at).
 	Computed, HeatComputed time.Time
-	// Gaps say in words what the figures may miss.
-	Gaps []string
+	// Gaps say what the figures may miss; the page says them in words
+	// of its language (the figures are kept, and shared by readers).
+	Gaps []TrendGap
 }
 
 // BuildingHeat is one building's consumption.
@@ -142,7 +143,7 @@ func (s *Service) Trends(ctx context.Context, account string, sc domain.Building
 type alertTrends struct {
 	period trends.Period
 	alerts trends.Alerts
-	gaps   []string
+	gaps   []TrendGap
 }
 
 type heatTrends struct {
@@ -170,19 +171,16 @@ func (s *Service) countAlerts(ctx context.Context, account string, sc domain.Bui
 	}
 	if len(spans) > MaxTrendSpans {
 		spans = spans[:MaxTrendSpans]
-		out.gaps = append(out.gaps, fmt.Sprintf("The period holds more than %s alerts: the first %s, the oldest, are counted; the last days are incomplete.",
-			thousands(MaxTrendSpans), thousands(MaxTrendSpans)))
+		out.gaps = append(out.gaps, TrendGap{Kind: GapTooManyAlerts, N: MaxTrendSpans})
 	}
 	out.alerts = trends.CountAlerts(p, spans, places)
 	if s.sync != nil {
 		cfg := s.sync.Config()
 		if kept := now.Add(-cfg.History); p.Start.Before(kept) {
-			out.gaps = append(out.gaps, fmt.Sprintf("The cache keeps closed alerts for %d days: those before %s are not counted.",
-				int(cfg.History/(24*time.Hour)), kept.In(zone).Format("Mon 2 Jan 2006, 15:04")))
+			out.gaps = append(out.gaps, TrendGap{Kind: GapHistory, N: int(cfg.History / (24 * time.Hour)), At: kept})
 		}
 		if read := now.Add(-cfg.Lookback); p.Start.Before(read) {
-			out.gaps = append(out.gaps, fmt.Sprintf("The sync reads the open alerts created in the last %d days: an alert created before %s and still open is not counted.",
-				int(cfg.Lookback/(24*time.Hour)), read.In(zone).Format("Mon 2 Jan 2006, 15:04")))
+			out.gaps = append(out.gaps, TrendGap{Kind: GapLookback, N: int(cfg.Lookback / (24 * time.Hour)), At: read})
 		}
 	}
 	return out, nil
@@ -508,3 +506,24 @@ func (c *renewedValues[S, V]) evict() {
 		delete(c.m, oldest)
 	}
 }
+
+// TrendGap is something the trends' figures may miss.
+type TrendGap struct {
+	Kind GapKind
+	N    int       // the alerts counted at most, or the days kept or read
+	At   time.Time // the start of what is kept or read
+}
+
+// The kinds of TrendGap.
+type GapKind int
+
+const (
+	// GapTooManyAlerts: the period holds more than N alerts; the first N
+	// are counted.
+	GapTooManyAlerts GapKind = iota
+	// GapHistory: the cache keeps closed alerts N days, since At.
+	GapHistory
+	// GapLookback: the sync reads the open alerts of the last N days,
+	// since At.
+	GapLookback
+)

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -23,7 +22,7 @@ func ParseClock(s string) (Clock, error) {
 	h, m, ok := strings.Cut(s, ":")
 	c := Clock{Hour: number(h), Minute: number(m)}
 	if !ok || len(h) < 1 || len(h) > 2 || len(m) != 2 || !c.valid() {
-		return Clock{}, fmt.Errorf("%q is not a time of day", s)
+		return Clock{}, &ShiftProblem{Kind: NotClock, Value: s}
 	}
 	return c, nil
 }
@@ -108,17 +107,17 @@ func DefaultShifts() Shifts {
 // Validate); the error names the first problem in words.
 func ParseShifts(text string) (Shifts, error) {
 	if strings.TrimSpace(text) == "" {
-		return nil, errors.New("no shifts given")
+		return nil, &ShiftProblem{Kind: NoShifts}
 	}
 	parts := strings.Split(text, ",")
 	if len(parts) > MaxShifts {
-		return nil, fmt.Errorf("more than %d shifts (%d)", MaxShifts, len(parts))
+		return nil, &ShiftProblem{Kind: TooMany, Count: len(parts)}
 	}
 	shifts := make(Shifts, 0, len(parts))
 	for i, part := range parts {
 		s, err := parseShift(strings.TrimSpace(part))
 		if err != nil {
-			return nil, fmt.Errorf("shift %d: %w", i+1, err)
+			return nil, inShift(err, i+1)
 		}
 		shifts = append(shifts, s)
 	}
@@ -128,11 +127,11 @@ func ParseShifts(text string) (Shifts, error) {
 // parseShift reads "NAME HH:MM-HH:MM".
 func parseShift(text string) (Shift, error) {
 	if text == "" {
-		return Shift{}, errors.New("nothing between the commas")
+		return Shift{}, &ShiftProblem{Kind: EmptyShift}
 	}
 	dash := strings.LastIndexByte(text, '-')
 	if dash < 0 {
-		return Shift{}, fmt.Errorf("%q has no time range: write it as NAME HH:MM-HH:MM", text)
+		return Shift{}, &ShiftProblem{Kind: NoRange, Value: text}
 	}
 	head := strings.TrimRightFunc(text[:dash], unicode.IsSpace)
 	space := strings.LastIndexFunc(head, unicode.IsSpace)
@@ -149,7 +148,7 @@ func parseShift(text string) (Shift, error) {
 		return Shift{}, err
 	}
 	if name == "" {
-		return Shift{}, fmt.Errorf("no name before %s-%s", start, end)
+		return Shift{}, &ShiftProblem{Kind: NoName, Value: start.String() + "-" + end.String()}
 	}
 	return Shift{Name: name, Start: start, End: end}, nil
 }
@@ -170,20 +169,20 @@ func (s Shifts) String() string {
 func (s Shifts) Validate() error {
 	switch {
 	case len(s) == 0:
-		return errors.New("no shifts given")
+		return &ShiftProblem{Kind: NoShifts}
 	case len(s) > MaxShifts:
-		return fmt.Errorf("more than %d shifts (%d)", MaxShifts, len(s))
+		return &ShiftProblem{Kind: TooMany, Count: len(s)}
 	}
 	for i, shift := range s {
 		if err := shift.validate(); err != nil {
-			return fmt.Errorf("shift %d: %w", i+1, err)
+			return inShift(err, i+1)
 		}
 		for j, earlier := range s[:i] {
 			if earlier.Name == shift.Name {
-				return fmt.Errorf("shifts %d and %d are both named %q", j+1, i+1, shift.Name)
+				return &ShiftProblem{Kind: SameName, Other: j + 1, Shift: i + 1, Value: shift.Name}
 			}
 			if earlier.overlaps(shift) {
-				return fmt.Errorf("shifts %d (%s) and %d (%s) overlap", j+1, earlier, i+1, shift)
+				return &ShiftProblem{Kind: Overlap, Other: j + 1, OtherValue: earlier.String(), Shift: i + 1, Value: shift.String()}
 			}
 		}
 	}
@@ -193,17 +192,17 @@ func (s Shifts) Validate() error {
 func (s Shift) validate() error {
 	switch {
 	case strings.TrimSpace(s.Name) == "":
-		return errors.New("no name")
+		return &ShiftProblem{Kind: NoName}
 	case s.Name != strings.TrimSpace(s.Name):
-		return fmt.Errorf("the name %q starts or ends with a space", s.Name)
+		return &ShiftProblem{Kind: NameSpace, Value: s.Name}
 	case strings.ContainsFunc(s.Name, func(r rune) bool { return r == ',' || !unicode.IsGraphic(r) }):
-		return fmt.Errorf("the name %q contains a comma or a control character", s.Name)
+		return &ShiftProblem{Kind: NameChars, Value: s.Name}
 	case !s.Start.valid():
-		return fmt.Errorf("%q is not a time of day", s.Start.String())
+		return &ShiftProblem{Kind: NotClock, Value: s.Start.String()}
 	case !s.End.valid():
-		return fmt.Errorf("%q is not a time of day", s.End.String())
+		return &ShiftProblem{Kind: NotClock, Value: s.End.String()}
 	case s.Start == s.End:
-		return fmt.Errorf("%s starts and ends at %s: a shift needs a length", s.Name, s.Start)
+		return &ShiftProblem{Kind: NoLength, Value: s.Name, OtherValue: s.Start.String()}
 	}
 	return nil
 }

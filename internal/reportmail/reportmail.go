@@ -40,6 +40,7 @@ import (
 	"washboard/internal/clientreport"
 	"washboard/internal/clock"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/notify"
 	"washboard/internal/store"
 )
@@ -143,7 +144,7 @@ var ErrNoMail = domain.Problem("This server sends no e-mail (it was started with
 
 // AddSchedule keeps a schedule of the account, made by the person named
 // by, who sees the buildings of sc. A schedule that makes no sense is a
-// *Problem naming the field.
+// *Problem naming the field, in the language of ctx's localizer.
 func (s *Service) AddSchedule(ctx context.Context, account string, in Input, sc domain.BuildingScope, by string) (store.ReportSchedule, error) {
 	if !s.Ready() {
 		return store.ReportSchedule{}, ErrNoMail
@@ -152,12 +153,13 @@ func (s *Service) AddSchedule(ctx context.Context, account string, in Input, sc 
 	if err != nil {
 		return store.ReportSchedule{}, err
 	}
-	cadence, addresses, buildings, err := checkInput(in, sc, known)
+	in.Language = cmp.Or(in.Language, i18n.Default) // a schedule made without a language mails in English
+	cadence, addresses, buildings, err := checkInput(i18n.From(ctx), in, sc, known)
 	if err != nil {
 		return store.ReportSchedule{}, err
 	}
 	rs := store.ReportSchedule{ID: newID(), Cadence: cadence, Addresses: addresses, Buildings: buildings,
-		Created: s.clk.Now().Truncate(time.Millisecond), CreatedBy: by}
+		Created: s.clk.Now().Truncate(time.Millisecond), CreatedBy: by, Language: in.Language}
 	return rs, s.st.AddReportSchedule(ctx, account, rs, MaxSchedules)
 }
 
@@ -263,13 +265,13 @@ func (s *Service) attempt(ctx context.Context, rs store.AccountReportSchedule, p
 	}
 	if errors.Is(err, errGone) {
 		log.Info("client report not sent: " + err.Error())
-		taken.State, taken.Detail, taken.Updated = store.SendingFailed, "Not sent: "+err.Error()+".", s.clk.Now()
+		taken.State, taken.Detail, taken.Updated = store.SendingFailed, DetailGone, s.clk.Now()
 		s.record(ctx, log, rs, taken)
 		return taken
 	}
 	if err != nil {
 		s.logErr(ctx, "making a client report", err)
-		return s.settle(ctx, log, rs, taken, nil, "The report could not be made.")
+		return s.settle(ctx, log, rs, taken, nil, DetailNotMade)
 	}
 	mailCtx, cancel := context.WithTimeout(ctx, hold/2)
 	defer cancel()
@@ -322,6 +324,16 @@ func (s *Service) record(ctx context.Context, log *slog.Logger, rs store.Account
 	}
 }
 
+// The details of a sending that Washboard writes itself, kept in English
+// (as the mail server's answers are kept as they came); the page says
+// them in its reader's language.
+var (
+	// DetailGone: the account or the schedule went while the report was made.
+	DetailGone = i18n.For("en").T("reportmail.detail_gone")
+	// DetailNotMade: the report could not be made.
+	DetailNotMade = i18n.For("en").T("reportmail.detail_not_made")
+)
+
 // errGone: the schedule or its account went while the report was made.
 var errGone = errors.New("the account was disconnected, or the schedule removed, while the report was being made")
 
@@ -359,42 +371,53 @@ func (s *Service) letter(ctx context.Context, rs store.AccountReportSchedule, p 
 		return notify.Letter{}, err
 	}
 	now := s.clk.Now()
-	scope := r.ScopeWords(sc.Limited())
+	l := i18n.For(rs.Language)
+	scope := r.ScopeWords(l, sc.Limited())
 	var pdf bytes.Buffer
-	if err := r.WritePDF(&pdf, clientreport.PDF{Account: account.Name, Scope: scope, Zone: zone, Generated: now}); err != nil {
+	if err := r.WritePDF(&pdf, clientreport.PDF{Account: account.Name, Scope: scope, Zone: zone, Generated: now, Words: l}); err != nil {
 		return notify.Letter{}, err
 	}
 	return notify.Letter{
 		To:          to,
-		Subject:     fmt.Sprintf("Client report: %s, %s", account.Name, p),
-		Text:        s.text(rs, account.Name, scope, zone, r),
+		Subject:     Subject(l, account.Name, p),
+		Text:        s.text(l, rs, account.Name, scope, zone, r),
 		Attachments: []notify.Attachment{{Name: "client-report-" + p.FileDate() + ".pdf", Type: "application/pdf", Data: pdf.Bytes()}},
 		ID:          "report-" + rs.ID + "-" + periodKey(p) + "@" + s.senderDomain(),
 		At:          now,
 	}, nil
 }
 
-// text is the letter's text: the report's headline figures.
-func (s *Service) text(rs store.AccountReportSchedule, account, scope string, zone *time.Location, r clientreport.Report) string {
+// Subject is the subject of a report's letter, in l's language: "Client
+// report: Acme, November 2026".
+func Subject(l *i18n.Localizer, account string, p clientreport.Period) string {
+	return l.T("reportmail.subject", "account", account, "period", p.In(l))
+}
+
+// text is the letter's text, in l's language: the report's headline
+// figures.
+func (s *Service) text(l *i18n.Localizer, rs store.AccountReportSchedule, account, scope string, zone *time.Location, r clientreport.Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Client report: %s\n%s (%s). %s.\n\n", account, r.Period, zone, scope)
+	b.WriteString(l.T("pdf.heading", "account", account) + "\n" + l.T("pdf.period", "period", r.Period.In(l), "zone", zone.String(), "scope", scope) + "\n\n")
 	if !r.Set {
-		b.WriteString("The account has no service level, so no alert was measured against a target.\n")
+		b.WriteString(l.T("client.no_level") + "\n")
 	} else {
-		b.WriteString(strings.Join(r.Summary(), "\n") + "\n")
+		b.WriteString(strings.Join(r.Summary(l), "\n") + "\n")
 	}
-	b.WriteString("\nThe whole report is attached as a PDF")
 	if s.cfg.Link != "" {
 		v := "month=" + r.Period.From.Format("2006-01")
 		if !r.Period.Month {
 			v = "from=" + r.Period.From.Format(time.DateOnly) + "&to=" + r.Period.Last().Format(time.DateOnly)
 		}
-		fmt.Fprintf(&b, ", and on %s/reports/client?%s", s.cfg.Link, v)
+		b.WriteString("\n" + l.T("reportmail.letter_attached_link", "link", s.cfg.Link+"/reports/client?"+v) + "\n\n")
+	} else {
+		b.WriteString("\n" + l.T("reportmail.letter_attached") + "\n\n")
 	}
-	b.WriteString(".\n\n")
-	every := map[string]string{Weekly: "every week", Monthly: "every month"}[rs.Cadence]
-	fmt.Fprintf(&b, "Washboard sends this report %s, as %s of the account asked; an admin of the account changes or stops it on the client report's schedules.\n",
-		every, cmp.Or(rs.CreatedBy, "an admin"))
+	by := cmp.Or(rs.CreatedBy, l.T("reportmail.letter_an_admin"))
+	if rs.Cadence == Weekly {
+		b.WriteString(l.T("reportmail.letter_weekly", "by", by) + "\n")
+	} else {
+		b.WriteString(l.T("reportmail.letter_monthly", "by", by) + "\n")
+	}
 	return b.String()
 }
 

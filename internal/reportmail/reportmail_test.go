@@ -23,6 +23,7 @@ import (
 
 	"washboard/internal/clock"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/levels"
 	"washboard/internal/notify"
 	"washboard/internal/notify/mailtest"
@@ -233,7 +234,7 @@ func TestWeeklyReportIsSentOnceOnMondayMorningInTheAccountsZone(t *testing.T) {
 	if got, want := subject, "Client report: Sydney Airport, 16 Nov 2026 – 22 Nov 2026"; got != want {
 		t.Errorf("subject %q, want %q", got, want)
 	}
-	for _, want := range []string{"Australia/Sydney", "1 alerts measured against their targets closed in 16 Nov 2026 – 22 Nov 2026",
+	for _, want := range []string{"Australia/Sydney", "1 alert measured against its targets closed in 16 Nov 2026 – 22 Nov 2026",
 		"Claimed within target: 0% (0 of 1)", "Resolved within target: 100% (1 of 1)", "median 20 min",
 		"https://washboard.example.com/reports/client?from=2026-11-16&to=2026-11-22"} {
 		if !strings.Contains(text, want) {
@@ -402,6 +403,73 @@ func TestBadSchedulesAreRefusedInWords(t *testing.T) {
 	if _, err := none.AddSchedule(context.Background(), "acme", Input{Cadence: Weekly, Addresses: "ops@client.example"}, domain.EveryBuilding(), "Ana"); !errors.Is(err, ErrNoMail) ||
 		!strings.Contains(err.Error(), "--smtp-url") {
 		t.Errorf("without mail: %v", err)
+	}
+}
+
+// A schedule mails in its language: the subject, the text and the PDF,
+// whose built-in font writes the language's letters (ü, é, the no-break
+// space and « » of French) as pdftotext reads them back.
+func TestReportIsMailedInTheSchedulesLanguage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		lang                 string
+		subject, text, inPDF string
+		pdfAlso              []string
+	}{
+		{"de", "Kundenbericht: Sydney Airport, 16.11.2026 – 22.11.2026", "1 an seinen Zielen gemessener Alarm wurde im Zeitraum 16.11.2026 – 22.11.2026 geschlossen.",
+			"Kundenbericht: Sydney Airport", []string{"Rechtzeitig übernommen", "Nach Gebäude", "Schlechteste Standorte", "Seite 1"}},
+		{"fr", "Rapport client\u00a0: Sydney Airport, 16/11/2026 – 22/11/2026", "1 alerte mesurée par rapport à ses objectifs a été close en 16/11/2026 – 22/11/2026.",
+			"Rapport client : Sydney Airport", []string{"Prises en charge à temps", "Généré le", "Par bâtiment", "Pires emplacements"}},
+		{"es", "Informe para el cliente: Sydney Airport, 16/11/2026 – 22/11/2026", "1 alerta medida frente a sus objetivos se cerró en 16/11/2026 – 22/11/2026.",
+			"Informe para el cliente: Sydney Airport", []string{"Asumidas a tiempo", "Por edificio", "Peores ubicaciones", "página 1"}},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			if _, err := f.svc.AddSchedule(context.Background(), "acme", Input{Cadence: Weekly, Addresses: "ops@client.example", Language: tc.lang},
+				domain.EveryBuilding(), "Ana"); err != nil {
+				t.Fatal(err)
+			}
+			f.passAt(f.svc, at(23, 6, 0))
+			mails := f.ms.Received()
+			if len(mails) != 1 {
+				t.Fatalf("the server received %d letters", len(mails))
+			}
+			header, text, pdf := letterParts(t, mails[0].Data)
+			subject, _ := new(mime.WordDecoder).DecodeHeader(header.Get("Subject"))
+			if subject != tc.subject {
+				t.Errorf("subject %q, want %q", subject, tc.subject)
+			}
+			if !strings.Contains(text, tc.text) || strings.Contains(text, "Client report") {
+				t.Errorf("the text is not in %s:\n%s", tc.lang, text)
+			}
+			words := strings.ReplaceAll(pdfText(t, pdf), "\u00a0", " ")
+			for _, want := range append([]string{tc.inPDF}, tc.pdfAlso...) {
+				if !strings.Contains(words, want) {
+					t.Errorf("the PDF lacks %q:\n%s", want, words)
+				}
+			}
+			if strings.Contains(words, "?") || strings.Contains(words, "Alert type") {
+				t.Errorf("the PDF has letters its font could not write, or English:\n%s", words)
+			}
+		})
+	}
+}
+
+// A schedule's problems are said in the language of whoever makes it, and
+// a language Washboard does not speak is refused, naming those it does.
+func TestScheduleProblemsAreSaidInTheAskersLanguage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	de := i18n.WithLocalizer(context.Background(), i18n.For("de"))
+	_, err := f.svc.AddSchedule(de, "acme", Input{Cadence: "daily", Addresses: "ops@client.example"}, domain.EveryBuilding(), "Ana")
+	var p *Problem
+	if !errors.As(err, &p) || p.Field != "cadence" || p.Msg != "Wählen Sie wöchentlich oder monatlich." {
+		t.Errorf("a German's bad cadence: %v", err)
+	}
+	_, err = f.svc.AddSchedule(de, "acme", Input{Cadence: Weekly, Addresses: "ops@client.example", Language: "pt"}, domain.EveryBuilding(), "Ana")
+	if !errors.As(err, &p) || p.Field != "language" || !strings.Contains(p.Msg, "de, en, es, fr") {
+		t.Errorf("a schedule in Portuguese: %v", err)
 	}
 }
 

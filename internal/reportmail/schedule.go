@@ -2,7 +2,6 @@ package reportmail
 
 import (
 	"errors"
-	"fmt"
 	"net/mail"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"washboard/internal/clientreport"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 )
 
 // The cadences of a schedule.
@@ -44,14 +44,16 @@ type Input struct {
 	Cadence   string
 	Addresses string   // separated by commas, semicolons or lines
 	Buildings []string // ids; none for all the buildings the person sees
+	Language  string   // of the letters: a code of i18n.Languages
 }
 
 // ParseAddresses reads a list of addresses: each an e-mail address, "Name
 // <a@example.com>" or a@example.com, separated by commas, semicolons or
-// lines; at most MaxAddresses, each once. It returns the addresses alone.
-func ParseAddresses(text string) ([]string, error) {
+// lines; at most MaxAddresses, each once. It returns the addresses alone;
+// a problem is said in l's language.
+func ParseAddresses(l *i18n.Localizer, text string) ([]string, error) {
 	if len(text) > MaxAddresses*(maxAddressChars+2) {
-		return nil, &Problem{"addresses", fmt.Sprintf("The list is longer than %d addresses could be.", MaxAddresses)}
+		return nil, &Problem{"addresses", l.T("reportmail.problem_too_long", "max", l.Number(MaxAddresses))}
 	}
 	fields := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ';' || r == '\n' || r == '\r' })
 	var out []string
@@ -62,7 +64,7 @@ func ParseAddresses(text string) ([]string, error) {
 		}
 		a, err := mail.ParseAddress(f)
 		if err != nil || len(a.Address) > maxAddressChars || !strings.Contains(a.Address[strings.LastIndexByte(a.Address, '@')+1:], ".") {
-			return nil, &Problem{"addresses", fmt.Sprintf("“%s” is not an e-mail address such as ops@client.example.", clip(f))}
+			return nil, &Problem{"addresses", l.T("reportmail.problem_address", "address", clip(f))}
 		}
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, a.Address) }) {
 			out = append(out, a.Address)
@@ -70,9 +72,9 @@ func ParseAddresses(text string) ([]string, error) {
 	}
 	switch {
 	case len(out) == 0:
-		return nil, &Problem{"addresses", "Give at least one address to send the report to."}
+		return nil, &Problem{"addresses", l.T("reportmail.problem_no_address")}
 	case len(out) > MaxAddresses:
-		return nil, &Problem{"addresses", fmt.Sprintf("A schedule sends to at most %d addresses; this list has %d.", MaxAddresses, len(out))}
+		return nil, &Problem{"addresses", l.T("reportmail.problem_too_many", "max", l.Number(MaxAddresses), "count", l.Number(len(out)))}
 	}
 	return out, nil
 }
@@ -84,29 +86,33 @@ func clip(s string) string {
 	return s
 }
 
-// checkInput reads a schedule: its cadence, its addresses, and its
-// buildings, each one of the account's (known) that the scope sees; a
-// person who sees only some buildings names some.
-func checkInput(in Input, sc domain.BuildingScope, known []domain.Building) (cadence string, addresses, buildings []string, err error) {
+// checkInput reads a schedule: its cadence, its addresses, its
+// buildings, each one of the account's (known) that the scope sees (a
+// person who sees only some buildings names some), and its language. A
+// problem is said in l's language.
+func checkInput(l *i18n.Localizer, in Input, sc domain.BuildingScope, known []domain.Building) (cadence string, addresses, buildings []string, err error) {
 	if in.Cadence != Weekly && in.Cadence != Monthly {
-		return "", nil, nil, &Problem{"cadence", "Choose weekly or monthly."}
+		return "", nil, nil, &Problem{"cadence", l.T("reportmail.problem_cadence")}
 	}
-	if addresses, err = ParseAddresses(in.Addresses); err != nil {
+	if addresses, err = ParseAddresses(l, in.Addresses); err != nil {
 		return "", nil, nil, err
 	}
 	if len(in.Buildings) > len(known) {
-		return "", nil, nil, &Problem{"buildings", "More buildings were chosen than the account has."}
+		return "", nil, nil, &Problem{"buildings", l.T("reportmail.problem_buildings_too_many")}
 	}
 	for _, id := range in.Buildings {
 		if !slices.ContainsFunc(known, func(b domain.Building) bool { return b.ID == id }) || !sc.Sees(id) {
-			return "", nil, nil, &Problem{"buildings", "A building chosen is not one of the account's buildings you see."}
+			return "", nil, nil, &Problem{"buildings", l.T("reportmail.problem_building_unknown")}
 		}
 		if !slices.Contains(buildings, id) {
 			buildings = append(buildings, id)
 		}
 	}
 	if len(buildings) == 0 && sc.Limited() {
-		return "", nil, nil, &Problem{"buildings", "Choose the buildings to report on: you see only some of the account's."}
+		return "", nil, nil, &Problem{"buildings", l.T("reportmail.problem_buildings_limited")}
+	}
+	if !i18n.Known(in.Language) {
+		return "", nil, nil, &Problem{"language", l.T("reportmail.problem_language", "codes", strings.Join(i18n.Codes(), ", "))}
 	}
 	return in.Cadence, addresses, buildings, nil
 }

@@ -58,6 +58,9 @@ type ReportSchedule struct {
 	Buildings []string // the buildings reported on; all when empty
 	Created   time.Time
 	CreatedBy string // the name of the person who made it
+	// Language is the language of its letters and PDF, a code of
+	// i18n.Languages ("de"); English when empty.
+	Language string
 }
 
 // AccountReportSchedule is a schedule and its account.

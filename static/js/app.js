@@ -91,8 +91,12 @@
   function running() {
     var el = document.querySelector("[data-running]");
     if (!el) return;
-    var text = el.getAttribute("data-running").replace(/[\\"]/g, "\\$&").replace(/[\r\n]+/g, " ");
-    document.documentElement.style.setProperty("--running", '"' + text + '"');
+    var quoted = function (s) { return '"' + s.replace(/[\\"]/g, "\\$&").replace(/[\r\n]+/g, " ") + '"'; };
+    var style = document.documentElement.style;
+    style.setProperty("--running", quoted(el.getAttribute("data-running")));
+    // The words of the page numbers, in the page's language: "Seite 2 von 5".
+    if (el.hasAttribute("data-page")) style.setProperty("--page", quoted(el.getAttribute("data-page") + " "));
+    if (el.hasAttribute("data-page-of")) style.setProperty("--page-of", quoted(" " + el.getAttribute("data-page-of") + " "));
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", running);

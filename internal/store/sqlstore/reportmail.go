@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -33,9 +34,9 @@ func (s *Store) ReportSchedules(ctx context.Context, account string) ([]store.Re
 	var out []store.ReportSchedule
 	var rs store.ReportSchedule
 	var addresses, buildings string
-	err = each(ctx, s.read, `SELECT id, cadence, addresses, buildings, created, created_by FROM report_schedules
+	err = each(ctx, s.read, `SELECT id, cadence, addresses, buildings, created, created_by, language FROM report_schedules
 		WHERE account_id = ? ORDER BY created, id`, []any{key},
-		[]any{&rs.ID, &rs.Cadence, &addresses, &buildings, s.d.ScanTime(&rs.Created), &rs.CreatedBy}, func() error {
+		[]any{&rs.ID, &rs.Cadence, &addresses, &buildings, s.d.ScanTime(&rs.Created), &rs.CreatedBy, &rs.Language}, func() error {
 			rs.Addresses, rs.Buildings = unlines(addresses), unlines(buildings)
 			out = append(out, rs)
 			return nil
@@ -49,11 +50,11 @@ func (s *Store) EveryReportSchedule(ctx context.Context, limit int) ([]store.Acc
 	var out []store.AccountReportSchedule
 	var rs store.AccountReportSchedule
 	var addresses, buildings string
-	err := each(ctx, s.read, `SELECT a.id, r.id, r.cadence, r.addresses, r.buildings, r.created, r.created_by
+	err := each(ctx, s.read, `SELECT a.id, r.id, r.cadence, r.addresses, r.buildings, r.created, r.created_by, r.language
 		FROM report_schedules r JOIN accounts a ON a.key = r.account_id
 		WHERE EXISTS (SELECT 1 FROM account_connections c WHERE c.account_id = r.account_id)
 		ORDER BY a.id, r.id LIMIT ?`, []any{limit},
-		[]any{&rs.Account, &rs.ID, &rs.Cadence, &addresses, &buildings, s.d.ScanTime(&rs.Created), &rs.CreatedBy}, func() error {
+		[]any{&rs.Account, &rs.ID, &rs.Cadence, &addresses, &buildings, s.d.ScanTime(&rs.Created), &rs.CreatedBy, &rs.Language}, func() error {
 			rs.Addresses, rs.Buildings = unlines(addresses), unlines(buildings)
 			out = append(out, rs)
 			return nil
@@ -83,8 +84,9 @@ func (s *Store) AddReportSchedule(ctx context.Context, account string, rs store.
 		case held >= max:
 			return store.ErrTooManySchedules
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO report_schedules (account_id, id, cadence, addresses, buildings, created, created_by)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, key, rs.ID, rs.Cadence, lines(rs.Addresses), lines(rs.Buildings), s.d.Time(rs.Created), rs.CreatedBy)
+		_, err := tx.Exec(ctx, `INSERT INTO report_schedules (account_id, id, cadence, addresses, buildings, created, created_by, language)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, key, rs.ID, rs.Cadence, lines(rs.Addresses), lines(rs.Buildings), s.d.Time(rs.Created), rs.CreatedBy,
+			cmp.Or(rs.Language, "en"))
 		return err
 	})
 }

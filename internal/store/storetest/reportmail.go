@@ -11,6 +11,45 @@ import (
 	"washboard/internal/store"
 )
 
+// testReportScheduleLanguage: a schedule keeps the language of its
+// letters, which reads back with it, also among every account's; one
+// kept without a language is English.
+func testReportScheduleLanguage(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	if err := s.ConnectAccount(ctx, store.Connection{Account: "a", Sealed: []byte("s"), Connected: t0}, store.Audit{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, rs := range []store.ReportSchedule{
+		{ID: "de", Cadence: "weekly", Addresses: []string{"ops@client.example"}, Created: t0, Language: "de"},
+		{ID: "fr", Cadence: "monthly", Addresses: []string{"ops@client.example"}, Created: t0.Add(time.Minute), Language: "fr"},
+		{ID: "none", Cadence: "monthly", Addresses: []string{"ops@client.example"}, Created: t0.Add(2 * time.Minute)},
+	} {
+		if err := s.AddReportSchedule(ctx, "a", rs, 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{"de": "de", "fr": "fr", "none": "en"}
+	got, err := s.ReportSchedules(ctx, "a")
+	if err != nil || len(got) != 3 {
+		t.Fatalf("schedules = %+v, %v", got, err)
+	}
+	for _, rs := range got {
+		if rs.Language != want[rs.ID] {
+			t.Errorf("schedule %s reads back in %q; want %q", rs.ID, rs.Language, want[rs.ID])
+		}
+	}
+	every, err := s.EveryReportSchedule(ctx, 10)
+	if err != nil || len(every) != 3 {
+		t.Fatalf("every schedule = %+v, %v", every, err)
+	}
+	for _, rs := range every {
+		if rs.Language != want[rs.ID] {
+			t.Errorf("among every account's, schedule %s is in %q; want %q", rs.ID, rs.Language, want[rs.ID])
+		}
+	}
+}
+
 // testReportMail: schedules kept per account and bounded; a period's
 // sending taken by one taker at a time, retried a bounded number of
 // times, never again once sent; gone with the account.
@@ -23,9 +62,9 @@ func testReportMail(t *testing.T, open func(*testing.T) store.Store) {
 		}
 	}
 	weekly := store.ReportSchedule{ID: "w1", Cadence: "weekly", Addresses: []string{"ops@client.example", "boss@client.example"},
-		Created: t0, CreatedBy: "Ana"}
+		Created: t0, CreatedBy: "Ana", Language: "en"}
 	monthly := store.ReportSchedule{ID: "m1", Cadence: "monthly", Addresses: []string{"ops@client.example"}, Buildings: []string{"b1", "b2"},
-		Created: t0.Add(time.Minute), CreatedBy: "Ben"}
+		Created: t0.Add(time.Minute), CreatedBy: "Ben", Language: "en"}
 	for _, rs := range []store.ReportSchedule{weekly, monthly} {
 		if err := s.AddReportSchedule(ctx, "a", rs, 2); err != nil {
 			t.Fatal(err)

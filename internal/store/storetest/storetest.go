@@ -112,6 +112,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"AuditLog", testAuditLog},
 		{"Organisations", testOrganisations},
 		{"ReportMail", testReportMail},
+		{"ReportScheduleLanguage", testReportScheduleLanguage},
 		{"PortfolioScreens", testPortfolioScreens},
 	} {
 		t.Run(c.name, func(t *testing.T) {
