@@ -66,6 +66,12 @@ func reportPages(mk *i18n.Localizer) map[string]templ.Component {
 			{Claim: domain.Claim{Name: "Ben Okafor", At: start.Add(time.Hour), Ended: start.Add(2 * time.Hour), EndedBy: domain.ClaimReleased}, Alert: report.AlertRow{Alert: open, Place: place}},
 			{Claim: domain.Claim{Name: "Ben Okafor", At: start.Add(time.Hour)}, Alert: report.AlertRow{Alert: open, Place: place}}}},
 			{Name: "Cleo Diaz", Rows: []report.HandledRow{{Claim: domain.Claim{Name: "Cleo Diaz", At: start}, Alert: report.AlertRow{Alert: closed, Place: place}}}}},
+		Done: []report.DoneRow{
+			{Done: domain.DoneReport{Name: "Ben Okafor", Outcome: domain.Refilled, At: start.Add(time.Hour)}, Alert: report.AlertRow{Alert: open, Place: place}, Contradiction: domain.StillOpen},
+			{Done: domain.DoneReport{Name: "Ben Okafor", Outcome: domain.Refilled, At: start.Add(time.Hour)}, Alert: report.AlertRow{Alert: closed, Place: place}, Contradiction: domain.StillEmpty},
+			{Done: domain.DoneReport{Name: "Cleo Diaz", Outcome: domain.BatteriesChanged, At: start.Add(time.Hour)}, Alert: report.AlertRow{Alert: closed, Place: place}},
+			{Done: domain.DoneReport{Name: "Cleo Diaz", Outcome: domain.FaultCleared, At: start.Add(time.Hour)}, Alert: report.AlertRow{Alert: closed, Place: place}},
+			{Done: domain.DoneReport{Name: "Cleo Diaz", Outcome: domain.CouldNotFix, Reason: "back in five", At: start.Add(time.Hour)}, Alert: report.AlertRow{Alert: open, Place: place}}},
 	}
 	full := ShiftReport{Page: page, Report: r, Scope: mk.T("report.whole_account"), Zone: cet, PrintedAt: now, AsOf: now,
 		Sources: []string{mk.T("report.read_just_now")}, Gaps: []string{mk.T("report.gap_claims", "max", "500")}, InProgress: true,

@@ -278,6 +278,21 @@ func TestMyWorkDoneIsKeptOnceAndAContradictionIsShown(t *testing.T) {
 	if got := strings.Join(strings.Fields(maria.get(claimPage).doc(t).Find(".claim-done p").Text()), " "); got != "" {
 		t.Errorf("staff's page of the alert says %q of the report; it is the supervisors'", got)
 	}
+
+	// The shift report of the time lists the report, contradicted, in
+	// words; its CSV says how.
+	period := url.Values{"from": {done[alertID].At.Add(-time.Hour).In(a.cfg.Zone).Format("2006-01-02T15:04")},
+		"to": {a.clock.Now().Add(time.Minute).In(a.cfg.Zone).Format("2006-01-02T15:04")}}
+	row := boss.get("/reports/shift?"+period.Encode()).doc(t).Find("#table-done tbody tr")
+	if got := strings.Join(row.Find("td").Map(func(_ int, td *goquery.Selection) string { return strings.TrimSpace(td.Text()) }), " | "); row.Length() != 1 || !strings.HasPrefix(got, "Maria | Refilled | ") ||
+		!strings.Contains(got, "Contradicted: the alert is still open") {
+		t.Errorf("the shift report's reported done: %d rows, %q; want Maria's refill, contradicted as still open", row.Length(), got)
+	}
+	period.Set("table", "done")
+	if csv := boss.get("/reports/shift.csv?" + period.Encode()).body; !strings.Contains(csv, "Maria,refilled,,"+alertID+",") ||
+		!strings.Contains(csv, ",still_open,") {
+		t.Errorf("the report's CSV of reported done:\n%s", csv)
+	}
 }
 
 // A viewer sees "My work" without its actions, and the server refuses

@@ -233,6 +233,8 @@ func csvTableLabel(c echo.Context, t report.CSVTable) string {
 		return tr(c, "report.csv_runningout")
 	case "handled":
 		return tr(c, "report.handled")
+	case "done":
+		return tr(c, "report.done")
 	}
 	return t.Label
 }

@@ -177,7 +177,7 @@ func (s *Service) Report(ctx context.Context, account string, sc domain.Building
 	}
 	if len(done) > maxReportClaims {
 		done = done[:maxReportClaims]
-		out.Gaps = append(out.Gaps, fmt.Sprintf("More than %d reports of work done were made during the period: the first %d are listed.", maxReportClaims, maxReportClaims))
+		out.Gaps = append(out.Gaps, l.T("report.gap_done", "max", l.Number(maxReportClaims)))
 	}
 	// The next shift begins as the period ends and lasts as long.
 	in := report.Input{Period: p, Alerts: alerts, Places: places, Devices: devices, DevicesCurrent: devicesCurrent, Claims: claims,
