@@ -321,6 +321,9 @@ type RefillTotal struct {
 type RefillItem struct {
 	Count int
 	Noun  string // "tissue rolls", "battery sets"
+	// Words are the count and noun in the page's language ("12 tissue
+	// rolls"), which the alerts page shows; "" for number and Noun.
+	Words string
 }
 
 // ErrorPage says what went wrong in words.

@@ -11,6 +11,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/views"
 	"washboard/web/httpkit"
 )
@@ -162,7 +163,8 @@ func (s *Server) listAlerts(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		return &renderedPage{title: "Alerts", nav: "alerts", crumbs: []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Alerts"}}, live: live}, nil
+		l := i18n.From(ctx)
+		return &renderedPage{title: l.T("nav.alerts"), nav: "alerts", crumbs: []views.Crumb{{Label: l.T("nav.overview"), Href: "/"}, {Label: l.T("nav.alerts")}}, live: live}, nil
 	})
 }
 
@@ -174,7 +176,7 @@ func (s *Server) alerts(ctx context.Context, q alertQuery, self string, now time
 		return views.Alerts{}, err
 	}
 	m := views.Alerts{Page: views.Page{Zone: s.cfg.Zone}, Total: pg.Total, Truncated: pg.Total > len(pg.Alerts.Alerts), Self: self,
-		Rows: withLevels(withRunsOut(withClaims(alertRows(pg.Alerts, now), pg.Claims, self), pg.RunsOut, now), pg.Levels), Filter: alertFilterView(q, pg), RefillTotals: refillTotals(pg.Refills)}
+		Rows: withLevels(withRunsOut(ctx, withClaims(alertRows(pg.Alerts, now), pg.Claims, self), pg.RunsOut, now), pg.Levels), Filter: alertFilterView(ctx, q, pg), RefillTotals: refillTotalsIn(ctx, pg.Refills)}
 	m.CSVHref = "/alerts.csv"
 	if v := q.values(); len(v) > 0 {
 		m.CSVHref += "?" + v.Encode()
@@ -182,37 +184,38 @@ func (s *Server) alerts(ctx context.Context, q alertQuery, self string, now time
 	return m, nil
 }
 
-func alertFilterView(q alertQuery, pg dashboard.AlertsPage) views.AlertFilter {
+func alertFilterView(ctx context.Context, q alertQuery, pg dashboard.AlertsPage) views.AlertFilter {
+	l := i18n.From(ctx)
 	f := views.AlertFilter{From: q.from, To: q.to, Active: len(q.values()) > 0}
-	f.Buildings = []views.Option{{Value: "", Label: "All buildings", Selected: q.BuildingID == ""}}
+	f.Buildings = []views.Option{{Value: "", Label: l.T("alerts.all_buildings"), Selected: q.BuildingID == ""}}
 	for _, b := range pg.Buildings {
 		f.Buildings = append(f.Buildings, views.Option{Value: b.ID, Label: b.Name, Selected: b.ID == q.BuildingID})
 	}
-	f.Floors = []views.Option{{Value: "", Label: "All floors", Selected: q.FloorID == ""}}
+	f.Floors = []views.Option{{Value: "", Label: l.T("alerts.all_floors"), Selected: q.FloorID == ""}}
 	for _, fl := range pg.Floors {
 		f.Floors = append(f.Floors, views.Option{Value: fl.ID, Label: fl.Name, Selected: fl.ID == q.FloorID})
 	}
-	f.Rooms = []views.Option{{Value: "", Label: "All rooms", Selected: q.RoomID == ""}}
+	f.Rooms = []views.Option{{Value: "", Label: l.T("alerts.all_rooms"), Selected: q.RoomID == ""}}
 	for _, r := range pg.Rooms {
 		f.Rooms = append(f.Rooms, views.Option{Value: r.ID, Label: r.Name, Selected: r.ID == q.RoomID})
 	}
-	f.Types = []views.Option{{Value: "", Label: "All types", Selected: q.Type == ""}}
+	f.Types = []views.Option{{Value: "", Label: l.T("format.all_types"), Selected: q.Type == ""}}
 	known := false
 	for _, t := range domain.AlertTypes {
 		known = known || t == q.Type
-		f.Types = append(f.Types, views.Option{Value: string(t), Label: t.Label(), Selected: t == q.Type})
+		f.Types = append(f.Types, views.Option{Value: string(t), Label: views.AlertTypeName(ctx, t), Selected: t == q.Type})
 	}
 	if q.Type != "" && !known {
 		f.Types = append(f.Types, views.Option{Value: string(q.Type), Label: q.Type.Label(), Selected: true})
 	}
-	for _, st := range []struct{ v, l string }{{"open", "Open"}, {"closed", "Closed"}, {"all", "Open and closed"}} {
+	for _, st := range []struct{ v, l string }{{"open", l.T("format.status_open")}, {"closed", l.T("format.status_closed")}, {"all", l.T("alerts.status_both")}} {
 		f.Statuses = append(f.Statuses, views.Option{Value: st.v, Label: st.l, Selected: st.v == q.status})
 	}
-	f.RunsOut = runsOutOptions(q.within)
-	f.Sorts = sortOptions("Overdue first, then oldest", q.BySoonestOut)
-	f.Resolutions = []views.Option{{Value: "", Label: "Any resolution", Selected: q.Resolution == ""}}
+	f.RunsOut = runsOutOptions(ctx, q.within)
+	f.Sorts = sortOptions(ctx, l.T("alerts.sort_default"), q.BySoonestOut)
+	f.Resolutions = []views.Option{{Value: "", Label: l.T("alerts.any_resolution"), Selected: q.Resolution == ""}}
 	for _, r := range domain.Resolutions {
-		f.Resolutions = append(f.Resolutions, views.Option{Value: strings.ToLower(string(r)), Label: r.Label(), Selected: r == q.Resolution})
+		f.Resolutions = append(f.Resolutions, views.Option{Value: strings.ToLower(string(r)), Label: views.ResolutionName(ctx, r), Selected: r == q.Resolution})
 	}
 	return f
 }
@@ -220,18 +223,26 @@ func alertFilterView(q alertQuery, pg dashboard.AlertsPage) views.AlertFilter {
 // refillTotals says per floor what the open consumable_out and
 // battery_out alerts of the view ask staff to bring.
 func refillTotals(refills []dashboard.FloorRefill) []views.RefillTotal {
+	return refillTotalsIn(context.Background(), refills)
+}
+
+// refillTotalsIn is refillTotals with their words (RefillItem.Words) in
+// the language of ctx.
+func refillTotalsIn(ctx context.Context, refills []dashboard.FloorRefill) []views.RefillTotal {
 	var out []views.RefillTotal
 	for _, r := range refills {
 		t := views.RefillTotal{Building: r.Building, Floor: r.Floor}
 		for _, it := range r.Items {
 			noun := domain.DeviceType(it.Kind).RefillNoun(it.Count)
+			words := views.RefillCount(ctx, domain.DeviceType(it.Kind), it.Count)
 			if it.Kind == dashboard.RefillBattery {
 				noun = "battery sets"
 				if it.Count == 1 {
 					noun = "battery set"
 				}
+				words = views.BatterySets(ctx, it.Count)
 			}
-			t.Items = append(t.Items, views.RefillItem{Count: it.Count, Noun: noun})
+			t.Items = append(t.Items, views.RefillItem{Count: it.Count, Noun: noun, Words: words})
 		}
 		out = append(out, t)
 	}

@@ -49,16 +49,16 @@ func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem 
 	ss := sessionOf(c)
 	v, err := s.dash.ClaimOf(c.Request().Context(), ss.Account, s.scopeOf(c), c.Param("id"))
 	if errors.Is(err, dashboard.ErrNoOpenAlert) {
-		return render(c, http.StatusNotFound, views.ClaimGonePage(views.ClaimGone{Page: s.page(c, "Alert closed", "alerts"), Back: claimBack(in.Back)}))
+		return render(c, http.StatusNotFound, views.ClaimGonePage(views.ClaimGone{Page: s.page(c, tr(c, "alerts.gone_title"), "alerts"), Back: claimBack(in.Back)}))
 	}
 	if err != nil {
 		return err
 	}
 	now := s.clock.Now()
-	m := views.Claim{Page: s.page(c, "Who is on it", "alerts"), Back: claimBack(in.Back), Problem: problem, Name: ss.PersonName, Note: in.Note,
+	m := views.Claim{Page: s.page(c, tr(c, "format.col_who"), "alerts"), Back: claimBack(in.Back), Problem: problem, Name: ss.PersonName, Note: in.Note,
 		Alert: alertRow(v.Alert, v.Location, v.Places, now)}
 	m.Alert.Level = levelView(v.Level, v.LevelOK)
-	m.Page.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Alerts", Href: "/alerts"}, {Label: "Who is on it"}}
+	m.Page.Crumbs = []views.Crumb{{Label: tr(c, "nav.overview"), Href: "/"}, {Label: tr(c, "nav.alerts"), Href: "/alerts"}, {Label: tr(c, "format.col_who")}}
 	if v.Claim.Name != "" {
 		m.Alert.Claim = claimView(v.Claim)
 	}
@@ -76,7 +76,7 @@ func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem 
 	if claimsForOthers(ss) && v.Done.Name != "" {
 		m.Done, m.DoneContradicted = doneWords(v.Done, s.cfg.Zone), v.Contradicted
 		if v.Contradicted {
-			m.Done += ", but the alert is still open"
+			m.Done = tr(c, "alerts.done_contradicted", "done", m.Done)
 		}
 	}
 	m.MayRelease = v.Claim.Name == "" || mayEndClaim(ss, v.Claim)
@@ -127,7 +127,7 @@ func (s *Server) releaseClaim(c echo.Context) error {
 	}
 	sc := s.scopeOf(c)
 	if v, err := s.dash.ClaimOf(c.Request().Context(), ss.Account, sc, c.Param("id")); err == nil && v.Claim.Name != "" && !mayEndClaim(ss, v.Claim) {
-		return &httpkit.Error{Code: http.StatusForbidden, Msg: "This is " + v.Claim.Name + "'s claim: only they, or a supervisor, admin or owner, can end it."}
+		return &httpkit.Error{Code: http.StatusForbidden, Msg: tr(c, "alerts.not_yours", "name", v.Claim.Name)}
 	}
 	err := s.dash.Release(c.Request().Context(), ss.Account, sc, c.Param("id"))
 	if errors.Is(err, dashboard.ErrNoOpenAlert) {
