@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -48,12 +49,16 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 	switch kind, err := s.dash.CheckScope(ctx, account, q.scope, dashboard.Scope{Building: q.BuildingID, Floor: q.FloorID, Room: q.RoomID}); {
 	case err != nil:
 		return q, err
+	case kind == "floor":
+		return q, httpkit.BadParamSaid(kind, tr(c, "alerts.bad_floor"))
+	case kind == "room":
+		return q, httpkit.BadParamSaid(kind, tr(c, "alerts.bad_room"))
 	case kind != "":
-		return q, httpkit.BadParam(kind, "names no %s of this account", kind)
+		return q, httpkit.BadParamSaid(kind, tr(c, "alerts.bad_building"))
 	}
 	if t := c.QueryParam("type"); t != "" {
 		if !alertTypePattern.MatchString(t) {
-			return q, httpkit.BadParam("type", "must be an alert type such as consumable_out, not %q", httpkit.Clip(t))
+			return q, httpkit.BadParamSaid("type", tr(c, "alerts.bad_type", "value", clipQuoted(t)))
 		}
 		q.Type = domain.AlertType(t)
 	}
@@ -65,7 +70,7 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 	case "all":
 		q.status = st
 	default:
-		return q, httpkit.BadParam("status", "must be open, closed or all, not %q", httpkit.Clip(st))
+		return q, httpkit.BadParamSaid("status", tr(c, "alerts.bad_status", "value", clipQuoted(st)))
 	}
 	if r := c.QueryParam("resolution"); r != "" {
 		res := domain.Resolution(strings.ToUpper(r))
@@ -74,7 +79,7 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 			known = known || k == res
 		}
 		if !known {
-			return q, httpkit.BadParam("resolution", "must be resolved, resolved_by_offline or resolved_by_user, not %q", httpkit.Clip(r))
+			return q, httpkit.BadParamSaid("resolution", tr(c, "alerts.bad_resolution", "value", clipQuoted(r)))
 		}
 		q.Resolution = res
 		if q.status == "open" {
@@ -86,7 +91,7 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 		return q, err
 	}
 	if q.within.value != "" && q.Status == domain.AlertClosed {
-		return q, httpkit.BadParam("runs_out", "chooses open alerts by when their dispenser runs out, so it cannot go with closed ones (status or resolution)")
+		return q, httpkit.BadParamSaid("runs_out", tr(c, "alerts.bad_runs_out_closed"))
 	}
 	if q.BySoonestOut, err = parseSortByRunOut(c); err != nil {
 		return q, err
@@ -101,7 +106,7 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 		q.To = q.To.AddDate(0, 0, 1) // to is inclusive
 	}
 	if !q.From.IsZero() && !q.To.IsZero() && !q.From.Before(q.To) {
-		return q, httpkit.BadParam("to", "(%s) must not be before from (%s)", q.to, q.from)
+		return q, httpkit.BadParamSaid("to", tr(c, "alerts.bad_to", "to", q.to, "from", q.from))
 	}
 	return q, nil
 }
@@ -114,10 +119,17 @@ func (s *Server) parseDay(c echo.Context, param string) (time.Time, string, erro
 	}
 	t, err := time.ParseInLocation("2006-01-02", v, s.cfg.Zone)
 	if err != nil {
-		return time.Time{}, "", httpkit.BadParam(param, "must be a date such as 2026-11-22, not %q", httpkit.Clip(v))
+		if param == "to" {
+			return time.Time{}, "", httpkit.BadParamSaid(param, tr(c, "alerts.bad_date_to", "value", clipQuoted(v)))
+		}
+		return time.Time{}, "", httpkit.BadParamSaid(param, tr(c, "alerts.bad_date_from", "value", clipQuoted(v)))
 	}
 	return t, v, nil
 }
+
+// clipQuoted is a value a message repeats, clipped and quoted as Go quotes
+// it: "teapot".
+func clipQuoted(v string) string { return fmt.Sprintf("%q", httpkit.Clip(v)) }
 
 // values gives the filter back as URL parameters.
 func (q alertQuery) values() url.Values {

@@ -175,13 +175,13 @@ func parseDeviceFilter(c echo.Context) (deviceFilter, error) {
 	if t := c.QueryParam("type"); t != "" {
 		f.Type = domain.DeviceType(t)
 		if !f.Type.Known() {
-			return f, httpkit.BadParam("type", "must be one of tissue, towel, soap, sanitizer or collector, not %q", httpkit.Clip(t))
+			return f, httpkit.BadParamSaid("type", tr(c, "place.bad_type", "value", clipQuoted(t)))
 		}
 	}
 	if h := c.QueryParam("health"); h != "" {
 		v, ok := domain.ParseHealth(h)
 		if !ok {
-			return f, httpkit.BadParam("health", "must be one of ok, attention, action or offline, not %q", httpkit.Clip(h))
+			return f, httpkit.BadParamSaid("health", tr(c, "place.bad_health", "value", clipQuoted(h)))
 		}
 		f.Health = &v
 	}
@@ -202,7 +202,7 @@ func parseRunsOut(c echo.Context) (runsOutOption, error) {
 	}
 	i := slices.IndexFunc(runsOutWithin, func(o runsOutOption) bool { return o.value == w })
 	if i < 0 {
-		return runsOutOption{}, httpkit.BadParam("runs_out", "must be one of 2h, 4h, 8h, 24h or 48h, not %q", httpkit.Clip(w))
+		return runsOutOption{}, httpkit.BadParamSaid("runs_out", tr(c, "format.bad_runs_out", "value", clipQuoted(w)))
 	}
 	return runsOutWithin[i], nil
 }
@@ -216,7 +216,7 @@ func parseSortByRunOut(c echo.Context) (bool, error) {
 	case "runs_out":
 		return true, nil
 	default:
-		return false, httpkit.BadParam("sort", "must be runs_out (what runs out first at the top) or empty, not %q", httpkit.Clip(o))
+		return false, httpkit.BadParamSaid("sort", tr(c, "format.bad_sort", "value", clipQuoted(o)))
 	}
 }
 

@@ -19,7 +19,7 @@ func (s *Server) searchLocations(c echo.Context) error {
 	ss := sessionOf(c)
 	q := c.QueryParam("q")
 	if utf8.RuneCountInString(q) > 100 {
-		return httpkit.BadParam("q", "is longer than 100 characters")
+		return httpkit.BadParamSaid("q", tr(c, "search.too_long"))
 	}
 	m := views.Search{Page: s.page(c, tr(c, "layout.search_button"), "search"), Query: q}
 	m.Crumbs = []views.Crumb{{Label: tr(c, "nav.overview"), Href: "/"}, {Label: tr(c, "layout.search_button")}}
