@@ -83,7 +83,7 @@ func alertRows() []AlertRow {
 			LocationName: "Sink Left", LocationHref: "/locations/18", Where: "North Tower › Level 3 › Staff Kitchen 3.20", Now: now})
 	}
 	closed := AlertRow{ID: "c9", Type: domain.AlertBatteryOut, Created: now.Add(-3 * time.Hour), Resolved: now.Add(-time.Hour),
-		TimeToResolve: 30 * time.Second, LocationName: "Stall 4", Now: now}
+		TimeToResolve: 30 * time.Second, LocationID: "99", Now: now}
 	return append([]AlertRow{open, claimed}, append(rows, closed)...)
 }
 
@@ -225,6 +225,7 @@ func TestAlertsPagesSpeakTheirLanguage(t *testing.T) {
 		{"de", "alerts", ".alerts-table tbody tr:nth-child(4) .status", "Geschlossen: Gerät ging offline — evtl. nicht behoben"},
 		{"fr", "alerts", ".alerts-table tbody tr:first-child .claim-take", "Je m’en charge : Produit épuisé, Stall 2"},
 		{"fr", "alerts-none", ".empty", "Aucune alerte ouverte."},
+		{"de", "alerts", ".alerts-table tbody tr:last-child td[data-label='Standort']", "Standort 99"},
 		{"de", "claim", ".claim-current p", "Maria Rossi, gerade eben"},
 		{"fr", "location-card", ".card-alerts li:nth-child(2) .claim-since", "— 1 h 20 min"},
 		{"es", "claim", ".claim-form button[type=submit]", "Pasarla a esta persona"},

@@ -253,7 +253,8 @@ type AlertRow struct {
 	Resolution    domain.Resolution
 	TimeToResolve time.Duration
 	RefillCount   int
-	LocationName  string
+	LocationName  string // "" when the account's layout has no such location
+	LocationID    string
 	LocationHref  string
 	Where         string
 	MACs          []string

@@ -269,3 +269,12 @@ func relativeWords(ctx context.Context) string {
 	}
 	return string(b)
 }
+
+// alertLocation names an alert's location: its name, or its id when the
+// account's layout does not have it.
+func alertLocation(ctx context.Context, a AlertRow) string {
+	if a.LocationName != "" {
+		return a.LocationName
+	}
+	return tr(ctx, "format.location_id", "id", a.LocationID)
+}

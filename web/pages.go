@@ -85,12 +85,10 @@ func alertRow(a domain.Alert, l domain.Location, p dashboard.Places, now time.Ti
 	r := views.AlertRow{
 		ID: a.ID, Type: a.Type, Open: a.Open(), Overdue: a.Overdue, Created: a.Created, Resolved: a.Resolved,
 		Resolution: a.Resolution, TimeToResolve: a.TimeToResolve(), RefillCount: a.RefillCount,
-		LocationName: l.Name, Where: p.Where(l.RoomID), MACs: a.MACs, Now: now,
+		LocationName: l.Name, LocationID: a.LocationID, Where: p.Where(l.RoomID), MACs: a.MACs, Now: now,
 	}
 	if l.ID != "" {
 		r.LocationHref = "/locations/" + l.ID
-	} else {
-		r.LocationName = "Location " + a.LocationID
 	}
 	return r
 }
