@@ -427,6 +427,21 @@ func deviceLabel(ctx context.Context, t domain.DeviceType, devices int, position
 	case t == domain.Collector:
 		return DeviceTypeName(ctx, t)
 	}
+	return dispenserName(ctx, t)
+}
+
+// dispenserName is a dispenser of type t in words: "Towel dispenser".
+func dispenserName(ctx context.Context, t domain.DeviceType) string {
+	switch t {
+	case domain.Tissue:
+		return tr(ctx, "device.dispenser_tissue")
+	case domain.Towel:
+		return tr(ctx, "device.dispenser_towel")
+	case domain.Soap:
+		return tr(ctx, "device.dispenser_soap")
+	case domain.Sanitizer:
+		return tr(ctx, "device.dispenser_sanitizer")
+	}
 	return tr(ctx, "device.dispenser_of", "type", DeviceTypeName(ctx, t))
 }
 

@@ -243,6 +243,7 @@ func TestAlertsPagesSpeakTheirLanguage(t *testing.T) {
 		{"de", "building", "#parts-heading", "Etagen"},
 		{"fr", "room-empty", ".empty", "Il n’y a aucun emplacement d’appareil ici."},
 		{"de", "location", "#history-heading", "Die letzten 7 Tage"},
+		{"de", "location", ".history-rows caption", "Toilettenpapierspender: Füllstände und Ereignisse"},
 		{"fr", "location", ".history-rows tbody tr:first-child td:last-child", "Début des 7 jours"},
 		{"es", "location", ".chart-day", "dom 15"},
 		{"de", "location-gateway", ".history-rows tbody tr:nth-child(2) td:last-child", "Offline gegangen (zuletzt gehört)"},
