@@ -67,6 +67,16 @@ func TestAlertsAndPlacesSpeakTheReadersLanguage(t *testing.T) {
 	if got := b.get("/search?q=x&lang=fr").doc(t).Find("h1").Text(); got != "Rechercher" {
 		t.Errorf("the French search is headed %q", got)
 	}
+
+	claim := "/alerts/" + a.anOpenAlert().ID + "/claim"
+	if got := b.get(claim + "?lang=de").doc(t).Find("title").Text(); !strings.HasPrefix(got, "Wer kümmert sich") {
+		t.Errorf("the German claim page is titled %q", got)
+	}
+	me := a.owner(a.accountOf(false)).PersonID
+	r = b.post(claim, url.Values{"csrf_token": {b.pageCSRF(claim)}, "person": {me}, "note": {"Bell\x07"}})
+	if want := "Die Notiz enthält Steuerzeichen."; r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.body, want) {
+		t.Errorf("a claim's note of control characters in German = %d; want 422 saying %q", r.StatusCode, want)
+	}
 }
 
 // TestRunsOutIsSaidInTheReadersLanguage: when a dispenser runs out is

@@ -2,12 +2,14 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/views"
 	"washboard/web/form"
 	"washboard/web/httpkit"
@@ -109,7 +111,7 @@ func (s *Server) claimAlert(c echo.Context) error {
 	var ce dashboard.ClaimError
 	switch {
 	case errors.As(err, &ce):
-		return s.renderClaim(c, http.StatusUnprocessableEntity, in, ce.Error()+".")
+		return s.renderClaim(c, http.StatusUnprocessableEntity, in, claimProblem(c, ce))
 	case errors.Is(err, dashboard.ErrNoOpenAlert):
 		return s.renderClaim(c, http.StatusNotFound, in, "")
 	case err != nil:
@@ -137,6 +139,29 @@ func (s *Server) releaseClaim(c echo.Context) error {
 		return err
 	}
 	return redirect(c, claimBack(in.Back))
+}
+
+// claimProblem says why a claim's name or note cannot be kept, in the
+// reader's language.
+func claimProblem(c echo.Context, ce dashboard.ClaimError) string {
+	note := ce.Field == dashboard.ClaimNote
+	switch {
+	case ce.Reason == dashboard.ClaimNeeded:
+		return tr(c, "alerts.name_needed")
+	case ce.Reason == dashboard.ClaimNotText && note:
+		return tr(c, "alerts.note_not_text")
+	case ce.Reason == dashboard.ClaimNotText:
+		return tr(c, "alerts.name_not_text")
+	case ce.Reason == dashboard.ClaimControlChars && note:
+		return tr(c, "alerts.note_control")
+	case ce.Reason == dashboard.ClaimControlChars:
+		return tr(c, "alerts.name_control")
+	case note && ce.Reason == fmt.Sprintf(dashboard.ClaimTooLong, domain.MaxClaimNote):
+		return tr(c, "alerts.note_too_long", "limit", i18n.From(c.Request().Context()).Number(domain.MaxClaimNote))
+	case ce.Reason == fmt.Sprintf(dashboard.ClaimTooLong, domain.MaxClaimName):
+		return tr(c, "alerts.name_too_long", "limit", i18n.From(c.Request().Context()).Number(domain.MaxClaimName))
+	}
+	return ce.Error() + "."
 }
 
 // claimant is whom the claim form puts on the alert: the session's
