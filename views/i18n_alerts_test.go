@@ -20,9 +20,9 @@ func init() {
 	pageDataParts = append(pageDataParts, `North Tower|Level 3|Stall \d|Men's Restroom 3\.12|Staff Kitchen 3\.20|Sink Left|`+
 		`[Tt]he service answered 503|A1B2C3D4E5F6|C0FFEE000001|B1B2B3B4B5B6|Maria Rossi|Ben Okafor|Bring gloves|the service answered 503|Refilled at 14:05|stall|`+
 		`Shelf|Gen 9|the service said no|2026-11-14|2026-11-21`)
-	// The service levels' badges and counts are another part's, and still
-	// English.
-	notYetConverted = append(notYetConverted, "span.level", ".alert-level", ".level-counts")
+	// Why a service level's clock stopped is the measure's own words,
+	// still English.
+	notYetConverted = append(notYetConverted, ".level-explanation")
 }
 
 // alertsPage is a page of the part's, signed in, its freshness live.
@@ -73,6 +73,8 @@ func gatewayCard() DeviceCard {
 func alertRows() []AlertRow {
 	open := sampleAlert()
 	open.ClaimHref = "/alerts/a1/claim"
+	open.Level = &Level{State: "at-risk", Claim: LevelOutcome{State: "at-risk", Target: 15 * time.Minute, Used: 13 * time.Minute, Deadline: now.Add(2 * time.Minute)},
+		Resolve: LevelOutcome{State: "pending", Target: time.Hour, Used: 13 * time.Minute}}
 	claimed := sampleAlert()
 	claimed.ID, claimed.Type, claimed.Overdue, claimed.LocationHref, claimed.Where = "a4", domain.AlertSystem, false, "", ""
 	claimed.Claim, claimed.ClaimHref = &ClaimView{Name: "Maria Rossi", Note: "Bring gloves", Since: now.Add(-30 * time.Second)}, "/alerts/a4/claim"
@@ -117,12 +119,19 @@ func alertsPages() map[string]templ.Component {
 		People: []Option{{Value: "p1", Label: "Maria Rossi"}, {Value: "p2", Label: "Ben Okafor", Selected: true}},
 		Done:   "Refilled at 14:05", DoneContradicted: true}
 	claim.Alert.Overdue = true
+	claim.Alert.Level = &Level{State: "missed", Claim: LevelOutcome{State: "missed", Target: 15 * time.Minute, Used: 20 * time.Minute},
+		Resolve: LevelOutcome{State: "pending", Target: time.Hour, Used: 20 * time.Minute}, Explanation: "The clock stopped."}
+	staffLevels := []*Level{{State: "met", Claim: LevelOutcome{State: "met", Target: time.Hour, Used: time.Minute}}, {State: "pending", Resolve: LevelOutcome{State: "not-applicable"}}}
 	staffClaim := Claim{Page: page, Alert: alertRows()[0], Name: "Ana Lima", Action: "/alerts/a1/claim", Back: "/alerts", NameFixed: true}
+	staffClaim.Alert.Level = staffLevels[0]
+	pendingClaim := staffClaim
+	pendingClaim.Alert.Level = staffLevels[1]
 
 	overview := sampleOverview()
 	overview.Page = page
 	overview.Buildings[0].Detail = marked("8 floors")
 	overview.Levels = &LevelCounts{AtRisk: 2, Missed: 1}
+	overview.Buildings[0].Levels = &LevelCounts{AtRisk: 1}
 	overview.Alerts = []AlertRow{alertRows()[0], alertRows()[1]}
 	emptyOverview := Overview{Page: page}
 
@@ -168,6 +177,7 @@ func alertsPages() map[string]templ.Component {
 		"alerts-no-match":         AlertsPage(noMatch),
 		"claim":                   ClaimPage(claim),
 		"claim-staff":             ClaimPage(staffClaim),
+		"claim-pending":           ClaimPage(pendingClaim),
 		"claim-gone":              ClaimGonePage(ClaimGone{Page: page, Back: "/alerts"}),
 		"overview":                Frame(page, OverviewContent(overview)),
 		"overview-empty":          Frame(page, OverviewContent(emptyOverview)),
@@ -226,6 +236,10 @@ func TestAlertsPagesSpeakTheirLanguage(t *testing.T) {
 		{"fr", "alerts", ".alerts-table tbody tr:first-child .claim-take", "Je m’en charge : Produit épuisé, Stall 2"},
 		{"fr", "alerts-none", ".empty", "Aucune alerte ouverte."},
 		{"de", "alerts", ".alerts-table tbody tr:last-child td[data-label='Standort']", "Standort 99"},
+		{"de", "claim", ".alert-level li:first-child", "Zeit bis zur Übernahme: verfehlt, 20 Min. von 15 Min. vergangen."},
+		{"es", "claim", ".alert-level p .level", "Objetivo incumplido"},
+		{"fr", "alerts", ".alerts-table tbody tr:first-child .level", "Objectif menacé"},
+		{"de", "overview", ".place-card .level-counts", "1 gefährdet 0 verfehlt"},
 		{"de", "claim", ".claim-current p", "Maria Rossi, gerade eben"},
 		{"fr", "location-card", ".card-alerts li:nth-child(2) .claim-since", "— 1 h 20 min"},
 		{"es", "claim", ".claim-form button[type=submit]", "Pasarla a esta persona"},
