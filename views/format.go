@@ -57,43 +57,49 @@ func machineTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// ago is how long before now t was: "just now", "5 min ago", "3 h ago",
-// "2 days ago". A t after now (clocks a little apart) is "just now".
-func ago(t, now time.Time) string {
+// ago is how long before now t was, in English: see agoIn.
+func ago(t, now time.Time) string { return agoIn(context.Background(), t, now) }
+
+// agoIn is how long before now t was, in the page's language: "just now",
+// "5 min ago", "3 h ago", "2 days ago". A t after now (clocks a little
+// apart) is "just now". static/js/app.js says the same from the same
+// messages (relativeWords).
+func agoIn(ctx context.Context, t, now time.Time) string {
 	d := now.Sub(t)
 	switch {
 	case d < time.Minute:
-		return "just now"
+		return tr(ctx, "format.just_now")
 	case d < time.Hour:
-		return strconv.Itoa(int(d/time.Minute)) + " min ago"
+		return trn(ctx, "format.minutes_ago", int(d/time.Minute))
 	case d < 24*time.Hour:
-		return strconv.Itoa(int(d/time.Hour)) + " h ago"
-	case d < 48*time.Hour:
-		return "1 day ago"
+		return trn(ctx, "format.hours_ago", int(d/time.Hour))
 	}
-	return strconv.Itoa(int(d/(24*time.Hour))) + " days ago"
+	return trn(ctx, "format.days_ago", int(d/(24*time.Hour)))
 }
 
-// duration is a length of time in words, to the minute: "45 min",
-// "1 h 20 min", "2 days 3 h".
-func duration(d time.Duration) string {
+// duration is a length of time in English words: see durationIn.
+func duration(d time.Duration) string { return durationIn(context.Background(), d) }
+
+// durationIn is a length of time in words, to the minute, in the page's
+// language: "45 min", "1 h 20 min", "2 days 3 h".
+func durationIn(ctx context.Context, d time.Duration) string {
 	if d < time.Minute {
-		return "under 1 min"
+		return tr(ctx, "format.under_a_minute")
 	}
 	days, hours, minutes := int(d/(24*time.Hour)), int(d/time.Hour)%24, int(d/time.Minute)%60
 	var parts []string
 	if days > 0 {
-		parts = append(parts, plural(days, "day", "days"))
+		parts = append(parts, trn(ctx, "format.days", days))
 		if hours > 0 {
-			parts = append(parts, strconv.Itoa(hours)+" h")
+			parts = append(parts, trn(ctx, "format.hours", hours))
 		}
 		return strings.Join(parts, " ")
 	}
 	if hours > 0 {
-		parts = append(parts, strconv.Itoa(hours)+" h")
+		parts = append(parts, trn(ctx, "format.hours", hours))
 	}
 	if minutes > 0 {
-		parts = append(parts, strconv.Itoa(minutes)+" min")
+		parts = append(parts, trn(ctx, "format.minutes", minutes))
 	}
 	return strings.Join(parts, " ")
 }
@@ -146,52 +152,52 @@ func healthIcon(h domain.Health) string {
 
 // compartmentName names compartment i (from 0) of n: "Product" when there
 // is only one, "Roll 2" in a tissue dispenser, "Compartment 2" otherwise.
-func compartmentName(t domain.DeviceType, i, n int) string {
+func compartmentName(ctx context.Context, t domain.DeviceType, i, n int) string {
 	switch {
 	case n == 1:
-		return "Product"
+		return tr(ctx, "format.product")
 	case t == domain.Tissue:
-		return "Roll " + strconv.Itoa(i+1)
+		return tr(ctx, "format.roll", "n", i+1)
 	}
-	return "Compartment " + strconv.Itoa(i+1)
+	return tr(ctx, "format.compartment", "n", i+1)
 }
 
 // compartmentState is the level of a compartment in words: "10 % — low".
-func compartmentState(c domain.Compartment) string {
-	s := strconv.Itoa(c.Level) + " %"
+func compartmentState(ctx context.Context, c domain.Compartment) string {
 	switch {
 	case c.Out:
-		return s + " — out"
+		return tr(ctx, "format.level_out", "level", c.Level)
 	case c.Low:
-		return s + " — low"
+		return tr(ctx, "format.level_low", "level", c.Level)
 	}
-	return s
+	return tr(ctx, "format.level", "level", c.Level)
 }
 
 // batteryText is the battery in words: "Battery 15 % — low", "Battery not
 // reported".
-func batteryText(level *int, state domain.BatteryState) string {
-	s := "Battery"
-	if level != nil {
-		s += " " + strconv.Itoa(*level) + " %"
+func batteryText(ctx context.Context, level *int, state domain.BatteryState) string {
+	if level == nil {
+		switch state {
+		case domain.BatteryNormal:
+			return tr(ctx, "format.battery_normal")
+		case domain.BatteryLow:
+			return tr(ctx, "format.battery_low")
+		case domain.BatteryShutdown:
+			return tr(ctx, "format.battery_shutdown")
+		case domain.BatteryUnknown:
+			return tr(ctx, "format.battery_unreported")
+		}
+		return tr(ctx, "format.battery_state", "state", strings.ToLower(string(state)))
 	}
 	switch state {
-	case domain.BatteryNormal:
-		if level == nil {
-			s += " normal"
-		}
+	case domain.BatteryNormal, domain.BatteryUnknown:
+		return tr(ctx, "format.battery_level", "level", *level)
 	case domain.BatteryLow:
-		s += " — low"
+		return tr(ctx, "format.battery_level_low", "level", *level)
 	case domain.BatteryShutdown:
-		s += " — depleted, the device has shut down"
-	case domain.BatteryUnknown:
-		if level == nil {
-			s += " not reported"
-		}
-	default:
-		s += " — " + strings.ToLower(string(state))
+		return tr(ctx, "format.battery_level_shutdown", "level", *level)
 	}
-	return s
+	return tr(ctx, "format.battery_level_state", "level", *level, "state", strings.ToLower(string(state)))
 }
 
 // batteryIcon is the sprite symbol for a battery state.
@@ -206,45 +212,53 @@ func batteryIcon(state domain.BatteryState) string {
 }
 
 // faultText is a fault in words: "Jammed (tear bar)".
-func faultText(f domain.Fault) string {
-	if d := f.Detail(); d != "" {
-		return f.Label() + " (" + d + ")"
+func faultText(ctx context.Context, f domain.Fault) string {
+	if d := faultDetail(ctx, f); d != "" {
+		return tr(ctx, "format.fault_with_detail", "fault", faultName(ctx, f), "detail", d)
 	}
-	return f.Label()
+	return faultName(ctx, f)
 }
 
-// positionName is a device's position in words: "Left", "Right", "Main".
-func positionName(p string) string {
-	if p == "" {
-		return "Device"
+// positionName is a device's position in words: "Left", "Right", "Main";
+// a position Washboard does not know as the service names it.
+func positionName(ctx context.Context, p string) string {
+	switch p {
+	case "":
+		return tr(ctx, "format.position_none")
+	case "left":
+		return tr(ctx, "format.position_left")
+	case "right":
+		return tr(ctx, "format.position_right")
+	case "main":
+		return tr(ctx, "format.position_main")
 	}
 	return strings.ToUpper(p[:1]) + p[1:]
 }
 
 // refillText says what an open alert asks to bring: "Bring 2 tissue rolls",
 // or "" when it asks for nothing countable.
-func refillText(a AlertRow, t domain.DeviceType) string {
+func refillText(ctx context.Context, a AlertRow, t domain.DeviceType) string {
 	if a.RefillCount <= 0 {
 		return ""
 	}
 	if a.Type == domain.AlertBatteryOut {
-		return "Bring " + plural(a.RefillCount, "battery set", "battery sets")
+		return tr(ctx, "format.bring", "what", BatterySets(ctx, a.RefillCount))
 	}
-	return fmt.Sprintf("Bring %s %s", number(a.RefillCount), t.RefillNoun(a.RefillCount))
+	return tr(ctx, "format.bring", "what", RefillCount(ctx, t, a.RefillCount))
 }
 
 // statusText is an alert's status in words: "Open", "Resolved",
 // "Closed: device went offline — may not be fixed". Overdue is said apart.
-func statusText(a AlertRow) string {
+func statusText(ctx context.Context, a AlertRow) string {
 	if a.Open {
-		return "Open"
+		return tr(ctx, "format.status_open")
 	}
-	s := a.Resolution.Label()
+	s := ResolutionName(ctx, a.Resolution)
 	if s == "" {
-		s = "Closed"
+		s = tr(ctx, "format.status_closed")
 	}
 	if a.Resolution.MayBeUnfixed() {
-		s += " — may not be fixed"
+		return tr(ctx, "format.may_not_be_fixed", "status", s)
 	}
 	return s
 }
@@ -270,19 +284,33 @@ func refillLine(items []RefillItem) string {
 	return strings.Join(parts, ", ")
 }
 
+// refillLineIn is a floor's refill total in the page's language, each
+// item's words (Words) given by the handler.
+func refillLineIn(items []RefillItem) string {
+	parts := make([]string, 0, len(items))
+	for _, it := range items {
+		if it.Words == "" {
+			parts = append(parts, number(it.Count)+" "+it.Noun)
+			continue
+		}
+		parts = append(parts, it.Words)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // phaseText is a first sync's phase in words.
-func phaseText(phase string) string {
+func phaseText(ctx context.Context, phase string) string {
 	switch phase {
 	case "metadata":
-		return "Reading buildings, floors and rooms"
+		return tr(ctx, "progress.phase_metadata")
 	case "devices":
-		return "Reading devices"
+		return tr(ctx, "progress.phase_devices")
 	case "alerts":
-		return "Reading alerts"
+		return tr(ctx, "progress.phase_alerts")
 	case "":
-		return "Starting"
+		return tr(ctx, "progress.phase_starting")
 	}
-	return "Working on " + phase
+	return tr(ctx, "progress.phase_other", "phase", phase)
 }
 
 // signInFailure names the kind of a failed sign-in.
@@ -323,11 +351,12 @@ func withAll(label string, opts []Option) []Option {
 
 // alertStatuses are the status choices of the alerts filter, the given
 // ones or, when the model has none, open (selected), closed and all.
-func alertStatuses(opts []Option) []Option {
+func alertStatuses(ctx context.Context, opts []Option) []Option {
 	if len(opts) > 0 {
 		return opts
 	}
-	return []Option{{Value: "open", Label: "Open", Selected: true}, {Value: "closed", Label: "Closed"}, {Value: "all", Label: "All"}}
+	return []Option{{Value: "open", Label: tr(ctx, "format.status_open"), Selected: true},
+		{Value: "closed", Label: tr(ctx, "format.status_closed")}, {Value: "all", Label: tr(ctx, "alerts.status_all")}}
 }
 
 // pageTitle is the document title.
@@ -339,16 +368,16 @@ func pageTitle(title string) string {
 }
 
 // kindName is a place kind in words, capitalised.
-func kindName(kind string) string {
+func kindName(ctx context.Context, kind string) string {
 	switch kind {
 	case "building":
-		return "Building"
+		return tr(ctx, "place.building")
 	case "floor":
-		return "Floor"
+		return tr(ctx, "place.floor")
 	case "room":
-		return "Room"
+		return tr(ctx, "place.room")
 	}
-	return positionName(kind)
+	return positionName(ctx, kind)
 }
 
 // because is ": reason", or "" without a reason.
@@ -385,20 +414,35 @@ func meterID(c DeviceCard, i, j int) string {
 
 // deviceName names a device of a card for assistive technology: "Left
 // dispenser" when the location holds two, the type's name otherwise.
-func deviceName(c DeviceCard, d DeviceView) string {
-	return deviceLabel(c.Type, len(c.Devices), d.Position)
+func deviceName(ctx context.Context, c DeviceCard, d DeviceView) string {
+	return deviceLabel(ctx, c.Type, len(c.Devices), d.Position)
 }
 
 // deviceLabel names one of the devices of a location of type t: by its
 // position when there are several, by the type otherwise.
-func deviceLabel(t domain.DeviceType, devices int, position string) string {
+func deviceLabel(ctx context.Context, t domain.DeviceType, devices int, position string) string {
 	switch {
 	case devices > 1:
-		return positionName(position) + " dispenser"
+		return tr(ctx, "device.dispenser_at", "position", positionName(ctx, position))
 	case t == domain.Collector:
-		return "Gateway"
+		return DeviceTypeName(ctx, t)
 	}
-	return t.Label() + " dispenser"
+	return dispenserName(ctx, t)
+}
+
+// dispenserName is a dispenser of type t in words: "Towel dispenser".
+func dispenserName(ctx context.Context, t domain.DeviceType) string {
+	switch t {
+	case domain.Tissue:
+		return tr(ctx, "device.dispenser_tissue")
+	case domain.Towel:
+		return tr(ctx, "device.dispenser_towel")
+	case domain.Soap:
+		return tr(ctx, "device.dispenser_soap")
+	case domain.Sanitizer:
+		return tr(ctx, "device.dispenser_sanitizer")
+	}
+	return tr(ctx, "device.dispenser_of", "type", DeviceTypeName(ctx, t))
 }
 
 // ff writes an SVG coordinate, to a tenth of a unit.
@@ -406,11 +450,11 @@ func ff(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
 // partsHeading is the heading over the parts of a place: "Floors" of a
 // building, "Rooms" of a floor.
-func partsHeading(kind string) string {
+func partsHeading(ctx context.Context, kind string) string {
 	if kind == "building" {
-		return "Floors"
+		return tr(ctx, "place.floors")
 	}
-	return "Rooms"
+	return tr(ctx, "place.rooms")
 }
 
 // partKind is the kind of the parts of a place.
@@ -456,9 +500,9 @@ func ErrorHeading(ctx context.Context, m ErrorPage) string {
 }
 
 // overviewHeading is the front page's heading: the account's name.
-func overviewHeading(account string) string {
+func overviewHeading(ctx context.Context, account string) string {
 	if account == "" {
-		return "Overview"
+		return tr(ctx, "nav.overview")
 	}
 	return account
 }
@@ -503,40 +547,41 @@ func chosen(groups ...[]Option) string {
 
 // runsOutChosen labels the choices of when dispensers run out as the
 // summary of a filter says them: "Runs out within 4 h".
-func runsOutChosen(opts []Option) []Option {
+func runsOutChosen(ctx context.Context, opts []Option) []Option {
 	out := make([]Option, len(opts))
 	for i, o := range opts {
 		out[i] = o
 		if o.Value != "" {
-			out[i].Label = "Runs out " + strings.ToLower(o.Label[:1]) + o.Label[1:]
+			r, n := utf8.DecodeRuneInString(o.Label)
+			out[i].Label = tr(ctx, "format.runs_out_chosen", "within", string(unicode.ToLower(r))+o.Label[n:])
 		}
 	}
 	return out
 }
 
 // alertFilterSummary says what the alerts page's filters hold.
-func alertFilterSummary(f AlertFilter) string {
-	s := chosen(f.Buildings, f.Floors, f.Rooms, f.Types, alertStatuses(f.Statuses), f.Resolutions, runsOutChosen(f.RunsOut), f.Sorts)
+func alertFilterSummary(ctx context.Context, f AlertFilter) string {
+	s := chosen(f.Buildings, f.Floors, f.Rooms, f.Types, alertStatuses(ctx, f.Statuses), f.Resolutions, runsOutChosen(ctx, f.RunsOut), f.Sorts)
 	switch {
 	case f.From != "" && f.To != "":
-		s += " · " + f.From + " to " + f.To
+		s += " · " + tr(ctx, "alerts.from_to", "from", f.From, "to", f.To)
 	case f.From != "":
-		s += " · from " + f.From
+		s += " · " + tr(ctx, "alerts.from", "from", f.From)
 	case f.To != "":
-		s += " · to " + f.To
+		s += " · " + tr(ctx, "alerts.to", "to", f.To)
 	}
 	return s
 }
 
 // rejectionWords says why the service rejected a session's credentials.
-func rejectionWords(rejection string) string {
+func rejectionWords(ctx context.Context, rejection string) string {
 	switch rejection {
 	case "revoked":
-		return "The service revoked the client you signed in with: its token endpoint refuses the client ID and secret."
+		return tr(ctx, "fresh.rejected_revoked")
 	case "expired":
-		return "The Authorization value was refused — it may have expired."
+		return tr(ctx, "fresh.rejected_expired")
 	}
-	return "The Device Monitoring Service rejected your credentials."
+	return tr(ctx, "fresh.rejected")
 }
 
 // screenRejection says why the service rejected a screen's credentials,
@@ -564,13 +609,17 @@ func rejectionShort(rejection string) string {
 	return "the service refused them"
 }
 
-// claimAge is how long someone has been on an alert: "4 min", "1 h 20
+// claimAge is how long someone has been on an alert, in English: see
+// claimAgeIn.
+func claimAge(since, now time.Time) string { return claimAgeIn(context.Background(), since, now) }
+
+// claimAgeIn is how long someone has been on an alert: "4 min", "1 h 20
 // min"; "just now" within the first minute.
-func claimAge(since, now time.Time) string {
+func claimAgeIn(ctx context.Context, since, now time.Time) string {
 	if now.Sub(since) < time.Minute {
-		return "just now"
+		return tr(ctx, "format.just_now")
 	}
-	return duration(now.Sub(since))
+	return durationIn(ctx, now.Sub(since))
 }
 
 // runsOutHeading is the heading of what runs out before the shift ends:

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strconv"
@@ -99,16 +100,24 @@ type historyRefill struct {
 
 // historyDashes are the dash patterns of the level lines, by compartment
 // (app.css draws them), and their names; a fifth compartment starts again.
-var historyDashes = []struct{ class, name string }{
-	{"chart-level chart-level-1", "solid line"},
-	{"chart-level chart-level-2", "dashed line"},
-	{"chart-level chart-level-3", "dotted line"},
-	{"chart-level chart-level-4", "dash-dot line"},
+var historyDashes = []string{"chart-level chart-level-1", "chart-level chart-level-2", "chart-level chart-level-3", "chart-level chart-level-4"}
+
+// dashName names the dash pattern of compartment k's line.
+func dashName(ctx context.Context, k int) string {
+	switch k % len(historyDashes) {
+	case 0:
+		return tr(ctx, "history.dash_solid")
+	case 1:
+		return tr(ctx, "history.dash_dashed")
+	case 2:
+		return tr(ctx, "history.dash_dotted")
+	}
+	return tr(ctx, "history.dash_dot")
 }
 
 // historyChartOf lays out the chart of the i-th device of a location's
 // history.
-func historyChartOf(h LocationHistory, i int) historyChart {
+func historyChartOf(ctx context.Context, h LocationHistory, i int) historyChart {
 	d := h.Devices[i]
 	left, right := float64(historyLeft), float64(historyWidth-historyRight)
 	span := h.To.Sub(h.From).Seconds()
@@ -118,8 +127,8 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 	x := func(t time.Time) float64 {
 		return left + (right-left)*min(max(t.Sub(h.From).Seconds()/span, 0), 1)
 	}
-	c := historyChart{ID: "history-" + strconv.Itoa(i), Name: historyDeviceName(h, d)}
-	c.Desc = historyDescription(h, d)
+	c := historyChart{ID: "history-" + strconv.Itoa(i), Name: historyDeviceName(ctx, h, d)}
+	c.Desc = historyDescription(ctx, h, d)
 
 	// Alerts first: their lanes decide where the plot starts.
 	var ends []float64 // the right end of what each lane holds
@@ -143,7 +152,7 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 		}
 		// The label starts at the bar, or ends at its start when the
 		// bar is too near the right edge.
-		labelW := float64(len([]rune(a.Type.Label())) * historyCharWidth)
+		labelW := float64(len([]rune(AlertTypeName(ctx, a.Type))) * historyCharWidth)
 		ls := p.x1
 		if ls+labelW > right {
 			ls = max(p.x1-4-labelW, 0)
@@ -191,9 +200,9 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 
 	for _, p := range alerts {
 		laneTop := float64(historyPad + p.lane*historyLane)
-		ha := historyAlert{X: ff(p.x1), W: ff(p.x2 - p.x1), BarY: ff(laneTop + 23), LineY1: ff(laneTop + 29), Title: alertSpanText(p.a, h.Zone)}
+		ha := historyAlert{X: ff(p.x1), W: ff(p.x2 - p.x1), BarY: ff(laneTop + 23), LineY1: ff(laneTop + 29), Title: alertSpanText(ctx, p.a, h.Zone)}
 		if p.withLabel {
-			ha.Label, ha.LabelX, ha.LabelY, ha.Anchor = p.a.Type.Label(), ff(p.labelX), ff(laneTop+20), "start"
+			ha.Label, ha.LabelX, ha.LabelY, ha.Anchor = AlertTypeName(ctx, p.a.Type), ff(p.labelX), ff(laneTop+20), "start"
 			if p.labelEnd {
 				ha.Anchor = "end"
 			}
@@ -208,7 +217,7 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 		c.Ticks = append(c.Ticks, t)
 	}
 
-	c.Midnights, c.Days = historyDaysAxis(h, x, bottom)
+	c.Midnights, c.Days = historyDaysAxis(ctx, h, x, bottom)
 
 	for k, steps := range d.Levels {
 		if len(steps) == 0 {
@@ -223,18 +232,17 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 			b.WriteString(" H" + ff(x(s.At)) + " V" + ff(y(s.Level)))
 		}
 		b.WriteString(" H" + ff(right))
-		dash := historyDashes[k%len(historyDashes)]
-		c.Lines = append(c.Lines, historyLine{Path: b.String(), Class: dash.class, Dash: dash.name, Name: compartmentName(h.Type, k, len(d.Levels))})
+		c.Lines = append(c.Lines, historyLine{Path: b.String(), Class: historyDashes[k%len(historyDashes)], Dash: dashName(ctx, k), Name: compartmentName(ctx, h.Type, k, len(d.Levels))})
 	}
 	if d.Since.After(h.From) {
 		w := x(d.Since) - left
-		c.NoRecord = &historySpan{X: ff(left), Y: ff(top), W: ff(w), H: ff(historyPlot), Title: "No record before " + shortDateTime(d.Since, h.Zone)}
+		c.NoRecord = &historySpan{X: ff(left), Y: ff(top), W: ff(w), H: ff(historyPlot), Title: tr(ctx, "history.no_record_before", "when", shortDateTimeIn(ctx, d.Since, h.Zone))}
 		if w >= 160 {
 			c.NoRecordLabelX = ff(left + w/2)
 		}
 	}
 	for _, o := range d.Offline {
-		c.Offline = append(c.Offline, historySpan{X: ff(x(o.From)), Y: ff(top), W: ff(x(o.To) - x(o.From)), H: ff(historyPlot), Title: offlineText(o, h.Zone)})
+		c.Offline = append(c.Offline, historySpan{X: ff(x(o.From)), Y: ff(top), W: ff(x(o.To) - x(o.From)), H: ff(historyPlot), Title: offlineText(ctx, o, h.Zone)})
 	}
 	for _, r := range d.Refills {
 		at := bottom
@@ -242,7 +250,7 @@ func historyChartOf(h LocationHistory, i int) historyChart {
 			at = y(r.After)
 		}
 		c.Refills = append(c.Refills, historyRefill{Transform: "translate(" + ff(x(r.At)) + " " + ff(at) + ")",
-			Title: refillWords(h, d, r) + ", " + shortDateTime(r.At, h.Zone)})
+			Title: refillWords(ctx, h, d, r) + ", " + shortDateTimeIn(ctx, r.At, h.Zone)})
 	}
 	return c
 }
@@ -266,21 +274,18 @@ func historyHasLevels(h LocationHistory) bool {
 
 // historyDeviceName names a device of a location's history as its card
 // does: by its type, or by its position when there are several.
-func historyDeviceName(h LocationHistory, d domain.DeviceHistory) string {
-	return deviceLabel(h.Type, len(h.Devices), d.Position)
+func historyDeviceName(ctx context.Context, h LocationHistory, d domain.DeviceHistory) string {
+	return deviceLabel(ctx, h.Type, len(h.Devices), d.Position)
 }
 
 // historyDescription is a device's chart in words: its levels at the
 // start, at the end and at their lowest, its refills, alerts and time
 // offline.
-func historyDescription(h LocationHistory, d domain.DeviceHistory) string {
+func historyDescription(ctx context.Context, h LocationHistory, d domain.DeviceHistory) string {
 	var b strings.Builder
-	b.WriteString(historyDeviceName(h, d) + ", " + shortDateTime(h.From, h.Zone) + " to " + shortDateTime(h.To, h.Zone) + ".")
-	if d.Since.After(h.From) {
-		b.WriteString(" No record before " + shortDateTime(d.Since, h.Zone) + ".")
-	}
+	b.WriteString(historySpanWords(ctx, h, d))
 	if len(d.Levels) == 0 {
-		b.WriteString(" No product level reported.")
+		b.WriteString(" " + tr(ctx, "history.desc_no_level"))
 	}
 	for k, steps := range d.Levels {
 		if len(steps) == 0 {
@@ -290,67 +295,74 @@ func historyDescription(h LocationHistory, d domain.DeviceHistory) string {
 		for _, s := range steps {
 			low = min(low, s.Level)
 		}
-		b.WriteString(" " + compartmentName(h.Type, k, len(d.Levels)) + ": " + strconv.Itoa(steps[0].Level) + " % at the start, " +
-			strconv.Itoa(steps[len(steps)-1].Level) + " % now, lowest " + strconv.Itoa(low) + " %.")
+		b.WriteString(" " + tr(ctx, "history.desc_level", "compartment", compartmentName(ctx, h.Type, k, len(d.Levels)),
+			"start", steps[0].Level, "end", steps[len(steps)-1].Level, "low", low))
 	}
-	b.WriteString(" " + plural(len(d.Refills), "refill", "refills") + ".")
+	b.WriteString(" " + trn(ctx, "history.desc_refills", len(d.Refills)))
 	if len(d.Alerts) > 0 {
 		var types []string
 		for _, a := range d.Alerts {
-			if l := a.Type.Label(); !slices.Contains(types, l) {
+			if l := AlertTypeName(ctx, a.Type); !slices.Contains(types, l) {
 				types = append(types, l)
 			}
 		}
-		b.WriteString(" " + plural(len(d.Alerts), "alert", "alerts") + ": " + strings.Join(types, ", ") + ".")
+		b.WriteString(" " + trn(ctx, "history.desc_alerts", len(d.Alerts), "types", strings.Join(types, ", ")))
 	} else {
-		b.WriteString(" No alerts.")
+		b.WriteString(" " + tr(ctx, "history.desc_no_alerts"))
 	}
 	if len(d.Offline) > 0 {
-		b.WriteString(" " + offlineWords(d.Offline) + ".")
+		b.WriteString(" " + tr(ctx, "history.sentence", "words", offlineWords(ctx, d.Offline)))
 	}
 	return b.String()
 }
 
-// offlineWords sums up a device's times offline: "Offline 2 times, 3 h in
-// all, and still offline".
-func offlineWords(offline []domain.OfflineSpan) string {
-	var total time.Duration
-	for _, o := range offline {
-		total += o.To.Sub(o.From)
-	}
-	s := "Offline " + plural(len(offline), "time", "times") + ", " + duration(total) + " in all"
-	if offline[len(offline)-1].Ongoing {
-		s += ", and still offline"
+// historySpanWords begins a chart's description: the device, the stretch,
+// and when its record begins.
+func historySpanWords(ctx context.Context, h LocationHistory, d domain.DeviceHistory) string {
+	s := tr(ctx, "history.desc_span", "device", historyDeviceName(ctx, h, d), "from", shortDateTimeIn(ctx, h.From, h.Zone), "to", shortDateTimeIn(ctx, h.To, h.Zone))
+	if d.Since.After(h.From) {
+		s += " " + tr(ctx, "history.sentence", "words", tr(ctx, "history.no_record_before", "when", shortDateTimeIn(ctx, d.Since, h.Zone)))
 	}
 	return s
 }
 
+// offlineWords sums up a device's times offline: "Offline 2 times, 3 h in
+// all, and still offline".
+func offlineWords(ctx context.Context, offline []domain.OfflineSpan) string {
+	var total time.Duration
+	for _, o := range offline {
+		total += o.To.Sub(o.From)
+	}
+	if offline[len(offline)-1].Ongoing {
+		return trn(ctx, "history.offline_times_still", len(offline), "duration", durationIn(ctx, total))
+	}
+	return trn(ctx, "history.offline_times", len(offline), "duration", durationIn(ctx, total))
+}
+
 // refillWords says what a refill was: "Refill of Roll 2, 3 % to 100 %",
 // or "Refill, told by its alert" when only an alert's closing tells of it.
-func refillWords(h LocationHistory, d domain.DeviceHistory, r domain.Refill) string {
+func refillWords(ctx context.Context, h LocationHistory, d domain.DeviceHistory, r domain.Refill) string {
 	if r.Compartment < 0 {
-		return "Refill, told by its Product out alert"
+		return tr(ctx, "history.refill_by_alert")
 	}
-	return "Refill of " + compartmentName(h.Type, r.Compartment, len(d.Levels)) + ", " + strconv.Itoa(r.Before) + " % to " + strconv.Itoa(r.After) + " %"
+	return tr(ctx, "history.refill_of", "compartment", compartmentName(ctx, h.Type, r.Compartment, len(d.Levels)), "before", r.Before, "after", r.After)
 }
 
 // alertSpanText is an alert with its times: "Product out, Thu 19 Nov 08:00
 // to Thu 19 Nov 10:40".
-func alertSpanText(a domain.Alert, zone *time.Location) string {
-	s := a.Type.Label() + ", " + shortDateTime(a.Created, zone)
+func alertSpanText(ctx context.Context, a domain.Alert, zone *time.Location) string {
 	if a.Open() {
-		return s + ", still open"
+		return tr(ctx, "history.alert_span_open", "alert", AlertTypeName(ctx, a.Type), "from", shortDateTimeIn(ctx, a.Created, zone))
 	}
-	return s + " to " + shortDateTime(a.Resolved, zone)
+	return tr(ctx, "history.alert_span", "alert", AlertTypeName(ctx, a.Type), "from", shortDateTimeIn(ctx, a.Created, zone), "to", shortDateTimeIn(ctx, a.Resolved, zone))
 }
 
 // offlineText is a span offline with its times.
-func offlineText(o domain.OfflineSpan, zone *time.Location) string {
-	s := "Offline, " + shortDateTime(o.From, zone)
+func offlineText(ctx context.Context, o domain.OfflineSpan, zone *time.Location) string {
 	if o.Ongoing {
-		return s + ", still"
+		return tr(ctx, "history.offline_span_still", "from", shortDateTimeIn(ctx, o.From, zone))
 	}
-	return s + " to " + shortDateTime(o.To, zone)
+	return tr(ctx, "history.offline_span", "from", shortDateTimeIn(ctx, o.From, zone), "to", shortDateTimeIn(ctx, o.To, zone))
 }
 
 // historyRow is a row of a device's table: a time something changed, the
@@ -365,7 +377,7 @@ type historyRow struct {
 // historyRows are the rows of a device's table, in time order: one at the
 // start of its record, one at each change of a level, and one at each
 // refill, alert opened or closed, and span offline begun or ended.
-func historyRows(h LocationHistory, d domain.DeviceHistory) []historyRow {
+func historyRows(ctx context.Context, h LocationHistory, d domain.DeviceHistory) []historyRow {
 	byTime := map[int64]*historyRow{}
 	add := func(t time.Time, event string) {
 		r := byTime[t.UnixNano()]
@@ -379,9 +391,9 @@ func historyRows(h LocationHistory, d domain.DeviceHistory) []historyRow {
 	}
 	if d.Recorded() {
 		if d.Since.After(h.From) {
-			add(d.Since, "First reading")
+			add(d.Since, tr(ctx, "history.first_reading"))
 		} else {
-			add(d.Since, "Start of the "+strconv.Itoa(historyDays(h))+" days")
+			add(d.Since, trn(ctx, "history.start_of_days", historyDays(h)))
 		}
 	}
 	for _, steps := range d.Levels {
@@ -392,31 +404,31 @@ func historyRows(h LocationHistory, d domain.DeviceHistory) []historyRow {
 
 	for _, a := range d.Alerts {
 		if a.Created.Before(h.From) {
-			add(h.From, a.Type.Label()+" alert open since "+shortDateTime(a.Created, h.Zone))
+			add(h.From, tr(ctx, "history.alert_open_since", "alert", AlertTypeName(ctx, a.Type), "when", shortDateTimeIn(ctx, a.Created, h.Zone)))
 		} else {
-			add(a.Created, a.Type.Label()+" alert opened")
+			add(a.Created, tr(ctx, "history.alert_opened", "alert", AlertTypeName(ctx, a.Type)))
 		}
 		if !a.Open() && !a.Resolved.After(h.To) {
-			add(a.Resolved, a.Type.Label()+" alert "+closedWords(a.Resolution))
+			add(a.Resolved, alertClosedWords(ctx, a))
 		}
 	}
 	for _, o := range d.Offline {
 		if o.From.After(h.From) {
-			add(o.From, "Went offline (last heard from)")
+			add(o.From, tr(ctx, "history.went_offline"))
 		} else {
-			add(o.From, "Offline")
+			add(o.From, tr(ctx, "format.health_offline"))
 		}
 		if !o.Ongoing {
-			add(o.To, "Back online")
+			add(o.To, tr(ctx, "history.back_online"))
 		}
 	}
 	for _, r := range d.Refills {
-		add(r.At, refillWords(h, d, r))
+		add(r.At, refillWords(ctx, h, d, r))
 	}
 	rows := make([]historyRow, 0, len(byTime))
 	for _, r := range byTime {
 		if len(r.Events) == 0 {
-			r.Events = []string{"Level changed"}
+			r.Events = []string{tr(ctx, "history.level_changed")}
 		}
 		for _, steps := range d.Levels {
 			n, _ := slices.BinarySearchFunc(steps, r.At, func(s domain.LevelStep, t time.Time) int {
@@ -428,7 +440,7 @@ func historyRows(h LocationHistory, d domain.DeviceHistory) []historyRow {
 			if n == 0 {
 				r.Levels = append(r.Levels, "—")
 			} else {
-				r.Levels = append(r.Levels, strconv.Itoa(steps[n-1].Level)+" %")
+				r.Levels = append(r.Levels, tr(ctx, "format.level", "level", steps[n-1].Level))
 			}
 		}
 		rows = append(rows, *r)
@@ -437,17 +449,19 @@ func historyRows(h LocationHistory, d domain.DeviceHistory) []historyRow {
 	return rows
 }
 
-// closedWords says how an alert closed: "resolved by a user".
-func closedWords(r domain.Resolution) string {
-	switch r {
+// alertClosedWords says how an alert closed: "Product out alert resolved
+// by a user".
+func alertClosedWords(ctx context.Context, a domain.Alert) string {
+	name := AlertTypeName(ctx, a.Type)
+	switch a.Resolution {
 	case domain.ResolvedByDevice:
-		return "resolved"
+		return tr(ctx, "history.alert_resolved", "alert", name)
 	case domain.ResolvedByUser:
-		return "resolved by a user"
+		return tr(ctx, "history.alert_resolved_by_user", "alert", name)
 	case domain.ResolvedByOffline:
-		return "closed as the device went offline"
+		return tr(ctx, "history.alert_closed_offline", "alert", name)
 	}
-	return "closed"
+	return tr(ctx, "history.alert_closed", "alert", name)
 }
 
 // presenceBand is the height of the band of a device that reports no
@@ -477,7 +491,7 @@ type presenceLabel struct {
 
 // presenceChartOf lays out the band of the i-th device of a location's
 // history, which reports no levels.
-func presenceChartOf(h LocationHistory, i int) presenceChart {
+func presenceChartOf(ctx context.Context, h LocationHistory, i int) presenceChart {
 	d := h.Devices[i]
 	left, right := float64(historyLeft), float64(historyWidth-historyRight)
 	top, bottom := float64(historyPad), float64(historyPad+presenceBand)
@@ -485,10 +499,10 @@ func presenceChartOf(h LocationHistory, i int) presenceChart {
 	x := func(t time.Time) float64 {
 		return left + (right-left)*min(max(t.Sub(h.From).Seconds()/span, 0), 1)
 	}
-	c := presenceChart{ID: "history-" + strconv.Itoa(i), Name: historyDeviceName(h, d), Desc: presenceDescription(h, d),
+	c := presenceChart{ID: "history-" + strconv.Itoa(i), Name: historyDeviceName(ctx, h, d), Desc: presenceDescription(ctx, h, d),
 		ViewBox: "0 0 " + strconv.Itoa(historyWidth) + " " + ff(bottom+historyBottom),
 		Left:    ff(left), Right: ff(right), Top: ff(top), Bottom: ff(bottom)}
-	c.Midnights, c.Days = historyDaysAxis(h, x, bottom)
+	c.Midnights, c.Days = historyDaysAxis(ctx, h, x, bottom)
 
 	stretch := func(from, to time.Time, title, label string) historySpan {
 		x1, x2 := x(from), x(to)
@@ -498,20 +512,20 @@ func presenceChartOf(h LocationHistory, i int) presenceChart {
 		return historySpan{X: ff(x1), Y: ff(top), W: ff(x2 - x1), H: ff(presenceBand), Title: title}
 	}
 	if d.Since.After(h.From) {
-		s := stretch(h.From, d.Since, "No record before "+shortDateTime(d.Since, h.Zone), "No record")
+		s := stretch(h.From, d.Since, tr(ctx, "history.no_record_before", "when", shortDateTimeIn(ctx, d.Since, h.Zone)), tr(ctx, "history.no_record"))
 		c.NoRecord = &s
 	}
 	// Online between the spans offline, from the start of the record.
 	from := maxTime(d.Since, h.From)
 	for _, o := range d.Offline {
 		if o.From.After(from) {
-			c.Online = append(c.Online, stretch(from, o.From, onlineText(from, o.From, h.Zone), "Online"))
+			c.Online = append(c.Online, stretch(from, o.From, onlineText(ctx, from, o.From, h.Zone), tr(ctx, "device.online")))
 		}
-		c.Offline = append(c.Offline, stretch(o.From, o.To, offlineText(o, h.Zone), "Offline"))
+		c.Offline = append(c.Offline, stretch(o.From, o.To, offlineText(ctx, o, h.Zone), tr(ctx, "format.health_offline")))
 		from = maxTime(from, o.To)
 	}
 	if h.To.After(from) {
-		c.Online = append(c.Online, stretch(from, h.To, onlineText(from, h.To, h.Zone), "Online"))
+		c.Online = append(c.Online, stretch(from, h.To, onlineText(ctx, from, h.To, h.Zone), tr(ctx, "device.online")))
 	}
 	return c
 }
@@ -519,7 +533,7 @@ func presenceChartOf(h LocationHistory, i int) presenceChart {
 // historyDaysAxis is the time axis of a chart whose plot ends at bottom:
 // a line at each midnight of the stretch, and a label in the middle of
 // each day wide enough for one.
-func historyDaysAxis(h LocationHistory, x func(time.Time) float64, bottom float64) (midnights []string, days []historyDay) {
+func historyDaysAxis(ctx context.Context, h LocationHistory, x func(time.Time) float64, bottom float64) (midnights []string, days []historyDay) {
 	bounds := []time.Time{h.From}
 	from := in(h.From, h.Zone)
 	for m := time.Date(from.Year(), from.Month(), from.Day()+1, 0, 0, 0, 0, from.Location()); m.Before(h.To); m = time.Date(m.Year(), m.Month(), m.Day()+1, 0, 0, 0, 0, m.Location()) {
@@ -533,30 +547,24 @@ func historyDaysAxis(h LocationHistory, x func(time.Time) float64, bottom float6
 			continue
 		}
 		t := in(bounds[k], h.Zone)
-		days = append(days, historyDay{X: ff((xa + xb) / 2), Y: ff(bottom + 24), Name: t.Format("Mon"), Date: t.Format("2")})
+		days = append(days, historyDay{X: ff((xa + xb) / 2), Y: ff(bottom + 24), Name: weekdayShort(ctx, t.Weekday()), Date: t.Format("2")})
 	}
 	return midnights, days
 }
 
 // presenceDescription is a band in words: the device, the stretch, when
 // its record begins, and its time offline.
-func presenceDescription(h LocationHistory, d domain.DeviceHistory) string {
-	var b strings.Builder
-	b.WriteString(historyDeviceName(h, d) + ", " + shortDateTime(h.From, h.Zone) + " to " + shortDateTime(h.To, h.Zone) + ".")
-	if d.Since.After(h.From) {
-		b.WriteString(" No record before " + shortDateTime(d.Since, h.Zone) + ".")
-	}
+func presenceDescription(ctx context.Context, h LocationHistory, d domain.DeviceHistory) string {
+	s := historySpanWords(ctx, h, d)
 	if len(d.Offline) == 0 {
-		b.WriteString(" Online throughout.")
-		return b.String()
+		return s + " " + tr(ctx, "history.online_throughout")
 	}
-	b.WriteString(" " + offlineWords(d.Offline) + "; online the rest of the time.")
-	return b.String()
+	return s + " " + tr(ctx, "history.online_rest", "offline", offlineWords(ctx, d.Offline))
 }
 
 // onlineText is a stretch online with its times.
-func onlineText(from, to time.Time, zone *time.Location) string {
-	return "Online, " + shortDateTime(from, zone) + " to " + shortDateTime(to, zone)
+func onlineText(ctx context.Context, from, to time.Time, zone *time.Location) string {
+	return tr(ctx, "history.online_span", "from", shortDateTimeIn(ctx, from, zone), "to", shortDateTimeIn(ctx, to, zone))
 }
 
 func maxTime(a, b time.Time) time.Time {

@@ -101,11 +101,10 @@ func commonPages() map[string]templ.Component {
 }
 
 // notYetConverted are the parts of the converted pages that are still
-// English-only (docs/contributing.md lists them), as selectors: the
-// freshness banner, and the table of the alerts the person is on (the
-// alerts page's). A part whose page shows another's component not yet
-// converted adds its selector here in its init.
-var notYetConverted = []string{"#freshness", ".alert-table", "script"}
+// English-only (docs/contributing.md lists them), as selectors. A part
+// whose page shows another's component not yet converted adds its
+// selector here in its init.
+var notYetConverted = []string{"script"}
 
 // TestConvertedPagesTakeEveryWordFromTheCatalogs: rendered with a
 // localizer that marks every message, the converted pages show no word

@@ -253,7 +253,8 @@ type AlertRow struct {
 	Resolution    domain.Resolution
 	TimeToResolve time.Duration
 	RefillCount   int
-	LocationName  string
+	LocationName  string // "" when the account's layout has no such location
+	LocationID    string
 	LocationHref  string
 	Where         string
 	MACs          []string
@@ -321,6 +322,9 @@ type RefillTotal struct {
 type RefillItem struct {
 	Count int
 	Noun  string // "tissue rolls", "battery sets"
+	// Words are the count and noun in the page's language ("12 tissue
+	// rolls"), which the alerts page shows; "" for number and Noun.
+	Words string
 }
 
 // ErrorPage says what went wrong in words.

@@ -77,26 +77,3 @@ func levelDetail(ctx context.Context, l *Level) string {
 	return strings.Join(parts, "; ")
 }
 
-// durationIn is a length of time in the page's language: "under 1 min",
-// "1 h 30 min", "2 days 3 h".
-func durationIn(ctx context.Context, d time.Duration) string {
-	if d < time.Minute {
-		return tr(ctx, "levels.under_minute")
-	}
-	days, hours, minutes := int(d/(24*time.Hour)), int(d/time.Hour)%24, int(d/time.Minute)%60
-	var parts []string
-	if days > 0 {
-		parts = append(parts, trn(ctx, "levels.days", days))
-		if hours > 0 {
-			parts = append(parts, tr(ctx, "levels.hours", "count", numberIn(ctx, hours)))
-		}
-		return strings.Join(parts, " ")
-	}
-	if hours > 0 {
-		parts = append(parts, tr(ctx, "levels.hours", "count", numberIn(ctx, hours)))
-	}
-	if minutes > 0 {
-		parts = append(parts, tr(ctx, "levels.minutes", "count", numberIn(ctx, minutes)))
-	}
-	return strings.Join(parts, " ")
-}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/views"
 	"washboard/web/httpkit"
 )
@@ -47,12 +49,16 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 	switch kind, err := s.dash.CheckScope(ctx, account, q.scope, dashboard.Scope{Building: q.BuildingID, Floor: q.FloorID, Room: q.RoomID}); {
 	case err != nil:
 		return q, err
+	case kind == "floor":
+		return q, httpkit.BadParamSaid(kind, tr(c, "alerts.bad_floor"))
+	case kind == "room":
+		return q, httpkit.BadParamSaid(kind, tr(c, "alerts.bad_room"))
 	case kind != "":
-		return q, httpkit.BadParam(kind, "names no %s of this account", kind)
+		return q, httpkit.BadParamSaid(kind, tr(c, "alerts.bad_building"))
 	}
 	if t := c.QueryParam("type"); t != "" {
 		if !alertTypePattern.MatchString(t) {
-			return q, httpkit.BadParam("type", "must be an alert type such as consumable_out, not %q", httpkit.Clip(t))
+			return q, httpkit.BadParamSaid("type", tr(c, "alerts.bad_type", "value", clipQuoted(t)))
 		}
 		q.Type = domain.AlertType(t)
 	}
@@ -64,7 +70,7 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 	case "all":
 		q.status = st
 	default:
-		return q, httpkit.BadParam("status", "must be open, closed or all, not %q", httpkit.Clip(st))
+		return q, httpkit.BadParamSaid("status", tr(c, "alerts.bad_status", "value", clipQuoted(st)))
 	}
 	if r := c.QueryParam("resolution"); r != "" {
 		res := domain.Resolution(strings.ToUpper(r))
@@ -73,7 +79,7 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 			known = known || k == res
 		}
 		if !known {
-			return q, httpkit.BadParam("resolution", "must be resolved, resolved_by_offline or resolved_by_user, not %q", httpkit.Clip(r))
+			return q, httpkit.BadParamSaid("resolution", tr(c, "alerts.bad_resolution", "value", clipQuoted(r)))
 		}
 		q.Resolution = res
 		if q.status == "open" {
@@ -85,7 +91,7 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 		return q, err
 	}
 	if q.within.value != "" && q.Status == domain.AlertClosed {
-		return q, httpkit.BadParam("runs_out", "chooses open alerts by when their dispenser runs out, so it cannot go with closed ones (status or resolution)")
+		return q, httpkit.BadParamSaid("runs_out", tr(c, "alerts.bad_runs_out_closed"))
 	}
 	if q.BySoonestOut, err = parseSortByRunOut(c); err != nil {
 		return q, err
@@ -100,7 +106,7 @@ func (s *Server) parseAlertQuery(c echo.Context, account string) (alertQuery, er
 		q.To = q.To.AddDate(0, 0, 1) // to is inclusive
 	}
 	if !q.From.IsZero() && !q.To.IsZero() && !q.From.Before(q.To) {
-		return q, httpkit.BadParam("to", "(%s) must not be before from (%s)", q.to, q.from)
+		return q, httpkit.BadParamSaid("to", tr(c, "alerts.bad_to", "to", q.to, "from", q.from))
 	}
 	return q, nil
 }
@@ -113,10 +119,17 @@ func (s *Server) parseDay(c echo.Context, param string) (time.Time, string, erro
 	}
 	t, err := time.ParseInLocation("2006-01-02", v, s.cfg.Zone)
 	if err != nil {
-		return time.Time{}, "", httpkit.BadParam(param, "must be a date such as 2026-11-22, not %q", httpkit.Clip(v))
+		if param == "to" {
+			return time.Time{}, "", httpkit.BadParamSaid(param, tr(c, "alerts.bad_date_to", "value", clipQuoted(v)))
+		}
+		return time.Time{}, "", httpkit.BadParamSaid(param, tr(c, "alerts.bad_date_from", "value", clipQuoted(v)))
 	}
 	return t, v, nil
 }
+
+// clipQuoted is a value a message repeats, clipped and quoted as Go quotes
+// it: "teapot".
+func clipQuoted(v string) string { return fmt.Sprintf("%q", httpkit.Clip(v)) }
 
 // values gives the filter back as URL parameters.
 func (q alertQuery) values() url.Values {
@@ -162,7 +175,8 @@ func (s *Server) listAlerts(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		return &renderedPage{title: "Alerts", nav: "alerts", crumbs: []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Alerts"}}, live: live}, nil
+		l := i18n.From(ctx)
+		return &renderedPage{title: l.T("nav.alerts"), nav: "alerts", crumbs: []views.Crumb{{Label: l.T("nav.overview"), Href: "/"}, {Label: l.T("nav.alerts")}}, live: live}, nil
 	})
 }
 
@@ -174,7 +188,7 @@ func (s *Server) alerts(ctx context.Context, q alertQuery, self string, now time
 		return views.Alerts{}, err
 	}
 	m := views.Alerts{Page: views.Page{Zone: s.cfg.Zone}, Total: pg.Total, Truncated: pg.Total > len(pg.Alerts.Alerts), Self: self,
-		Rows: withLevels(withRunsOut(withClaims(alertRows(pg.Alerts, now), pg.Claims, self), pg.RunsOut, now), pg.Levels), Filter: alertFilterView(q, pg), RefillTotals: refillTotals(pg.Refills)}
+		Rows: withLevels(withRunsOut(ctx, withClaims(alertRows(pg.Alerts, now), pg.Claims, self), pg.RunsOut, now), pg.Levels), Filter: alertFilterView(ctx, q, pg), RefillTotals: refillTotalsIn(ctx, pg.Refills)}
 	m.CSVHref = "/alerts.csv"
 	if v := q.values(); len(v) > 0 {
 		m.CSVHref += "?" + v.Encode()
@@ -182,37 +196,38 @@ func (s *Server) alerts(ctx context.Context, q alertQuery, self string, now time
 	return m, nil
 }
 
-func alertFilterView(q alertQuery, pg dashboard.AlertsPage) views.AlertFilter {
+func alertFilterView(ctx context.Context, q alertQuery, pg dashboard.AlertsPage) views.AlertFilter {
+	l := i18n.From(ctx)
 	f := views.AlertFilter{From: q.from, To: q.to, Active: len(q.values()) > 0}
-	f.Buildings = []views.Option{{Value: "", Label: "All buildings", Selected: q.BuildingID == ""}}
+	f.Buildings = []views.Option{{Value: "", Label: l.T("alerts.all_buildings"), Selected: q.BuildingID == ""}}
 	for _, b := range pg.Buildings {
 		f.Buildings = append(f.Buildings, views.Option{Value: b.ID, Label: b.Name, Selected: b.ID == q.BuildingID})
 	}
-	f.Floors = []views.Option{{Value: "", Label: "All floors", Selected: q.FloorID == ""}}
+	f.Floors = []views.Option{{Value: "", Label: l.T("alerts.all_floors"), Selected: q.FloorID == ""}}
 	for _, fl := range pg.Floors {
 		f.Floors = append(f.Floors, views.Option{Value: fl.ID, Label: fl.Name, Selected: fl.ID == q.FloorID})
 	}
-	f.Rooms = []views.Option{{Value: "", Label: "All rooms", Selected: q.RoomID == ""}}
+	f.Rooms = []views.Option{{Value: "", Label: l.T("alerts.all_rooms"), Selected: q.RoomID == ""}}
 	for _, r := range pg.Rooms {
 		f.Rooms = append(f.Rooms, views.Option{Value: r.ID, Label: r.Name, Selected: r.ID == q.RoomID})
 	}
-	f.Types = []views.Option{{Value: "", Label: "All types", Selected: q.Type == ""}}
+	f.Types = []views.Option{{Value: "", Label: l.T("format.all_types"), Selected: q.Type == ""}}
 	known := false
 	for _, t := range domain.AlertTypes {
 		known = known || t == q.Type
-		f.Types = append(f.Types, views.Option{Value: string(t), Label: t.Label(), Selected: t == q.Type})
+		f.Types = append(f.Types, views.Option{Value: string(t), Label: views.AlertTypeName(ctx, t), Selected: t == q.Type})
 	}
 	if q.Type != "" && !known {
 		f.Types = append(f.Types, views.Option{Value: string(q.Type), Label: q.Type.Label(), Selected: true})
 	}
-	for _, st := range []struct{ v, l string }{{"open", "Open"}, {"closed", "Closed"}, {"all", "Open and closed"}} {
+	for _, st := range []struct{ v, l string }{{"open", l.T("format.status_open")}, {"closed", l.T("format.status_closed")}, {"all", l.T("alerts.status_both")}} {
 		f.Statuses = append(f.Statuses, views.Option{Value: st.v, Label: st.l, Selected: st.v == q.status})
 	}
-	f.RunsOut = runsOutOptions(q.within)
-	f.Sorts = sortOptions("Overdue first, then oldest", q.BySoonestOut)
-	f.Resolutions = []views.Option{{Value: "", Label: "Any resolution", Selected: q.Resolution == ""}}
+	f.RunsOut = runsOutOptions(ctx, q.within)
+	f.Sorts = sortOptions(ctx, l.T("alerts.sort_default"), q.BySoonestOut)
+	f.Resolutions = []views.Option{{Value: "", Label: l.T("alerts.any_resolution"), Selected: q.Resolution == ""}}
 	for _, r := range domain.Resolutions {
-		f.Resolutions = append(f.Resolutions, views.Option{Value: strings.ToLower(string(r)), Label: r.Label(), Selected: r == q.Resolution})
+		f.Resolutions = append(f.Resolutions, views.Option{Value: strings.ToLower(string(r)), Label: views.ResolutionName(ctx, r), Selected: r == q.Resolution})
 	}
 	return f
 }
@@ -220,18 +235,26 @@ func alertFilterView(q alertQuery, pg dashboard.AlertsPage) views.AlertFilter {
 // refillTotals says per floor what the open consumable_out and
 // battery_out alerts of the view ask staff to bring.
 func refillTotals(refills []dashboard.FloorRefill) []views.RefillTotal {
+	return refillTotalsIn(context.Background(), refills)
+}
+
+// refillTotalsIn is refillTotals with their words (RefillItem.Words) in
+// the language of ctx.
+func refillTotalsIn(ctx context.Context, refills []dashboard.FloorRefill) []views.RefillTotal {
 	var out []views.RefillTotal
 	for _, r := range refills {
 		t := views.RefillTotal{Building: r.Building, Floor: r.Floor}
 		for _, it := range r.Items {
 			noun := domain.DeviceType(it.Kind).RefillNoun(it.Count)
+			words := views.RefillCount(ctx, domain.DeviceType(it.Kind), it.Count)
 			if it.Kind == dashboard.RefillBattery {
 				noun = "battery sets"
 				if it.Count == 1 {
 					noun = "battery set"
 				}
+				words = views.BatterySets(ctx, it.Count)
 			}
-			t.Items = append(t.Items, views.RefillItem{Count: it.Count, Noun: noun})
+			t.Items = append(t.Items, views.RefillItem{Count: it.Count, Noun: noun, Words: words})
 		}
 		out = append(out, t)
 	}

@@ -2,12 +2,14 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/views"
 	"washboard/web/form"
 	"washboard/web/httpkit"
@@ -49,16 +51,16 @@ func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem 
 	ss := sessionOf(c)
 	v, err := s.dash.ClaimOf(c.Request().Context(), ss.Account, s.scopeOf(c), c.Param("id"))
 	if errors.Is(err, dashboard.ErrNoOpenAlert) {
-		return render(c, http.StatusNotFound, views.ClaimGonePage(views.ClaimGone{Page: s.page(c, "Alert closed", "alerts"), Back: claimBack(in.Back)}))
+		return render(c, http.StatusNotFound, views.ClaimGonePage(views.ClaimGone{Page: s.page(c, tr(c, "alerts.gone_title"), "alerts"), Back: claimBack(in.Back)}))
 	}
 	if err != nil {
 		return err
 	}
 	now := s.clock.Now()
-	m := views.Claim{Page: s.page(c, "Who is on it", "alerts"), Back: claimBack(in.Back), Problem: problem, Name: ss.PersonName, Note: in.Note,
+	m := views.Claim{Page: s.page(c, tr(c, "format.col_who"), "alerts"), Back: claimBack(in.Back), Problem: problem, Name: ss.PersonName, Note: in.Note,
 		Alert: alertRow(v.Alert, v.Location, v.Places, now)}
 	m.Alert.Level = levelView(v.Level, v.LevelOK)
-	m.Page.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Alerts", Href: "/alerts"}, {Label: "Who is on it"}}
+	m.Page.Crumbs = []views.Crumb{{Label: tr(c, "nav.overview"), Href: "/"}, {Label: tr(c, "nav.alerts"), Href: "/alerts"}, {Label: tr(c, "format.col_who")}}
 	if v.Claim.Name != "" {
 		m.Alert.Claim = claimView(v.Claim)
 	}
@@ -76,7 +78,7 @@ func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem 
 	if claimsForOthers(ss) && v.Done.Name != "" {
 		m.Done, m.DoneContradicted = doneWords(v.Done, s.cfg.Zone), v.Contradicted
 		if v.Contradicted {
-			m.Done += ", but the alert is still open"
+			m.Done = tr(c, "alerts.done_contradicted", "done", m.Done)
 		}
 	}
 	m.MayRelease = v.Claim.Name == "" || mayEndClaim(ss, v.Claim)
@@ -109,7 +111,7 @@ func (s *Server) claimAlert(c echo.Context) error {
 	var ce dashboard.ClaimError
 	switch {
 	case errors.As(err, &ce):
-		return s.renderClaim(c, http.StatusUnprocessableEntity, in, ce.Error()+".")
+		return s.renderClaim(c, http.StatusUnprocessableEntity, in, claimProblem(c, ce))
 	case errors.Is(err, dashboard.ErrNoOpenAlert):
 		return s.renderClaim(c, http.StatusNotFound, in, "")
 	case err != nil:
@@ -127,7 +129,7 @@ func (s *Server) releaseClaim(c echo.Context) error {
 	}
 	sc := s.scopeOf(c)
 	if v, err := s.dash.ClaimOf(c.Request().Context(), ss.Account, sc, c.Param("id")); err == nil && v.Claim.Name != "" && !mayEndClaim(ss, v.Claim) {
-		return &httpkit.Error{Code: http.StatusForbidden, Msg: "This is " + v.Claim.Name + "'s claim: only they, or a supervisor, admin or owner, can end it."}
+		return &httpkit.Error{Code: http.StatusForbidden, Msg: tr(c, "alerts.not_yours", "name", v.Claim.Name)}
 	}
 	err := s.dash.Release(c.Request().Context(), ss.Account, sc, c.Param("id"))
 	if errors.Is(err, dashboard.ErrNoOpenAlert) {
@@ -137,6 +139,29 @@ func (s *Server) releaseClaim(c echo.Context) error {
 		return err
 	}
 	return redirect(c, claimBack(in.Back))
+}
+
+// claimProblem says why a claim's name or note cannot be kept, in the
+// reader's language.
+func claimProblem(c echo.Context, ce dashboard.ClaimError) string {
+	note := ce.Field == dashboard.ClaimNote
+	switch {
+	case ce.Reason == dashboard.ClaimNeeded:
+		return tr(c, "alerts.name_needed")
+	case ce.Reason == dashboard.ClaimNotText && note:
+		return tr(c, "alerts.note_not_text")
+	case ce.Reason == dashboard.ClaimNotText:
+		return tr(c, "alerts.name_not_text")
+	case ce.Reason == dashboard.ClaimControlChars && note:
+		return tr(c, "alerts.note_control")
+	case ce.Reason == dashboard.ClaimControlChars:
+		return tr(c, "alerts.name_control")
+	case note && ce.Reason == fmt.Sprintf(dashboard.ClaimTooLong, domain.MaxClaimNote):
+		return tr(c, "alerts.note_too_long", "limit", i18n.From(c.Request().Context()).Number(domain.MaxClaimNote))
+	case ce.Reason == fmt.Sprintf(dashboard.ClaimTooLong, domain.MaxClaimName):
+		return tr(c, "alerts.name_too_long", "limit", i18n.From(c.Request().Context()).Number(domain.MaxClaimName))
+	}
+	return ce.Error() + "."
 }
 
 // claimant is whom the claim form puts on the alert: the session's

@@ -110,7 +110,7 @@ func (s *Server) showProgress(c echo.Context) error {
 		}
 	}
 	p := s.sync.Progress(ss.Account)
-	m := views.SyncProgress{Page: s.page(c, "Loading", ""), Phase: p.Phase, Pages: p.Pages, Devices: p.Devices, Alerts: p.Alerts,
+	m := views.SyncProgress{Page: s.page(c, tr(c, "progress.title"), ""), Phase: p.Phase, Pages: p.Pages, Devices: p.Devices, Alerts: p.Alerts,
 		Failure: p.Failure, RetryEvery: s.sync.Config().Interval}
 	m.Live = false
 	if isHTMX(c) {

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/views"
 )
 
@@ -38,9 +39,10 @@ func (s *Server) overview(ctx context.Context, ss session, sc domain.BuildingSco
 		return views.Overview{}, err
 	}
 	m := views.Overview{Page: views.Page{AccountName: ss.AccountName, Zone: s.cfg.Zone}, Rollup: o.Rollup}
-	m.Crumbs = []views.Crumb{{Label: "Overview"}}
+	l := i18n.From(ctx)
+	m.Crumbs = []views.Crumb{{Label: l.T("nav.overview")}}
 	for _, b := range o.Buildings {
-		card := placeCard(b, "/buildings/"+b.ID, plural(b.Parts, "floor"))
+		card := placeCard(b, "/buildings/"+b.ID, l.N("place.floors_count", b.Parts))
 		if o.Levels.Set {
 			c := o.BuildingLevels[b.ID]
 			card.Levels = &views.LevelCounts{AtRisk: c.AtRisk, Missed: c.Missed}

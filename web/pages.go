@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -11,6 +10,7 @@ import (
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/forecast"
+	"washboard/internal/i18n"
 	"washboard/views"
 )
 
@@ -43,15 +43,15 @@ func (s *Server) firstSyncDone(c echo.Context, account string) (bool, error) {
 }
 
 // cardViews presents the cards of locations, with their ages as of now.
-func (s *Server) cardViews(now time.Time, cards []dashboard.Card, p dashboard.Places) []views.DeviceCard {
+func (s *Server) cardViews(ctx context.Context, now time.Time, cards []dashboard.Card, p dashboard.Places) []views.DeviceCard {
 	out := make([]views.DeviceCard, 0, len(cards))
 	for _, c := range cards {
-		out = append(out, s.cardView(now, c, p))
+		out = append(out, s.cardView(ctx, now, c, p))
 	}
 	return out
 }
 
-func (s *Server) cardView(now time.Time, cd dashboard.Card, p dashboard.Places) views.DeviceCard {
+func (s *Server) cardView(ctx context.Context, now time.Time, cd dashboard.Card, p dashboard.Places) views.DeviceCard {
 	l := cd.Location
 	c := views.DeviceCard{
 		LocationID: l.ID, Name: l.Name, Href: "/locations/" + l.ID, Type: l.Type,
@@ -65,7 +65,7 @@ func (s *Server) cardView(now time.Time, cd dashboard.Card, p dashboard.Places) 
 		c.Devices = append(c.Devices, views.DeviceView{
 			MAC: d.MAC, Position: d.Position, Generation: d.Generation, Compartments: d.Compartments,
 			Battery: d.Battery, BatteryState: d.BatteryState, Faults: d.Faults, Offline: d.Offline,
-			LastSeen: d.LastSeen, Health: domain.Classify(d, false), RunsOut: runsOut(cd.RunsOut, d.MAC, now),
+			LastSeen: d.LastSeen, Health: domain.Classify(d, false), RunsOut: runsOut(ctx, cd.RunsOut, d.MAC, now),
 		})
 	}
 	return c
@@ -85,12 +85,10 @@ func alertRow(a domain.Alert, l domain.Location, p dashboard.Places, now time.Ti
 	r := views.AlertRow{
 		ID: a.ID, Type: a.Type, Open: a.Open(), Overdue: a.Overdue, Created: a.Created, Resolved: a.Resolved,
 		Resolution: a.Resolution, TimeToResolve: a.TimeToResolve(), RefillCount: a.RefillCount,
-		LocationName: l.Name, Where: p.Where(l.RoomID), MACs: a.MACs, Now: now,
+		LocationName: l.Name, LocationID: a.LocationID, Where: p.Where(l.RoomID), MACs: a.MACs, Now: now,
 	}
 	if l.ID != "" {
 		r.LocationHref = "/locations/" + l.ID
-	} else {
-		r.LocationName = "Location " + a.LocationID
 	}
 	return r
 }
@@ -112,10 +110,10 @@ func withClaims(rows []views.AlertRow, claims map[string]domain.Claim, back stri
 
 // withRunsOut adds to the rows of open alerts when their dispenser runs
 // out, in words, from the estimates by alert id.
-func withRunsOut(rows []views.AlertRow, estimates map[string]forecast.Estimate, now time.Time) []views.AlertRow {
+func withRunsOut(ctx context.Context, rows []views.AlertRow, estimates map[string]forecast.Estimate, now time.Time) []views.AlertRow {
 	for i := range rows {
 		if rows[i].Open {
-			rows[i].RunsOut = runsOut(estimates, rows[i].ID, now)
+			rows[i].RunsOut = runsOut(ctx, estimates, rows[i].ID, now)
 		}
 	}
 	return rows
@@ -133,17 +131,43 @@ func placeCard(sum dashboard.Summary, href, detail string) views.PlaceCard {
 // runsOut says when a device will run out, as its card shows it, from the
 // estimates by key (a MAC, or an alert id): empty without an estimate and
 // for a device out already.
-func runsOut(estimates map[string]forecast.Estimate, key string, now time.Time) string {
+func runsOut(ctx context.Context, estimates map[string]forecast.Estimate, key string, now time.Time) string {
 	e, ok := estimates[key]
 	if !ok || e.Basis == forecast.ReportedOut {
 		return ""
 	}
-	words := e.Words(now)
-	if words == "" {
+	l := i18n.From(ctx)
+	p := e.Phrase(now)
+	amount := func(a forecast.Amount) string {
+		switch a.Unit {
+		case "min":
+			return l.N("format.minutes", a.N)
+		case "h":
+			return l.N("format.hours", a.N)
+		}
+		return l.N("format.days", a.N)
+	}
+	var point string
+	switch p.Point {
+	case forecast.PointNone:
 		return ""
+	case forecast.PointAnyTime:
+		point = l.T("format.forecast_any_time")
+	case forecast.PointRoughly:
+		point = l.T("format.forecast_roughly", "amount", amount(p.At))
+	default:
+		point = l.T("format.forecast_about", "amount", amount(p.At))
 	}
-	if strings.HasPrefix(words, "any time") {
-		return "Runs out " + words
+	switch {
+	case p.Upper.N == 0:
+	case p.Lower.N < 0:
+		point = l.T("format.forecast_within", "point", point, "upper", amount(p.Upper))
+	default:
+		upper := amount(p.Upper)
+		point = l.T("format.forecast_between", "point", point, "lower", forecast.Between(amount(p.Lower), upper), "upper", upper)
 	}
-	return "Runs out in " + words
+	if p.Point == forecast.PointAnyTime {
+		return l.T("format.runs_out_any_time", "when", point)
+	}
+	return l.T("format.runs_out_in", "when", point)
 }

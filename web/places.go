@@ -11,6 +11,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/views"
 	"washboard/web/httpkit"
 )
@@ -78,9 +79,10 @@ func (s *Server) building(ctx context.Context, account string, sc domain.Buildin
 	b := pl.Building
 	m := views.Place{Page: views.Page{Title: b.Name, Zone: s.cfg.Zone}, Kind: "building", ID: b.ID, Name: b.Name, Rollup: pl.Rollup,
 		Self: "/buildings/" + b.ID}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: b.Name}}
+	l := i18n.From(ctx)
+	m.Crumbs = []views.Crumb{{Label: l.T("nav.overview"), Href: "/"}, {Label: b.Name}}
 	for _, f := range pl.Parts {
-		m.Parts = append(m.Parts, placeCard(f, "/floors/"+f.ID, plural(f.Parts, "room")))
+		m.Parts = append(m.Parts, placeCard(f, "/floors/"+f.ID, l.N("place.rooms_count", f.Parts)))
 	}
 	m.CSVHref = "/devices.csv?" + url.Values{"building": {b.ID}}.Encode()
 	return m, nil
@@ -93,9 +95,9 @@ func (s *Server) floor(ctx context.Context, account string, sc domain.BuildingSc
 	}
 	b, f := pl.Building, pl.Floor
 	m := views.Place{Page: views.Page{Title: f.Name + ", " + b.Name, Zone: s.cfg.Zone}, Kind: "floor", ID: f.ID, Name: f.Name,
-		Where: b.Name, Rollup: pl.Rollup, Sections: s.sections(now, pl)}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: b.Name, Href: "/buildings/" + b.ID}, {Label: f.Name}}
-	m.Filter = filter.view("/floors/" + f.ID)
+		Where: b.Name, Rollup: pl.Rollup, Sections: s.sections(ctx, now, pl)}
+	m.Crumbs = []views.Crumb{{Label: i18n.From(ctx).T("nav.overview"), Href: "/"}, {Label: b.Name, Href: "/buildings/" + b.ID}, {Label: f.Name}}
+	m.Filter = filter.view(ctx, "/floors/"+f.ID)
 	m.CSVHref = "/devices.csv?" + filter.query(url.Values{"floor": {f.ID}}).Encode()
 	return m, nil
 }
@@ -107,21 +109,21 @@ func (s *Server) room(ctx context.Context, account string, sc domain.BuildingSco
 	}
 	b, f, r := pl.Building, pl.Floor, pl.Room
 	m := views.Place{Page: views.Page{Title: r.Name, Zone: s.cfg.Zone}, Kind: "room", ID: r.ID, Name: r.Name,
-		Where: b.Name + " › " + f.Name, Rollup: pl.Rollup, Sections: s.sections(now, pl)}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: b.Name, Href: "/buildings/" + b.ID},
+		Where: b.Name + " › " + f.Name, Rollup: pl.Rollup, Sections: s.sections(ctx, now, pl)}
+	m.Crumbs = []views.Crumb{{Label: i18n.From(ctx).T("nav.overview"), Href: "/"}, {Label: b.Name, Href: "/buildings/" + b.ID},
 		{Label: f.Name, Href: "/floors/" + f.ID}, {Label: r.Name}}
-	m.Filter = filter.view("/rooms/" + r.ID)
+	m.Filter = filter.view(ctx, "/rooms/"+r.ID)
 	m.CSVHref = "/devices.csv?" + filter.query(url.Values{"room": {r.ID}}).Encode()
 	return m, nil
 }
 
 // sections presents a floor's or a room's cards, grouped by room, with
 // their ages as of now.
-func (s *Server) sections(now time.Time, pl dashboard.Place) []views.RoomSection {
+func (s *Server) sections(ctx context.Context, now time.Time, pl dashboard.Place) []views.RoomSection {
 	out := make([]views.RoomSection, 0, len(pl.Rooms))
 	for _, rc := range pl.Rooms {
 		out = append(out, views.RoomSection{ID: rc.Room.ID, Name: rc.Room.Name, Href: "/rooms/" + rc.Room.ID, Rollup: rc.Rollup,
-			Cards: s.cardViews(now, rc.Cards, pl.Places)})
+			Cards: s.cardViews(ctx, now, rc.Cards, pl.Places)})
 	}
 	return out
 }
@@ -133,7 +135,7 @@ func (s *Server) showLocation(c echo.Context) error {
 		return err
 	}
 	l := card.Location
-	m := views.LocationPage{Page: s.page(c, l.Name, ""), Card: s.cardView(now, card, p)}
+	m := views.LocationPage{Page: s.page(c, l.Name, ""), Card: s.cardView(ctx, now, card, p)}
 	if isHTMX(c) { // the card alone
 		return render(c, http.StatusOK, views.DeviceCardView(m.Card))
 	}
@@ -143,7 +145,7 @@ func (s *Server) showLocation(c echo.Context) error {
 		return err
 	}
 	m.History = views.LocationHistory{LocationHistory: history, Type: l.Type, Zone: s.cfg.Zone}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "nav.overview"), Href: "/"}}
 	if b, f, r, ok := p.Path(l.RoomID); ok {
 		m.Crumbs = append(m.Crumbs, views.Crumb{Label: b.Name, Href: "/buildings/" + b.ID},
 			views.Crumb{Label: f.Name, Href: "/floors/" + f.ID}, views.Crumb{Label: r.Name, Href: "/rooms/" + r.ID})
@@ -173,13 +175,13 @@ func parseDeviceFilter(c echo.Context) (deviceFilter, error) {
 	if t := c.QueryParam("type"); t != "" {
 		f.Type = domain.DeviceType(t)
 		if !f.Type.Known() {
-			return f, httpkit.BadParam("type", "must be one of tissue, towel, soap, sanitizer or collector, not %q", httpkit.Clip(t))
+			return f, httpkit.BadParamSaid("type", tr(c, "place.bad_type", "value", clipQuoted(t)))
 		}
 	}
 	if h := c.QueryParam("health"); h != "" {
 		v, ok := domain.ParseHealth(h)
 		if !ok {
-			return f, httpkit.BadParam("health", "must be one of ok, attention, action or offline, not %q", httpkit.Clip(h))
+			return f, httpkit.BadParamSaid("health", tr(c, "place.bad_health", "value", clipQuoted(h)))
 		}
 		f.Health = &v
 	}
@@ -200,7 +202,7 @@ func parseRunsOut(c echo.Context) (runsOutOption, error) {
 	}
 	i := slices.IndexFunc(runsOutWithin, func(o runsOutOption) bool { return o.value == w })
 	if i < 0 {
-		return runsOutOption{}, httpkit.BadParam("runs_out", "must be one of 2h, 4h, 8h, 24h or 48h, not %q", httpkit.Clip(w))
+		return runsOutOption{}, httpkit.BadParamSaid("runs_out", tr(c, "format.bad_runs_out", "value", clipQuoted(w)))
 	}
 	return runsOutWithin[i], nil
 }
@@ -214,38 +216,56 @@ func parseSortByRunOut(c echo.Context) (bool, error) {
 	case "runs_out":
 		return true, nil
 	default:
-		return false, httpkit.BadParam("sort", "must be runs_out (what runs out first at the top) or empty, not %q", httpkit.Clip(o))
+		return false, httpkit.BadParamSaid("sort", tr(c, "format.bad_sort", "value", clipQuoted(o)))
 	}
 }
 
 // runsOutOption is a choice of the filter of when dispensers run out.
 type runsOutOption struct {
-	value, label string
-	within       time.Duration
+	value  string
+	within time.Duration
 }
 
 var runsOutWithin = []runsOutOption{
-	{"2h", "Within 2 h", 2 * time.Hour},
-	{"4h", "Within 4 h", 4 * time.Hour},
-	{"8h", "Within 8 h (a shift)", 8 * time.Hour},
-	{"24h", "Within a day", 24 * time.Hour},
-	{"48h", "Within two days", 48 * time.Hour},
+	{"2h", 2 * time.Hour},
+	{"4h", 4 * time.Hour},
+	{"8h", 8 * time.Hour},
+	{"24h", 24 * time.Hour},
+	{"48h", 48 * time.Hour},
+}
+
+// label is the option in words: "Within 8 h (a shift)".
+func (o runsOutOption) label(l *i18n.Localizer) string {
+	switch o.value {
+	case "2h":
+		return l.T("format.within_2h")
+	case "4h":
+		return l.T("format.within_4h")
+	case "8h":
+		return l.T("format.within_8h")
+	case "24h":
+		return l.T("format.within_day")
+	case "48h":
+		return l.T("format.within_two_days")
+	}
+	return l.T("format.any_time")
 }
 
 // runsOutOptions are the choices of the runs_out filter, chosen selected.
-func runsOutOptions(chosen runsOutOption) []views.Option {
-	out := []views.Option{{Value: "", Label: "Any time", Selected: chosen.value == ""}}
+func runsOutOptions(ctx context.Context, chosen runsOutOption) []views.Option {
+	l := i18n.From(ctx)
+	out := []views.Option{{Value: "", Label: runsOutOption{}.label(l), Selected: chosen.value == ""}}
 	for _, o := range runsOutWithin {
-		out = append(out, views.Option{Value: o.value, Label: o.label, Selected: chosen.value == o.value})
+		out = append(out, views.Option{Value: o.value, Label: o.label(l), Selected: chosen.value == o.value})
 	}
 	return out
 }
 
 // sortOptions are the choices of the sort parameter: the page's own order
 // (named ownOrder) or what runs out first.
-func sortOptions(ownOrder string, bySoonestOut bool) []views.Option {
+func sortOptions(ctx context.Context, ownOrder string, bySoonestOut bool) []views.Option {
 	return []views.Option{{Value: "", Label: ownOrder, Selected: !bySoonestOut},
-		{Value: "runs_out", Label: "Runs out first", Selected: bySoonestOut}}
+		{Value: "runs_out", Label: i18n.From(ctx).T("format.runs_out_first"), Selected: bySoonestOut}}
 }
 
 // url is the address of a page at path with the filter, its parameters
@@ -274,17 +294,18 @@ func (f deviceFilter) query(q url.Values) url.Values {
 	return q
 }
 
-func (f deviceFilter) view(action string) views.DeviceFilter {
+func (f deviceFilter) view(ctx context.Context, action string) views.DeviceFilter {
+	l := i18n.From(ctx)
 	v := views.DeviceFilter{Action: action, Active: f.Active() || f.within.value != "" || f.BySoonestOut}
-	v.Sorts = sortOptions("In the rooms' order", f.BySoonestOut)
-	v.RunsOut = runsOutOptions(f.within)
-	v.Types = append(v.Types, views.Option{Value: "", Label: "All types", Selected: f.Type == ""})
+	v.Sorts = sortOptions(ctx, l.T("place.sort_rooms"), f.BySoonestOut)
+	v.RunsOut = runsOutOptions(ctx, f.within)
+	v.Types = append(v.Types, views.Option{Value: "", Label: l.T("format.all_types"), Selected: f.Type == ""})
 	for _, t := range []domain.DeviceType{domain.Tissue, domain.Towel, domain.Soap, domain.Sanitizer, domain.Collector} {
-		v.Types = append(v.Types, views.Option{Value: string(t), Label: t.Label(), Selected: f.Type == t})
+		v.Types = append(v.Types, views.Option{Value: string(t), Label: views.DeviceTypeName(ctx, t), Selected: f.Type == t})
 	}
-	v.Healths = append(v.Healths, views.Option{Value: "", Label: "Any health", Selected: f.Health == nil})
+	v.Healths = append(v.Healths, views.Option{Value: "", Label: l.T("place.any_health"), Selected: f.Health == nil})
 	for _, h := range domain.Healths {
-		v.Healths = append(v.Healths, views.Option{Value: h.String(), Label: h.Label(), Selected: f.Health != nil && *f.Health == h})
+		v.Healths = append(v.Healths, views.Option{Value: h.String(), Label: views.HealthName(ctx, h), Selected: f.Health != nil && *f.Health == h})
 	}
 	return v
 }

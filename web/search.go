@@ -19,10 +19,10 @@ func (s *Server) searchLocations(c echo.Context) error {
 	ss := sessionOf(c)
 	q := c.QueryParam("q")
 	if utf8.RuneCountInString(q) > 100 {
-		return httpkit.BadParam("q", "is longer than 100 characters")
+		return httpkit.BadParamSaid("q", tr(c, "search.too_long"))
 	}
-	m := views.Search{Page: s.page(c, "Search", "search"), Query: q}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Search"}}
+	m := views.Search{Page: s.page(c, tr(c, "layout.search_button"), "search"), Query: q}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "nav.overview"), Href: "/"}, {Label: tr(c, "layout.search_button")}}
 	if q == "" {
 		return render(c, 200, views.SearchPage(m))
 	}
@@ -30,6 +30,6 @@ func (s *Server) searchLocations(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m.Results, m.Truncated = s.cardViews(s.clock.Now(), cards, places), more
+	m.Results, m.Truncated = s.cardViews(ctx, s.clock.Now(), cards, places), more
 	return render(c, 200, views.SearchPage(m))
 }

@@ -23,18 +23,29 @@ type ClaimError struct {
 
 func (e ClaimError) Error() string { return e.Field + " " + e.Reason }
 
+// The fields of a claim, and why one cannot be kept, as ClaimError says
+// them: a page may say them in its reader's language.
+const (
+	ClaimName         = "The name"
+	ClaimNote         = "The note"
+	ClaimNeeded       = "is needed: say who is on it"
+	ClaimNotText      = "is not valid text"
+	ClaimTooLong      = "is longer than %d characters"
+	ClaimControlChars = "holds control characters"
+)
+
 // cleanClaimText trims s and checks it against the field's limit.
 func cleanClaimText(field, s string, required bool, limit int) (string, error) {
 	s = strings.TrimSpace(s)
 	switch {
 	case required && s == "":
-		return "", ClaimError{field, "is needed: say who is on it"}
+		return "", ClaimError{field, ClaimNeeded}
 	case !utf8.ValidString(s):
-		return "", ClaimError{field, "is not valid text"}
+		return "", ClaimError{field, ClaimNotText}
 	case utf8.RuneCountInString(s) > limit:
-		return "", ClaimError{field, fmt.Sprintf("is longer than %d characters", limit)}
+		return "", ClaimError{field, fmt.Sprintf(ClaimTooLong, limit)}
 	case strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t' }) >= 0:
-		return "", ClaimError{field, "holds control characters"}
+		return "", ClaimError{field, ClaimControlChars}
 	}
 	return s, nil
 }
@@ -103,10 +114,10 @@ func (s *Service) newClaim(ctx context.Context, account string, sc domain.Buildi
 			return c, err
 		}
 	}
-	if c.Name, err = cleanClaimText("The name", in.Name, true, domain.MaxClaimName); err != nil {
+	if c.Name, err = cleanClaimText(ClaimName, in.Name, true, domain.MaxClaimName); err != nil {
 		return c, err
 	}
-	if c.Note, err = cleanClaimText("The note", in.Note, false, domain.MaxClaimNote); err != nil {
+	if c.Note, err = cleanClaimText(ClaimNote, in.Note, false, domain.MaxClaimNote); err != nil {
 		return c, err
 	}
 	c.AlertID, c.PersonID, c.At = alertID, in.PersonID, s.clock.Now()

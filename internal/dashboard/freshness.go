@@ -17,7 +17,7 @@ func (s *Service) Freshness(ctx context.Context, account string, cred domain.Cre
 	var f domain.Freshness
 	statuses, err := s.syncStatuses(ctx, account)
 	if err != nil {
-		f.Failed, f.Reason = true, "the cache could not be read"
+		f.Failed, f.Reason = true, domain.ReasonCacheUnreadable
 		return f
 	}
 	dev, al := statuses[domain.ResourceDevices], statuses[domain.ResourceAlerts]
@@ -42,7 +42,7 @@ func (s *Service) Freshness(ctx context.Context, account string, cred domain.Cre
 	if !f.AsOf.IsZero() && s.clock.Now().Sub(f.AsOf) > 2*s.sync.Config().Interval {
 		f.Stale = true
 		if f.Reason == "" {
-			f.Reason = "the last refresh is more than two sync intervals old"
+			f.Reason = domain.ReasonStale
 		}
 	}
 	if why, rejected := s.sync.Rejected(syncer.CredentialID(cred)); rejected {

@@ -14,3 +14,10 @@ type Freshness struct {
 	FirstSync bool      // the first sync of the account is still running
 	Live      bool      // the service's events arrive: alerts are fresh within seconds
 }
+
+// The reasons of a freshness that Washboard gives itself; the others are
+// what a refresh's error said.
+const (
+	ReasonCacheUnreadable = "the cache could not be read"
+	ReasonStale           = "the last refresh is more than two sync intervals old"
+)

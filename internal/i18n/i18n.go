@@ -173,6 +173,22 @@ func (l *Localizer) N(id string, n int, args ...any) string {
 	return l.fill(text, append([]any{"count", l.Number(n)}, args...))
 }
 
+// Forms are the plural forms of the message id in the localizer's
+// language, by CLDR category ("one", "other"), with {count} unfilled: for
+// a script that says a count in the language (Intl.PluralRules); nil for
+// a message without forms.
+func (l *Localizer) Forms(id string) map[string]string {
+	e, ok := l.msgs[id]
+	if !ok || e.forms == nil {
+		return nil
+	}
+	out := make(map[string]string, len(e.forms))
+	for k, v := range e.forms {
+		out[k] = v
+	}
+	return out
+}
+
 // Number is n as the language writes it: 1,234 in English, 1.234 in
 // German.
 func (l *Localizer) Number(n int) string { return l.printer.Sprintf("%d", n) }

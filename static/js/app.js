@@ -21,14 +21,39 @@
   // the same as the server.
   var arrived = new WeakMap();
 
+  // The words come from the page (<meta name="relative-words">, the
+  // catalogs' messages in the page's language), with their plural forms
+  // chosen by the language's rules, as the server says them (agoIn).
+  var words = null;
+  function relativeWords() {
+    if (words) return words;
+    var meta = document.querySelector('meta[name="relative-words"]');
+    try {
+      words = JSON.parse((meta && meta.content) || "{}");
+    } catch (e) {
+      words = {};
+    }
+    return words;
+  }
+
+  function count(forms, n, lang) {
+    if (!forms) return null;
+    var form = "other";
+    try {
+      form = new Intl.PluralRules(lang).select(n);
+    } catch (e) { /* an unknown language: "other" */ }
+    var text = forms[form] || forms.other || "";
+    return text.replace("{count}", n.toLocaleString(lang));
+  }
+
   function ago(ms) {
+    var w = relativeWords();
     var minutes = Math.floor(ms / 60000);
-    if (minutes < 1) return "just now";
-    if (minutes < 60) return minutes + " min ago";
+    if (minutes < 1) return w.now || null;
+    if (minutes < 60) return count(w.min, minutes, w.lang);
     var hours = Math.floor(minutes / 60);
-    if (hours < 24) return hours + " h ago";
-    var days = Math.floor(hours / 24);
-    return days === 1 ? "1 day ago" : days + " days ago";
+    if (hours < 24) return count(w.h, hours, w.lang);
+    return count(w.day, Math.floor(hours / 24), w.lang);
   }
 
   function updateRelativeTimes() {
@@ -40,7 +65,7 @@
       var serverNow = Date.parse(el.getAttribute("data-now") || "");
       var current = isNaN(serverNow) ? now : serverNow + (now - arrived.get(el));
       var text = ago(current - at);
-      if (el.textContent !== text) el.textContent = text;
+      if (text && el.textContent !== text) el.textContent = text;
     });
   }
 

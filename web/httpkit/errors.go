@@ -37,6 +37,12 @@ func BadParam(param, format string, args ...any) error {
 	return &Error{Code: http.StatusBadRequest, Param: param, Msg: fmt.Sprintf("The %s parameter %s", param, fmt.Sprintf(format, args...))}
 }
 
+// BadParamSaid is a 400 naming the parameter param, in words said by
+// the caller (in the reader's language): BadParam's, from the catalogs.
+func BadParamSaid(param, said string) error {
+	return &Error{Code: http.StatusBadRequest, Param: param, Msg: said}
+}
+
 // Clip cuts a value that a message repeats to 40 characters.
 func Clip(s string) string {
 	const max = 40
