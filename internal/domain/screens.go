@@ -17,9 +17,13 @@ type Screen struct {
 	DimFrom     int      // minutes after midnight when dimming starts; -1 for none
 	DimTo       int      // minutes after midnight when it ends
 	Contact     string   // who should re-link it if its access is rejected
-	Created     time.Time
-	LastSeen    time.Time // zero: never opened
-	Revoked     time.Time // zero: active
+	// Language is the code of the language the screen shows its words in
+	// ("de"), whatever its browser's: "" for English, as the screens made
+	// before screens had one.
+	Language string
+	Created  time.Time
+	LastSeen time.Time // zero: never opened
+	Revoked  time.Time // zero: active
 
 	// A portfolio screen (Scope.Kind ScreenOrganisation) shows the
 	// clients of an organisation rather than one account's places: its

@@ -112,6 +112,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Organisations", testOrganisations},
 		{"ReportMail", testReportMail},
 		{"PortfolioScreens", testPortfolioScreens},
+		{"ScreenLanguage", testScreenLanguage},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
