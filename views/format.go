@@ -539,31 +539,6 @@ func rejectionWords(rejection string) string {
 	return "The Device Monitoring Service rejected your credentials."
 }
 
-// screenRejection says why the service rejected a screen's credentials,
-// and whom to ask.
-func screenRejection(rejection, contact string) string {
-	who := screenContact(contact)
-	switch rejection {
-	case "revoked":
-		return "This screen's credentials were revoked — ask " + who + " to give it new ones."
-	case "expired":
-		return "The Authorization value was refused — it may have expired. Ask " + who + " to re-link this screen."
-	}
-	return "The service rejected this screen's access. Ask " + who + " to re-link it."
-}
-
-// rejectionShort says in a few words why a screen's credentials were
-// refused.
-func rejectionShort(rejection string) string {
-	switch rejection {
-	case "revoked":
-		return "the client was revoked"
-	case "expired":
-		return "the Authorization value was refused, it may have expired"
-	}
-	return "the service refused them"
-}
-
 // claimAge is how long someone has been on an alert: "4 min", "1 h 20
 // min"; "just now" within the first minute.
 func claimAge(since, now time.Time) string {

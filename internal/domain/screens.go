@@ -82,3 +82,29 @@ func (s Screen) Dimmed(m int) bool {
 	}
 	return m >= s.DimFrom || m < s.DimTo
 }
+
+// ScreenProblem is what needs doing at a location of a wall screen, as a
+// value the screen puts in words in its language: its kind, and the alert
+// type or fault the kinds ProblemOverdue, ProblemAlert and ProblemFault
+// are about.
+type ScreenProblem struct {
+	Kind  ProblemKind
+	Alert AlertType
+	Fault Fault
+}
+
+// ProblemKind is the kind of a ScreenProblem.
+type ProblemKind string
+
+// The kinds of a screen's problems.
+const (
+	ProblemOverdue    ProblemKind = "overdue"     // an alert of the type Alert is overdue
+	ProblemAlert      ProblemKind = "alert"       // an alert of the type Alert, at risk of missing its target or past it
+	ProblemOffline    ProblemKind = "offline"     // a device does not report
+	ProblemOut        ProblemKind = "out"         // a dispenser is out of product
+	ProblemLow        ProblemKind = "low"         // a dispenser's product is low
+	ProblemFault      ProblemKind = "fault"       // a device reports Fault
+	ProblemBatteryOut ProblemKind = "battery-out" // its batteries are out
+	ProblemBatteryLow ProblemKind = "battery-low" // its batteries are low
+	ProblemNoDevice   ProblemKind = "no-device"   // the location has no device reporting
+)
