@@ -53,7 +53,7 @@ func errNoPortfolioScreen(c echo.Context) error {
 func (s *Server) organisationActor(c echo.Context) (domain.OrganisationMember, error) {
 	g, in, err := s.people.OrganisationOf(c.Request().Context(), sessionOf(c).PersonID)
 	if err == nil && !in {
-		err = errNoOrganisation
+		err = errNoOrganisation(c)
 	}
 	return g, err
 }
@@ -231,7 +231,7 @@ func (s *Server) renderPortfolioScreens(c echo.Context, status int, in portfolio
 	ctx := c.Request().Context()
 	p, err := s.people.PortfolioOf(ctx, sessionOf(c).PersonID)
 	if errors.Is(err, domain.ErrNotFound) {
-		return errNoOrganisation
+		return errNoOrganisation(c)
 	}
 	if err != nil {
 		return err
