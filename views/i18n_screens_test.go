@@ -9,6 +9,8 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	"washboard/internal/report"
+	"washboard/internal/trends"
 )
 
 // The wall screens, the Screens page, the portfolio's screens and the
@@ -17,7 +19,12 @@ func init() {
 	convertedParts["screens"] = screensPages
 	pageDataParts = append(pageDataParts, `Level 3 service room|North Tower|Level 3|Men's Restroom 3\.12|Staff Kitchen 3\.20|`+
 		`Stall \d|Sink Left|Towel|Facilities desk, ext\. 4410|Facilities desk|Shine Services|Airport|Museum|Head office|Library|South|North|`+
-		`Lobby|Staff room|Annex|the service answered 503|Service Unavailable|\d+ Nov 2026 \d\d:\d\d`)
+		`Lobby|Staff room|Annex|the service answered 503|Service Unavailable|\d+ Nov 2026 \d\d:\d\d|\(CSV\)|CET|Day|Acme Facilities|`+
+		`Ground Floor|Men's|Ben Okafor|ben@example\.com|Shine|Zürich|Ana Lima's own error|Summit Court|Kiosk|Restroom|Level 2`)
+	// The shift report's form and chart, and the trends' charts, are the
+	// reports' and trends' parts.
+	notYetConverted = append(notYetConverted, ".report-form", ".report-chart", "section[aria-labelledby='trend-perday']",
+		"section[aria-labelledby='trend-resolve']")
 }
 
 // kindedScreen is the sample screen with its problems as values, as the
@@ -173,8 +180,99 @@ func portfolioScreensPage() PortfolioScreens {
 			Clients: []Option{{Value: "a1", Label: "Airport", Selected: true}, {Value: "a2", Label: "Museum"}}}}
 }
 
+// portfolioPages are the organisation's page, the portfolio, its search,
+// its shift report and its trends, each with all it may show.
+func portfolioPages() map[string]templ.Component {
+	page := Page{Title: "T", Nav: "portfolio", SignedIn: true, AccountName: "Acme Facilities", CSRFToken: "csrf-123", Version: "v1.2.3",
+		Zone: cet, PersonName: "Ana Lima", Role: domain.Owner, Portfolio: true}
+	org := OrganisationPage{Page: page, Error: "Ana Lima's own error", Name: "Shine Services", Role: domain.Admin, MayManage: true, MayAddCurrent: true,
+		CurrentAccount: "Acme Facilities", Hidden: 2, Grantable: []domain.Role{domain.Viewer, domain.Staff, domain.Supervisor, domain.Admin},
+		Accounts: []OrganisationAccountRow{{ID: "a1", Name: "Acme Facilities", Client: "Airport", Region: "South"}, {ID: "a2", Name: "Museum"}},
+		People: []OrganisationPersonRow{{ID: "p1", Name: "Ana Lima", Role: domain.Admin, Accounts: "⟦every account⟧", Self: true},
+			{ID: "p2", Name: "Ben Okafor", Email: "ben@example.com", Role: domain.Staff, Accounts: "Airport"}}}
+	viewer := org
+	viewer.MayManage, viewer.MayAddCurrent, viewer.Hidden, viewer.Error = false, false, 0, ""
+	none := OrganisationPage{Page: page, MayCreate: true, CurrentAccount: "Acme Facilities"}
+	cannot := OrganisationPage{Page: page}
+
+	rows := []PortfolioRow{
+		{Account: "a1", Client: "Airport", Region: "South", Health: domain.HealthAction, Open: 5, Overdue: 2, Unclaimed: 3, Out: 4, Offline: 1, RunOuts: 6,
+			Shift: "Day", ShiftEnd: now.Add(4 * time.Hour), ServiceLevel: "⟦level words⟧", Current: true},
+		{Account: "a2", Client: "Museum", Problem: "⟦the handler's words⟧"},
+		{Account: "a3", Client: "Library", Region: "North", Health: domain.HealthOffline, RunOuts: 1, ShiftEnd: now.Add(time.Hour)},
+		{Account: "a4", Client: "Head office", Health: domain.HealthAttention},
+		{Account: "a5", Client: "Annex", Health: domain.HealthOK},
+	}
+	port := Portfolio{Page: page, Organisation: "Shine Services", Filter: PortfolioFilter{Client: "Airport", Region: "South", State: "action"},
+		Clients: []string{"Airport", "Museum"}, Regions: []string{"North", "South"}, Rows: rows, Total: 9, Hidden: 1, Now: now, Query: "?client=Airport"}
+	empty := port
+	empty.Rows, empty.Total, empty.Hidden, empty.Filter = nil, 0, 0, PortfolioFilter{}
+	nomatch := empty
+	nomatch.Total = 3
+
+	search := PortfolioSearch{Page: page, Query: "Stall", Truncated: true, Searched: 3, Results: []PortfolioHit{
+		{Account: "a1", Client: "Airport", LocationID: "l1", Name: "Stall 1", Where: "North Tower › Level 3", Health: domain.HealthAction, Current: true},
+		{Account: "a2", Client: "Museum", LocationID: "l2", Name: "Stall 2", Where: "North Tower › Level 3", Health: domain.HealthOK}}}
+	nothing := PortfolioSearch{Page: page, Query: "Stall", Searched: 1}
+
+	start := now.Add(-8 * time.Hour)
+	rep := func() *report.Report {
+		return &report.Report{Period: report.Period{Start: start, End: now, Shift: "Day"},
+			Summary: report.Summary{OpenAtStart: 2, OpenedDuring: 5, ResolvedDuring: 4, OpenAtEnd: 3, OverdueAtEnd: 1,
+				TimeToResolve: []report.TypeMedian{{Type: domain.AlertConsumableOut, Count: 3, Median: 42 * time.Minute}, {Type: domain.AlertJam, Count: 1, Median: 65 * time.Minute}}},
+			StillOpen: []report.AlertRow{
+				{Alert: domain.Alert{ID: "x1", Type: domain.AlertBatteryOut, Created: start}, Place: report.Place{Building: "North Tower", Floor: "Level 3", Room: "Men's Restroom 3.12", Location: "Stall 1"}, OverdueAtEnd: true, AgeAtEnd: 30 * time.Hour},
+				{Alert: domain.Alert{ID: "x2", Type: domain.AlertSensor, Created: start}, Place: report.Place{LocationID: "l9"}, AgeAtEnd: 3 * time.Hour}},
+			PickList: report.PickList{BatterySets: 2, Refills: []report.Refill{{Type: domain.Tissue, Count: 1}, {Type: domain.Towel, Count: 2}, {Type: domain.Soap, Count: 3}, {Type: domain.Sanitizer, Count: 1}, {Type: "foam", Count: 2}},
+				Rows: []report.PickRow{{Building: "North Tower", Floor: "Level 3", Refills: []report.Refill{{Type: domain.Soap, Count: 3}}, BatterySets: 1}, {Floor: "Level 2", BatterySets: 1}}},
+		}
+	}
+	quiet := rep()
+	quiet.StillOpen, quiet.PickList, quiet.Summary.TimeToResolve = nil, report.PickList{}, nil
+	shift := PortfolioShiftReport{Page: page, Organisation: "Shine Services", Filter: PortfolioFilter{Client: "Airport", Region: "South"},
+		ShiftsOf: "Acme Facilities", Zone: cet, PrintedAt: now, Notes: []string{"⟦the handler's words⟧"}, Sum: rep(), InProgress: true,
+		Accounts: []PortfolioAccountReport{
+			{ID: "a1", Client: "Airport", Region: "South", Scope: "⟦whole account⟧", Report: rep(), AsOf: now, Sources: []string{"⟦the handler's words⟧"}, Gaps: []string{"⟦the handler's words⟧"}, Own: "/reports/shift"},
+			{ID: "a2", Client: "Museum", Scope: "⟦your buildings⟧", Report: quiet, Own: "/reports/shift"}},
+		CSV: []ReportCSV{{Table: "summary", Href: "/x"}, {Table: "opened", Href: "/x"}, {Table: "resolved", Href: "/x"}, {Table: "open", Href: "/x"},
+			{Table: "offline", Href: "/x"}, {Table: "top", Href: "/x"}, {Table: "picklist", Href: "/x"}, {Table: "runningout", Href: "/x"}, {Table: "handled", Href: "/x"}}}
+	clientOnly := shift
+	clientOnly.Filter, clientOnly.InProgress = PortfolioFilter{Client: "Airport"}, false
+	regionOnly := shift
+	regionOnly.Filter, regionOnly.Accounts = PortfolioFilter{Region: "South"}, nil
+	tooMany := PortfolioShiftReport{Page: page, Organisation: "Shine Services", TooMany: "⟦the handler's words⟧", Zone: cet}
+
+	tp := trends.Period{Days: 30, Zone: cet, Start: now.Add(-29 * 24 * time.Hour), End: now}
+	trd := PortfolioTrends{Page: page, Organisation: "Shine Services", Days: 30, Zone: cet, ZoneOf: "Acme Facilities", Period: tp, Computed: now,
+		Periods: []Option{{Value: "30", Label: "⟦last 30 days⟧", Selected: true}}, Gaps: []string{"⟦the handler's words⟧"}, Notes: []string{"⟦the handler's words⟧"},
+		Total: trends.Totals{Created: 12, LastWeek: 4, Resolved: 10, Median: 50 * time.Minute},
+		Accounts: []PortfolioAccountTrends{{ID: "a1", Client: "Airport", Region: "South", WholeAccount: true, Totals: trends.Totals{Created: 12, LastWeek: 4, Resolved: 10, Median: 50 * time.Minute}, Share: "100 %", WeekShare: "100 %"},
+			{ID: "a2", Client: "Museum", Scope: "⟦your buildings⟧"}},
+		CSV: map[string]string{"accounts": "/x", "perday": "/y"}}
+	noTrends := trd
+	noTrends.Accounts, noTrends.Total = nil, trends.Totals{}
+	return map[string]templ.Component{
+		"organisation":             OrganisationView(org),
+		"organisation-viewer":      OrganisationView(viewer),
+		"organisation-none":        OrganisationView(none),
+		"organisation-cannot":      OrganisationView(cannot),
+		"portfolio":                PortfolioPage(port),
+		"portfolio-empty":          PortfolioPage(empty),
+		"portfolio-no-match":       PortfolioPage(nomatch),
+		"portfolio-search":         PortfolioSearchPage(search),
+		"portfolio-search-nothing": PortfolioSearchPage(nothing),
+		"portfolio-search-form":    PortfolioSearchPage(PortfolioSearch{Page: page}),
+		"portfolio-shift":          PortfolioShiftReportPage(shift),
+		"portfolio-shift-client":   PortfolioShiftReportPage(clientOnly),
+		"portfolio-shift-region":   PortfolioShiftReportPage(regionOnly),
+		"portfolio-shift-too-many": PortfolioShiftReportPage(tooMany),
+		"portfolio-trends":         PortfolioTrendsPage(trd),
+		"portfolio-trends-none":    PortfolioTrendsPage(noTrends),
+	}
+}
+
 func screensPages() map[string]templ.Component {
-	out := map[string]templ.Component{}
+	out := portfolioPages()
 	for name, m := range wallScreens() {
 		out["screen-"+name] = ScreenPage(m)
 		out["screen-content-"+name] = ScreenContent(m)
@@ -239,6 +337,21 @@ func TestScreensSpeakTheirLanguage(t *testing.T) {
 		{"de", "portfolio-screens", "h1", "Wandbildschirme von Shine Services"},
 		{"fr", "portfolio-screens", "#screen-clients-hint", "Ne cochez rien pour tous les clients de l'organisation, y compris ceux qui la rejoindront plus tard."},
 		{"es", "portfolio-screens-onlooker", ".note", "Los supervisores, administradores y propietarios de la organización crean y cambian sus pantallas."},
+		{"de", "portfolio", "h1", "Portfolio von Shine Services"},
+		{"fr", "portfolio", ".portfolio-table caption", "5 comptes, les pires d'abord (9 avant le filtre)"},
+		{"es", "portfolio", ".portfolio-table td[data-label='Se vacían antes del fin del turno']", "6 antes de las 18:02, fin del turno Day"},
+		{"de", "portfolio", ".portfolio-table .badge-text", "Handlungsbedarf"},
+		{"fr", "portfolio", ".note", "1 autre compte de l'organisation est hors de votre rôle."},
+		{"de", "portfolio-search", "#portfolio-results-heading", "2 Standorte gefunden in 3 Konten"},
+		{"es", "portfolio-search-nothing", "#portfolio-results-heading", "Sin resultados en 1 cuenta"},
+		{"de", "organisation", ".organisation-people td[data-label='Rolle']", "Admin"},
+		{"fr", "organisation-none", "button.button-primary", "Créer l'organisation"},
+		{"de", "portfolio-shift", ".report-facts dd", "2 Konten des Kunden Airport in der Region South"},
+		{"fr", "portfolio-shift", ".report-medians", "Temps médian de résolution : Produit épuisé 42 min (3 alertes), Bloqué 1 h 5 min (1 alerte)"},
+		{"es", "portfolio-shift", "#table-sum-picklist tfoot td", "1 rollo de papel, 2 recargas de toallas, 3 recargas de jabón, 1 recarga de desinfectante, 2 recargas"},
+		{"de", "portfolio-shift", "#table-account-0-open tbody td", "21.11.2026, 06:02"},
+		{"de", "portfolio-trends", "#trend-accounts", "Jedes Konto"},
+		{"es", "portfolio-trends", "#table-accounts td[data-label='Tiempo mediano de resolución']", "50 min"},
 	} {
 		doc := renderIn(t, i18n.For(tc.lang), pages[tc.page])
 		if got, _ := doc.Find("html").Attr("lang"); got != tc.lang && !strings.HasPrefix(tc.page, "screen-content") {
@@ -258,7 +371,9 @@ func TestScreensDifferFromEnglish(t *testing.T) {
 	english := []string{"Needs action", "Needs attention", "Open alerts", "Overdue alerts", "Data as of", "since ", "min ago", "All clear",
 		"Running out soon", "Service level", "at risk", "past target", "This screen", "No data yet", "Waiting for", "Your screens", "New link",
 		"Unlink", "Last checked in", "Page interval", "Night dimming", "Create screen", "Save changes", "Wall screens", "Clients to show",
-		"pages every", "Never", "Revoked", "Active", "product low", "Product out", "Jammed", "open alert", "dispensers out"}
+		"pages every", "Never", "Revoked", "Active", "product low", "Product out", "Jammed", "open alert", "dispensers out",
+		"Portfolio of", "Every client", "Shift report of", "Trends of", "Search every account", "Open the full report", "What the next shift",
+		"Accounts of the organisation", "Give the role", "the worst first", "Median time", "Still open", "Battery sets", "soap refill", "no targets"}
 	for _, l := range i18n.Languages[1:] {
 		for name, c := range screensPages() {
 			doc := renderIn(t, i18n.For(l.Code), c)
