@@ -144,7 +144,7 @@ func (s *Server) refusePortfolioScreen(c echo.Context, in portfolioScreenInput, 
 	var l *domain.LimitError
 	switch {
 	case errors.As(err, &l):
-		return s.renderPortfolioScreens(c, http.StatusUnprocessableEntity, in, l.Error(), nil)
+		return s.renderPortfolioScreens(c, http.StatusUnprocessableEntity, in, trn(c, "pscreen.limit", l.Max), nil)
 	case errors.As(err, &p):
 		return s.renderPortfolioScreens(c, http.StatusUnprocessableEntity, in, string(p), nil)
 	}

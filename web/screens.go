@@ -52,7 +52,7 @@ func (s *Server) createScreen(c echo.Context) error {
 	}
 	sc, token, err := s.dash.CreateScreen(ctx, s.scopeOf(c), in.screen(ss.Account), ss.Cred)
 	if le := (*domain.LimitError)(nil); errors.As(err, &le) {
-		return s.renderScreenForm(c, http.StatusUnprocessableEntity, in, le.Error())
+		return s.renderScreenForm(c, http.StatusUnprocessableEntity, in, trn(c, "screens.limit", le.Max))
 	}
 	if err != nil {
 		return err
