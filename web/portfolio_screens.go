@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -142,13 +143,28 @@ func (s *Server) updatePortfolioScreen(c echo.Context) error {
 func (s *Server) refusePortfolioScreen(c echo.Context, in portfolioScreenInput, err error) error {
 	var p domain.Problem
 	var l *domain.LimitError
+	var clients *dashboard.ScreenClientsError
 	switch {
+	case errors.As(err, &clients):
+		return s.renderPortfolioScreens(c, http.StatusUnprocessableEntity, in, screenClientsWords(c, clients), nil)
 	case errors.As(err, &l):
 		return s.renderPortfolioScreens(c, http.StatusUnprocessableEntity, in, trn(c, "pscreen.limit", l.Max), nil)
 	case errors.As(err, &p):
 		return s.renderPortfolioScreens(c, http.StatusUnprocessableEntity, in, string(p), nil)
 	}
 	return portfolioScreenProblem(c, err)
+}
+
+// screenClientsWords says what is wrong with the clients chosen for a
+// screen, in the request's language.
+func screenClientsWords(c echo.Context, e *dashboard.ScreenClientsError) string {
+	switch {
+	case e.Chosen > 0:
+		return trn(c, "pscreen.too_many_clients", e.Chosen, "max", strconv.Itoa(e.Max))
+	case e.None:
+		return tr(c, "pscreen.choose_clients")
+	}
+	return tr(c, "pscreen.not_a_client", "id", e.NotClient)
 }
 
 // revokePortfolioScreen unlinks a screen; it says so within one heartbeat.
