@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -183,18 +184,22 @@ func (s *Server) exportPortfolio(c echo.Context) error {
 	return w.Error()
 }
 
-// portfolioFilter reads the portfolio's filter from the query.
+// portfolioFilter reads the portfolio's filter from the query; a bad
+// parameter is refused in the request's language.
 func portfolioFilter(c echo.Context) (views.PortfolioFilter, error) {
 	f := views.PortfolioFilter{Client: strings.TrimSpace(c.QueryParam("client")), Region: strings.TrimSpace(c.QueryParam("region")),
 		State: c.QueryParam("state")}
+	bad := func(param, msg string) error {
+		return &httpkit.Error{Code: http.StatusBadRequest, Param: param, Msg: msg}
+	}
 	switch {
 	case len([]rune(f.Client)) > domain.MaxClientName:
-		return f, httpkit.BadParam("client", "is longer than %d characters", domain.MaxClientName)
+		return f, bad("client", tr(c, "portfolio.client_too_long", "max", strconv.Itoa(domain.MaxClientName)))
 	case len([]rune(f.Region)) > domain.MaxRegion:
-		return f, httpkit.BadParam("region", "is longer than %d characters", domain.MaxRegion)
+		return f, bad("region", tr(c, "portfolio.region_too_long", "max", strconv.Itoa(domain.MaxRegion)))
 	}
 	if _, ok := domain.ParseHealth(f.State); f.State != "" && !ok {
-		return f, httpkit.BadParam("state", "must be action, offline, attention or ok, not %q", httpkit.Clip(f.State))
+		return f, bad("state", tr(c, "portfolio.state_unknown", "state", httpkit.Clip(f.State)))
 	}
 	return f, nil
 }

@@ -40,7 +40,7 @@ func (s *Server) choosePortfolioAccounts(c echo.Context) (portfolioChoice, error
 		return ch, err
 	}
 	if f.State != "" {
-		return ch, httpkit.BadParam("state", "%s", tr(c, "preport.state_param"))
+		return ch, &httpkit.Error{Code: http.StatusBadRequest, Param: "state", Msg: tr(c, "preport.state_param")}
 	}
 	p, err := s.people.PortfolioOf(c.Request().Context(), sessionOf(c).PersonID)
 	if errors.Is(err, domain.ErrNotFound) {

@@ -93,3 +93,25 @@ func TestPortfolioScreenSpeaksTheLanguageChosenWithIt(t *testing.T) {
 		t.Errorf("the portfolio's list says the screen's language is %q", got)
 	}
 }
+
+// The portfolio's pages and their refusals speak the person's language:
+// a bad filter, a screen still linked that is not removed.
+func TestPortfolioSpeaksThePersonsLanguage(t *testing.T) {
+	t.Parallel()
+	_, owner, _ := portfolioApp(t)
+	if r := owner.get("/portfolio?state=bogus", "Accept-Language", "fr"); r.StatusCode != http.StatusBadRequest ||
+		!strings.Contains(r.body, "Le paramètre state doit valoir action, offline, attention ou ok, pas «\u00a0bogus\u00a0».") {
+		t.Errorf("a bad state in French = %d\n%s", r.StatusCode, r.body)
+	}
+	page := owner.get("/portfolio", "Accept-Language", "de").doc(t)
+	if got := strings.TrimSpace(page.Find(".portfolio-table th").First().Text()); got != "Kunde" {
+		t.Errorf("the portfolio's first column in German is %q", got)
+	}
+	owner.makePortfolioScreen(url.Values{"name": {"Staff room"}, "page_seconds": {"12"}})
+	list := owner.get("/portfolio/screens?lang=es") // the person chooses Spanish
+	id := portfolioScreenID.FindStringSubmatch(list.body)
+	r := owner.formOf("/portfolio/screens", "/portfolio/screens/"+id[1]+"/remove", url.Values{})
+	if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.body, "Esta pantalla sigue vinculada") {
+		t.Errorf("removing a linked screen in Spanish = %d\n%s", r.StatusCode, r.body)
+	}
+}
