@@ -15,6 +15,7 @@ import (
 	"washboard/internal/people"
 	"washboard/views"
 	"washboard/web/form"
+	"washboard/web/httpkit"
 )
 
 // An organisation's wall screens are managed at /portfolio/screens by its
@@ -65,6 +66,9 @@ func (s *Server) organisationActor(c echo.Context) (domain.OrganisationMember, e
 func portfolioScreenProblem(c echo.Context, err error) error {
 	if errors.Is(err, domain.ErrNotFound) {
 		return errNoPortfolioScreen(c)
+	}
+	if errors.Is(err, dashboard.ErrMayNotKeepScreens) {
+		return &httpkit.Error{Code: http.StatusForbidden, Msg: tr(c, "pscreen.who_keeps_only"), Err: err}
 	}
 	return peopleProblem(err)
 }

@@ -39,10 +39,14 @@ type portfolioScreenStore interface {
 // words when not.
 func MayKeepPortfolioScreens(actor domain.OrganisationMember) error {
 	if actor.Role < domain.Supervisor {
-		return &domain.ForbiddenError{Why: "Only supervisors, admins and owners of the organisation make and change its wall screens."}
+		return ErrMayNotKeepScreens
 	}
 	return nil
 }
+
+// ErrMayNotKeepScreens refuses a portfolio screen's change to a role
+// below supervisor in the organisation.
+var ErrMayNotKeepScreens = &domain.ForbiddenError{Why: "Only supervisors, admins and owners of the organisation make and change its wall screens."}
 
 // CreatePortfolioScreen makes a wall screen of the actor's organisation,
 // showing the accounts of sc.Accounts (none: every account) as the actor
