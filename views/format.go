@@ -584,31 +584,6 @@ func rejectionWords(ctx context.Context, rejection string) string {
 	return tr(ctx, "fresh.rejected")
 }
 
-// screenRejection says why the service rejected a screen's credentials,
-// and whom to ask.
-func screenRejection(rejection, contact string) string {
-	who := screenContact(contact)
-	switch rejection {
-	case "revoked":
-		return "This screen's credentials were revoked — ask " + who + " to give it new ones."
-	case "expired":
-		return "The Authorization value was refused — it may have expired. Ask " + who + " to re-link this screen."
-	}
-	return "The service rejected this screen's access. Ask " + who + " to re-link it."
-}
-
-// rejectionShort says in a few words why a screen's credentials were
-// refused.
-func rejectionShort(rejection string) string {
-	switch rejection {
-	case "revoked":
-		return "the client was revoked"
-	case "expired":
-		return "the Authorization value was refused, it may have expired"
-	}
-	return "the service refused them"
-}
-
 // claimAge is how long someone has been on an alert, in English: see
 // claimAgeIn.
 func claimAge(since, now time.Time) string { return claimAgeIn(context.Background(), since, now) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +60,38 @@ func convertedPages() map[string]templ.Component {
 
 // pageData are the words of the pages' data, which are no words of
 // Washboard's.
-func pageData() *regexp.Regexp { return regexp.MustCompile(strings.Join(pageDataParts, "|")) }
+// The alternatives of every part are tried longest first, so that one
+// part's "Level 3" leaves nothing of another's "Level 3 service room".
+func pageData() *regexp.Regexp {
+	var alts []string
+	for _, p := range pageDataParts {
+		alts = append(alts, alternatives(p)...)
+	}
+	sort.SliceStable(alts, func(i, j int) bool { return len(alts[i]) > len(alts[j]) })
+	return regexp.MustCompile(strings.Join(alts, "|"))
+}
+
+// alternatives splits a regular expression at its top-level "|".
+func alternatives(re string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(re); i++ {
+		switch re[i] {
+		case '\\':
+			i++
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '|':
+			if depth == 0 {
+				out = append(out, re[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, re[start:])
+}
 
 // commonPages are the pages every part shares: signing in, the person's
 // own page, errors.

@@ -1,10 +1,12 @@
 package views
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"time"
 
+	"washboard/internal/domain"
 	"washboard/internal/report"
 	"washboard/internal/trends"
 )
@@ -81,40 +83,106 @@ type PortfolioTrends struct {
 // PortfolioAccountTrends is one account's row of the portfolio's trends.
 type PortfolioAccountTrends struct {
 	ID, Client, Region string
-	Scope              string
+	Scope              string // the person's buildings, in words, unless WholeAccount
+	WholeAccount       bool
 	trends.Totals
 	// Share and WeekShare are its part of all the accounts' alerts of the
 	// period and of the last 7 days: "34 %".
 	Share, WeekShare string
 }
 
-// portfolioAccountsText says which accounts a report covers: "3 accounts
-// of the region North".
-func portfolioAccountsText(m PortfolioShiftReport) string {
-	return plural(len(m.Accounts), "account", "accounts") + filterText(m.Filter)
-}
-
-// filterText says the filter that chose the accounts: "", or " of the
-// client Airport in the region North".
-func filterText(f PortfolioFilter) string {
-	s := ""
-	if f.Client != "" {
-		s += " of the client " + f.Client
+// portfolioAccountsText says which accounts a report covers: "3
+// accounts of the client Airport in the region North".
+func portfolioAccountsText(ctx context.Context, n int, f PortfolioFilter) string {
+	switch {
+	case f.Client != "" && f.Region != "":
+		return trn(ctx, "preport.accounts_client_region", n, "client", f.Client, "region", f.Region)
+	case f.Client != "":
+		return trn(ctx, "preport.accounts_client", n, "client", f.Client)
+	case f.Region != "":
+		return trn(ctx, "preport.accounts_region", n, "region", f.Region)
 	}
-	if f.Region != "" {
-		s += " in the region " + f.Region
-	}
-	return s
+	return trn(ctx, "preport.accounts", n)
 }
 
 // mediansText is the median time to resolve of each type: "Product out
-// 42 min (12 alerts), Jam 1 h 5 min (3 alerts)".
-func mediansText(ms []report.TypeMedian) string {
+// 42 min (12 alerts), Jammed 1 h 5 min (3 alerts)".
+func mediansText(ctx context.Context, ms []report.TypeMedian) string {
 	parts := make([]string, len(ms))
 	for i, tm := range ms {
-		parts[i] = tm.Type.Label() + " " + duration(tm.Median) + " (" + plural(tm.Count, "alert", "alerts") + ")"
+		parts[i] = trn(ctx, "preport.median_of", tm.Count, "type", screenAlertType(ctx, tm.Type), "duration", screenDuration(ctx, tm.Median))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// preportRefills says what refills to carry: "3 soap refills, 1 tissue
+// roll"; "no refills".
+func preportRefills(ctx context.Context, rs []report.Refill) string {
+	var parts []string
+	for _, r := range rs {
+		if r.Count <= 0 {
+			continue
+		}
+		switch r.Type {
+		case domain.Tissue:
+			parts = append(parts, trn(ctx, "preport.refill_tissue", r.Count))
+		case domain.Towel:
+			parts = append(parts, trn(ctx, "preport.refill_towel", r.Count))
+		case domain.Soap:
+			parts = append(parts, trn(ctx, "preport.refill_soap", r.Count))
+		case domain.Sanitizer:
+			parts = append(parts, trn(ctx, "preport.refill_sanitizer", r.Count))
+		default:
+			parts = append(parts, trn(ctx, "preport.refill_other", r.Count))
+		}
+	}
+	if len(parts) == 0 {
+		return tr(ctx, "preport.no_refills")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// preportBuilding is a pick list row's building, or that it is not known.
+func preportBuilding(ctx context.Context, name string) string {
+	if name == "" {
+		return tr(ctx, "preport.building_unknown")
+	}
+	return name
+}
+
+// preportPlace is where a location is: "North Tower › Level 2 ›
+// Restroom 2.04 › Stall 1", or its id when none of it is known.
+func preportPlace(ctx context.Context, p report.Place) string {
+	if s := pathText(p.Building, p.Floor, p.Room, p.Location); s != "" {
+		return s
+	}
+	return tr(ctx, "preport.location_id", "id", p.LocationID)
+}
+
+// preportTable is the name of a downloadable table of the portfolio's
+// shift report; one this part does not know as its label says.
+func preportTable(ctx context.Context, name, label string) string {
+	switch name {
+	case "summary":
+		return tr(ctx, "preport.table_summary")
+	case "opened":
+		return tr(ctx, "preport.table_opened")
+	case "resolved":
+		return tr(ctx, "preport.table_resolved")
+	case "open":
+		return tr(ctx, "preport.table_open")
+	case "offline":
+		return tr(ctx, "preport.table_offline")
+	case "top":
+		return tr(ctx, "preport.table_top")
+	case "picklist":
+		return tr(ctx, "preport.table_picklist")
+	case "runningout":
+		return tr(ctx, "preport.table_runningout")
+	case "handled":
+		return tr(ctx, "preport.table_handled")
+	}
+	return label
 }
 
 // sumTrendsPage is the trends page's model of the accounts' sum, for the

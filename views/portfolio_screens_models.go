@@ -23,7 +23,7 @@ type PortfolioScreens struct {
 
 // PortfolioScreenForm makes or edits a portfolio screen. Field names:
 // name, account (repeated checkbox; none ticked: every client),
-// page_seconds, dim_from, dim_to, contact.
+// page_seconds, dim_from, dim_to, language, contact.
 type PortfolioScreenForm struct {
 	Action  string // /portfolio/screens or /portfolio/screens/{id}
 	Editing bool
@@ -35,5 +35,6 @@ type PortfolioScreenForm struct {
 	PageSeconds int
 	DimFrom     string
 	DimTo       string
+	Language    string // the code of the language the screen speaks
 	Contact     string
 }

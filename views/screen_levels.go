@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"strings"
 	"time"
 )
@@ -8,9 +9,9 @@ import (
 // screenLevelWords says on a wall screen where an item's alert stands
 // against its targets: "Past its target to claim", "Past its targets to
 // claim and resolve", "At risk: claim due 14:05", "At risk: resolve due
-// Thu 08:15" (a deadline on another day than now's names the day); ""
-// when it is neither at risk nor past one.
-func screenLevelWords(l *Level, now time.Time, zone *time.Location) string {
+// Thursday 08:15" (a deadline on another day than now's names the day);
+// "" when it is neither at risk nor past one.
+func screenLevelWords(ctx context.Context, l *Level, now time.Time, zone *time.Location) string {
 	if l == nil {
 		return ""
 	}
@@ -19,41 +20,49 @@ func screenLevelWords(l *Level, now time.Time, zone *time.Location) string {
 		claim, resolve := l.Claim.State == "missed", l.Resolve.State == "missed"
 		switch {
 		case claim && resolve:
-			return "Past its targets to claim and resolve"
+			return tr(ctx, "screen.level_missed_both")
 		case claim:
-			return "Past its target to claim"
+			return tr(ctx, "screen.level_missed_claim")
 		}
-		return "Past its target to resolve"
+		return tr(ctx, "screen.level_missed_resolve")
 	case "at-risk":
-		var parts, targets []string
-		for _, t := range []struct {
-			what string
-			o    LevelOutcome
-		}{{"claim", l.Claim}, {"resolve", l.Resolve}} {
-			if t.o.State != "at-risk" {
-				continue
-			}
-			targets = append(targets, t.what)
-			if !t.o.Deadline.IsZero() {
-				parts = append(parts, t.what+" due "+screenDeadline(t.o.Deadline, now, zone))
-			}
+		claim, resolve := l.Claim.State == "at-risk", l.Resolve.State == "at-risk"
+		var parts []string
+		if claim && !l.Claim.Deadline.IsZero() {
+			parts = append(parts, tr(ctx, "screen.level_claim_due", "time", screenDeadline(ctx, l.Claim.Deadline, now, zone)))
 		}
-		if len(parts) == len(targets) && len(parts) > 0 {
-			return "At risk: " + strings.Join(parts, ", ")
+		if resolve && !l.Resolve.Deadline.IsZero() {
+			parts = append(parts, tr(ctx, "screen.level_resolve_due", "time", screenDeadline(ctx, l.Resolve.Deadline, now, zone)))
 		}
-		return "At risk of missing its target to " + strings.Join(targets, " and ")
+		targets := 0
+		if claim {
+			targets++
+		}
+		if resolve {
+			targets++
+		}
+		if len(parts) == targets && len(parts) > 0 {
+			return tr(ctx, "screen.level_at_risk", "due", strings.Join(parts, ", "))
+		}
+		switch {
+		case claim && resolve:
+			return tr(ctx, "screen.level_risk_both")
+		case claim:
+			return tr(ctx, "screen.level_risk_claim")
+		}
+		return tr(ctx, "screen.level_risk_resolve")
 	}
 	return ""
 }
 
-// screenDeadline is when a target runs out: "14:05" on now's day, "Thu
-// 08:15" on another.
-func screenDeadline(t, now time.Time, zone *time.Location) string {
+// screenDeadline is when a target runs out: "14:05" on now's day,
+// "Thursday 08:15" on another.
+func screenDeadline(ctx context.Context, t, now time.Time, zone *time.Location) string {
 	t = in(t, zone)
 	if now.IsZero() || t.Format("2006-01-02") != in(now, zone).Format("2006-01-02") {
-		return t.Format("Mon 15:04")
+		return tr(ctx, "screen.deadline_day", "day", weekdayIn(ctx, t.Weekday()), "time", timeIn(ctx, t, zone))
 	}
-	return t.Format("15:04")
+	return timeIn(ctx, t, zone)
 }
 
 // screenLevelWarning reports whether an open alert is at risk of missing

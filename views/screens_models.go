@@ -1,8 +1,6 @@
 package views
 
 import (
-	"strconv"
-	"strings"
 	"time"
 
 	"washboard/internal/domain"
@@ -32,7 +30,8 @@ type ScreenRow struct {
 	ID        string
 	Name      string
 	Scope     string // in words: "Whole account", "North Tower", "North Tower › Level 3"
-	Settings  string // in words: "Needs action, offline · pages every 15 s · dims 22:00–06:00"
+	Settings  ScreenSettings
+	Language  string // the code of the language it speaks: "de"; "" for English
 	Contact   string // who to ask to re-link it
 	Created   time.Time
 	LastSeen  time.Time // zero: never opened
@@ -50,8 +49,18 @@ type ScreenRow struct {
 	RemoveHref string
 }
 
+// ScreenSettings are how a screen shows what it shows, which the list
+// says in words: "Needs action, Offline · pages every 15 s · dims
+// 22:00–06:00".
+type ScreenSettings struct {
+	Healths     []domain.Health // none for a portfolio screen
+	PageSeconds int
+	DimFrom     string // "22:00", or "" for no dimming
+	DimTo       string
+}
+
 // ScreenForm creates or edits a screen. Field names: name, scope, health
-// (repeated checkbox), page_seconds, dim_from, dim_to, contact.
+// (repeated checkbox), page_seconds, dim_from, dim_to, language, contact.
 type ScreenForm struct {
 	Action      string // where the form posts: /screens or /screens/{id}
 	Editing     bool
@@ -61,6 +70,7 @@ type ScreenForm struct {
 	PageSeconds int
 	DimFrom     string // "22:00" or ""
 	DimTo       string // "06:00" or ""
+	Language    string // the code of the language the screen speaks
 	Contact     string
 }
 
@@ -87,9 +97,10 @@ type ScreenView struct {
 	AllClear      bool          // nothing to show: say so, with the counts
 	Groups        []ScreenGroup // what needs action, by room, the most urgent first
 	Attention     []ScreenGroup // what only needs attention (product or battery low), by room
-	// RunningOut are lines such as "Level 3 › Men's 3.12: 3 dispensers
-	// run out before 14:00", the rooms with the most first.
-	RunningOut []string
+	// RunningOut are the rooms where dispensers run out soon, the rooms
+	// with the most first: "Level 3 › Men's 3.12: 3 dispensers run out
+	// before 14:00".
+	RunningOut []ScreenRunningOut
 	// Levels counts the open alerts at risk of missing a target and past
 	// one; nil when the account has no service level.
 	Levels *LevelCounts
@@ -117,6 +128,13 @@ type ScreenClient struct {
 	LevelWarning bool
 }
 
+// ScreenRunningOut is a room where dispensers run out before a time.
+type ScreenRunningOut struct {
+	Where      string
+	Dispensers int
+	Before     time.Time
+}
+
 // ScreenGroup is the items of one room, on one floor.
 type ScreenGroup struct {
 	Where string // "Level 3 › Men's Restroom 3.12" (with the building when the scope is the account)
@@ -126,7 +144,10 @@ type ScreenGroup struct {
 // ScreenItem is one thing that needs doing at a location.
 type ScreenItem struct {
 	Location string
-	Problem  string // in words: "Overdue: Product out", "Jammed", "Battery low", "Offline"
+	// What is the problem, which the screen says in its language;
+	// Problem says it as it is when What has no kind.
+	What     domain.ScreenProblem
+	Problem  string
 	Severity domain.Health
 	Since    time.Time // zero when unknown
 	Overdue  bool
@@ -139,36 +160,24 @@ type ScreenItem struct {
 	Level *Level
 }
 
-// ScreenStop says why a screen shows no more data. The zero value: it
-// shows its data.
-type ScreenStop struct {
-	Title   string `json:"title"`
-	Message string `json:"message"`
-}
+// ScreenStop says why a screen shows no more data (ScreenStopTitle and
+// ScreenStopMessage say it in words). The zero value: it shows its data.
+type ScreenStop string
 
 // The reasons a screen stops.
-var (
+const (
 	// StopUnlinked: the screen was unlinked, or linked anew elsewhere.
-	StopUnlinked = ScreenStop{
-		Title:   "This screen was unlinked",
-		Message: "It shows no more data. You can turn it off or close this browser window; to use it again, open a new link for it from the Screens page of Washboard.",
-	}
+	StopUnlinked ScreenStop = "unlinked"
 	// StopNeedsLink: what the server keeps for the screen cannot be opened
 	// with the server's key any more (the key changed).
-	StopNeedsLink = ScreenStop{
-		Title:   "This screen needs a new link",
-		Message: "Washboard can no longer open the access it keeps for this screen: its server's secret key changed. Ask the person who set it up to open a new link for it from the Screens page of Washboard.",
-	}
+	StopNeedsLink ScreenStop = "needs-link"
 	// StopMakerLeft: the person whose view a portfolio screen shows left
 	// its organisation.
-	StopMakerLeft = ScreenStop{
-		Title:   "This screen needs a new link",
-		Message: "The person who set it up no longer belongs to the organisation, so it shows nothing. Ask someone of the organisation to give it a new link from the Wall screens page of the portfolio.",
-	}
+	StopMakerLeft ScreenStop = "maker-left"
 )
 
 // IsZero reports whether the screen shows its data.
-func (s ScreenStop) IsZero() bool { return s == ScreenStop{} }
+func (s ScreenStop) IsZero() bool { return s == "" }
 
 // screensNeedingLinks counts the screens that only a new link brings back.
 func screensNeedingLinks(rows []ScreenRow) int {
@@ -179,30 +188,4 @@ func screensNeedingLinks(rows []ScreenRow) int {
 		}
 	}
 	return n
-}
-
-// needsLinkNotice says that n screens need a new link, and why.
-func needsLinkNotice(n int) string {
-	if n == 1 {
-		return `1 screen needs a new link: Washboard's secret key changed since it was linked, and what Washboard keeps for it can no longer be opened. Use "New link" and open the new link on the screen.`
-	}
-	return number(n) + ` screens need a new link: Washboard's secret key changed since they were linked, and what Washboard keeps for them can no longer be opened. Use "New link" and open each new link on its screen.`
-}
-
-// attentionCounts says how many of each problem a room's items hold, for
-// a line in place of the items: "2 product low, 1 battery low".
-func attentionCounts(items []ScreenItem) string {
-	var order []string
-	counts := map[string]int{}
-	for _, it := range items {
-		if counts[it.Problem] == 0 {
-			order = append(order, it.Problem)
-		}
-		counts[it.Problem]++
-	}
-	parts := make([]string, len(order))
-	for i, p := range order {
-		parts[i] = strconv.Itoa(counts[p]) + " " + strings.ToLower(p)
-	}
-	return strings.Join(parts, ", ")
 }

@@ -25,7 +25,7 @@ func (s *Server) showOrganisation(c echo.Context) error {
 func (s *Server) organisationModel(c echo.Context) (views.OrganisationPage, error) {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
-	m := views.OrganisationPage{Page: s.page(c, "Organisation", ""), CurrentAccount: ss.AccountName}
+	m := views.OrganisationPage{Page: s.page(c, tr(c, "portfolio.org_title"), ""), CurrentAccount: ss.AccountName}
 	own, err := s.people.DirectMember(ctx, ss.Account, ss.PersonID)
 	if err != nil && !errors.Is(err, domain.ErrNotFound) {
 		return m, err
@@ -51,7 +51,7 @@ func (s *Server) organisationModel(c echo.Context) (views.OrganisationPage, erro
 	m.MayAddCurrent = m.MayManage && ownsAccount && !current
 	for _, pm := range p.People {
 		row := views.OrganisationPersonRow{ID: pm.PersonID, Name: pm.Name, Email: pm.Email, Role: pm.Role, Self: pm.PersonID == ss.PersonID,
-			Accounts: "every account"}
+			Accounts: tr(c, "portfolio.org_every_account")}
 		if len(pm.Accounts) > 0 {
 			names := make([]string, 0, len(pm.Accounts))
 			for _, id := range pm.Accounts {
@@ -61,7 +61,7 @@ func (s *Server) organisationModel(c echo.Context) (views.OrganisationPage, erro
 			}
 			row.Accounts = strings.Join(names, ", ")
 			if hidden := len(pm.Accounts) - len(names); hidden > 0 {
-				row.Accounts = strings.TrimPrefix(row.Accounts+", "+plural(hidden, "account")+" outside your role", ", ")
+				row.Accounts = strings.TrimPrefix(row.Accounts+", "+trn(c, "portfolio.org_outside_role", hidden), ", ")
 			}
 		}
 		m.People = append(m.People, row)
@@ -79,9 +79,9 @@ func (s *Server) organisationModel(c echo.Context) (views.OrganisationPage, erro
 func (s *Server) refuseOrganisationChange(c echo.Context, err error) error {
 	if errors.Is(err, domain.ErrNotFound) {
 		if _, in, _ := s.people.OrganisationOf(c.Request().Context(), sessionOf(c).PersonID); in {
-			return errNotFound("There is nothing of your organisation with that id.")
+			return errNotFound(tr(c, "portfolio.org_nothing"))
 		}
-		return errNoOrganisation
+		return errNoOrganisation(c)
 	}
 	words := peopleWords(err)
 	if words == "" {

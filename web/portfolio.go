@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -27,7 +28,9 @@ import (
 
 // errNoOrganisation answers the portfolio's pages for a person of no
 // organisation.
-var errNoOrganisation = errNotFound("You belong to no organisation: the portfolio shows the accounts of an organisation. See Organisation in your accounts' page.")
+func errNoOrganisation(c echo.Context) error {
+	return errNotFound(tr(c, "portfolio.no_organisation"))
+}
 
 // showPortfolio shows every account of the person's organisation they
 // see, worst first, filtered; an htmx request gets the page's body, of
@@ -56,7 +59,7 @@ func (s *Server) showPortfolio(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		return &renderedPage{title: "Portfolio", nav: "portfolio", crumbs: m.Crumbs, live: live}, nil
+		return &renderedPage{title: i18n.From(ctx).T("layout.portfolio"), nav: "portfolio", crumbs: m.Crumbs, live: live}, nil
 	})
 }
 
@@ -83,7 +86,7 @@ func (s *Server) portfolioOf(c echo.Context) (people.Portfolio, string, error) {
 	}
 	p, err := s.people.PortfolioOf(ctx, sessionOf(c).PersonID)
 	if errors.Is(err, domain.ErrNotFound) {
-		return p, "", errNoOrganisation
+		return p, "", errNoOrganisation(c)
 	}
 	if err != nil {
 		return p, "", err
@@ -181,18 +184,22 @@ func (s *Server) exportPortfolio(c echo.Context) error {
 	return w.Error()
 }
 
-// portfolioFilter reads the portfolio's filter from the query.
+// portfolioFilter reads the portfolio's filter from the query; a bad
+// parameter is refused in the request's language.
 func portfolioFilter(c echo.Context) (views.PortfolioFilter, error) {
 	f := views.PortfolioFilter{Client: strings.TrimSpace(c.QueryParam("client")), Region: strings.TrimSpace(c.QueryParam("region")),
 		State: c.QueryParam("state")}
+	bad := func(param, msg string) error {
+		return &httpkit.Error{Code: http.StatusBadRequest, Param: param, Msg: msg}
+	}
 	switch {
 	case len([]rune(f.Client)) > domain.MaxClientName:
-		return f, httpkit.BadParam("client", "is longer than %d characters", domain.MaxClientName)
+		return f, bad("client", tr(c, "portfolio.client_too_long", "max", strconv.Itoa(domain.MaxClientName)))
 	case len([]rune(f.Region)) > domain.MaxRegion:
-		return f, httpkit.BadParam("region", "is longer than %d characters", domain.MaxRegion)
+		return f, bad("region", tr(c, "portfolio.region_too_long", "max", strconv.Itoa(domain.MaxRegion)))
 	}
 	if _, ok := domain.ParseHealth(f.State); f.State != "" && !ok {
-		return f, httpkit.BadParam("state", "must be action, offline, attention or ok, not %q", httpkit.Clip(f.State))
+		return f, bad("state", tr(c, "portfolio.state_unknown", "state", httpkit.Clip(f.State)))
 	}
 	return f, nil
 }
@@ -203,7 +210,7 @@ func portfolioFilter(c echo.Context) (views.PortfolioFilter, error) {
 func (s *Server) portfolio(ctx context.Context, log *slog.Logger, ss session, p people.Portfolio, f views.PortfolioFilter, now time.Time) views.Portfolio {
 	m := views.Portfolio{Page: views.Page{Zone: s.cfg.Zone}, Organisation: p.Organisation.Name, Filter: f, Hidden: p.Hidden,
 		Total: len(p.Accounts), Now: now, Query: portfolioQuery(f)}
-	m.Crumbs = []views.Crumb{{Label: "Portfolio"}}
+	m.Crumbs = []views.Crumb{{Label: i18n.From(ctx).T("layout.portfolio")}}
 	clients, regions := map[string]bool{}, map[string]bool{}
 	for _, a := range p.Accounts {
 		r := s.portfolioRow(ctx, log, a, now)
@@ -235,25 +242,26 @@ func (s *Server) clientRow(ctx context.Context, log *slog.Logger, a people.Portf
 	st, err := s.dash.ClientState(ctx, a.Account, domain.ScopeOf(a.Membership), s.cfg.Zone, now)
 	if err != nil {
 		log.Error("reading an account's state for the portfolio", "account", a.Account, "error", err.Error())
-		r.Problem = "Its state could not be read just now."
+		r.Problem = i18n.From(ctx).T("portfolio.state_unreadable")
 		return r, st, false
 	}
 	r.Health, r.Open, r.Overdue, r.Unclaimed = st.Health, st.Rollup.OpenAlerts, st.Rollup.OverdueAlerts, st.Unclaimed
 	r.Out, r.Offline, r.RunOuts, r.Shift, r.ShiftEnd = st.DispensersOut, st.DevicesOffline, st.RunOuts, st.Shift, st.ShiftEnd
-	r.ServiceLevel = weekLevelWords(st.Level)
+	r.ServiceLevel = weekLevelWords(i18n.From(ctx), st.Level)
 	return r, st, true
 }
 
-// weekLevelWords says how an account kept its service level this week:
-// "" without targets (the page says none are set).
-func weekLevelWords(l dashboard.WeekLevel) string {
+// weekLevelWords says how an account kept its service level this week,
+// in the page's language: "" without targets (the page says none are
+// set).
+func weekLevelWords(loc *i18n.Localizer, l dashboard.WeekLevel) string {
 	switch closed := l.Met + l.Missed; {
 	case !l.Set:
 		return ""
 	case closed == 0:
-		return "no measured alert closed yet"
+		return loc.T("portfolio.level_none_closed")
 	default:
-		return fmt.Sprintf("%d %% met (%d of %s closed)", l.Met*100/closed, l.Met, plural(closed, "alert"))
+		return loc.N("portfolio.level_week", closed, "percent", loc.Number(l.Met*100/closed), "met", loc.Number(l.Met))
 	}
 }
 
@@ -305,13 +313,13 @@ func (s *Server) searchPortfolio(c echo.Context) error {
 	}
 	p, err := s.people.PortfolioOf(ctx, ss.PersonID)
 	if errors.Is(err, domain.ErrNotFound) {
-		return errNoOrganisation
+		return errNoOrganisation(c)
 	}
 	if err != nil {
 		return err
 	}
-	m := views.PortfolioSearch{Page: s.page(c, "Search every account", "portfolio"), Query: q}
-	m.Crumbs = []views.Crumb{{Label: "Portfolio", Href: "/portfolio"}, {Label: "Search every account"}}
+	m := views.PortfolioSearch{Page: s.page(c, tr(c, "portfolio.search_title"), "portfolio"), Query: q}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "layout.portfolio"), Href: "/portfolio"}, {Label: tr(c, "portfolio.search_title")}}
 	if q == "" {
 		return render(c, 200, views.PortfolioSearchPage(m))
 	}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/people"
 	"washboard/internal/report"
 	"washboard/views"
@@ -40,11 +40,11 @@ func (s *Server) choosePortfolioAccounts(c echo.Context) (portfolioChoice, error
 		return ch, err
 	}
 	if f.State != "" {
-		return ch, httpkit.BadParam("state", "does not choose the accounts of a report: choose them by client or region")
+		return ch, &httpkit.Error{Code: http.StatusBadRequest, Param: "state", Msg: tr(c, "preport.state_param")}
 	}
 	p, err := s.people.PortfolioOf(c.Request().Context(), sessionOf(c).PersonID)
 	if errors.Is(err, domain.ErrNotFound) {
-		return ch, errNoOrganisation
+		return ch, errNoOrganisation(c)
 	}
 	if err != nil {
 		return ch, err
@@ -53,16 +53,13 @@ func (s *Server) choosePortfolioAccounts(c echo.Context) (portfolioChoice, error
 	sel := p.Select(f.Client, f.Region, least)
 	ch.organisation, ch.filter = p.Organisation.Name, f
 	if sel.Hidden > 0 {
-		ch.notes = append(ch.notes, fmt.Sprintf("%s of the organisation left out: you have no role in %s.",
-			plural(sel.Hidden, "account"), map[bool]string{true: "it", false: "them"}[sel.Hidden == 1]))
+		ch.notes = append(ch.notes, trn(c, "preport.left_out_hidden", sel.Hidden))
 	}
 	if sel.BelowRole > 0 {
-		ch.notes = append(ch.notes, fmt.Sprintf("%s left out: this report needs the role %s or above, and your role there is below it.",
-			plural(sel.BelowRole, "account"), least))
+		ch.notes = append(ch.notes, trn(c, "preport.left_out_role", sel.BelowRole, "role", roleWord(c, least)))
 	}
 	if n := len(sel.Accounts); n > dashboard.MaxReportAccounts {
-		ch.tooMany = fmt.Sprintf("These are %d accounts, and a report covers at most %d at once: choose a client or a region to report on fewer.",
-			n, dashboard.MaxReportAccounts)
+		ch.tooMany = trn(c, "preport.too_many", n, "max", i18n.From(c.Request().Context()).Number(dashboard.MaxReportAccounts))
 		return ch, nil
 	}
 	ch.accounts = sel.Accounts
@@ -70,6 +67,23 @@ func (s *Server) choosePortfolioAccounts(c echo.Context) (portfolioChoice, error
 		ch.scopes = append(ch.scopes, dashboard.AccountScope{Account: a.Account, Scope: domain.ScopeOf(a.Membership)})
 	}
 	return ch, nil
+}
+
+// roleWord is a role's word in the request's language: "Aufsicht".
+func roleWord(c echo.Context, r domain.Role) string {
+	switch r {
+	case domain.Viewer:
+		return tr(c, "role.viewer")
+	case domain.Staff:
+		return tr(c, "role.staff")
+	case domain.Supervisor:
+		return tr(c, "role.supervisor")
+	case domain.Admin:
+		return tr(c, "role.admin")
+	case domain.Owner:
+		return tr(c, "role.owner")
+	}
+	return r.String()
 }
 
 // filterValues are the portfolio's filter as parameters.
@@ -88,7 +102,7 @@ func (ch portfolioChoice) filterValues() url.Values {
 // the buildings their role is limited to.
 func (s *Server) scopeWords(c echo.Context, sc dashboard.AccountScope) (string, error) {
 	if !sc.Scope.Limited() {
-		return "Whole account", nil
+		return tr(c, "screens.whole_account"), nil
 	}
 	bs, err := s.dash.Buildings(c.Request().Context(), sc.Account, sc.Scope)
 	if err != nil {
@@ -98,7 +112,7 @@ func (s *Server) scopeWords(c echo.Context, sc dashboard.AccountScope) (string, 
 	for i, b := range bs {
 		names[i] = b.Name
 	}
-	return "Your buildings: " + strings.Join(names, ", "), nil
+	return tr(c, "preport.your_buildings", "buildings", strings.Join(names, ", ")), nil
 }
 
 // portfolioShiftReport builds the shift report of the chosen accounts, for
@@ -116,10 +130,10 @@ func (s *Server) portfolioShiftReport(c echo.Context) (views.PortfolioShiftRepor
 	if err != nil {
 		return views.PortfolioShiftReport{}, nil, err
 	}
-	m := views.PortfolioShiftReport{Page: s.page(c, "Shift report of the portfolio", "portfolio"), Organisation: ch.organisation,
+	m := views.PortfolioShiftReport{Page: s.page(c, tr(c, "preport.shift_title"), "portfolio"), Organisation: ch.organisation,
 		Filter: ch.filter, Notes: ch.notes, TooMany: ch.tooMany, Zone: zone, PrintedAt: now, ShiftsOf: ss.AccountName}
 	m.Page.Live, m.Page.Still = false, true
-	m.Crumbs = []views.Crumb{{Label: "Portfolio", Href: "/portfolio" + encodeQuery(ch.filterValues())}, {Label: "Shift report"}}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "layout.portfolio"), Href: "/portfolio" + encodeQuery(ch.filterValues())}, {Label: tr(c, "preport.shift_report")}}
 	q := reportQuery{values: ch.filterValues()}
 	err = parseReportPeriod(c, shifts, zone, now, &q)
 	m.Form = q.form
@@ -157,12 +171,13 @@ func (s *Server) portfolioShiftReport(c echo.Context) (views.PortfolioShiftRepor
 		m.CSV = append(m.CSV, views.ReportCSV{Table: t.Name, Label: t.Label, Href: "/portfolio/reports/shift.csv?" + v.Encode()})
 	}
 	p := q.period
-	name := "Shift report of the portfolio"
+	loc := i18n.From(ctx)
+	name := tr(c, "preport.shift_title")
 	if p.Shift != "" {
-		name += " · " + p.Shift + " shift"
+		name += " · " + tr(c, "preport.shift", "shift", p.Shift)
 	}
-	m.Running = fmt.Sprintf("%s · %s · %s – %s · printed %s", name, plural(len(m.Accounts), "account"),
-		p.Start.In(zone).Format("Mon 2 Jan 2006 15:04"), p.End.In(zone).Format("Mon 2 Jan 15:04 MST"), now.In(zone).Format("2 Jan 2006 15:04 MST"))
+	m.Running = tr(c, "preport.running", "name", name, "accounts", trn(c, "preport.accounts", len(m.Accounts)),
+		"start", loc.DateTime(p.Start, zone), "end", loc.DateTime(p.End, zone), "printed", loc.DateTime(now, zone))
 	return m, &built, nil
 }
 

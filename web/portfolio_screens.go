@@ -2,18 +2,20 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/people"
 	"washboard/views"
 	"washboard/web/form"
+	"washboard/web/httpkit"
 )
 
 // An organisation's wall screens are managed at /portfolio/screens by its
@@ -29,6 +31,7 @@ type portfolioScreenInput struct {
 	PageSeconds int
 	DimFrom     int // minutes; -1 for none
 	DimTo       int
+	Language    string // the code of the language the screen speaks
 	Contact     string
 }
 
@@ -38,19 +41,21 @@ func blankPortfolioScreen() portfolioScreenInput {
 
 func (in portfolioScreenInput) screen() domain.Screen {
 	return domain.Screen{ID: in.ID, Name: in.Name, Accounts: in.Accounts, PageSeconds: in.PageSeconds, DimFrom: in.DimFrom, DimTo: in.DimTo,
-		Contact: in.Contact}
+		Language: in.Language, Contact: in.Contact}
 }
 
 // errNoPortfolioScreen answers an id of no screen the person's
 // organisation shows them, whoever's it is.
-var errNoPortfolioScreen = errNotFound("Your organisation has no wall screen with that id.")
+func errNoPortfolioScreen(c echo.Context) error {
+	return errNotFound(tr(c, "pscreen.not_found"))
+}
 
 // organisationActor is the session's person's role in their organisation;
 // errNoOrganisation when they belong to none.
 func (s *Server) organisationActor(c echo.Context) (domain.OrganisationMember, error) {
 	g, in, err := s.people.OrganisationOf(c.Request().Context(), sessionOf(c).PersonID)
 	if err == nil && !in {
-		err = errNoOrganisation
+		err = errNoOrganisation(c)
 	}
 	return g, err
 }
@@ -58,9 +63,12 @@ func (s *Server) organisationActor(c echo.Context) (domain.OrganisationMember, e
 // portfolioScreenProblem answers what the dashboard refused: an unknown
 // screen (of another organisation, or beyond the person's role) as 404,
 // the rest in words.
-func portfolioScreenProblem(err error) error {
+func portfolioScreenProblem(c echo.Context, err error) error {
 	if errors.Is(err, domain.ErrNotFound) {
-		return errNoPortfolioScreen
+		return errNoPortfolioScreen(c)
+	}
+	if errors.Is(err, dashboard.ErrMayNotKeepScreens) {
+		return &httpkit.Error{Code: http.StatusForbidden, Msg: tr(c, "pscreen.who_keeps_only"), Err: err}
 	}
 	return peopleProblem(err)
 }
@@ -82,10 +90,10 @@ func (s *Server) editPortfolioScreen(c echo.Context) error {
 		err = dashboard.MayKeepPortfolioScreens(actor)
 	}
 	if err != nil {
-		return portfolioScreenProblem(err)
+		return portfolioScreenProblem(c, err)
 	}
 	in := portfolioScreenInput{ID: sc.ID, Name: sc.Name, Accounts: sc.Accounts, PageSeconds: sc.PageSeconds, DimFrom: sc.DimFrom, DimTo: sc.DimTo,
-		Contact: sc.Contact}
+		Language: languageCodeOf(sc), Contact: sc.Contact}
 	return s.renderPortfolioScreens(c, http.StatusOK, in, "", nil)
 }
 
@@ -118,7 +126,7 @@ func (s *Server) updatePortfolioScreen(c echo.Context) error {
 		return err
 	}
 	if _, err := s.dash.PortfolioScreen(c.Request().Context(), actor, c.Param("id")); err != nil {
-		return portfolioScreenProblem(err)
+		return portfolioScreenProblem(c, err)
 	}
 	in, problem, err := readPortfolioScreenForm(c)
 	if err != nil {
@@ -139,13 +147,28 @@ func (s *Server) updatePortfolioScreen(c echo.Context) error {
 func (s *Server) refusePortfolioScreen(c echo.Context, in portfolioScreenInput, err error) error {
 	var p domain.Problem
 	var l *domain.LimitError
+	var clients *dashboard.ScreenClientsError
 	switch {
+	case errors.As(err, &clients):
+		return s.renderPortfolioScreens(c, http.StatusUnprocessableEntity, in, screenClientsWords(c, clients), nil)
 	case errors.As(err, &l):
-		return s.renderPortfolioScreens(c, http.StatusUnprocessableEntity, in, l.Error(), nil)
+		return s.renderPortfolioScreens(c, http.StatusUnprocessableEntity, in, trn(c, "pscreen.limit", l.Max), nil)
 	case errors.As(err, &p):
 		return s.renderPortfolioScreens(c, http.StatusUnprocessableEntity, in, string(p), nil)
 	}
-	return portfolioScreenProblem(err)
+	return portfolioScreenProblem(c, err)
+}
+
+// screenClientsWords says what is wrong with the clients chosen for a
+// screen, in the request's language.
+func screenClientsWords(c echo.Context, e *dashboard.ScreenClientsError) string {
+	switch {
+	case e.Chosen > 0:
+		return trn(c, "pscreen.too_many_clients", e.Chosen, "max", strconv.Itoa(e.Max))
+	case e.None:
+		return tr(c, "pscreen.choose_clients")
+	}
+	return tr(c, "pscreen.not_a_client", "id", e.NotClient)
 }
 
 // revokePortfolioScreen unlinks a screen; it says so within one heartbeat.
@@ -156,7 +179,7 @@ func (s *Server) revokePortfolioScreen(c echo.Context) error {
 	}
 	id := c.Param("id")
 	if err := s.dash.RevokePortfolioScreen(c.Request().Context(), actor, id); err != nil {
-		return portfolioScreenProblem(err)
+		return portfolioScreenProblem(c, err)
 	}
 	s.logOf(c).Info("portfolio screen revoked", "screen", id)
 	return redirect(c, "/portfolio/screens")
@@ -171,7 +194,7 @@ func (s *Server) relinkPortfolioScreen(c echo.Context) error {
 	}
 	sc, token, err := s.dash.RelinkPortfolioScreen(c.Request().Context(), actor, c.Param("id"))
 	if err != nil {
-		return portfolioScreenProblem(err)
+		return portfolioScreenProblem(c, err)
 	}
 	return s.showNewPortfolioLink(c, sc.Name, token)
 }
@@ -187,11 +210,11 @@ func (s *Server) removePortfolioScreen(c echo.Context) error {
 	err = s.dash.RemovePortfolioScreen(c.Request().Context(), actor, id)
 	if errors.Is(err, domain.ErrScreenLinked) {
 		return s.renderPortfolioScreens(c, http.StatusUnprocessableEntity, blankPortfolioScreen(), "", func(m *views.PortfolioScreens) {
-			m.Removal = "This screen is still linked, so it stays in the list: only a revoked screen can be removed. Unlink it first if it is no longer used."
+			m.Removal = tr(c, "screens.still_linked")
 		})
 	}
 	if err != nil {
-		return portfolioScreenProblem(err)
+		return portfolioScreenProblem(c, err)
 	}
 	s.logOf(c).Info("portfolio screen removed", "screen", id)
 	return redirect(c, "/portfolio/screens")
@@ -213,13 +236,12 @@ func (s *Server) showNewPortfolioLink(c echo.Context, name, token string) error 
 func readPortfolioScreenForm(c echo.Context) (portfolioScreenInput, string, error) {
 	in := portfolioScreenInput{DimFrom: -1, DimTo: -1}
 	problem, err := readForm(c,
-		form.Text("name", "Name", &in.Name).Trim().Required().MaxChars(80).Says("Give the screen a name of 1 to 80 characters."),
-		form.Text("contact", "Contact", &in.Contact).Trim().MaxChars(120).Says("The contact is longer than 120 characters."),
+		form.Text("name", "Name", &in.Name).Trim().Required().MaxChars(80).Says(tr(c, "screens.problem_name")),
+		form.Text("contact", "Contact", &in.Contact).Trim().MaxChars(120).Says(tr(c, "screens.problem_contact")),
 		form.List("account", "Clients", &in.Accounts),
-		form.Number("page_seconds", "Page interval", &in.PageSeconds).Required().Range(5, 300).
-			Says("The page interval must be a whole number of seconds from 5 to 300."),
-		form.Span("dim", "Night dimming", &in.DimFrom, &in.DimTo).
-			Says("Night dimming needs both a start and an end time, such as 22:00 and 06:00, or neither."))
+		form.Number("page_seconds", "Page interval", &in.PageSeconds).Required().Range(5, 300).Says(tr(c, "screens.problem_page_seconds")),
+		form.Span("dim", "Night dimming", &in.DimFrom, &in.DimTo).Says(tr(c, "screens.problem_dimming")),
+		screenLanguageField(c, &in.Language))
 	return in, problemWords(problem), err
 }
 
@@ -229,7 +251,7 @@ func (s *Server) renderPortfolioScreens(c echo.Context, status int, in portfolio
 	ctx := c.Request().Context()
 	p, err := s.people.PortfolioOf(ctx, sessionOf(c).PersonID)
 	if errors.Is(err, domain.ErrNotFound) {
-		return errNoOrganisation
+		return errNoOrganisation(c)
 	}
 	if err != nil {
 		return err
@@ -238,16 +260,16 @@ func (s *Server) renderPortfolioScreens(c echo.Context, status int, in portfolio
 	if err != nil {
 		return err
 	}
-	m := views.PortfolioScreens{Page: s.page(c, "Wall screens", "portfolio"), Organisation: p.Organisation.Name, Error: problem, Now: s.clock.Now(),
+	m := views.PortfolioScreens{Page: s.page(c, tr(c, "pscreen.title"), "portfolio"), Organisation: p.Organisation.Name, Error: problem, Now: s.clock.Now(),
 		MayKeep: dashboard.MayKeepPortfolioScreens(p.Role) == nil}
-	m.Crumbs = []views.Crumb{{Label: "Portfolio", Href: "/portfolio"}, {Label: "Wall screens"}}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "layout.portfolio"), Href: "/portfolio"}, {Label: tr(c, "pscreen.title")}}
 	names := map[string]string{}
 	for _, a := range p.Accounts {
 		names[a.Account] = a.ClientName()
 	}
 	for _, sc := range screens {
-		r := views.ScreenRow{ID: sc.ID, Name: sc.Name, Scope: clientsWords(sc.Accounts, names), Settings: portfolioScreenSettings(sc),
-			Contact: sc.Contact, Created: sc.Created, LastSeen: sc.LastSeen, Revoked: !sc.Revoked.IsZero(),
+		r := views.ScreenRow{ID: sc.ID, Name: sc.Name, Scope: clientsWords(c, sc.Accounts, names), Settings: screenSettings(sc),
+			Language: sc.Language, Contact: sc.Contact, Created: sc.Created, LastSeen: sc.LastSeen, Revoked: !sc.Revoked.IsZero(),
 			EditHref: "/portfolio/screens/" + sc.ID + "/edit", RevokeHref: "/portfolio/screens/" + sc.ID + "/revoke",
 			RelinkHref: "/portfolio/screens/" + sc.ID + "/relink"}
 		if dashboard.ScreenRemovable(sc) {
@@ -256,6 +278,9 @@ func (s *Server) renderPortfolioScreens(c echo.Context, status int, in portfolio
 		m.Screens = append(m.Screens, r)
 	}
 	m.Form = portfolioScreenForm(in, p)
+	if m.Form.Language == "" {
+		m.Form.Language = i18n.From(ctx).Lang() // whoever makes a screen reads its form in the language it most likely speaks
+	}
 	if edit != nil {
 		edit(&m)
 	}
@@ -266,7 +291,7 @@ func (s *Server) renderPortfolioScreens(c echo.Context, status int, in portfolio
 // the person's role in the organisation covers.
 func portfolioScreenForm(in portfolioScreenInput, p people.Portfolio) views.PortfolioScreenForm {
 	f := views.PortfolioScreenForm{Action: "/portfolio/screens", Name: in.Name, PageSeconds: in.PageSeconds, DimFrom: formatClock(in.DimFrom),
-		DimTo: formatClock(in.DimTo), Contact: in.Contact, EveryClient: p.Role.CoversAll(nil)}
+		DimTo: formatClock(in.DimTo), Language: in.Language, Contact: in.Contact, EveryClient: p.Role.CoversAll(nil)}
 	if in.ID != "" {
 		f.Action, f.Editing = "/portfolio/screens/"+in.ID, true
 	}
@@ -285,9 +310,9 @@ func portfolioScreenForm(in portfolioScreenInput, p people.Portfolio) views.Port
 
 // clientsWords says which clients a screen shows: "Every client", or their
 // names.
-func clientsWords(accounts []string, names map[string]string) string {
+func clientsWords(c echo.Context, accounts []string, names map[string]string) string {
 	if len(accounts) == 0 {
-		return "Every client"
+		return tr(c, "pscreen.every_client")
 	}
 	out := make([]string, 0, len(accounts))
 	gone := 0
@@ -299,15 +324,7 @@ func clientsWords(accounts []string, names map[string]string) string {
 		}
 	}
 	if gone > 0 {
-		out = append(out, plural(gone, "account")+" no longer of the organisation")
+		out = append(out, trn(c, "pscreen.accounts_gone", gone))
 	}
 	return strings.Join(out, ", ")
-}
-
-func portfolioScreenSettings(sc domain.Screen) string {
-	out := fmt.Sprintf("pages every %d s", sc.PageSeconds)
-	if sc.DimFrom >= 0 {
-		out += " · dims " + formatClock(sc.DimFrom) + "–" + formatClock(sc.DimTo)
-	}
-	return out
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/i18n"
 	"washboard/internal/trends"
 	"washboard/views"
 	"washboard/web/httpkit"
@@ -52,13 +53,13 @@ func (s *Server) portfolioTrends(c echo.Context) (views.PortfolioTrends, error) 
 	if err != nil {
 		return views.PortfolioTrends{}, err
 	}
-	m := views.PortfolioTrends{Page: s.page(c, "Trends of the portfolio", "portfolio"), Organisation: ch.organisation, Filter: ch.filter,
+	m := views.PortfolioTrends{Page: s.page(c, tr(c, "preport.trends_title"), "portfolio"), Organisation: ch.organisation, Filter: ch.filter,
 		Notes: ch.notes, TooMany: ch.tooMany, Days: days, Zone: zone, ZoneOf: ss.AccountName, Hidden: hiddenParams(ch.filterValues())}
 	m.Page.Live, m.Page.Still = false, true
 	m.Page.Zone = zone
-	m.Crumbs = []views.Crumb{{Label: "Portfolio", Href: "/portfolio" + encodeQuery(ch.filterValues())}, {Label: "Trends"}}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "layout.portfolio"), Href: "/portfolio" + encodeQuery(ch.filterValues())}, {Label: tr(c, "nav.trends")}}
 	for _, d := range trendPeriods {
-		m.Periods = append(m.Periods, views.Option{Value: strconv.Itoa(d), Label: fmt.Sprintf("Last %d days", d), Selected: d == days})
+		m.Periods = append(m.Periods, views.Option{Value: strconv.Itoa(d), Label: trn(c, "preport.last_days", d), Selected: d == days})
 	}
 	if ch.tooMany != "" {
 		return m, nil
@@ -74,7 +75,7 @@ func (s *Server) portfolioTrends(c echo.Context) (views.PortfolioTrends, error) 
 		if err != nil {
 			return m, err
 		}
-		m.Accounts = append(m.Accounts, views.PortfolioAccountTrends{ID: a.Account, Client: a.ClientName(), Region: a.Region, Scope: scope,
+		m.Accounts = append(m.Accounts, views.PortfolioAccountTrends{ID: a.Account, Client: a.ClientName(), Region: a.Region, Scope: scope, WholeAccount: !ch.scopes[i].Scope.Limited(),
 			Totals: at.Totals, Share: share(at.Created, t.Total.Created), WeekShare: share(at.LastWeek, t.Total.LastWeek)})
 	}
 	m.CSV = map[string]string{}
@@ -84,8 +85,9 @@ func (s *Server) portfolioTrends(c echo.Context) (views.PortfolioTrends, error) 
 		v.Set("table", table)
 		m.CSV[table] = "/portfolio/trends.csv?" + v.Encode()
 	}
-	m.Running = fmt.Sprintf("Trends of the portfolio · %s · last %d days to %s · printed %s", plural(len(m.Accounts), "account"), days,
-		t.Period.End.In(zone).Format("Mon 2 Jan 2006 15:04 MST"), s.clock.Now().In(zone).Format("2 Jan 2006 15:04 MST"))
+	loc := i18n.From(ctx)
+	m.Running = tr(c, "preport.trends_running", "accounts", trn(c, "preport.accounts", len(m.Accounts)), "period", trn(c, "preport.last_days", days),
+		"end", loc.DateTime(t.Period.End, zone), "printed", loc.DateTime(s.clock.Now(), zone))
 	return m, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/keyring"
 	"washboard/internal/syncer"
 	"washboard/views"
@@ -36,7 +36,7 @@ func (s *Server) linkScreen(c echo.Context) error {
 	token := c.Param("token")
 	sc, err := s.dash.ScreenOfLink(c.Request().Context(), token)
 	if errors.Is(err, domain.ErrNotFound) {
-		return &httpkit.Error{Code: http.StatusNotFound, Msg: "This screen link is not valid: it was replaced by a newer link, or the screen was unlinked."}
+		return &httpkit.Error{Code: http.StatusNotFound, Msg: tr(c, "screen.link_invalid")}
 	}
 	if err != nil {
 		return err
@@ -70,7 +70,8 @@ type screenCtx struct {
 const ctxScreen = "screen"
 
 // requireScreen lets through browsers linked to a screen, and only to the
-// screen's own routes.
+// screen's own routes, which speak the screen's language, whatever its
+// browser's (a TV's browser is often English).
 func (s *Server) requireScreen(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		sc, err := s.screenOf(c)
@@ -80,12 +81,28 @@ func (s *Server) requireScreen(next echo.HandlerFunc) echo.HandlerFunc {
 		if sc.renewToken != "" {
 			s.setScreenCookie(c, sc.screen.ID, sc.renewToken)
 		}
+		if sc.screen.ID != "" {
+			r := c.Request()
+			c.SetRequest(r.WithContext(i18n.WithLocalizer(r.Context(), i18n.For(languageCodeOf(sc.screen)))))
+		}
 		c.Set(ctxScreen, sc)
 		return next(c)
 	}
 }
 
-var errNoScreen = &httpkit.Error{Code: http.StatusForbidden, Msg: "This browser is not linked to a screen. Open the screen's link once, from the Screens page."}
+// languageCodeOf is the code of the language a screen speaks: English for
+// one made before screens had one.
+func languageCodeOf(sc domain.Screen) string {
+	if sc.Language == "" {
+		return i18n.Default
+	}
+	return sc.Language
+}
+
+// errNoScreen answers a browser linked to no screen.
+func errNoScreen(c echo.Context) error {
+	return &httpkit.Error{Code: http.StatusForbidden, Msg: tr(c, "screen.not_linked")}
+}
 
 // screenOf finds the request's screen from its cookie. A screen whose
 // cookie or stored credentials the server's keys cannot open (the key
@@ -93,11 +110,11 @@ var errNoScreen = &httpkit.Error{Code: http.StatusForbidden, Msg: "This browser 
 func (s *Server) screenOf(c echo.Context) (screenCtx, error) {
 	ck, err := c.Cookie(screenCookie)
 	if err != nil {
-		return screenCtx{}, errNoScreen
+		return screenCtx{}, errNoScreen(c)
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(ck.Value)
 	if err != nil || len(raw) <= keyring.Overhead {
-		return screenCtx{}, errNoScreen
+		return screenCtx{}, errNoScreen(c)
 	}
 	plain, stale, err := s.keys.Open(keyring.ScreenCookies, raw, nil)
 	if err != nil {
@@ -105,7 +122,7 @@ func (s *Server) screenOf(c echo.Context) (screenCtx, error) {
 	}
 	id, token, ok := bytes.Cut(plain, []byte{0})
 	if !ok {
-		return screenCtx{}, errNoScreen
+		return screenCtx{}, errNoScreen(c)
 	}
 	ls, err := s.dash.LinkedScreen(c.Request().Context(), string(id), string(token))
 	if err != nil {
@@ -183,8 +200,7 @@ func (s *Server) screenView(c echo.Context, sc screenCtx) (views.ScreenView, err
 	m.Counts, m.OpenAlerts, m.OverdueAlerts = v.Rollup.Counts, v.Rollup.OpenAlerts, v.Rollup.OverdueAlerts
 	m.Groups, m.Attention = screenGroups(v.Action), screenGroups(v.Attention)
 	for _, r := range v.RunningOut {
-		m.RunningOut = append(m.RunningOut, fmt.Sprintf("%s: %s run out before %s", r.Where,
-			plural(r.Dispensers, "dispenser"), v.RunsOutBy.In(s.cfg.Zone).Format("15:04")))
+		m.RunningOut = append(m.RunningOut, views.ScreenRunningOut{Where: r.Where, Dispensers: r.Dispensers, Before: v.RunsOutBy})
 	}
 	if v.Levels.Set {
 		m.Levels = &views.LevelCounts{AtRisk: v.Levels.AtRisk, Missed: v.Levels.Missed}
@@ -198,7 +214,7 @@ func screenGroups(groups []dashboard.ScreenGroup) []views.ScreenGroup {
 	for _, g := range groups {
 		vg := views.ScreenGroup{Where: g.Where, Items: make([]views.ScreenItem, 0, len(g.Items))}
 		for _, it := range g.Items {
-			vi := views.ScreenItem{Location: it.Location, Problem: it.Problem, Severity: it.Severity, Since: it.Since, Overdue: it.Overdue,
+			vi := views.ScreenItem{Location: it.Location, Problem: it.Problem, What: it.What, Severity: it.Severity, Since: it.Since, Overdue: it.Overdue,
 				ClaimedBy: it.ClaimedBy, ClaimedAt: it.ClaimedAt}
 			if it.Level != nil {
 				vi.Level = levelView(*it.Level, true)
@@ -218,13 +234,26 @@ type screenBeat struct {
 	Rejected bool   `json:"rejected,omitempty"`
 	// Stopped, when set, says why the screen shows no more data, in the
 	// words it shows.
-	Stopped *views.ScreenStop `json:"stopped,omitempty"`
+	Stopped *stopWords `json:"stopped,omitempty"`
 	// Unlinked is what screens running the script of an earlier version
 	// understand, until the version change reloads them.
 	Unlinked bool `json:"unlinked,omitempty"`
 	// Now is the server's time, when screens keep time with the server's
 	// clock (Config.ClockSpeed).
 	Now string `json:"now,omitempty"`
+}
+
+// stopWords say why a screen stopped, in its language.
+type stopWords struct {
+	Title   string `json:"title"`
+	Message string `json:"message"`
+}
+
+// screenStopWords are the words of a screen's stop, in the request's
+// language: the screen's.
+func screenStopWords(c echo.Context, stop views.ScreenStop) *stopWords {
+	ctx := c.Request().Context()
+	return &stopWords{Title: views.ScreenStopTitle(ctx, stop), Message: views.ScreenStopMessage(ctx, stop)}
 }
 
 // screenRetry is how long a screen waits before reconnecting a stream
@@ -252,12 +281,11 @@ func (s *Server) streamScreenEvents(c echo.Context) error {
 		cur, err := s.screenOf(c)
 		switch {
 		case err != nil:
-			hb.Stopped = &views.StopUnlinked
+			hb.Stopped, hb.Unlinked = screenStopWords(c, views.StopUnlinked), true
 		case !cur.stopped.IsZero():
-			hb.Stopped = &cur.stopped
+			hb.Stopped, hb.Unlinked = screenStopWords(c, cur.stopped), cur.stopped == views.StopUnlinked
 		}
 		if hb.Stopped != nil {
-			hb.Unlinked = *hb.Stopped == views.StopUnlinked
 			return hb, send("heartbeat", mustJSON(hb))
 		}
 		s.checkIn(c, cur)
@@ -265,10 +293,12 @@ func (s *Server) streamScreenEvents(c echo.Context) error {
 		if cur.screen.Portfolio() {
 			var key uint64
 			var err error
-			if f, hb.Stopped, key, err = s.portfolioBeat(c.Request().Context(), cur.screen); err != nil {
+			var stop views.ScreenStop
+			if f, stop, key, err = s.portfolioBeat(c.Request().Context(), cur.screen); err != nil {
 				s.logOf(c).Warn("reading a portfolio screen's clients", "screen", cur.screen.ID, "error", err.Error())
 			}
-			if hb.Stopped != nil {
+			if !stop.IsZero() {
+				hb.Stopped = screenStopWords(c, stop)
 				return hb, send("heartbeat", mustJSON(hb))
 			}
 			// Its clients' data changed since the last heartbeat: the

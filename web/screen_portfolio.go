@@ -11,6 +11,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/people"
 	"washboard/views"
 )
@@ -55,7 +56,7 @@ func (s *Server) portfolioScreenView(c echo.Context, sc screenCtx, m views.Scree
 		m.OpenAlerts += r.Open
 		m.OverdueAlerts += r.Overdue
 		l := states[r.Account]
-		cl := views.ScreenClient{PortfolioRow: r, Level: l.words(), LevelWarning: l.warning()}
+		cl := views.ScreenClient{PortfolioRow: r, Level: l.words(i18n.From(ctx)), LevelWarning: l.warning()}
 		if r.Problem != "" {
 			cl.Level = ""
 		}
@@ -72,18 +73,19 @@ type screenClientLevel struct {
 	open dashboard.LevelCounts
 }
 
-// words says it on the screen: "This week: 13 met, 2 missed · 1 open
-// alert at risk"; "No service level targets" without them.
-func (l screenClientLevel) words() string {
+// words says it on the screen, in its language: "This week: 13 met, 2
+// missed · 1 open alert at risk"; "No service level targets" without
+// them.
+func (l screenClientLevel) words(loc *i18n.Localizer) string {
 	if !l.week.Set {
-		return "No service level targets"
+		return loc.T("screen.level_none")
 	}
-	out := fmt.Sprintf("This week: %d met, %d missed", l.week.Met, l.week.Missed)
+	out := loc.T("screen.level_week", "met", loc.Number(l.week.Met), "missed", loc.Number(l.week.Missed))
 	if l.open.AtRisk > 0 {
-		out += " · " + plural(l.open.AtRisk, "open alert") + " at risk"
+		out += " · " + loc.N("screen.level_open_at_risk", l.open.AtRisk)
 	}
 	if l.open.Missed > 0 {
-		out += " · " + plural(l.open.Missed, "open alert") + " past target"
+		out += " · " + loc.N("screen.level_open_past", l.open.Missed)
 	}
 	return out
 }
@@ -94,18 +96,18 @@ func (l screenClientLevel) warning() bool {
 }
 
 // portfolioBeat is what a portfolio screen's heartbeat knows: the
-// freshness of its clients' data, why it stopped (nil when it did not),
+// freshness of its clients' data, why it stopped ("" when it did not),
 // and a key of the accounts it shows and their generations, which moves
 // when one of them changes or one comes or goes.
-func (s *Server) portfolioBeat(ctx context.Context, sc domain.Screen) (domain.Freshness, *views.ScreenStop, uint64, error) {
+func (s *Server) portfolioBeat(ctx context.Context, sc domain.Screen) (domain.Freshness, views.ScreenStop, uint64, error) {
 	p, err := s.people.ScreenPortfolio(ctx, sc)
 	if errors.Is(err, domain.ErrScreenMakerLeft) {
-		return domain.Freshness{}, &views.StopMakerLeft, 0, nil
+		return domain.Freshness{}, views.StopMakerLeft, 0, nil
 	}
 	if err != nil {
-		return domain.Freshness{}, nil, 0, err
+		return domain.Freshness{}, "", 0, err
 	}
-	return s.dash.FreshnessOf(ctx, accountIDs(p.Accounts), nil), nil, generationsKey(s, p.Accounts), nil
+	return s.dash.FreshnessOf(ctx, accountIDs(p.Accounts), nil), "", generationsKey(s, p.Accounts), nil
 }
 
 func accountIDs(as []people.PortfolioAccount) []string {

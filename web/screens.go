@@ -2,13 +2,12 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/views"
 )
 
@@ -32,7 +31,7 @@ func (s *Server) editScreen(c echo.Context) error {
 		return err
 	}
 	in := screenFormInput{ID: sc.ID, Name: sc.Name, Scope: scopeValue(sc.Scope), Healths: sc.Healths, PageSeconds: sc.PageSeconds,
-		DimFrom: sc.DimFrom, DimTo: sc.DimTo, Contact: sc.Contact}
+		DimFrom: sc.DimFrom, DimTo: sc.DimTo, Language: languageCodeOf(sc), Contact: sc.Contact}
 	m, err := s.screensModel(c, in, "")
 	if err != nil {
 		return err
@@ -53,7 +52,7 @@ func (s *Server) createScreen(c echo.Context) error {
 	}
 	sc, token, err := s.dash.CreateScreen(ctx, s.scopeOf(c), in.screen(ss.Account), ss.Cred)
 	if le := (*domain.LimitError)(nil); errors.As(err, &le) {
-		return s.renderScreenForm(c, http.StatusUnprocessableEntity, in, le.Error())
+		return s.renderScreenForm(c, http.StatusUnprocessableEntity, in, trn(c, "screens.limit", le.Max))
 	}
 	if err != nil {
 		return err
@@ -112,7 +111,7 @@ func (s *Server) removeScreen(c echo.Context) error {
 		if merr != nil {
 			return merr
 		}
-		m.Removal = "This screen is still linked, so it stays in the list: only a revoked screen can be removed. Unlink it first if it is no longer used."
+		m.Removal = tr(c, "screens.still_linked")
 		return render(c, http.StatusUnprocessableEntity, views.ScreensPage(m))
 	}
 	if err != nil {
@@ -167,8 +166,8 @@ func (s *Server) renderScreenForm(c echo.Context, status int, in screenFormInput
 func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string) (views.Screens, error) {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
-	m := views.Screens{Page: s.page(c, "Screens", "screens"), Error: problem, Now: s.clock.Now()}
-	m.Crumbs = []views.Crumb{{Label: "Overview", Href: "/"}, {Label: "Screens"}}
+	m := views.Screens{Page: s.page(c, tr(c, "nav.screens"), "screens"), Error: problem, Now: s.clock.Now()}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "nav.overview"), Href: "/"}, {Label: tr(c, "nav.screens")}}
 	screens, err := s.dash.Screens(ctx, ss.Account, s.scopeOf(c))
 	if err != nil {
 		return m, err
@@ -176,7 +175,7 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 	for _, row := range screens {
 		sc := row.Screen
 		r := views.ScreenRow{
-			ID: sc.ID, Name: sc.Name, Scope: row.ScopeName, Settings: screenSettings(sc), Contact: sc.Contact,
+			ID: sc.ID, Name: sc.Name, Scope: row.ScopeName, Settings: screenSettings(sc), Language: sc.Language, Contact: sc.Contact,
 			Created: sc.Created, LastSeen: sc.LastSeen, Revoked: !sc.Revoked.IsZero(), NeedsLink: row.NeedsLink, Rejection: row.Rejection,
 			EditHref: "/screens/" + sc.ID + "/edit", RevokeHref: "/screens/" + sc.ID + "/revoke", RelinkHref: "/screens/" + sc.ID + "/relink",
 		}
@@ -186,13 +185,16 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 		m.Screens = append(m.Screens, r)
 	}
 	f := views.ScreenForm{Action: "/screens", Name: in.Name, PageSeconds: in.PageSeconds, DimFrom: formatClock(in.DimFrom),
-		DimTo: formatClock(in.DimTo), Contact: in.Contact}
+		DimTo: formatClock(in.DimTo), Language: in.Language, Contact: in.Contact}
+	if f.Language == "" {
+		f.Language = i18n.From(ctx).Lang() // whoever makes a screen reads its form in the language it most likely speaks
+	}
 	if in.ID != "" {
 		f.Action, f.Editing = "/screens/"+in.ID, true
 	}
 	sc := s.scopeOf(c)
 	if !sc.Limited() {
-		f.Scopes = append(f.Scopes, views.Option{Value: "account", Label: "Whole account", Selected: in.Scope == "" || in.Scope == "account"})
+		f.Scopes = append(f.Scopes, views.Option{Value: "account", Label: tr(c, "screens.whole_account"), Selected: in.Scope == "" || in.Scope == "account"})
 	}
 	places, err := s.dash.ScreenScopes(ctx, ss.Account, sc)
 	if err != nil {
@@ -210,20 +212,17 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 		for _, x := range in.Healths {
 			sel = sel || x == h
 		}
-		f.Healths = append(f.Healths, views.Option{Value: h.String(), Label: h.Label(), Selected: sel})
+		f.Healths = append(f.Healths, views.Option{Value: h.String(), Selected: sel})
 	}
 	m.Form = f
 	return m, nil
 }
 
-func screenSettings(sc domain.Screen) string {
-	var hs []string
-	for _, h := range sc.Healths {
-		hs = append(hs, h.Label())
-	}
-	out := strings.Join(hs, ", ") + fmt.Sprintf(" · pages every %d s", sc.PageSeconds)
+// screenSettings are how a screen shows what it shows, for the list.
+func screenSettings(sc domain.Screen) views.ScreenSettings {
+	out := views.ScreenSettings{Healths: sc.Healths, PageSeconds: sc.PageSeconds}
 	if sc.DimFrom >= 0 {
-		out += " · dims " + formatClock(sc.DimFrom) + "–" + formatClock(sc.DimTo)
+		out.DimFrom, out.DimTo = formatClock(sc.DimFrom), formatClock(sc.DimTo)
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/web/form"
 )
 
@@ -27,13 +28,14 @@ type screenFormInput struct {
 	PageSeconds int
 	DimFrom     int // minutes; -1 for none
 	DimTo       int
+	Language    string // the code of the language the screen speaks
 	Contact     string
 	scope       domain.ScreenScope
 }
 
 func (in screenFormInput) screen(account string) domain.Screen {
 	return domain.Screen{Account: account, Name: in.Name, Scope: in.scope, Healths: in.Healths, PageSeconds: in.PageSeconds,
-		DimFrom: in.DimFrom, DimTo: in.DimTo, Contact: in.Contact}
+		DimFrom: in.DimFrom, DimTo: in.DimTo, Language: in.Language, Contact: in.Contact}
 }
 
 func scopeValue(sc domain.ScreenScope) string {
@@ -49,13 +51,12 @@ func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput
 	in := screenFormInput{DimFrom: -1, DimTo: -1}
 	var healths []string
 	problem, err := readForm(c,
-		form.Text("name", "Name", &in.Name).Trim().Required().MaxChars(80).Says("Give the screen a name of 1 to 80 characters."),
-		form.Text("contact", "Contact", &in.Contact).Trim().MaxChars(120).Says("The contact is longer than 120 characters."),
-		form.List("health", "Health states", &healths).Keep(healthValues()...).Required().Says("Choose at least one health state to show."),
-		form.Number("page_seconds", "Page interval", &in.PageSeconds).Required().Range(5, 300).
-			Says("The page interval must be a whole number of seconds from 5 to 300."),
-		form.Span("dim", "Night dimming", &in.DimFrom, &in.DimTo).
-			Says("Night dimming needs both a start and an end time, such as 22:00 and 06:00, or neither."),
+		form.Text("name", "Name", &in.Name).Trim().Required().MaxChars(80).Says(tr(c, "screens.problem_name")),
+		form.Text("contact", "Contact", &in.Contact).Trim().MaxChars(120).Says(tr(c, "screens.problem_contact")),
+		form.List("health", "Health states", &healths).Keep(healthValues()...).Required().Says(tr(c, "screens.problem_healths")),
+		form.Number("page_seconds", "Page interval", &in.PageSeconds).Required().Range(5, 300).Says(tr(c, "screens.problem_page_seconds")),
+		form.Span("dim", "Night dimming", &in.DimFrom, &in.DimTo).Says(tr(c, "screens.problem_dimming")),
+		screenLanguageField(c, &in.Language),
 		form.Text("scope", "Shows", &in.Scope))
 	for _, v := range healths {
 		h, _ := domain.ParseHealth(v)
@@ -68,7 +69,7 @@ func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput
 	switch kind {
 	case "account":
 		if s.scopeOf(c).Limited() {
-			return in, "Your role is limited to some buildings: choose one of them, or a floor of one.", nil
+			return in, tr(c, "screens.problem_limited"), nil
 		}
 		in.scope = domain.ScreenScope{Kind: "account"}
 	case "building", "floor":
@@ -77,13 +78,20 @@ func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput
 			sc = dashboard.Scope{Floor: id}
 		}
 		if missing, err := s.dash.CheckScope(c.Request().Context(), account, s.scopeOf(c), sc); err != nil || missing != "" || id == "" {
-			return in, "Choose a building or floor of this account.", nil
+			return in, tr(c, "screens.problem_place"), nil
 		}
 		in.scope = domain.ScreenScope{Kind: kind, ID: id}
 	default:
-		return in, "Choose what the screen shows: the whole account, a building or a floor.", nil
+		return in, tr(c, "screens.problem_scope"), nil
 	}
 	return in, "", nil
+}
+
+// screenLanguageField reads the language a screen speaks, one of those
+// Washboard speaks; a form without one (sent by a page of an earlier
+// version) keeps English.
+func screenLanguageField(c echo.Context, code *string) *form.Field {
+	return form.Text("language", "Language", code).OneOf(append([]string{""}, i18n.Codes()...)...).Says(tr(c, "screens.problem_language"))
 }
 
 // healthValues are the health states a screen may show, as the form

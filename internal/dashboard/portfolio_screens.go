@@ -39,10 +39,14 @@ type portfolioScreenStore interface {
 // words when not.
 func MayKeepPortfolioScreens(actor domain.OrganisationMember) error {
 	if actor.Role < domain.Supervisor {
-		return &domain.ForbiddenError{Why: "Only supervisors, admins and owners of the organisation make and change its wall screens."}
+		return ErrMayNotKeepScreens
 	}
 	return nil
 }
+
+// ErrMayNotKeepScreens refuses a portfolio screen's change to a role
+// below supervisor in the organisation.
+var ErrMayNotKeepScreens = &domain.ForbiddenError{Why: "Only supervisors, admins and owners of the organisation make and change its wall screens."}
 
 // CreatePortfolioScreen makes a wall screen of the actor's organisation,
 // showing the accounts of sc.Accounts (none: every account) as the actor
@@ -73,16 +77,35 @@ func (s *Service) CreatePortfolioScreen(ctx context.Context, actor domain.Organi
 	return sc, token, nil
 }
 
+// ScreenClientsError says what is wrong with the clients chosen for a
+// portfolio screen, as values the web layer says in the person's
+// language (Error says it in English).
+type ScreenClientsError struct {
+	Chosen, Max int    // more than Max were chosen, when Chosen > 0
+	None        bool   // none was chosen by a role that covers some of the clients only
+	NotClient   string // an id that is not a client the role covers
+}
+
+func (e *ScreenClientsError) Error() string {
+	switch {
+	case e.Chosen > 0:
+		return fmt.Sprintf("A screen can show at most %d chosen clients; %d were chosen.", e.Max, e.Chosen)
+	case e.None:
+		return "Your role in the organisation covers some of its clients: choose which of them the screen shows."
+	}
+	return fmt.Sprintf("%q is not a client of the organisation your role covers.", e.NotClient)
+}
+
 // screenAccounts checks the accounts a portfolio screen is limited to:
 // accounts of the organisation that the actor's role covers, each once.
 // None is every account, which only a role over every account chooses.
 func (s *Service) screenAccounts(ctx context.Context, actor domain.OrganisationMember, ids []string) ([]string, error) {
 	if len(ids) > maxScreenAccounts {
-		return nil, domain.Problem(fmt.Sprintf("A screen can show at most %d chosen clients; %d were chosen.", maxScreenAccounts, len(ids)))
+		return nil, &ScreenClientsError{Chosen: len(ids), Max: maxScreenAccounts}
 	}
 	if len(ids) == 0 {
 		if !actor.CoversAll(nil) {
-			return nil, domain.Problem("Your role in the organisation covers some of its clients: choose which of them the screen shows.")
+			return nil, &ScreenClientsError{None: true}
 		}
 		return nil, nil
 	}
@@ -93,7 +116,7 @@ func (s *Service) screenAccounts(ctx context.Context, actor domain.OrganisationM
 	var out []string
 	for _, id := range ids {
 		if !slices.ContainsFunc(all, func(a domain.OrganisationAccount) bool { return a.Account == id }) || !actor.Covers(id) {
-			return nil, domain.Problem(fmt.Sprintf("%q is not a client of the organisation your role covers.", clip(id)))
+			return nil, &ScreenClientsError{NotClient: clip(id)}
 		}
 		if !slices.Contains(out, id) {
 			out = append(out, id)

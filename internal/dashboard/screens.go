@@ -374,6 +374,8 @@ type ScreenGroup struct {
 type ScreenItem struct {
 	Location string
 	Problem  string // in words: "Overdue: Product out", "Jammed", "Battery low", "Offline"
+	// What is the problem as a value, which a screen says in its language.
+	What     domain.ScreenProblem
 	Severity domain.Health
 	Since    time.Time // zero when unknown
 	Overdue  bool
@@ -609,11 +611,11 @@ func cardItems(cd Card, warnings map[string]AlertLevel) []rankedItem {
 		}
 		return worst
 	}
-	add := func(rank int, problem string, sev domain.Health, since time.Time, overdue bool, level *AlertLevel) {
+	add := func(rank int, what domain.ScreenProblem, problem string, sev domain.Health, since time.Time, overdue bool, level *AlertLevel) {
 		if level != nil && level.Worst() == servicelevel.Missed {
 			rank = rankOverdue
 		}
-		out = append(out, rankedItem{ScreenItem{Location: cd.Location.Name, Problem: problem, Severity: sev, Since: since, Overdue: overdue,
+		out = append(out, rankedItem{ScreenItem{Location: cd.Location.Name, Problem: problem, What: what, Severity: sev, Since: since, Overdue: overdue,
 			ClaimedBy: claim.Name, ClaimedAt: claim.At, Level: level}, rank})
 	}
 	overdueTypes := map[domain.AlertType]bool{}
@@ -624,12 +626,12 @@ func cardItems(cd Card, warnings map[string]AlertLevel) []rankedItem {
 			if l, ok := warnings[a.ID]; ok {
 				shown[a.ID], level = true, &l
 			}
-			add(rankOverdue, "Overdue: "+a.Type.Label(), domain.HealthAction, a.Created, true, level)
+			add(rankOverdue, domain.ScreenProblem{Kind: domain.ProblemOverdue, Alert: a.Type}, "Overdue: "+a.Type.Label(), domain.HealthAction, a.Created, true, level)
 		}
 	}
 	for _, d := range cd.Devices {
 		if d.Offline {
-			add(rankOffline, "Offline", domain.HealthOffline, d.LastSeen, false, levelOf(d.MAC, domain.AlertDeviceOff))
+			add(rankOffline, domain.ScreenProblem{Kind: domain.ProblemOffline}, "Offline", domain.HealthOffline, d.LastSeen, false, levelOf(d.MAC, domain.AlertDeviceOff))
 			continue
 		}
 		out, low := 0, 0
@@ -641,29 +643,29 @@ func cardItems(cd Card, warnings map[string]AlertLevel) []rankedItem {
 			}
 		}
 		if out > 0 && !overdueTypes[domain.AlertConsumableOut] {
-			add(rankOut, "Product out", domain.HealthAction, time.Time{}, false, levelOf(d.MAC, domain.AlertConsumableOut))
+			add(rankOut, domain.ScreenProblem{Kind: domain.ProblemOut}, "Product out", domain.HealthAction, time.Time{}, false, levelOf(d.MAC, domain.AlertConsumableOut))
 		}
 		for _, f := range d.Faults {
-			add(rankFault, f.Label(), domain.HealthAction, time.Time{}, false, levelOf(d.MAC, faultAlertTypes[f.Kind]...))
+			add(rankFault, domain.ScreenProblem{Kind: domain.ProblemFault, Fault: f}, f.Label(), domain.HealthAction, time.Time{}, false, levelOf(d.MAC, faultAlertTypes[f.Kind]...))
 		}
 		switch d.BatteryState {
 		case domain.BatteryShutdown:
 			if !overdueTypes[domain.AlertBatteryOut] {
-				add(rankBattery, "Battery out", domain.HealthAction, time.Time{}, false, levelOf(d.MAC, domain.AlertBatteryOut))
+				add(rankBattery, domain.ScreenProblem{Kind: domain.ProblemBatteryOut}, "Battery out", domain.HealthAction, time.Time{}, false, levelOf(d.MAC, domain.AlertBatteryOut))
 			}
 		case domain.BatteryLow:
-			add(rankBattery, "Battery low", domain.HealthAttention, time.Time{}, false, nil)
+			add(rankBattery, domain.ScreenProblem{Kind: domain.ProblemBatteryLow}, "Battery low", domain.HealthAttention, time.Time{}, false, nil)
 		}
 		if low > 0 && out == 0 {
-			add(rankLow, "Product low", domain.HealthAttention, time.Time{}, false, nil)
+			add(rankLow, domain.ScreenProblem{Kind: domain.ProblemLow}, "Product low", domain.HealthAttention, time.Time{}, false, nil)
 		}
 	}
 	if len(cd.Devices) == 0 {
-		add(rankOffline, "No device reporting", domain.HealthOffline, time.Time{}, false, nil)
+		add(rankOffline, domain.ScreenProblem{Kind: domain.ProblemNoDevice}, "No device reporting", domain.HealthOffline, time.Time{}, false, nil)
 	}
 	for _, a := range cd.Alerts {
 		if l, ok := warnings[a.ID]; ok && !shown[a.ID] {
-			add(rankFault, a.Type.Label(), domain.HealthAction, a.Created, false, &l)
+			add(rankFault, domain.ScreenProblem{Kind: domain.ProblemAlert, Alert: a.Type}, a.Type.Label(), domain.HealthAction, a.Created, false, &l)
 		}
 	}
 	return out

@@ -17,9 +17,13 @@ type Screen struct {
 	DimFrom     int      // minutes after midnight when dimming starts; -1 for none
 	DimTo       int      // minutes after midnight when it ends
 	Contact     string   // who should re-link it if its access is rejected
-	Created     time.Time
-	LastSeen    time.Time // zero: never opened
-	Revoked     time.Time // zero: active
+	// Language is the code of the language the screen shows its words in
+	// ("de"), whatever its browser's: "" for English, as the screens made
+	// before screens had one.
+	Language string
+	Created  time.Time
+	LastSeen time.Time // zero: never opened
+	Revoked  time.Time // zero: active
 
 	// A portfolio screen (Scope.Kind ScreenOrganisation) shows the
 	// clients of an organisation rather than one account's places: its
@@ -78,3 +82,29 @@ func (s Screen) Dimmed(m int) bool {
 	}
 	return m >= s.DimFrom || m < s.DimTo
 }
+
+// ScreenProblem is what needs doing at a location of a wall screen, as a
+// value the screen puts in words in its language: its kind, and the alert
+// type or fault the kinds ProblemOverdue, ProblemAlert and ProblemFault
+// are about.
+type ScreenProblem struct {
+	Kind  ProblemKind
+	Alert AlertType
+	Fault Fault
+}
+
+// ProblemKind is the kind of a ScreenProblem.
+type ProblemKind string
+
+// The kinds of a screen's problems.
+const (
+	ProblemOverdue    ProblemKind = "overdue"     // an alert of the type Alert is overdue
+	ProblemAlert      ProblemKind = "alert"       // an alert of the type Alert, at risk of missing its target or past it
+	ProblemOffline    ProblemKind = "offline"     // a device does not report
+	ProblemOut        ProblemKind = "out"         // a dispenser is out of product
+	ProblemLow        ProblemKind = "low"         // a dispenser's product is low
+	ProblemFault      ProblemKind = "fault"       // a device reports Fault
+	ProblemBatteryOut ProblemKind = "battery-out" // its batteries are out
+	ProblemBatteryLow ProblemKind = "battery-low" // its batteries are low
+	ProblemNoDevice   ProblemKind = "no-device"   // the location has no device reporting
+)

@@ -23,7 +23,8 @@
 //       "changed" when the data changed (htmx refreshes #screen-live on it).
 //       Without a heartbeat for 35 s, or 5 s after a stream error without
 //       a heartbeat since, #screen-banner says "Connection lost since 14:02
-//       — showing data as of 13:58": a server that restarts (one replica
+//       — showing data as of 13:58" (in the screen's language: the page
+//       renders its words into #screen-words): a server that restarts (one replica
 //       of several going away in a rolling restart) closes the stream, and
 //       a reconnection to another that quick shows no banner at all. The
 //       SSE extension reconnects by itself; this script reconnects only a
@@ -94,6 +95,26 @@
     return h * 60 + min;
   }
 
+  // words are the page's words in the screen's language, rendered from
+  // the catalogs into <script id="screen-words" type="application/json">:
+  // templates whose {placeholders} this script fills.
+  var words = (function () {
+    var el = document.getElementById("screen-words");
+    try {
+      return (el && JSON.parse(el.textContent)) || {};
+    } catch (err) {
+      return {};
+    }
+  })();
+
+  function say(key, values) {
+    var text = typeof words[key] === "string" ? words[key] : "";
+    for (var name in values) {
+      if (Object.prototype.hasOwnProperty.call(values, name)) text = text.split("{" + name + "}").join(String(values[name]));
+    }
+    return text;
+  }
+
   function seconds(s) {
     var t = Date.parse(s || "");
     return isNaN(t) ? NaN : Math.floor(t / 1000);
@@ -146,18 +167,21 @@
   }
 
   // <time data-relative datetime="..." data-now="..."> holds a time the
-  // server rendered as "5 min ago" at data-now, by its own clock: the text
-  // follows that clock plus the time elapsed since the element arrived.
+  // server rendered as "5 min ago" at data-now, by its own clock (with
+  // data-relative="since", "since 5 min ago"): the text follows that
+  // clock plus the time elapsed since the element arrived, in the words
+  // of the server's (screenAgo in views/screen_words.go).
   var arrived = new WeakMap();
 
-  function ago(ms) {
+  function ago(ms, since) {
+    var pre = since ? "since" : "ago";
     var minutes = Math.floor(ms / 60000);
-    if (minutes < 1) return "just now";
-    if (minutes < 60) return minutes + " min ago";
+    if (minutes < 1) return say(pre + "Now");
+    if (minutes < 60) return say(pre + "Minutes", { minutes: minutes });
     var hours = Math.floor(minutes / 60);
-    if (hours < 24) return hours + " h ago";
+    if (hours < 24) return say(pre + "Hours", { hours: hours });
     var days = Math.floor(hours / 24);
-    return days === 1 ? "1 day ago" : days + " days ago";
+    return days === 1 ? say(pre + "Day") : say(pre + "Days", { days: days });
   }
 
   function updateRelativeTimes() {
@@ -170,7 +194,8 @@
       if (!arrived.has(el)) arrived.set(el, now);
       var serverNow = Date.parse(el.getAttribute("data-now") || "");
       var current = isNaN(serverNow) ? screenTime(now) : serverNow + (now - arrived.get(el)) * clockSpeed;
-      var text = ago(current - at);
+      var text = ago(current - at, el.getAttribute("data-relative") === "since");
+      if (!text) continue;
       if (el.textContent !== text) el.textContent = text;
     }
   }
@@ -406,8 +431,8 @@
 
   function lostText() {
     var asOf = Date.parse(dataAsOf());
-    var since = "Connection lost since " + hhmm(new Date(screenTime(lostSince)));
-    return isNaN(asOf) ? since + " — no data received yet" : since + " — showing data as of " + hhmm(new Date(asOf));
+    var since = hhmm(new Date(screenTime(lostSince)));
+    return isNaN(asOf) ? say("lostNoData", { since: since }) : say("lostAsOf", { since: since, asof: hhmm(new Date(asOf)) });
   }
 
   // renderBanner shows or clears the connection line of #screen-banner. The
@@ -605,12 +630,9 @@
     box.className = "screen-unlinked-box";
     var h1 = document.createElement("h1");
     h1.className = "screen-unlinked-title";
-    h1.textContent = typeof title === "string" && title ? title : "This screen was unlinked";
+    h1.textContent = typeof title === "string" && title ? title : say("unlinkedTitle");
     var p = document.createElement("p");
-    p.textContent =
-      typeof message === "string" && message
-        ? message
-        : "It shows no more data. You can turn it off or close this browser window; to use it again, open a new link for it from the Screens page of Washboard.";
+    p.textContent = typeof message === "string" && message ? message : say("unlinkedText");
     box.appendChild(h1);
     box.appendChild(p);
     main.appendChild(box);

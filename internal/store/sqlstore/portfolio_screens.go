@@ -13,7 +13,7 @@ import (
 // domain.Screen). Their writes that count run under peopleLock, as the
 // organisation's other writes do.
 
-const portfolioScreenCols = `id, organisation_id, maker_id, name, accounts, page_seconds, dim_from, dim_to, contact, created, last_seen, revoked`
+const portfolioScreenCols = `id, organisation_id, maker_id, name, accounts, page_seconds, dim_from, dim_to, contact, language, created, last_seen, revoked`
 
 // CreatePortfolioScreen stores a new portfolio screen with the hash of its
 // link's token, unless its organisation has max screens already (<= 0:
@@ -28,11 +28,11 @@ func (s *Store) CreatePortfolioScreen(ctx context.Context, sc domain.Screen, tok
 			return err
 		}
 		n, err := tx.Exec(ctx, `INSERT INTO portfolio_screens (id, organisation_id, maker_id, name, accounts, page_seconds, dim_from, dim_to,
-			contact, token_hash, created, last_seen, revoked)
-			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+			contact, language, token_hash, created, last_seen, revoked)
+			SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
 			WHERE (SELECT count(*) FROM portfolio_screens WHERE organisation_id = ?) < ?`,
 			sc.ID, sc.Organisation, sc.Maker, sc.Name, buildingsJSON(sc.Accounts), sc.PageSeconds, sc.DimFrom, sc.DimTo,
-			sc.Contact, tokenHash, s.d.Time(sc.Created), never, never, sc.Organisation, max)
+			sc.Contact, sc.Language, tokenHash, s.d.Time(sc.Created), never, never, sc.Organisation, max)
 		if err == nil && n != 1 {
 			err = domain.ErrLimit
 		}
@@ -41,12 +41,12 @@ func (s *Store) CreatePortfolioScreen(ctx context.Context, sc domain.Screen, tok
 }
 
 // UpdatePortfolioScreen changes a portfolio screen's name, accounts,
-// settings and maker; domain.ErrNotFound when its organisation has no
+// settings (its language among them) and maker; domain.ErrNotFound when its organisation has no
 // screen of the id.
 func (s *Store) UpdatePortfolioScreen(ctx context.Context, sc domain.Screen) error {
 	n, err := s.write.Exec(ctx, `UPDATE portfolio_screens SET name = ?, accounts = ?, page_seconds = ?, dim_from = ?, dim_to = ?,
-		contact = ?, maker_id = ? WHERE organisation_id = ? AND id = ?`,
-		sc.Name, buildingsJSON(sc.Accounts), sc.PageSeconds, sc.DimFrom, sc.DimTo, sc.Contact, sc.Maker, sc.Organisation, sc.ID)
+		contact = ?, language = ?, maker_id = ? WHERE organisation_id = ? AND id = ?`,
+		sc.Name, buildingsJSON(sc.Accounts), sc.PageSeconds, sc.DimFrom, sc.DimTo, sc.Contact, sc.Language, sc.Maker, sc.Organisation, sc.ID)
 	return oneRow(n, err, "portfolio screen", sc.ID)
 }
 
@@ -121,7 +121,7 @@ func (s *Store) PortfolioScreenByToken(ctx context.Context, tokenHash []byte) (d
 func (s *Store) scanPortfolioScreen(scan func(...any) error) (domain.Screen, error) {
 	sc := domain.Screen{Scope: domain.ScreenScope{Kind: domain.ScreenOrganisation}}
 	var accounts string
-	if err := scan(&sc.ID, &sc.Organisation, &sc.Maker, &sc.Name, &accounts, &sc.PageSeconds, &sc.DimFrom, &sc.DimTo, &sc.Contact,
+	if err := scan(&sc.ID, &sc.Organisation, &sc.Maker, &sc.Name, &accounts, &sc.PageSeconds, &sc.DimFrom, &sc.DimTo, &sc.Contact, &sc.Language,
 		s.d.ScanTime(&sc.Created), s.d.ScanTime(&sc.LastSeen), s.d.ScanTime(&sc.Revoked)); err != nil {
 		return sc, err
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 const screenCols = `s.id, a.id, s.name, s.scope, s.scope_id, s.healths, s.page_seconds, s.dim_from, s.dim_to, s.contact,
-	s.created, s.last_seen, s.revoked`
+	s.language, s.created, s.last_seen, s.revoked`
 
 // CreateScreen stores a new screen with the hash of its link's token and
 // its sealed credentials, unless its account has max screens already
@@ -23,11 +23,11 @@ func (s *Store) CreateScreen(ctx context.Context, sc domain.Screen, tokenHash, s
 	}
 	never := s.d.TimeOrNever(time.Time{})
 	return s.insertWithinLimit(ctx, key, max, `INSERT INTO screens (id, account_id, name, scope, scope_id, healths, page_seconds,
-		dim_from, dim_to, contact, token_hash, credentials, created, last_seen, revoked)
-		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+		dim_from, dim_to, contact, language, token_hash, credentials, created, last_seen, revoked)
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
 		WHERE (SELECT count(*) FROM screens WHERE account_id = ?) < ?`,
 		sc.ID, key, sc.Name, sc.Scope.Kind, sc.Scope.ID, joinHealths(sc.Healths), sc.PageSeconds,
-		sc.DimFrom, sc.DimTo, sc.Contact, tokenHash, sealed, s.d.Time(sc.Created), never, never)
+		sc.DimFrom, sc.DimTo, sc.Contact, sc.Language, tokenHash, sealed, s.d.Time(sc.Created), never, never)
 }
 
 // insertWithinLimit runs insert, an INSERT … SELECT … WHERE whose last
@@ -55,15 +55,16 @@ func insertWithinLimitTx(ctx context.Context, tx Tx, account int64, max int, ins
 	return err
 }
 
-// UpdateScreen changes a screen's name, scope and settings.
+// UpdateScreen changes a screen's name, scope and settings, its language
+// among them.
 func (s *Store) UpdateScreen(ctx context.Context, sc domain.Screen) error {
 	key, err := s.accountKey(ctx, sc.Account, false)
 	if err != nil {
 		return err
 	}
 	n, err := s.write.Exec(ctx, `UPDATE screens SET name = ?, scope = ?, scope_id = ?, healths = ?, page_seconds = ?,
-		dim_from = ?, dim_to = ?, contact = ? WHERE account_id = ? AND id = ?`,
-		sc.Name, sc.Scope.Kind, sc.Scope.ID, joinHealths(sc.Healths), sc.PageSeconds, sc.DimFrom, sc.DimTo, sc.Contact, key, sc.ID)
+		dim_from = ?, dim_to = ?, contact = ?, language = ? WHERE account_id = ? AND id = ?`,
+		sc.Name, sc.Scope.Kind, sc.Scope.ID, joinHealths(sc.Healths), sc.PageSeconds, sc.DimFrom, sc.DimTo, sc.Contact, sc.Language, key, sc.ID)
 	return oneRow(n, err, "screen", sc.ID)
 }
 
@@ -163,7 +164,7 @@ func (s *Store) scanScreen(scan func(...any) error) (domain.Screen, error) {
 	var sc domain.Screen
 	var healths string
 	if err := scan(&sc.ID, &sc.Account, &sc.Name, &sc.Scope.Kind, &sc.Scope.ID, &healths, &sc.PageSeconds,
-		&sc.DimFrom, &sc.DimTo, &sc.Contact, s.d.ScanTime(&sc.Created), s.d.ScanTime(&sc.LastSeen), s.d.ScanTime(&sc.Revoked)); err != nil {
+		&sc.DimFrom, &sc.DimTo, &sc.Contact, &sc.Language, s.d.ScanTime(&sc.Created), s.d.ScanTime(&sc.LastSeen), s.d.ScanTime(&sc.Revoked)); err != nil {
 		return sc, err
 	}
 	for _, h := range strings.Split(healths, ",") {

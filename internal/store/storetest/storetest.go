@@ -114,6 +114,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ReportMail", testReportMail},
 		{"ReportScheduleLanguage", testReportScheduleLanguage},
 		{"PortfolioScreens", testPortfolioScreens},
+		{"ScreenLanguage", testScreenLanguage},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
