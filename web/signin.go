@@ -56,7 +56,7 @@ func (s *Server) signInModel(c echo.Context, next string) views.SignIn {
 	// credentials: a passkey would sign in a person, not add an account.
 	_, signedIn := s.currentSession(c.Request().Context())
 	return views.SignIn{Page: s.page(c, i18n.From(c.Request().Context()).T("signin.title"), ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/"),
-		SingleSignOn: s.singleSignOnName(), Email: s.mail != nil, Passkeys: s.passkeys != nil && !signedIn}
+		SingleSignOn: s.singleSignOnName(c), Email: s.mail != nil, Passkeys: s.passkeys != nil && !signedIn}
 }
 
 // signIn checks the credentials with one small call to the service and,

@@ -50,11 +50,11 @@ const maxGroupsShown = 10
 
 // singleSignOnName is the provider's name on the sign-in page's button;
 // "" when there is no single sign-on.
-func (s *Server) singleSignOnName() string {
+func (s *Server) singleSignOnName(c echo.Context) string {
 	if s.sso == nil {
 		return ""
 	}
-	return cmp.Or(s.cfg.SingleSignOnName, "single sign-on")
+	return cmp.Or(s.cfg.SingleSignOnName, tr(c, "sso.default_name"))
 }
 
 // beginSingleSignOn sends the browser to the provider, keeping the

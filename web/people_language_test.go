@@ -1,0 +1,112 @@
+package web
+
+import (
+	"context"
+	"mime"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// letterSubject is a letter's subject, decoded.
+func letterSubject(t *testing.T, raw []byte) string {
+	t.Helper()
+	msg, err := mail.ReadMessage(strings.NewReader(string(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subject, err := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return subject
+}
+
+// TestSignInLetterSpeaksThePersonsLanguage: the letter with a sign-in
+// link is in the language its person chose, whatever the language of the
+// browser that asked for it; for a person who chose none, in the
+// language of that browser.
+func TestSignInLetterSpeaksThePersonsLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	ms := a.withMail()
+	a.browser().signIn(credA)
+	owner := a.ownerWithEmail("ana@example.com")
+	if err := a.people.SetLanguage(context.Background(), owner.PersonID, "de"); err != nil {
+		t.Fatal(err)
+	}
+
+	english := a.browser() // asks for nothing: English
+	if r := english.askForLink("ana@example.com"); r.StatusCode != http.StatusOK || !strings.Contains(r.body, linkOnItsWay) {
+		t.Fatalf("asking for a link = %d; want 200 in English\n%s", r.StatusCode, r.body)
+	}
+	got := a.lettersSent(ms)
+	if len(got) != 1 {
+		t.Fatalf("%d letters sent; want 1", len(got))
+	}
+	if subject := letterSubject(t, got[0].Data); subject != "Ihr Anmeldelink für Washboard" {
+		t.Errorf("the letter's subject is %q; want German", subject)
+	}
+	text := letterText(t, got[0])
+	for _, want := range []string{"Guten Tag " + owner.Name + ",", "öffnen Sie diesen Link, um sich bei Washboard anzumelden.", "Ohne den Link kann sich niemand anmelden."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the letter does not say %q:\n%s", want, text)
+		}
+	}
+
+	if err := a.people.SetLanguage(context.Background(), owner.PersonID, ""); err != nil {
+		t.Fatal(err)
+	}
+	french := a.browser()
+	french.get("/signin/email?lang=fr")
+	if r := french.askForLink("ana@example.com"); r.StatusCode != http.StatusOK || !strings.Contains(r.body, "Consultez vos e-mails.") {
+		t.Fatalf("asking for a link in French = %d; want 200 in French\n%s", r.StatusCode, r.body)
+	}
+	got = a.lettersSent(ms)
+	if len(got) != 2 {
+		t.Fatalf("%d letters sent; want 2", len(got))
+	}
+	if subject := letterSubject(t, got[1].Data); subject != "Votre lien de connexion à Washboard" {
+		t.Errorf("the letter to a person of no language, asked for in French, has the subject %q; want French", subject)
+	}
+}
+
+// TestInvitationLetterAndNoticesSpeakTheInvitersLanguage: an invitation
+// made from the people page in Spanish is e-mailed in Spanish, and the
+// page says what it did in Spanish.
+func TestInvitationLetterAndNoticesSpeakTheInvitersLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	ms := a.withMail()
+	owner := a.browser()
+	owner.signIn(credA)
+	owner.get("/people?lang=es")
+	r := owner.post("/people/invitations", url.Values{"csrf_token": {owner.formToken("/people")}, "email": {"sid@example.com"}, "role": {"staff"}})
+	if r.StatusCode != http.StatusOK {
+		t.Fatalf("inviting = %d\n%s", r.StatusCode, r.body)
+	}
+	if got := strings.TrimSpace(r.doc(t).Find(".new-invitation .message-title").Text()); got != "Se creó la invitación." {
+		t.Errorf("the page says %q; want Spanish", got)
+	}
+	got := ms.Received()
+	if len(got) != 1 {
+		t.Fatalf("%d letters sent; want 1", len(got))
+	}
+	if subject := letterSubject(t, got[0].Data); !strings.Contains(subject, " le invita a ") {
+		t.Errorf("the invitation's subject is %q; want Spanish", subject)
+	}
+	if text := letterText(t, got[0]); !strings.Contains(text, "como personal.") || !strings.Contains(text, "Abra este enlace para aceptar") {
+		t.Errorf("the invitation letter is not in Spanish:\n%s", text)
+	}
+
+	withdraw := owner.get("/people").doc(t).Find(".invitation-list form").AttrOr("action", "")
+	r = owner.post(withdraw, url.Values{"csrf_token": {owner.formToken("/people")}})
+	if r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("withdrawing = %d\n%s", r.StatusCode, r.body)
+	}
+	if flash := strings.TrimSpace(owner.get("/people").doc(t).Find(".flash").Text()); flash != "Se retiró la invitación: su enlace ya no sirve." {
+		t.Errorf("after withdrawing, the page says %q; want Spanish", flash)
+	}
+}
