@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"washboard/internal/domain"
 )
 
 // letterSubject is a letter's subject, decoded.
@@ -108,5 +110,29 @@ func TestInvitationLetterAndNoticesSpeakTheInvitersLanguage(t *testing.T) {
 	}
 	if flash := strings.TrimSpace(owner.get("/people").doc(t).Find(".flash").Text()); flash != "Se retiró la invitación: su enlace ya no sirve." {
 		t.Errorf("after withdrawing, the page says %q; want Spanish", flash)
+	}
+}
+
+// TestPeopleRefusalsSpeakThePagesLanguage: what the rules of people
+// refuse is said in the page's language: an admin removing an owner, in
+// German; an invitation to an address that is not one, in French.
+func TestPeopleRefusalsSpeakThePagesLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	a.browser().signIn(credA)
+	admin := a.browserAs(domain.Admin, "Ada Admin")
+	admin.get("/people?lang=de")
+	owner := a.owner(a.accountOf(false))
+	r := admin.post("/people/"+owner.PersonID+"/remove", url.Values{"csrf_token": {admin.formToken("/people")}})
+	if got := strings.TrimSpace(r.doc(t).Find("main .message-error").Text()); r.StatusCode != http.StatusForbidden ||
+		got != "Nur ein Inhaber kann einen Inhaber ändern oder entfernen." {
+		t.Errorf("an admin removing an owner = %d, saying %q; want 403 in German", r.StatusCode, got)
+	}
+
+	admin.get("/people?lang=fr")
+	r = admin.post("/people/invitations", url.Values{"csrf_token": {admin.formToken("/people")}, "email": {"Sid <sid@example.com>"}, "role": {"staff"}})
+	want := "\"Sid <sid@example.com>\" n'est pas une adresse e-mail\u00a0: écrivez-la comme nom@example.com, sans nom ni chevrons."
+	if got := strings.TrimSpace(r.doc(t).Find("#invite-error").Text()); r.StatusCode != http.StatusUnprocessableEntity || got != want {
+		t.Errorf("inviting an address that is not one = %d, saying %q; want 422 saying %q", r.StatusCode, got, want)
 	}
 }

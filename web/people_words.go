@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"math"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -77,10 +78,45 @@ func knownProblemIn(c echo.Context, err error) string {
 	case errors.Is(err, domain.ErrSignInLinkExpired):
 		return tr(c, "signinmail.link_expired")
 	}
+	if words := refusalIn(c, err); words != "" {
+		return words
+	}
 	if words := passkeyProblemIn(c, err); words != "" {
 		return words
 	}
 	return ssoProblemIn(c, err)
+}
+
+// refusalIn is the words of what the rules of people refuse most often;
+// "" for another error.
+func refusalIn(c echo.Context, err error) string {
+	var email *people.EmailError
+	var nobody *people.NobodyError
+	switch {
+	case errors.As(err, &email):
+		return tr(c, "people.email_invalid", "value", strconv.Quote(email.Value))
+	case errors.As(err, &nobody):
+		return tr(c, "org.nobody_with_email", "email", nobody.Email)
+	case errors.Is(err, people.ErrOwnerMakesOwner):
+		return tr(c, "people.owner_makes_owner")
+	case errors.Is(err, people.ErrOwnerChangesOwner):
+		return tr(c, "people.owner_changes_owner")
+	case errors.Is(err, people.ErrRoleAbove):
+		return tr(c, "people.role_above")
+	case errors.Is(err, people.ErrBuildingsBeyond):
+		return tr(c, "people.buildings_beyond")
+	case errors.Is(err, people.ErrGrantBuildingsBeyond):
+		return tr(c, "people.grant_buildings_beyond")
+	case errors.Is(err, people.ErrEnrolBeyond):
+		return tr(c, "devices.enrol_beyond")
+	case errors.Is(err, people.ErrOrgOwnerMakesOwner):
+		return tr(c, "org.owner_makes_owner")
+	case errors.Is(err, people.ErrOrgOwnerChangesOwner):
+		return tr(c, "org.owner_changes_owner")
+	case errors.Is(err, people.ErrOrgAccountsBeyond):
+		return tr(c, "org.accounts_beyond")
+	}
+	return ""
 }
 
 // passkeyProblemIn is the words of a refused passkey answer; "" for

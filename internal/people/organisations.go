@@ -307,7 +307,7 @@ func (s *Service) PutOrganisationPerson(ctx context.Context, actorID, email stri
 	}
 	p, err := s.store.PersonByEmail(ctx, email)
 	if errors.Is(err, domain.ErrNotFound) {
-		return nil, problem("Nobody who signs in here has the address %s: invite them to one of the accounts first (People), then add them here.", cut(email, 80))
+		return nil, &NobodyError{Email: cut(email, 80)}
 	}
 	if err != nil {
 		return nil, err
@@ -424,7 +424,7 @@ func mayGrantInOrganisation(maker domain.OrganisationMember, r domain.Role, acco
 	case r < domain.Viewer || r > domain.Owner:
 		return forbidden("Choose a role: viewer, staff, supervisor, admin or owner.")
 	case r == domain.Owner && maker.Role != domain.Owner:
-		return forbidden("Only an owner of the organisation can make someone an owner.")
+		return ErrOrgOwnerMakesOwner
 	case r > maker.Role:
 		return forbidden("You cannot give a role above your own (%s).", maker.Role)
 	case !accountsWithin(maker, accounts):
@@ -437,11 +437,11 @@ func mayGrantInOrganisation(maker domain.OrganisationMember, r domain.Role, acco
 func mayManageInOrganisation(maker, member domain.OrganisationMember) error {
 	switch {
 	case member.Role == domain.Owner && maker.Role != domain.Owner:
-		return forbidden("Only an owner of the organisation can change or remove an owner.")
+		return ErrOrgOwnerChangesOwner
 	case member.Role > maker.Role:
-		return forbidden("You cannot change or remove someone whose role is above yours.")
+		return ErrRoleAbove
 	case !accountsWithin(maker, member.Accounts):
-		return forbidden("This person's role covers accounts yours does not.")
+		return ErrOrgAccountsBeyond
 	}
 	return nil
 }
