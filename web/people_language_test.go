@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"washboard/internal/domain"
+	"washboard/internal/people"
 )
 
 // letterSubject is a letter's subject, decoded.
@@ -134,5 +135,23 @@ func TestPeopleRefusalsSpeakThePagesLanguage(t *testing.T) {
 	want := "\"Sid <sid@example.com>\" n'est pas une adresse e-mail\u00a0: écrivez-la comme nom@example.com, sans nom ni chevrons."
 	if got := strings.TrimSpace(r.doc(t).Find("#invite-error").Text()); r.StatusCode != http.StatusUnprocessableEntity || got != want {
 		t.Errorf("inviting an address that is not one = %d, saying %q; want 422 saying %q", r.StatusCode, got, want)
+	}
+}
+
+// TestPeopleLimitsSpeakThePagesLanguage: an invitation past the most an
+// account keeps open is refused in the page's language.
+func TestPeopleLimitsSpeakThePagesLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	owner := a.browser()
+	owner.signIn(credA)
+	for range people.MaxInvitations {
+		a.invite(a.accountOf(false), domain.Viewer, "")
+	}
+	owner.get("/people?lang=de")
+	r := owner.post("/people/invitations", url.Values{"csrf_token": {owner.formToken("/people")}, "role": {"staff"}})
+	want := "Ein Konto hat höchstens 200 offene Einladungen, und dieses hat so viele."
+	if got := strings.TrimSpace(r.doc(t).Find("#invite-error").Text()); r.StatusCode != http.StatusUnprocessableEntity || !strings.HasPrefix(got, want) {
+		t.Errorf("one invitation more than the limit = %d, saying %q; want 422 saying %q", r.StatusCode, got, want)
 	}
 }

@@ -115,6 +115,12 @@ func refusalIn(c echo.Context, err error) string {
 		return tr(c, "org.owner_changes_owner")
 	case errors.Is(err, people.ErrOrgAccountsBeyond):
 		return tr(c, "org.accounts_beyond")
+	case errors.Is(err, people.ErrInvitationsFull):
+		return trn(c, "people.invitations_full", people.MaxInvitations)
+	case errors.Is(err, people.ErrDevicesFull):
+		return trn(c, "devices.full", people.MaxDevices)
+	case errors.Is(err, people.ErrOrganisationFull):
+		return trn(c, "org.full", people.MaxOrganisationPeople)
 	}
 	return ""
 }

@@ -330,8 +330,7 @@ func (s *Service) PutOrganisationPerson(ctx context.Context, actorID, email stri
 	ended, err := s.store.PutOrganisationMember(ctx, domain.OrganisationMember{Organisation: g.Organisation, PersonID: p.ID, Role: r,
 		Accounts: accounts, Created: s.clock.Now()}, MaxOrganisationPeople, audit)
 	if errors.Is(err, domain.ErrLimit) {
-		return nil, &domain.LimitError{Holder: "An organisation", What: "people", Max: MaxOrganisationPeople,
-			Advice: "Remove someone who no longer needs it before adding another."}
+		return nil, ErrOrganisationFull
 	}
 	return ended, err
 }

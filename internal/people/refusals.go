@@ -31,6 +31,18 @@ var (
 	ErrOrgOwnerMakesOwner   = &domain.ForbiddenError{Why: "Only an owner of the organisation can make someone an owner."}
 	ErrOrgOwnerChangesOwner = &domain.ForbiddenError{Why: "Only an owner of the organisation can change or remove an owner."}
 	ErrOrgAccountsBeyond    = &domain.ForbiddenError{Why: "This person's role covers accounts yours does not."}
+
+	// ErrInvitationsFull: the account keeps MaxInvitations open
+	// invitations.
+	ErrInvitationsFull = &domain.LimitError{What: "open invitations", Max: MaxInvitations,
+		Advice: "Withdraw those no longer needed, or wait until some are accepted or expire."}
+	// ErrDevicesFull: the account keeps MaxDevices enrolled devices.
+	ErrDevicesFull = &domain.LimitError{What: "enrolled devices", Max: MaxDevices,
+		Advice: "Revoked devices can be removed to make room; or revoke one no longer used."}
+	// ErrOrganisationFull: the organisation has MaxOrganisationPeople
+	// people.
+	ErrOrganisationFull = &domain.LimitError{Holder: "An organisation", What: "people", Max: MaxOrganisationPeople,
+		Advice: "Remove someone who no longer needs it before adding another."}
 )
 
 // EmailError is a value that is not one e-mail address. It is a
