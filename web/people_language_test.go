@@ -120,7 +120,8 @@ func TestInvitationLetterAndNoticesSpeakTheInvitersLanguage(t *testing.T) {
 func TestPeopleRefusalsSpeakThePagesLanguage(t *testing.T) {
 	t.Parallel()
 	a := newApp(t, Config{})
-	a.browser().signIn(credA)
+	keyHolder := a.browser() // the owner
+	keyHolder.signIn(credA)
 	admin := a.browserAs(domain.Admin, "Ada Admin")
 	admin.get("/people?lang=de")
 	owner := a.owner(a.accountOf(false))
@@ -135,6 +136,16 @@ func TestPeopleRefusalsSpeakThePagesLanguage(t *testing.T) {
 	want := "\"Sid <sid@example.com>\" n'est pas une adresse e-mail\u00a0: écrivez-la comme nom@example.com, sans nom ni chevrons."
 	if got := strings.TrimSpace(r.doc(t).Find("#invite-error").Text()); r.StatusCode != http.StatusUnprocessableEntity || got != want {
 		t.Errorf("inviting an address that is not one = %d, saying %q; want 422 saying %q", r.StatusCode, got, want)
+	}
+
+	keyHolder.get("/organisation?lang=es")
+	if r := keyHolder.post("/organisation", url.Values{"csrf_token": {keyHolder.formToken("/organisation")}, "name": {"Acme Group"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("making an organisation = %d\n%s", r.StatusCode, r.body)
+	}
+	r = keyHolder.post("/organisation/people", url.Values{"csrf_token": {keyHolder.formToken("/organisation")}, "email": {"nobody@example.com"}, "role": {"staff"}})
+	want = "Nadie que inicie sesión aquí tiene la dirección nobody@example.com: invítele antes a una de las cuentas (Personas) y luego añádale aquí."
+	if got := strings.TrimSpace(r.doc(t).Find("main .message-error").Text()); r.StatusCode != http.StatusUnprocessableEntity || got != want {
+		t.Errorf("giving a role to an address nobody has = %d, saying %q; want 422 saying %q", r.StatusCode, got, want)
 	}
 }
 
@@ -153,5 +164,29 @@ func TestPeopleLimitsSpeakThePagesLanguage(t *testing.T) {
 	want := "Ein Konto hat höchstens 200 offene Einladungen, und dieses hat so viele."
 	if got := strings.TrimSpace(r.doc(t).Find("#invite-error").Text()); r.StatusCode != http.StatusUnprocessableEntity || !strings.HasPrefix(got, want) {
 		t.Errorf("one invitation more than the limit = %d, saying %q; want 422 saying %q", r.StatusCode, got, want)
+	}
+}
+
+// TestBuildingRefusalsSpeakThePagesLanguage: an admin limited to a
+// building who invites for every building is told, in French, to choose
+// among theirs.
+func TestBuildingRefusalsSpeakThePagesLanguage(t *testing.T) {
+	t.Parallel()
+	a := newTwoBuildingsApp(t)
+	a.browser().signIn(credA)
+	buildings := a.world.Accounts()[0].Buildings
+	_, token, err := a.people.Invite(context.Background(), a.owner(a.accountOf(false)), people.Invite{Role: domain.Admin, Buildings: []string{buildings[0].ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := a.browser()
+	if res := admin.accept(token, "Nora North"); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("accepting: %d", res.StatusCode)
+	}
+	admin.get("/people?lang=fr")
+	r := admin.post("/people/invitations", url.Values{"csrf_token": {admin.formToken("/people")}, "role": {"staff"}})
+	want := "Votre rôle est limité à certains bâtiments\u00a0: choisissez parmi eux."
+	if got := strings.TrimSpace(r.doc(t).Find("#invite-error").Text()); r.StatusCode != http.StatusUnprocessableEntity || got != want {
+		t.Errorf("inviting for every building = %d, saying %q; want 422 saying %q", r.StatusCode, got, want)
 	}
 }

@@ -115,6 +115,22 @@ func refusalIn(c echo.Context, err error) string {
 		return tr(c, "org.owner_changes_owner")
 	case errors.Is(err, people.ErrOrgAccountsBeyond):
 		return tr(c, "org.accounts_beyond")
+	case errors.Is(err, people.ErrChooseBuildings):
+		return tr(c, "people.choose_buildings")
+	case errors.Is(err, people.ErrOwnAccountOnly):
+		return tr(c, "org.own_account_only")
+	case errors.Is(err, people.ErrOrgManagersOnly):
+		return tr(c, "org.managers_only")
+	case errors.Is(err, people.ErrOrgAccountNotCovered):
+		return tr(c, "org.account_not_covered")
+	case errors.Is(err, people.ErrOrgGrantAccountsBeyond):
+		return tr(c, "org.grant_accounts_beyond")
+	case errors.Is(err, people.ErrInOrganisation):
+		return tr(c, "org.in_organisation")
+	case errors.Is(err, people.ErrAccountInOrganisation):
+		return tr(c, "org.account_in_organisation")
+	case errors.Is(err, people.ErrCredentialsSealed):
+		return tr(c, "account.credentials_sealed")
 	case errors.Is(err, people.ErrInvitationsFull):
 		return trn(c, "people.invitations_full", people.MaxInvitations)
 	case errors.Is(err, people.ErrDevicesFull):

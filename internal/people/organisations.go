@@ -204,7 +204,7 @@ func (s *Service) CreateOrganisation(ctx context.Context, actor domain.Member, n
 	err = s.store.CreateOrganisation(ctx, o, domain.OrganisationMember{PersonID: actor.PersonID, Role: domain.Owner, Created: now},
 		domain.OrganisationAccount{Account: actor.Account, Added: now}, s.auditBy(actor, domain.AuditOrganisationJoined, o.Name+" (made now)"))
 	if errors.Is(err, domain.ErrPersonInOrganisation) {
-		return o, problem("You belong to an organisation already: a person belongs to one at most.")
+		return o, ErrInOrganisation
 	}
 	return o, err
 }
@@ -217,7 +217,7 @@ func (s *Service) ownsAccount(ctx context.Context, account, personID string) err
 		return err
 	}
 	if !AtLeast(m, domain.Owner) {
-		return forbidden("Only an owner of this account (by their own role in it, not an organisation's) can bring it into an organisation.")
+		return ErrOwnAccountOnly
 	}
 	return nil
 }
@@ -231,7 +231,7 @@ func (s *Service) managerOf(ctx context.Context, personID string) (domain.Organi
 		return g, err // domain.ErrNotFound for a person of none
 	}
 	if g.Role < domain.Admin {
-		return g, forbidden("Only admins and owners of the organisation can change its accounts and people.")
+		return g, ErrOrgManagersOnly
 	}
 	return g, nil
 }
@@ -253,7 +253,7 @@ func (s *Service) AddAccount(ctx context.Context, actor domain.Member) error {
 	err = s.store.AddOrganisationAccount(ctx, domain.OrganisationAccount{Organisation: g.Organisation, Account: actor.Account, Added: s.clock.Now()},
 		MaxOrganisationAccounts, s.auditBy(actor, domain.AuditOrganisationJoined, o.Name))
 	if errors.Is(err, domain.ErrAccountInOrganisation) {
-		return problem("This account belongs to an organisation already (this one, or another): an account belongs to one at most.")
+		return ErrAccountInOrganisation
 	}
 	return err
 }
@@ -266,7 +266,7 @@ func (s *Service) LabelAccount(ctx context.Context, personID, account, client, r
 		return err
 	}
 	if !g.Covers(account) {
-		return forbidden("Your role in the organisation does not cover this account.")
+		return ErrOrgAccountNotCovered
 	}
 	if client, err = checkText("client's name", client, domain.MaxClientName, false); err != nil {
 		return err
@@ -427,7 +427,7 @@ func mayGrantInOrganisation(maker domain.OrganisationMember, r domain.Role, acco
 	case r > maker.Role:
 		return forbidden("You cannot give a role above your own (%s).", maker.Role)
 	case !accountsWithin(maker, accounts):
-		return forbidden("You can only give a role over the accounts your own role covers.")
+		return ErrOrgGrantAccountsBeyond
 	}
 	return nil
 }

@@ -31,6 +31,29 @@ var (
 	ErrOrgOwnerMakesOwner   = &domain.ForbiddenError{Why: "Only an owner of the organisation can make someone an owner."}
 	ErrOrgOwnerChangesOwner = &domain.ForbiddenError{Why: "Only an owner of the organisation can change or remove an owner."}
 	ErrOrgAccountsBeyond    = &domain.ForbiddenError{Why: "This person's role covers accounts yours does not."}
+	// ErrChooseBuildings: a role given by someone limited to some
+	// buildings names none of them (every building).
+	ErrChooseBuildings = &domain.ForbiddenError{Why: "Your role is limited to some buildings: choose among them."}
+	// ErrOwnAccountOnly: only an owner of the account by their own role
+	// in it brings it into an organisation.
+	ErrOwnAccountOnly = &domain.ForbiddenError{Why: "Only an owner of this account (by their own role in it, not an organisation's) can bring it into an organisation."}
+	// ErrOrgManagersOnly: only the organisation's admins and owners
+	// change its accounts and people.
+	ErrOrgManagersOnly = &domain.ForbiddenError{Why: "Only admins and owners of the organisation can change its accounts and people."}
+	// ErrOrgAccountNotCovered: an account beyond the person's role in the
+	// organisation.
+	ErrOrgAccountNotCovered = &domain.ForbiddenError{Why: "Your role in the organisation does not cover this account."}
+	// ErrOrgGrantAccountsBeyond: a role given over accounts beyond the
+	// maker's.
+	ErrOrgGrantAccountsBeyond = &domain.ForbiddenError{Why: "You can only give a role over the accounts your own role covers."}
+	// ErrInOrganisation: a person belongs to one organisation at most.
+	ErrInOrganisation = domain.Problem("You belong to an organisation already: a person belongs to one at most.")
+	// ErrAccountInOrganisation: an account belongs to one organisation
+	// at most.
+	ErrAccountInOrganisation = domain.Problem("This account belongs to an organisation already (this one, or another): an account belongs to one at most.")
+	// ErrCredentialsSealed: this server's keys cannot open the
+	// credentials an account is connected with.
+	ErrCredentialsSealed = domain.Problem("Washboard cannot open the credentials this account is connected with (its secret key changed): an owner signs in with the service's credentials to replace them.")
 
 	// ErrInvitationsFull: the account keeps MaxInvitations open
 	// invitations.

@@ -67,7 +67,7 @@ func MayGrant(maker domain.Membership, r domain.Role, buildings []string) error 
 	case r > maker.Role:
 		return forbidden("You cannot give a role above your own (%s).", maker.Role)
 	case !within(maker, buildings) && len(buildings) == 0:
-		return forbidden("Your role is limited to some buildings: choose among them.")
+		return ErrChooseBuildings
 	case !within(maker, buildings):
 		return ErrGrantBuildingsBeyond
 	}
