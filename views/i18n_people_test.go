@@ -78,7 +78,11 @@ func peoplePages() map[string]templ.Component {
 	orgViewer := org
 	orgViewer.Role, orgViewer.MayManage, orgViewer.MayAddCurrent, orgViewer.Hidden, orgViewer.Error = domain.Viewer, false, false, 1, ""
 
+	passkeyRefused := PersonPage{Page: page, Name: "Ana Lima", Passkeys: Passkeys{Offered: true, Error: "the service's own words",
+		Keys: []PasskeyRow{{ID: "k1", Name: "Work phone", Created: at}}}}
+
 	return map[string]templ.Component{
+		"me-passkey-refused":        PersonView(passkeyRefused),
 		"people":                    PeopleView(people),
 		"people-quiet":              PeopleView(quietPeople),
 		"invitation":                Invitation(invitation),
