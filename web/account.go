@@ -35,10 +35,10 @@ func (s *Server) replaceCredentials(c echo.Context) error {
 	ss := sessionOf(c)
 	var cred domain.Credentials
 	problem, err := readForm(c,
-		credentialField("api_key", tr(c, "signin.api_key"), &cred.APIKey),
-		credentialField("authorization", tr(c, "account.authorization"), &cred.Authorization),
-		credentialField("client_id", tr(c, "signin.client_id"), &cred.ClientID),
-		credentialField("client_secret", tr(c, "signin.client_secret"), &cred.ClientSecret))
+		credentialField(c, "api_key", tr(c, "signin.api_key"), &cred.APIKey),
+		credentialField(c, "authorization", tr(c, "account.authorization"), &cred.Authorization),
+		credentialField(c, "client_id", tr(c, "signin.client_id"), &cred.ClientID),
+		credentialField(c, "client_secret", tr(c, "signin.client_secret"), &cred.ClientSecret))
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func (s *Server) replaceCredentials(c echo.Context) error {
 	}
 	var ce *domain.CredentialsError
 	if err := cred.Validate(); errors.As(err, &ce) {
-		return refuse(http.StatusUnprocessableEntity, ce.Problem)
+		return refuse(http.StatusUnprocessableEntity, credentialsProblemIn(c, ce))
 	}
 	if problem != nil {
 		return refuse(http.StatusUnprocessableEntity, problem.Msg)

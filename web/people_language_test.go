@@ -2,10 +2,12 @@ package web
 
 import (
 	"context"
+	"maps"
 	"mime"
 	"net/http"
 	"net/mail"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -188,5 +190,28 @@ func TestBuildingRefusalsSpeakThePagesLanguage(t *testing.T) {
 	want := "Votre rôle est limité à certains bâtiments\u00a0: choisissez parmi eux."
 	if got := strings.TrimSpace(r.doc(t).Find("#invite-error").Text()); r.StatusCode != http.StatusUnprocessableEntity || got != want {
 		t.Errorf("inviting for every building = %d, saying %q; want 422 saying %q", r.StatusCode, got, want)
+	}
+}
+
+// TestCredentialProblemsSpeakThePagesLanguage: credentials that lack a
+// field, or a field too long, are refused in the page's language.
+func TestCredentialProblemsSpeakThePagesLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.get("/signin?lang=de")
+	for _, tc := range []struct {
+		form url.Values
+		want string
+	}{
+		{url.Values{"api_key": {credA.APIKey}}, "Geben Sie den Authorization-Wert ein, oder Client-ID und Client-Secret."},
+		{url.Values{"api_key": {credA.APIKey}, "authorization": {strings.Repeat("x", maxCredential+1)}},
+			"Das Feld „Authorization-Wert“ ist länger als 8192 Zeichen: Prüfen Sie, ob nur der Wert für „Authorization-Wert“ eingefügt wurde."},
+	} {
+		tc.form.Set("csrf_token", b.csrf())
+		r := b.post("/signin", tc.form)
+		if got := strings.TrimSpace(r.doc(t).Find("main .message-error p:not(.message-title)").Text()); r.StatusCode != http.StatusBadRequest || got != tc.want {
+			t.Errorf("signing in with %v = %d, saying %q; want 400 saying %q", slices.Collect(maps.Keys(tc.form)), r.StatusCode, got, tc.want)
+		}
 	}
 }
