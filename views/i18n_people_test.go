@@ -123,7 +123,7 @@ func TestPeoplePagesSpeakTheirLanguage(t *testing.T) {
 		{"de", "people", ".people-table caption", "Personen dieses Kontos"},
 		{"de", "people", ".people-table td[data-label='Rolle']", "Inhaber"},
 		{"es", "people", ".people-table tbody tr:nth-child(2) td[data-label='Rol']", "personal, en North Tower y Annex"},
-		{"fr", "people", ".people-table td[data-label='Vu pour la dernière fois']", "07/11/2026 14:05"},
+		{"fr", "people", ".people-table td[data-label='Dernière visite']", "07/11/2026 14:05"},
 		{"fr", "people", ".invitation-list li:nth-child(2)", "Un lien en tant que lecteur, par Ana Lima, jusqu'au 07/11/2026 14:05"},
 		{"de", "people", "#invite-heading", "Jemanden einladen"},
 		{"es", "people", ".new-invitation .message-title", "Se creó la invitación."},
