@@ -180,21 +180,11 @@ func portfolioScreensPage() PortfolioScreens {
 			Clients: []Option{{Value: "a1", Label: "Airport", Selected: true}, {Value: "a2", Label: "Museum"}}}}
 }
 
-// portfolioPages are the organisation's page, the portfolio, its search,
+// portfolioPages are the portfolio, its search,
 // its shift report and its trends, each with all it may show.
 func portfolioPages() map[string]templ.Component {
 	page := Page{Title: "T", Nav: "portfolio", SignedIn: true, AccountName: "Acme Facilities", CSRFToken: "csrf-123", Version: "v1.2.3",
 		Zone: cet, PersonName: "Ana Lima", Role: domain.Owner, Portfolio: true}
-	org := OrganisationPage{Page: page, Error: "Ana Lima's own error", Name: "Shine Services", Role: domain.Admin, MayManage: true, MayAddCurrent: true,
-		CurrentAccount: "Acme Facilities", Hidden: 2, Grantable: []domain.Role{domain.Viewer, domain.Staff, domain.Supervisor, domain.Admin},
-		Accounts: []OrganisationAccountRow{{ID: "a1", Name: "Acme Facilities", Client: "Airport", Region: "South"}, {ID: "a2", Name: "Museum"}},
-		People: []OrganisationPersonRow{{ID: "p1", Name: "Ana Lima", Role: domain.Admin, Accounts: "⟦every account⟧", Self: true},
-			{ID: "p2", Name: "Ben Okafor", Email: "ben@example.com", Role: domain.Staff, Accounts: "Airport"}}}
-	viewer := org
-	viewer.MayManage, viewer.MayAddCurrent, viewer.Hidden, viewer.Error = false, false, 0, ""
-	none := OrganisationPage{Page: page, MayCreate: true, CurrentAccount: "Acme Facilities"}
-	cannot := OrganisationPage{Page: page}
-
 	rows := []PortfolioRow{
 		{Account: "a1", Client: "Airport", Region: "South", Health: domain.HealthAction, Open: 5, Overdue: 2, Unclaimed: 3, Out: 4, Offline: 1, RunOuts: 6,
 			Shift: "Day", ShiftEnd: now.Add(4 * time.Hour), ServiceLevel: "⟦level words⟧", Current: true},
@@ -252,10 +242,6 @@ func portfolioPages() map[string]templ.Component {
 	noTrends := trd
 	noTrends.Accounts, noTrends.Total = nil, trends.Totals{}
 	return map[string]templ.Component{
-		"organisation":             OrganisationView(org),
-		"organisation-viewer":      OrganisationView(viewer),
-		"organisation-none":        OrganisationView(none),
-		"organisation-cannot":      OrganisationView(cannot),
 		"portfolio":                PortfolioPage(port),
 		"portfolio-empty":          PortfolioPage(empty),
 		"portfolio-no-match":       PortfolioPage(nomatch),
@@ -344,8 +330,6 @@ func TestScreensSpeakTheirLanguage(t *testing.T) {
 		{"fr", "portfolio", ".note", "1 autre compte de l'organisation est hors de votre rôle."},
 		{"de", "portfolio-search", "#portfolio-results-heading", "2 Standorte gefunden in 3 Konten"},
 		{"es", "portfolio-search-nothing", "#portfolio-results-heading", "Sin resultados en 1 cuenta"},
-		{"de", "organisation", ".organisation-people td[data-label='Rolle']", "Admin"},
-		{"fr", "organisation-none", "button.button-primary", "Créer l'organisation"},
 		{"de", "portfolio-shift", ".report-facts dd", "2 Konten des Kunden Airport in der Region South"},
 		{"fr", "portfolio-shift", ".report-medians", "Temps médian de résolution : Produit épuisé 42 min (3 alertes), Bloqué 1 h 5 min (1 alerte)"},
 		{"es", "portfolio-shift", "#table-sum-picklist tfoot td", "1 rollo de papel, 2 recargas de toallas, 3 recargas de jabón, 1 recarga de desinfectante, 2 recargas"},

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -46,24 +47,25 @@ type InvitationPage struct {
 	NameError  string
 }
 
-// commaList joins words: "A", "A and B", "A, B and C".
-func commaList(words []string) string {
+// listIn joins words as the page's language does: "A", "A and B", "A,
+// B and C".
+func listIn(ctx context.Context, words []string) string {
 	switch len(words) {
 	case 0:
 		return ""
 	case 1:
 		return words[0]
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+	return tr(ctx, "people.list", "first", strings.Join(words[:len(words)-1], ", "), "last", words[len(words)-1])
 }
 
 // inBuildings says which buildings a role is limited to: ", in North
 // Tower and Annex"; "" for every building.
-func inBuildings(names []string) string {
+func inBuildings(ctx context.Context, names []string) string {
 	if len(names) == 0 {
 		return ""
 	}
-	return ", in " + commaList(names)
+	return tr(ctx, "people.in_buildings", "buildings", listIn(ctx, names))
 }
 
 // PeoplePage lists an account's people and open invitations, with the
@@ -208,9 +210,9 @@ type AuditFilter struct {
 // credentials replaced, or the account disconnected.
 type AccountSettingsPage struct {
 	Page
-	Summary     string // how much disconnecting removes, in words
-	Confirming  bool   // the page asks to confirm disconnecting
-	ConfirmWith string // what the confirming form sends back: the account's id
+	Summary     domain.AccountSummary // how much disconnecting removes
+	Confirming  bool                  // the page asks to confirm disconnecting
+	ConfirmWith string                // what the confirming form sends back: the account's id
 	Error, Done string
 }
 
@@ -221,3 +223,97 @@ func qrViewBox(q QRCode) string {
 
 // qrSide is the side of a QR code with its quiet zone.
 func qrSide(q QRCode) string { return strconv.Itoa(q.Size + 8) }
+
+// accountSummary says how much of an account Washboard keeps, for the
+// confirmation of disconnecting it: "3 people, 12 screens, 41,000 alert
+// rows"; what the account has none of is left out.
+func accountSummary(ctx context.Context, s domain.AccountSummary) string {
+	var parts []string
+	add := func(n int, words string) {
+		if n > 0 {
+			parts = append(parts, words)
+		}
+	}
+	add(s.People, trn(ctx, "account.sum_people", s.People))
+	add(s.Invitations, trn(ctx, "account.sum_invitations", s.Invitations))
+	add(s.Enrolled, trn(ctx, "account.sum_enrolled", s.Enrolled))
+	add(s.Screens, trn(ctx, "account.sum_screens", s.Screens))
+	add(s.Webhooks, trn(ctx, "account.sum_webhooks", s.Webhooks))
+	if s.Notifications {
+		parts = append(parts, tr(ctx, "account.sum_notifications"))
+	}
+	add(s.Locations, trn(ctx, "account.sum_locations", s.Locations))
+	add(s.Devices, trn(ctx, "account.sum_dispensers", s.Devices))
+	add(s.Alerts, trn(ctx, "account.sum_alerts", s.Alerts))
+	add(s.Claims, trn(ctx, "account.sum_claims", s.Claims))
+	add(s.AuditEntries, trn(ctx, "account.sum_audit", s.AuditEntries))
+	if len(parts) == 0 {
+		return tr(ctx, "account.sum_nothing")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// auditActionName is an action of the audit log in the page's language.
+func auditActionName(ctx context.Context, a domain.AuditAction) string {
+	switch a {
+	case domain.AuditPersonInvited:
+		return tr(ctx, "people.audit_person_invited")
+	case domain.AuditInvitationWithdrawn:
+		return tr(ctx, "people.audit_invitation_withdrawn")
+	case domain.AuditInvitationAccepted:
+		return tr(ctx, "people.audit_invitation_accepted")
+	case domain.AuditRoleChanged:
+		return tr(ctx, "people.audit_role_changed")
+	case domain.AuditPersonRemoved:
+		return tr(ctx, "people.audit_person_removed")
+	case domain.AuditPasskeyAdded:
+		return tr(ctx, "people.audit_passkey_added")
+	case domain.AuditPasskeyRemoved:
+		return tr(ctx, "people.audit_passkey_removed")
+	case domain.AuditCredentialsReplaced:
+		return tr(ctx, "people.audit_credentials_replaced")
+	case domain.AuditAccountConnected:
+		return tr(ctx, "people.audit_account_connected")
+	case domain.AuditAccountJoined:
+		return tr(ctx, "people.audit_account_joined")
+	case domain.AuditChannelAdded:
+		return tr(ctx, "people.audit_channel_added")
+	case domain.AuditChannelRemoved:
+		return tr(ctx, "people.audit_channel_removed")
+	case domain.AuditRuleAdded:
+		return tr(ctx, "people.audit_rule_added")
+	case domain.AuditRuleRemoved:
+		return tr(ctx, "people.audit_rule_removed")
+	case domain.AuditWebhookAdded:
+		return tr(ctx, "people.audit_webhook_added")
+	case domain.AuditWebhookRemoved:
+		return tr(ctx, "people.audit_webhook_removed")
+	case domain.AuditWebhookRotated:
+		return tr(ctx, "people.audit_webhook_rotated")
+	case domain.AuditScreenAdded:
+		return tr(ctx, "people.audit_screen_added")
+	case domain.AuditScreenChanged:
+		return tr(ctx, "people.audit_screen_changed")
+	case domain.AuditScreenRevoked:
+		return tr(ctx, "people.audit_screen_revoked")
+	case domain.AuditScreenRemoved:
+		return tr(ctx, "people.audit_screen_removed")
+	case domain.AuditSignInNewDevice:
+		return tr(ctx, "people.audit_signin_new_device")
+	case domain.AuditDeviceEnrolled:
+		return tr(ctx, "people.audit_device_enrolled")
+	case domain.AuditDeviceRevoked:
+		return tr(ctx, "people.audit_device_revoked")
+	case domain.AuditServiceLevelsChanged:
+		return tr(ctx, "people.audit_servicelevels_changed")
+	case domain.AuditReportScheduleAdded:
+		return tr(ctx, "people.audit_reportschedule_added")
+	case domain.AuditReportScheduleRemoved:
+		return tr(ctx, "people.audit_reportschedule_removed")
+	case domain.AuditOrganisationJoined:
+		return tr(ctx, "people.audit_organisation_joined")
+	case domain.AuditOrganisationRole:
+		return tr(ctx, "people.audit_organisation_role")
+	}
+	return string(a)
+}

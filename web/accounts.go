@@ -20,7 +20,7 @@ func (s *Server) listAccounts(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	m := views.AccountsPage{Page: s.page(c, "Your accounts", ""), Portfolio: inOrganisation}
+	m := views.AccountsPage{Page: s.page(c, tr(c, "account.list_heading"), ""), Portfolio: inOrganisation}
 	for _, a := range all {
 		m.Accounts = append(m.Accounts, views.AccountChoice{ID: a.Account, Name: a.Name, Role: a.Role, Current: a.Account == ss.Account,
 			ByOrganisation: a.ByOrganisation})
@@ -34,7 +34,7 @@ func (s *Server) listAccounts(c echo.Context) error {
 func (s *Server) switchAccount(c echo.Context) error {
 	ss := sessionOf(c)
 	var account, next string
-	if _, err := readForm(c, form.Text("account", "Account", &account).Trim().Required().MaxChars(200), nextField(&next)); err != nil {
+	if _, err := readForm(c, form.Text("account", tr(c, "org.account"), &account).Trim().Required().MaxChars(200), nextField(&next)); err != nil {
 		return err
 	}
 	if err := s.enterAccount(c, ss, ss.PersonID, account); err != nil {
@@ -51,11 +51,11 @@ func (s *Server) enterAccount(c echo.Context, ss session, personID, account stri
 	ctx := c.Request().Context()
 	m, err := s.people.Member(ctx, account, personID)
 	if err != nil {
-		return peopleProblem(err)
+		return peopleProblemIn(c, err)
 	}
 	cred, err := s.people.Credentials(ctx, account)
 	if err != nil {
-		return peopleProblem(err)
+		return peopleProblemIn(c, err)
 	}
 	name, err := s.people.AccountName(ctx, account)
 	if err != nil {

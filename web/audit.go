@@ -29,7 +29,7 @@ func (s *Server) auditQuery(c echo.Context) (people.AuditQuery, views.AuditFilte
 	if len(sessionOf(c).Buildings) > 0 {
 		// Its entries name screens, rules and people of every building.
 		return q, f, &httpkit.Error{Code: http.StatusForbidden,
-			Msg: "The audit log covers the whole account, and your role is limited to some buildings: ask an admin of every building."}
+			Msg: tr(c, "people.audit_limited")}
 	}
 	if len(f.Person) > 100 {
 		return q, f, httpkit.BadParam("person", "is not a person of this account")
@@ -71,13 +71,13 @@ func (s *Server) showAudit(c echo.Context) error {
 		return err
 	}
 	page, err := s.people.AuditLog(ctx, ss.Account, q)
-	if words := peopleWords(err); words != "" {
+	if words := problemIn(c, err); words != "" {
 		return &httpkit.Error{Code: http.StatusBadRequest, Msg: words, Err: err}
 	}
 	if err != nil {
 		return err
 	}
-	m := views.AuditPage{Page: s.page(c, "Audit log", "audit"), Filter: f, Actions: domain.AuditActions()}
+	m := views.AuditPage{Page: s.page(c, tr(c, "people.audit_heading"), "audit"), Filter: f, Actions: domain.AuditActions()}
 	members, err := s.people.Members(ctx, ss.Account)
 	if err != nil {
 		return err

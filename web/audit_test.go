@@ -36,8 +36,8 @@ func TestAuditLogShowsWhoDidWhatWithFiltersAndCSV(t *testing.T) {
 	}
 	all := owner.get("/audit")
 	got := rows(all)
-	if all.StatusCode != http.StatusOK || len(got) < 4 || !strings.Contains(got[0], "Ada Admin person.invited") ||
-		!strings.Contains(strings.Join(got, "\n"), defaultPersonName+" webhook.added") {
+	if all.StatusCode != http.StatusOK || len(got) < 4 || !strings.Contains(got[0], "Ada Admin Person invited") ||
+		!strings.Contains(strings.Join(got, "\n"), defaultPersonName+" Webhook added") {
 		t.Fatalf("GET /audit = %d; want the invitation first, newest first, and the webhook added:\n%s", all.StatusCode, strings.Join(got, "\n"))
 	}
 	if got := rows(owner.get("/audit?action=webhook.added")); len(got) != 1 {

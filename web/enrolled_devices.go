@@ -11,7 +11,6 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/people"
 	"washboard/views"
-	"washboard/web/form"
 )
 
 // An enrolled device (a shared tablet) keeps its key, which the people
@@ -53,10 +52,10 @@ func (s *Server) showEnrolledDevices(c echo.Context) error {
 func (s *Server) enrolledDevicesModel(c echo.Context) (views.EnrolledDevicesPage, error) {
 	ctx := c.Request().Context()
 	me := sessionOf(c).member()
-	m := views.EnrolledDevicesPage{Page: s.page(c, "Enrolled devices", "people")}
+	m := views.EnrolledDevicesPage{Page: s.page(c, tr(c, "devices.heading"), "people")}
 	devices, err := s.people.DevicesSeenBy(ctx, me)
 	if err != nil {
-		return m, peopleProblem(err)
+		return m, peopleProblemIn(c, err)
 	}
 	m.Devices = enrolledDeviceRows(devices)
 	choices, err := s.people.EnrolmentChoices(ctx, me)
@@ -85,8 +84,8 @@ func (s *Server) enrolDevice(c echo.Context) error {
 	ctx := c.Request().Context()
 	var name, person string
 	problem, err := readForm(c,
-		form.Text("name", "Name of the device", &name).Trim().Required().MaxChars(domain.MaxDeviceName),
-		form.Text("person", "Signs in as", &person).Trim().Required().MaxChars(100))
+		textField(c, "name", tr(c, "devices.name"), &name, domain.MaxDeviceName).Required(),
+		textField(c, "person", tr(c, "devices.signs_in_as"), &person, 100).Required().Says(tr(c, "devices.person_unknown")))
 	if err != nil {
 		return err
 	}
@@ -104,9 +103,9 @@ func (s *Server) enrolDevice(c echo.Context) error {
 	}
 	d, token, err := s.people.Enrol(ctx, sessionOf(c).member(), person, name)
 	if errors.Is(err, domain.ErrNotFound) {
-		err = domain.Problem("Signs in as: choose a person of this account.")
+		err = domain.Problem(tr(c, "devices.person_unknown"))
 	}
-	if words := peopleWords(err); words != "" {
+	if words := problemIn(c, err); words != "" {
 		m.Form.Error = words
 		status := http.StatusUnprocessableEntity
 		if errors.Is(err, domain.ErrForbidden) {
@@ -139,7 +138,7 @@ func (s *Server) revokeDevice(c echo.Context) error {
 	}
 	s.endSessions(c, ended)
 	s.logOf(c).Info("revoked an enrolled device", "device", c.Param("id"))
-	return s.flashDevices(c, "The device was revoked: it is signed out, and stays so until it is enrolled again.")
+	return s.flashDevices(c, tr(c, "devices.revoked"))
 }
 
 // removeDevice removes a revoked device from the list.
@@ -147,7 +146,7 @@ func (s *Server) removeDevice(c echo.Context) error {
 	if err := s.people.RemoveDevice(c.Request().Context(), sessionOf(c).member(), c.Param("id")); err != nil {
 		return s.refuseDeviceChange(c, err)
 	}
-	return s.flashDevices(c, "The device was removed from the list.")
+	return s.flashDevices(c, tr(c, "devices.removed"))
 }
 
 // revokeOwnDevice signs out a device enrolled for the session's person,
@@ -155,7 +154,7 @@ func (s *Server) removeDevice(c echo.Context) error {
 func (s *Server) revokeOwnDevice(c echo.Context) error {
 	ended, err := s.people.RevokeOwnDevice(c.Request().Context(), sessionOf(c).member(), c.Param("id"))
 	if errors.Is(err, domain.ErrNotFound) {
-		return errNotFound("No device enrolled for you has this id.")
+		return errNotFound(tr(c, "devices.not_yours"))
 	}
 	if err != nil {
 		return err
@@ -172,9 +171,9 @@ func (s *Server) revokeOwnDevice(c echo.Context) error {
 // a device the person does not see, the page again otherwise.
 func (s *Server) refuseDeviceChange(c echo.Context, err error) error {
 	if errors.Is(err, domain.ErrNotFound) {
-		return errNotFound("There is no enrolled device of this account with that id that you may change.")
+		return errNotFound(tr(c, "devices.not_found"))
 	}
-	words := peopleWords(err)
+	words := problemIn(c, err)
 	if words == "" {
 		return err
 	}
@@ -195,7 +194,7 @@ func (s *Server) flashDevices(c echo.Context, msg string) error {
 // the device in. Following the link uses nothing. The token is in the
 // address only: the request log redacts it.
 func (s *Server) showEnrolment(c echo.Context) error {
-	return render(c, http.StatusOK, views.Enrolment(views.EnrolmentPage{Page: s.page(c, "Sign in this device", ""), Token: c.Param("token")}))
+	return render(c, http.StatusOK, views.Enrolment(views.EnrolmentPage{Page: s.page(c, tr(c, "devices.sign_in_heading"), ""), Token: c.Param("token")}))
 }
 
 // openEnrolment opens an enrolment link, once: the device keeps the key
@@ -207,14 +206,14 @@ func (s *Server) openEnrolment(c echo.Context) error {
 		return err
 	}
 	refuse := func(status int, words string) error {
-		return render(c, status, views.Enrolment(views.EnrolmentPage{Page: s.page(c, "Sign in this device", ""), Problem: words}))
+		return render(c, status, views.Enrolment(views.EnrolmentPage{Page: s.page(c, tr(c, "devices.sign_in_heading"), ""), Problem: words}))
 	}
 	d, m, key, err := s.people.OpenDevice(c.Request().Context(), c.Param("token"))
 	switch {
 	case errors.Is(err, domain.ErrNotFound):
-		return refuse(http.StatusNotFound, "This enrolment link is not known here: check that the whole link was copied, or ask a supervisor to enrol the device again.")
+		return refuse(http.StatusNotFound, tr(c, "devices.link_unknown"))
 	case errors.Is(err, domain.ErrEnrolmentUsed), errors.Is(err, domain.ErrEnrolmentRevoked):
-		return refuse(http.StatusGone, err.Error())
+		return refuse(http.StatusGone, problemIn(c, err))
 	case err != nil:
 		return err
 	}
@@ -254,7 +253,7 @@ func (s *Server) signInDevice(c echo.Context, d domain.EnrolledDevice, m domain.
 	ctx := c.Request().Context()
 	cred, err := s.people.Credentials(ctx, d.Account)
 	if err != nil {
-		return peopleProblem(err)
+		return peopleProblemIn(c, err)
 	}
 	accountName, err := s.people.AccountName(ctx, d.Account)
 	if err != nil {

@@ -29,10 +29,10 @@ func (s *Server) showInvitation(c echo.Context) error {
 // expired.
 func (s *Server) invitationModel(c echo.Context, token string) (views.InvitationPage, int, error) {
 	ctx := c.Request().Context()
-	m := views.InvitationPage{Page: s.page(c, "Invitation", "")}
+	m := views.InvitationPage{Page: s.page(c, tr(c, "invite.title"), "")}
 	inv, err := s.people.Invitation(ctx, token)
 	if status, ok := invitationStatus(err); ok {
-		m.Problem = err.Error()
+		m.Problem = problemIn(c, err)
 		return m, status, nil
 	}
 	if err != nil {
@@ -97,14 +97,14 @@ func (s *Server) acceptInvitation(c echo.Context) error {
 	ctx := c.Request().Context()
 	token := c.Param("token")
 	var name string
-	problem, err := readForm(c, form.Text("name", "Your name", &name).Trim().MaxChars(domain.MaxPersonName))
+	problem, err := readForm(c, textField(c, "name", tr(c, "signin.your_name"), &name, domain.MaxPersonName))
 	if err != nil {
 		return err
 	}
 	ss, _ := s.currentSession(ctx)
 	in := people.Acceptance{PersonID: ss.PersonID, Name: name}
 	if problem == nil && in.PersonID == "" && name == "" {
-		problem = &form.Problem{Field: "name", Label: "Your name", Rule: form.Missing, Msg: "Enter your name: the people of the account see it."}
+		problem = &form.Problem{Field: "name", Label: tr(c, "signin.your_name"), Rule: form.Missing, Msg: tr(c, "invite.name_missing")}
 	}
 	if problem != nil {
 		return s.refuseInvitation(c, token, name, problem.Msg)
@@ -113,16 +113,16 @@ func (s *Server) acceptInvitation(c echo.Context) error {
 	var pr domain.Problem
 	switch status, ok := invitationStatus(err); {
 	case ok:
-		m := views.InvitationPage{Page: s.page(c, "Invitation", ""), Problem: err.Error()}
+		m := views.InvitationPage{Page: s.page(c, tr(c, "invite.title"), ""), Problem: problemIn(c, err)}
 		return render(c, status, views.Invitation(m))
 	case errors.As(err, &pr) && in.PersonID == "" && !errors.Is(err, domain.ErrEmailTaken):
-		return s.refuseInvitation(c, token, name, string(pr))
+		return s.refuseInvitation(c, token, name, problemIn(c, err))
 	case err != nil:
-		return peopleProblem(err)
+		return peopleProblemIn(c, err)
 	}
 	cred, err := s.people.Credentials(ctx, membership.Account)
 	if err != nil {
-		return peopleProblem(err)
+		return peopleProblemIn(c, err)
 	}
 	accountName, err := s.people.AccountName(ctx, membership.Account)
 	if err != nil {

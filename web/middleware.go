@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -235,14 +234,6 @@ func leastRoleOf(c echo.Context) domain.Role {
 func roleRefusal(have, least domain.Role) string {
 	return fmt.Sprintf("This needs the role %s or above, and your role in this account is %s. Ask an admin of the account if you need it.",
 		least, have)
-}
-
-// article is a role's word with its article: "a viewer", "an admin".
-func article(r domain.Role) string {
-	if w := r.String(); w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
-		return "an " + w
-	}
-	return "a " + r.String()
 }
 
 // requireFirstSync shows the progress bar until the account's first sync

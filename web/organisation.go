@@ -25,7 +25,7 @@ func (s *Server) showOrganisation(c echo.Context) error {
 func (s *Server) organisationModel(c echo.Context) (views.OrganisationPage, error) {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
-	m := views.OrganisationPage{Page: s.page(c, tr(c, "portfolio.org_title"), ""), CurrentAccount: ss.AccountName}
+	m := views.OrganisationPage{Page: s.page(c, tr(c, "org.heading"), ""), CurrentAccount: ss.AccountName}
 	own, err := s.people.DirectMember(ctx, ss.Account, ss.PersonID)
 	if err != nil && !errors.Is(err, domain.ErrNotFound) {
 		return m, err
@@ -51,7 +51,7 @@ func (s *Server) organisationModel(c echo.Context) (views.OrganisationPage, erro
 	m.MayAddCurrent = m.MayManage && ownsAccount && !current
 	for _, pm := range p.People {
 		row := views.OrganisationPersonRow{ID: pm.PersonID, Name: pm.Name, Email: pm.Email, Role: pm.Role, Self: pm.PersonID == ss.PersonID,
-			Accounts: tr(c, "portfolio.org_every_account")}
+			Accounts: tr(c, "org.every_account")}
 		if len(pm.Accounts) > 0 {
 			names := make([]string, 0, len(pm.Accounts))
 			for _, id := range pm.Accounts {
@@ -61,7 +61,7 @@ func (s *Server) organisationModel(c echo.Context) (views.OrganisationPage, erro
 			}
 			row.Accounts = strings.Join(names, ", ")
 			if hidden := len(pm.Accounts) - len(names); hidden > 0 {
-				row.Accounts = strings.TrimPrefix(row.Accounts+", "+trn(c, "portfolio.org_outside_role", hidden), ", ")
+				row.Accounts = strings.TrimPrefix(row.Accounts+", "+trn(c, "org.accounts_outside", hidden), ", ")
 			}
 		}
 		m.People = append(m.People, row)
@@ -79,11 +79,11 @@ func (s *Server) organisationModel(c echo.Context) (views.OrganisationPage, erro
 func (s *Server) refuseOrganisationChange(c echo.Context, err error) error {
 	if errors.Is(err, domain.ErrNotFound) {
 		if _, in, _ := s.people.OrganisationOf(c.Request().Context(), sessionOf(c).PersonID); in {
-			return errNotFound(tr(c, "portfolio.org_nothing"))
+			return errNotFound(tr(c, "org.not_found"))
 		}
 		return errNoOrganisation(c)
 	}
-	words := peopleWords(err)
+	words := problemIn(c, err)
 	if words == "" {
 		return err
 	}
@@ -104,7 +104,7 @@ func (s *Server) refuseOrganisationChange(c echo.Context, err error) error {
 func (s *Server) createOrganisation(c echo.Context) error {
 	ss := sessionOf(c)
 	var name string
-	if problem, err := readForm(c, form.Text("name", "Name of the organisation", &name).Trim().Required().MaxChars(domain.MaxOrganisationName)); err != nil {
+	if problem, err := readForm(c, textField(c, "name", tr(c, "org.name"), &name, domain.MaxOrganisationName).Required()); err != nil {
 		return err
 	} else if problem != nil {
 		return s.refuseOrganisationChange(c, domain.Problem(problem.Msg))
@@ -152,8 +152,8 @@ func (s *Server) addOrganisationAccount(c echo.Context) error {
 func (s *Server) labelOrganisationAccount(c echo.Context) error {
 	var client, region string
 	if problem, err := readForm(c,
-		form.Text("client", "Client name", &client).Trim().MaxChars(domain.MaxClientName),
-		form.Text("region", "Region", &region).Trim().MaxChars(domain.MaxRegion)); err != nil {
+		textField(c, "client", tr(c, "org.client"), &client, domain.MaxClientName),
+		textField(c, "region", tr(c, "org.region"), &region, domain.MaxRegion)); err != nil {
 		return err
 	} else if problem != nil {
 		return s.refuseOrganisationChange(c, domain.Problem(problem.Msg))
@@ -173,9 +173,9 @@ func (s *Server) putOrganisationPerson(c echo.Context) error {
 	var email, roleWord string
 	var accounts []string
 	if problem, err := readForm(c,
-		form.Text("email", "E-mail address", &email).Trim().Required().MaxChars(domain.MaxEmail),
-		roleField(&roleWord),
-		form.List("account", "Accounts", &accounts).MaxChars(200)); err != nil {
+		textField(c, "email", tr(c, "me.email"), &email, domain.MaxEmail).Required(),
+		roleField(c, &roleWord),
+		form.List("account", tr(c, "org.accounts"), &accounts).MaxChars(200).Says(tr(c, "org.accounts_unknown"))); err != nil {
 		return err
 	} else if problem != nil {
 		return s.refuseOrganisationChange(c, domain.Problem(problem.Msg))

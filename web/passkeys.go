@@ -2,10 +2,10 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -17,7 +17,6 @@ import (
 	"washboard/internal/passkey"
 	"washboard/internal/people"
 	"washboard/views"
-	"washboard/web/form"
 	"washboard/web/httpkit"
 )
 
@@ -42,8 +41,9 @@ type passkeyReply struct {
 }
 
 // errNoPasskeys answers the passkeys' routes of a server that offers none.
-var errNoPasskeys = &httpkit.Error{Code: http.StatusNotFound,
-	Msg: "This server offers no passkeys: its public address (--public-url) must be a host name, such as https://washboard.example.com."}
+func errNoPasskeys(c echo.Context) error {
+	return &httpkit.Error{Code: http.StatusNotFound, Msg: tr(c, "passkeys.not_offered")}
+}
 
 // readPasskeyAnswer reads the browser's answer: one JSON object of the
 // fields above, whose size the body limit bounds.
@@ -55,7 +55,7 @@ func readPasskeyAnswer(c echo.Context) (passkeyAnswer, error) {
 		if err == nil {
 			err = errors.New("no credential, or more than one object")
 		}
-		return a, &httpkit.Error{Code: http.StatusBadRequest, Msg: passkey.ErrGarbled.Error(), Err: err}
+		return a, &httpkit.Error{Code: http.StatusBadRequest, Msg: tr(c, "passkeys.garbled"), Err: err}
 	}
 	return a, nil
 }
@@ -67,11 +67,11 @@ func (s *Server) refusedPasskey(c echo.Context, err error) error {
 	switch {
 	case errors.As(err, &pe):
 		s.logOf(c).Info("a passkey answer was refused", "why", pe.LogDetail())
-		return &httpkit.Error{Code: http.StatusBadRequest, Msg: pe.Error(), Err: err}
+		return &httpkit.Error{Code: http.StatusBadRequest, Msg: cmp.Or(passkeyProblemIn(c, err), pe.Error()), Err: err}
 	case errors.Is(err, people.ErrPasskeyCloned), errors.Is(err, domain.ErrPasskeyRegistered):
-		return &httpkit.Error{Code: http.StatusBadRequest, Msg: err.Error(), Err: err}
+		return &httpkit.Error{Code: http.StatusBadRequest, Msg: problemIn(c, err), Err: err}
 	}
-	return peopleProblem(err)
+	return peopleProblemIn(c, err)
 }
 
 // beginCeremony keeps a ceremony's state in the session and sends its
@@ -96,7 +96,7 @@ func (s *Server) ceremony(c echo.Context) passkey.Session {
 // person: the options of navigator.credentials.create.
 func (s *Server) beginPasskeyRegistration(c echo.Context) error {
 	if s.passkeys == nil {
-		return errNoPasskeys
+		return errNoPasskeys(c)
 	}
 	ctx := c.Request().Context()
 	p, err := s.people.Person(ctx, sessionOf(c).PersonID)
@@ -109,7 +109,7 @@ func (s *Server) beginPasskeyRegistration(c echo.Context) error {
 	}
 	options, ceremony, err := s.passkeys.BeginRegistration(p, have)
 	if err != nil {
-		return peopleProblem(err)
+		return peopleProblemIn(c, err)
 	}
 	return s.beginCeremony(c, options, ceremony)
 }
@@ -118,7 +118,7 @@ func (s *Server) beginPasskeyRegistration(c echo.Context) error {
 // and keeps the new passkey under the name given.
 func (s *Server) addPasskey(c echo.Context) error {
 	if s.passkeys == nil {
-		return errNoPasskeys
+		return errNoPasskeys(c)
 	}
 	ctx := c.Request().Context()
 	ceremony := s.ceremony(c)
@@ -150,7 +150,7 @@ func (s *Server) addPasskey(c echo.Context) error {
 func passkeyID(c echo.Context) ([]byte, error) {
 	id, err := base64.RawURLEncoding.DecodeString(c.Param("id"))
 	if err != nil || len(id) == 0 || len(id) > people.MaxCredentialID {
-		return nil, errNotFound("There is no such passkey of yours.")
+		return nil, errNotFound(tr(c, "passkeys.not_found"))
 	}
 	return id, nil
 }
@@ -162,7 +162,7 @@ func (s *Server) renamePasskey(c echo.Context) error {
 		return err
 	}
 	var name string
-	problem, err := readForm(c, form.Text("name", "Name of the passkey", &name).Trim().Required().MaxChars(domain.MaxPasskeyName))
+	problem, err := readForm(c, textField(c, "name", tr(c, "passkeys.name_field"), &name, domain.MaxPasskeyName).Required())
 	if err != nil {
 		return err
 	}
@@ -174,9 +174,9 @@ func (s *Server) renamePasskey(c echo.Context) error {
 	case problem != nil:
 		return s.refusePasskeyChange(c, problem.Msg)
 	case errors.As(err, &words):
-		return s.refusePasskeyChange(c, string(words))
+		return s.refusePasskeyChange(c, problemIn(c, err))
 	case errors.Is(err, domain.ErrNotFound):
-		return errNotFound("There is no such passkey of yours.")
+		return errNotFound(tr(c, "passkeys.not_found"))
 	case err != nil:
 		return err
 	}
@@ -197,7 +197,7 @@ func (s *Server) removePasskey(c echo.Context) error {
 	}
 	err = s.people.RemovePasskey(ctx, p, id)
 	if errors.Is(err, domain.ErrNotFound) {
-		return errNotFound("There is no such passkey of yours.")
+		return errNotFound(tr(c, "passkeys.not_found"))
 	} else if err != nil {
 		return err
 	}
@@ -245,7 +245,7 @@ func passkeyAttempt(c echo.Context, credential []byte) httpkit.Attempt {
 // ceremony only as long as it may take.
 func (s *Server) beginPasskeySignIn(c echo.Context) error {
 	if s.passkeys == nil {
-		return errNoPasskeys
+		return errNoPasskeys(c)
 	}
 	ctx := c.Request().Context()
 	if why, until := s.limiter.Held(httpkit.SignInAttempt(c.RealIP(), "")); why == httpkit.HeldAddress {
@@ -267,15 +267,15 @@ func (s *Server) beginPasskeySignIn(c echo.Context) error {
 func (s *Server) tooManySignIns(c echo.Context, until time.Time) error {
 	wait := max(int(math.Ceil(until.Sub(s.clock.Now()).Seconds())), 1)
 	c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
-	return &httpkit.Error{Code: http.StatusTooManyRequests,
-		Msg: fmt.Sprintf("Too many failed sign-ins from your address. Try again at %s (in %s).", until.In(s.cfg.Zone).Format("15:04:05"), plural(wait, "second"))}
+	at := until.In(s.cfg.Zone).Format("15:04:05")
+	return &httpkit.Error{Code: http.StatusTooManyRequests, Msg: trn(c, "signin.limited_address", wait, "at", at)}
 }
 
 // signInWithPasskey checks the browser's answer to the sign-in's options
 // and signs its passkey's person in, to the first of their accounts.
 func (s *Server) signInWithPasskey(c echo.Context) error {
 	if s.passkeys == nil {
-		return errNoPasskeys
+		return errNoPasskeys(c)
 	}
 	ctx := c.Request().Context()
 	ceremony := s.ceremony(c)
@@ -303,8 +303,7 @@ func (s *Server) signInWithPasskey(c echo.Context) error {
 		return err
 	}
 	if len(accounts) == 0 {
-		return &httpkit.Error{Code: http.StatusForbidden,
-			Msg: "Your passkey is known, but you belong to no account here any more: ask an admin for a new invitation."}
+		return &httpkit.Error{Code: http.StatusForbidden, Msg: tr(c, "passkeys.no_account")}
 	}
 	account, err := s.signInToOneOf(c, login.Person, accounts, "with a passkey")
 	if err != nil {

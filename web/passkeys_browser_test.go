@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,15 @@ func TestBrowserAddsAPasskeyAndSignsInWithIt(t *testing.T) {
 		t.Fatalf("/me lists the passkey %q; want Laptop", got)
 	}
 	checkAxe(t, ctx, "/me, with a passkey")
+	// The same device again: the browser refuses (the passkey is among
+	// those to exclude), and the script says so in the page's language,
+	// with the words the page gives it.
+	must(t, chromedp.Do(ctx, chromedp.Navigate(base+"/me?lang=de"), chromedp.WaitVisible(chromedp.CSS(`form[data-passkey="register"]`)),
+		chromedp.Click(chromedp.CSS(`form[data-passkey="register"] button`))), "adding this device's passkey again, in German")
+	refused := "Dieses Gerät hat bereits einen Passkey von Ihnen für diese Website: Siehe Ihre Passkeys oben."
+	must(t, chromedp.Do(wctx, chromedp.Poll[chromedp.Void](`document.querySelector("#passkeys [data-passkey-status]").textContent === `+strconv.Quote(refused))),
+		"waiting for the script to say in German that the device holds a passkey already")
+	must(t, chromedp.Do(ctx, chromedp.Navigate(base+"/me?lang=en"), chromedp.WaitVisible(chromedp.CSS("main h1"))), "back to English")
 	onAPhone := func(p string) {
 		t.Helper()
 		must(t, chromedp.Do(ctx, chromedp.EmulateViewport(360, 740), chromedp.Navigate(base+p), chromedp.WaitVisible(chromedp.CSS("main"))), "opening "+p+" on a phone")

@@ -118,7 +118,7 @@ func (s *Server) signInToOneOf(c echo.Context, p domain.Person, accounts []peopl
 	}
 	cred, err := s.people.Credentials(c.Request().Context(), chosen.Account)
 	if err != nil {
-		return "", peopleProblem(err)
+		return "", peopleProblemIn(c, err)
 	}
 	return chosen.Account, s.startPersonSession(c, signedInPerson{person: p, membership: chosen.Membership, accountName: chosen.Name, cred: cred, accounts: len(accounts)}, way)
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"slices"
@@ -9,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/people"
 	"washboard/views"
 	"washboard/web/form"
@@ -37,7 +37,7 @@ func (s *Server) showPeople(c echo.Context) error {
 func (s *Server) peopleModel(c echo.Context) (views.PeoplePage, error) {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
-	m := views.PeoplePage{Page: s.page(c, "People", "people"), Invite: views.InviteForm{Role: domain.Staff}}
+	m := views.PeoplePage{Page: s.page(c, tr(c, "nav.people"), "people"), Invite: views.InviteForm{Role: domain.Staff}}
 	members, err := s.people.Members(ctx, ss.Account)
 	if err != nil {
 		return m, err
@@ -59,11 +59,7 @@ func (s *Server) peopleModel(c echo.Context) (views.PeoplePage, error) {
 		if err != nil {
 			return m, err
 		}
-		to := i.Email
-		if to == "" {
-			to = "A link"
-		}
-		m.Invitations = append(m.Invitations, views.InvitationRow{ID: i.ID, To: to, Role: i.Role, Buildings: names, MadeBy: i.MadeByName, Expires: i.Expires})
+		m.Invitations = append(m.Invitations, views.InvitationRow{ID: i.ID, To: i.Email, Role: i.Role, Buildings: names, MadeBy: i.MadeByName, Expires: i.Expires})
 	}
 	for _, r := range domain.Roles() {
 		if people.MayGrant(ss.member().Membership, r, ss.Buildings) == nil {
@@ -82,16 +78,6 @@ func (s *Server) peopleModel(c echo.Context) (views.PeoplePage, error) {
 	return m, nil
 }
 
-// roleField is a role chosen in a form.
-func roleField(dst *string) *form.Field {
-	var words []string
-	for _, r := range domain.Roles() {
-		words = append(words, r.String())
-	}
-	return form.Text("role", "Role", dst).Trim().Required().OneOf(words...).
-		Says("Role: choose viewer, staff, supervisor, admin or owner.")
-}
-
 // invitePerson makes an invitation and shows its link once, with a QR
 // code; it is e-mailed too when an address is given and the server can
 // send mail.
@@ -101,9 +87,9 @@ func (s *Server) invitePerson(c echo.Context) error {
 	var email, roleWord string
 	var buildings []string
 	problem, err := readForm(c,
-		form.Text("email", "E-mail address", &email).Trim().MaxChars(domain.MaxEmail),
-		roleField(&roleWord),
-		form.List("buildings", "Buildings", &buildings).MaxChars(200))
+		textField(c, "email", tr(c, "me.email"), &email, domain.MaxEmail),
+		roleField(c, &roleWord),
+		form.List("buildings", tr(c, "people.buildings"), &buildings).MaxChars(200).Says(tr(c, "people.buildings_unknown")))
 	if err != nil {
 		return err
 	}
@@ -121,7 +107,7 @@ func (s *Server) invitePerson(c echo.Context) error {
 		return render(c, http.StatusUnprocessableEntity, views.PeopleView(m))
 	}
 	inv, token, err := s.people.Invite(ctx, ss.member(), people.Invite{Role: role, Buildings: buildings, Email: email})
-	if refused := peopleWords(err); refused != "" {
+	if refused := problemIn(c, err); refused != "" {
 		m.Invite.Error = refused
 		return render(c, http.StatusUnprocessableEntity, views.PeopleView(m))
 	}
@@ -133,7 +119,7 @@ func (s *Server) invitePerson(c echo.Context) error {
 		return err
 	}
 	if inv.Email != "" {
-		m.Mailed, m.MailError = s.mailInvitation(ctx, inv, ss, m.NewLink)
+		m.Mailed, m.MailError = s.mailInvitation(c, inv, ss, m.NewLink)
 	}
 	// The list shows the new invitation; the form starts afresh.
 	fresh, err := s.peopleModel(c)
@@ -179,12 +165,12 @@ func peopleWords(err error) string {
 func (s *Server) withdrawInvitation(c echo.Context) error {
 	err := s.people.WithdrawInvitation(c.Request().Context(), sessionOf(c).member(), c.Param("id"))
 	if errors.Is(err, domain.ErrNotFound) {
-		return errNotFound("There is no open invitation of this account with that id: it was accepted, withdrawn or expired.")
+		return errNotFound(tr(c, "people.invitation_not_found"))
 	}
 	if err != nil {
 		return s.refusePeopleChange(c, err)
 	}
-	return s.flashPeople(c, "The invitation was withdrawn: its link no longer works.")
+	return s.flashPeople(c, tr(c, "people.invitation_withdrawn"))
 }
 
 // changeRole changes a member's role, keeping the buildings it is limited
@@ -193,7 +179,7 @@ func (s *Server) changeRole(c echo.Context) error {
 	ctx := c.Request().Context()
 	ss := sessionOf(c)
 	var roleWord string
-	if problem, err := readForm(c, roleField(&roleWord)); err != nil {
+	if problem, err := readForm(c, roleField(c, &roleWord)); err != nil {
 		return err
 	} else if problem != nil {
 		return s.refusePeopleChange(c, domain.Problem(problem.Msg))
@@ -212,7 +198,7 @@ func (s *Server) changeRole(c echo.Context) error {
 	if member.PersonID == ss.PersonID {
 		return s.endOwnSession(c)
 	}
-	return s.flashPeople(c, member.Name+" is now "+article(role)+". Their sessions in this account ended.")
+	return s.flashPeople(c, roleChangedWords(c, member.Name, role))
 }
 
 // removePerson removes a member from the account; their sessions in it
@@ -233,13 +219,13 @@ func (s *Server) removePerson(c echo.Context) error {
 	if member.PersonID == ss.PersonID {
 		return s.endOwnSession(c)
 	}
-	return s.flashPeople(c, member.Name+" was removed from the account. Their sessions in it ended.")
+	return s.flashPeople(c, tr(c, "people.removed", "name", member.Name))
 }
 
 // refusePeopleChange shows the people page again, saying why a change was
 // not made.
 func (s *Server) refusePeopleChange(c echo.Context, err error) error {
-	words := peopleWords(err)
+	words := problemIn(c, err)
 	if words == "" {
 		return err
 	}
@@ -292,17 +278,52 @@ func (s *Server) endOwnSession(c echo.Context) error {
 	return redirect(c, "/signin")
 }
 
-// mailInvitation e-mails an invitation's link; it returns to whom it was
-// sent, or why it was not.
-func (s *Server) mailInvitation(ctx context.Context, inv domain.Invitation, ss session, link string) (sent, why string) {
+// mailInvitation e-mails an invitation's link, in the language of the
+// request (the one who invites: the invited have chosen none yet); it
+// returns to whom it was sent, or why it was not.
+func (s *Server) mailInvitation(c echo.Context, inv domain.Invitation, ss session, link string) (sent, why string) {
 	if s.mail == nil {
-		return "", "this server sends no e-mail (it has no --smtp-url)."
+		return "", tr(c, "people.invitation_no_mail")
 	}
-	subject := ss.PersonName + " invites you to " + ss.AccountName + " on Washboard"
-	body := ss.PersonName + " invites you to the account " + ss.AccountName + " on Washboard, as " + inv.Role.String() + ".\n\n" +
-		"Open this link to accept; it works once, until " + inv.Expires.In(s.cfg.Zone).Format("2 January 2006 at 15:04") + ":\n\n" + link + "\n"
-	if err := s.mail(ctx, inv.Email, subject, body); err != nil {
+	loc := i18n.From(c.Request().Context())
+	subject := loc.T("invite.mail_subject", "by", ss.PersonName, "account", ss.AccountName)
+	body := loc.T("invite.mail_body", "by", ss.PersonName, "account", ss.AccountName, "role", roleIn(c, inv.Role),
+		"until", loc.DateTime(inv.Expires, s.cfg.Zone), "link", link)
+	if err := s.mail(c.Request().Context(), inv.Email, subject, body); err != nil {
 		return "", err.Error()
 	}
 	return inv.Email, ""
+}
+
+// roleIn is a role's word in the request's language: "staff", "Aufsicht".
+func roleIn(c echo.Context, r domain.Role) string {
+	switch r {
+	case domain.Viewer:
+		return tr(c, "role.viewer")
+	case domain.Staff:
+		return tr(c, "role.staff")
+	case domain.Supervisor:
+		return tr(c, "role.supervisor")
+	case domain.Admin:
+		return tr(c, "role.admin")
+	case domain.Owner:
+		return tr(c, "role.owner")
+	}
+	return r.String()
+}
+
+// roleChangedWords says that a person's role was changed, and that their
+// sessions ended: "Sid Staff is now a viewer. …".
+func roleChangedWords(c echo.Context, name string, r domain.Role) string {
+	switch r {
+	case domain.Viewer:
+		return tr(c, "people.now_viewer", "name", name)
+	case domain.Staff:
+		return tr(c, "people.now_staff", "name", name)
+	case domain.Supervisor:
+		return tr(c, "people.now_supervisor", "name", name)
+	case domain.Admin:
+		return tr(c, "people.now_admin", "name", name)
+	}
+	return tr(c, "people.now_owner", "name", name)
 }

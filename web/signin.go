@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -56,7 +55,7 @@ func (s *Server) signInModel(c echo.Context, next string) views.SignIn {
 	// credentials: a passkey would sign in a person, not add an account.
 	_, signedIn := s.currentSession(c.Request().Context())
 	return views.SignIn{Page: s.page(c, i18n.From(c.Request().Context()).T("signin.title"), ""), Demo: s.cfg.Demo != nil, Next: returnPath(next, "/"),
-		SingleSignOn: s.singleSignOnName(), Email: s.mail != nil, Passkeys: s.passkeys != nil && !signedIn}
+		SingleSignOn: s.singleSignOnName(c), Email: s.mail != nil, Passkeys: s.passkeys != nil && !signedIn}
 }
 
 // signIn checks the credentials with one small call to the service and,
@@ -65,11 +64,11 @@ func (s *Server) signIn(c echo.Context) error {
 	var cred domain.Credentials
 	var next, name string
 	problem, err := readForm(c,
-		form.Text("name", "Your name", &name).Trim().MaxChars(domain.MaxPersonName),
-		credentialField("api_key", "API key", &cred.APIKey),
-		credentialField("authorization", "Authorization value", &cred.Authorization),
-		credentialField("client_id", "client ID", &cred.ClientID),
-		credentialField("client_secret", "client secret", &cred.ClientSecret),
+		textField(c, "name", tr(c, "signin.your_name"), &name, domain.MaxPersonName),
+		credentialField(c, "api_key", tr(c, "signin.api_key"), &cred.APIKey),
+		credentialField(c, "authorization", tr(c, "account.authorization"), &cred.Authorization),
+		credentialField(c, "client_id", tr(c, "signin.client_id"), &cred.ClientID),
+		credentialField(c, "client_secret", tr(c, "signin.client_secret"), &cred.ClientSecret),
 		nextField(&next))
 	if err != nil {
 		return err
@@ -78,7 +77,7 @@ func (s *Server) signIn(c echo.Context) error {
 	// one, then a value that cannot be sent in a header or a form.
 	var ce *domain.CredentialsError
 	if err := cred.Validate(); errors.As(err, &ce) {
-		return s.refuseCredentials(c, next, ce.Problem)
+		return s.refuseCredentials(c, next, credentialsProblemIn(c, ce))
 	}
 	if problem != nil {
 		return s.refuseCredentials(c, next, problem.Msg)
@@ -90,12 +89,32 @@ func (s *Server) signIn(c echo.Context) error {
 const maxCredential = 8 << 10
 
 // credentialField is a field of credentials: the value pasted, without
-// the spaces around it, that can be sent in a header or a form.
-func credentialField(name, label string, dst *string) *form.Field {
-	pasted := fmt.Sprintf(": check that only the %s was pasted.", label)
+// the spaces around it, that can be sent in a header or a form. Its label
+// is in the request's language.
+func credentialField(c echo.Context, name, label string, dst *string) *form.Field {
 	return form.Text(name, label, dst).Trim().MaxChars(maxCredential).Printable().
-		SaysFor(form.TooLong, fmt.Sprintf("The %s is longer than %d characters", label, maxCredential)+pasted).
-		SaysFor(form.NotPrintable, "The "+label+" contains a character it cannot have (only letters, digits, spaces and ASCII punctuation)"+pasted)
+		SaysFor(form.TooLong, tr(c, "account.credential_too_long", "field", label, "max", maxCredential)).
+		SaysFor(form.NotPrintable, tr(c, "account.credential_not_printable", "field", label))
+}
+
+// credentialsProblemIn says what makes credentials unusable, in the
+// request's language.
+func credentialsProblemIn(c echo.Context, ce *domain.CredentialsError) string {
+	switch ce.Reason {
+	case domain.CredentialsBothKinds:
+		return tr(c, "account.cred_both_kinds")
+	case domain.CredentialsEmpty:
+		return tr(c, "account.cred_empty")
+	case domain.CredentialsNoAPIKey:
+		return tr(c, "account.cred_no_api_key")
+	case domain.CredentialsNoSecondHalf:
+		return tr(c, "account.cred_no_second_half")
+	case domain.CredentialsNoClientID:
+		return tr(c, "account.cred_no_client_id")
+	case domain.CredentialsNoClientSecret:
+		return tr(c, "account.cred_no_client_secret")
+	}
+	return ce.Problem
 }
 
 // nextField is the page to go to once signed in.
@@ -111,7 +130,7 @@ func (s *Server) refuseCredentials(c echo.Context, next, problem string) error {
 
 func (s *Server) signInDemo(c echo.Context) error {
 	if s.cfg.Demo == nil {
-		return errNotFound("This server has no demo account.")
+		return errNotFound(tr(c, "account.no_demo"))
 	}
 	var next string
 	if _, err := readForm(c, nextField(&next)); err != nil {

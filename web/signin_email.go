@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -13,16 +12,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/people"
 	"washboard/views"
 	"washboard/web/form"
 	"washboard/web/httpkit"
 )
-
-// noMail is what the pages of e-mailed links say on a server that sends
-// no mail.
-const noMail = "This server sends no e-mail (it was started without --smtp-url), so it cannot send sign-in links. " +
-	"Sign in another way, or ask an admin for an invitation link."
 
 // letterTimeout bounds the sending of one letter.
 const letterTimeout = 30 * time.Second
@@ -30,9 +25,9 @@ const letterTimeout = 30 * time.Second
 // showEmailSignIn asks for an e-mail address to send a one-time sign-in
 // link to.
 func (s *Server) showEmailSignIn(c echo.Context) error {
-	m := views.EmailSignIn{Page: s.page(c, "Sign in by e-mail", "")}
+	m := views.EmailSignIn{Page: s.page(c, tr(c, "signinmail.title"), "")}
 	if s.mail == nil {
-		m.Unavailable = noMail
+		m.Unavailable = tr(c, "signinmail.no_mail")
 	}
 	return render(c, http.StatusOK, views.EmailSignInPage(m))
 }
@@ -46,14 +41,14 @@ func (s *Server) showEmailSignIn(c echo.Context) error {
 // against the client's address.
 func (s *Server) requestSignInLink(c echo.Context) error {
 	var email string
-	problem, err := readForm(c, form.Text("email", "E-mail address", &email).Trim().Required().MaxChars(domain.MaxEmail).
-		SaysFor(form.Missing, "Enter your e-mail address."))
+	problem, err := readForm(c, textField(c, "email", tr(c, "me.email"), &email, domain.MaxEmail).Required().
+		SaysFor(form.Missing, tr(c, "signinmail.email_missing")))
 	if err != nil {
 		return err
 	}
-	m := views.EmailSignIn{Page: s.page(c, "Sign in by e-mail", ""), Email: email}
+	m := views.EmailSignIn{Page: s.page(c, tr(c, "signinmail.title"), ""), Email: email}
 	if s.mail == nil {
-		m.Unavailable = noMail
+		m.Unavailable = tr(c, "signinmail.no_mail")
 		return render(c, http.StatusNotFound, views.EmailSignInPage(m))
 	}
 	if problem != nil {
@@ -62,9 +57,9 @@ func (s *Server) requestSignInLink(c echo.Context) error {
 	}
 	tried := httpkit.SignInAttempt(c.RealIP(), "signin-link\x00"+strings.ToLower(email))
 	if why, until := s.limiter.Held(tried); why != httpkit.HeldNot {
-		m.Error = s.waitWords(c, until, "Too many sign-in links were asked for from your address lately.")
+		m.Error = s.waitWords(c, until, tr(c, "signinmail.limited_address"))
 		if why == httpkit.HeldAPIKey {
-			m.Error = s.waitWords(c, until, "Sign-in links for this address were asked for many times lately, from several addresses, yours among them.")
+			m.Error = s.waitWords(c, until, tr(c, "signinmail.limited_email"))
 		}
 		return render(c, http.StatusTooManyRequests, views.EmailSignInPage(m))
 	}
@@ -73,11 +68,11 @@ func (s *Server) requestSignInLink(c echo.Context) error {
 	switch {
 	case errors.As(err, &soon):
 		s.limiter.Fail(tried)
-		m.Error = soon.Error()
+		m.Error = problemIn(c, soon)
 		c.Response().Header().Set("Retry-After", strconv.Itoa(max(int(math.Ceil(soon.Wait.Seconds())), 1)))
 		return render(c, http.StatusTooManyRequests, views.EmailSignInPage(m))
-	case peopleWords(err) != "":
-		m.Error = peopleWords(err)
+	case problemIn(c, err) != "":
+		m.Error = problemIn(c, err)
 		return render(c, http.StatusUnprocessableEntity, views.EmailSignInPage(m))
 	case err != nil:
 		return err
@@ -94,20 +89,22 @@ func (s *Server) requestSignInLink(c echo.Context) error {
 func (s *Server) waitWords(c echo.Context, until time.Time, why string) string {
 	wait := max(int(math.Ceil(until.Sub(s.clock.Now()).Seconds())), 1)
 	c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
-	return fmt.Sprintf("%s Try again at %s (in %s).", why, until.In(s.cfg.Zone).Format("15:04:05"), plural(wait, "second"))
+	return trn(c, "signinmail.try_again", wait, "why", why, "at", until.In(s.cfg.Zone).Format("15:04:05"))
 }
 
 // mailSignInLink sends a sign-in link's letter in the background, so that
 // the answer takes as long for an address that is nobody's; Close waits
 // for the letters being sent. A letter that cannot be sent is logged,
-// without its link.
+// without its link. It is in the language of the person it goes to, or
+// when they chose none, of the request.
 func (s *Server) mailSignInLink(c echo.Context, link people.SignInLink) {
 	url := s.publicURL(c, "/signin/email/"+link.Token)
-	subject := "Your sign-in link for Washboard"
-	body := "Hello " + link.Person.Name + ",\n\n" +
-		"Open this link to sign in to Washboard. It works once, until " + link.Expires.In(s.cfg.Zone).Format("15:04 on 2 January 2006") + ":\n\n" +
-		url + "\n\n" +
-		"If you did not ask for it, ignore this letter: nobody can sign in without opening the link.\n"
+	loc := i18n.From(c.Request().Context())
+	if link.Person.Language != "" {
+		loc = i18n.For(link.Person.Language)
+	}
+	subject := loc.T("signinmail.mail_subject")
+	body := loc.T("signinmail.mail_body", "name", link.Person.Name, "until", loc.DateTime(link.Expires, s.cfg.Zone), "link", url)
 	log := s.logOf(c)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request().Context()), letterTimeout)
 	s.letters.Add(1)
@@ -136,7 +133,7 @@ func (s *Server) publicURL(c echo.Context, path string) string {
 // links do not use it up. The token is in the address only: the request
 // log redacts it.
 func (s *Server) showSignInLink(c echo.Context) error {
-	return render(c, http.StatusOK, views.SignInLinkPage(views.SignInLink{Page: s.page(c, "Sign in", ""), Token: c.Param("token")}))
+	return render(c, http.StatusOK, views.SignInLinkPage(views.SignInLink{Page: s.page(c, tr(c, "signin.title"), ""), Token: c.Param("token")}))
 }
 
 // useSignInLink signs the link's person in, once, to the account the
@@ -146,22 +143,22 @@ func (s *Server) showSignInLink(c echo.Context) error {
 func (s *Server) useSignInLink(c echo.Context) error {
 	ctx := c.Request().Context()
 	refuse := func(status int, words string) error {
-		return render(c, status, views.SignInLinkPage(views.SignInLink{Page: s.page(c, "Sign in", ""), Problem: words}))
+		return render(c, status, views.SignInLinkPage(views.SignInLink{Page: s.page(c, tr(c, "signin.title"), ""), Problem: words}))
 	}
 	if _, err := readForm(c); err != nil {
 		return err
 	}
 	tried := httpkit.SignInAttempt(c.RealIP(), "signin-link-token")
 	if why, until := s.limiter.Held(tried); why != httpkit.HeldNot {
-		return refuse(http.StatusTooManyRequests, s.waitWords(c, until, "Too many sign-ins failed from your address lately."))
+		return refuse(http.StatusTooManyRequests, s.waitWords(c, until, tr(c, "signinmail.limited_tokens")))
 	}
 	p, err := s.people.UseSignInLink(ctx, c.Param("token"))
 	switch {
 	case errors.Is(err, domain.ErrSignInLinkUnknown):
 		s.limiter.Fail(tried)
-		return refuse(http.StatusNotFound, err.Error())
+		return refuse(http.StatusNotFound, problemIn(c, err))
 	case errors.Is(err, domain.ErrSignInLinkUsed), errors.Is(err, domain.ErrSignInLinkExpired):
-		return refuse(http.StatusGone, err.Error())
+		return refuse(http.StatusGone, problemIn(c, err))
 	case err != nil:
 		return err
 	}
@@ -170,7 +167,7 @@ func (s *Server) useSignInLink(c echo.Context) error {
 		return err
 	}
 	if len(accounts) == 0 {
-		return refuse(http.StatusForbidden, "You belong to no account here any more: ask an admin for an invitation.")
+		return refuse(http.StatusForbidden, tr(c, "signinmail.no_account"))
 	}
 	chosen, err := s.signInToOneOf(c, p, accounts, "with an e-mailed link")
 	if err != nil {

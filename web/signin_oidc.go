@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -51,11 +50,11 @@ const maxGroupsShown = 10
 
 // singleSignOnName is the provider's name on the sign-in page's button;
 // "" when there is no single sign-on.
-func (s *Server) singleSignOnName() string {
+func (s *Server) singleSignOnName(c echo.Context) string {
 	if s.sso == nil {
 		return ""
 	}
-	return cmp.Or(s.cfg.SingleSignOnName, "single sign-on")
+	return cmp.Or(s.cfg.SingleSignOnName, tr(c, "sso.default_name"))
 }
 
 // beginSingleSignOn sends the browser to the provider, keeping the
@@ -68,8 +67,7 @@ func (s *Server) beginSingleSignOn(c echo.Context) error {
 		wait := max(int(math.Ceil(until.Sub(s.clock.Now()).Seconds())), 1)
 		m := s.signInModel(c, next)
 		m.Kind = "limited"
-		m.Error = fmt.Sprintf("Too many sign-ins through single sign-on were begun from your address. Try again at %s (in %s).",
-			until.In(s.cfg.Zone).Format("15:04:05"), plural(wait, "second"))
+		m.Error = trn(c, "sso.limited", wait, "at", until.In(s.cfg.Zone).Format("15:04:05"))
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
 		return render(c, http.StatusTooManyRequests, views.SignInPage(m))
 	}
@@ -110,7 +108,7 @@ func (s *Server) finishSingleSignOn(c echo.Context) error {
 	}
 	in, err := s.people.SignInOIDC(ctx, id.Claims(), s.sso.Mappings())
 	if err != nil {
-		return peopleProblem(err)
+		return peopleProblemIn(c, err)
 	}
 	s.endSessions(c, in.Ended)
 	m, cred, closed, err := s.firstOpenAccount(ctx, in.Memberships)
@@ -120,7 +118,7 @@ func (s *Server) finishSingleSignOn(c echo.Context) error {
 	if m.Account == "" {
 		s.logOf(c).Info("signed in through single sign-on to no account", "groups", len(id.Groups), "accounts_not_connected", len(closed))
 		model := s.signInModel(c, next)
-		model.Kind, model.Error = "no-account", noAccountProblem(in.Person.Name, id.Groups, closed)
+		model.Kind, model.Error = "no-account", noAccountProblem(c, in.Person.Name, id.Groups, closed)
 		return render(c, http.StatusForbidden, views.SignInPage(model))
 	}
 	accountName, err := s.people.AccountName(ctx, m.Account)
@@ -158,24 +156,21 @@ func (s *Server) firstOpenAccount(ctx context.Context, ms []domain.Membership) (
 // noAccountProblem says why a person who signed in through the provider
 // enters no account: their groups, as the provider named them, give no
 // role here, or only in accounts not connected.
-func noAccountProblem(name string, groups, closed []string) string {
+func noAccountProblem(c echo.Context, name string, groups, closed []string) string {
 	switch {
 	case len(closed) == 1:
-		return fmt.Sprintf("You signed in as %s, and your groups give you a role in the account %s, but it is not connected to Washboard yet: an owner connects it by signing in with the service's credentials.",
-			name, quoted(closed))
+		return tr(c, "sso.account_closed", "name", name, "account", quoted(c, closed))
 	case len(closed) > 1:
-		return fmt.Sprintf("You signed in as %s, and your groups give you a role in the accounts %s, but none of them is connected to Washboard yet: an owner connects an account by signing in with the service's credentials.",
-			name, quoted(closed))
+		return tr(c, "sso.accounts_closed", "name", name, "accounts", quoted(c, closed))
 	case len(groups) == 0:
-		return fmt.Sprintf("You signed in as %s, but the sign-in provider named none of your groups, so none gives you a role in an account here. Ask an admin to check which claim carries the groups (--oidc-groups-claim), or to invite you.", name)
+		return tr(c, "sso.no_groups", "name", name)
 	}
-	return fmt.Sprintf("You signed in as %s, but none of your groups (%s) gives you a role in an account here. Ask an admin to map one of them to an account (--oidc-group), or to invite you.",
-		name, quoted(groups))
+	return tr(c, "sso.groups_unmapped", "name", name, "groups", quoted(c, groups))
 }
 
 // quoted is at most maxGroupsShown of names, quoted, and how many more
 // there are.
-func quoted(names []string) string {
+func quoted(c echo.Context, names []string) string {
 	shown := names[:min(len(names), maxGroupsShown)]
 	q := make([]string, len(shown))
 	for i, n := range shown {
@@ -183,7 +178,7 @@ func quoted(names []string) string {
 	}
 	s := strings.Join(q, ", ")
 	if more := len(names) - len(shown); more > 0 {
-		s += fmt.Sprintf(" and %d more", more)
+		s += trn(c, "sso.more", more)
 	}
 	return s
 }
@@ -209,6 +204,6 @@ func (s *Server) refuseSingleSignOn(c echo.Context, next string, err error) erro
 	}
 	s.logOf(c).Warn("single sign-on failed", "reason", e.LogDetail())
 	m := s.signInModel(c, next)
-	m.Kind, m.Error = "single-sign-on", e.Error()
+	m.Kind, m.Error = "single-sign-on", cmp.Or(ssoProblemIn(c, e), e.Error())
 	return render(c, status, views.SignInPage(m))
 }

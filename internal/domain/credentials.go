@@ -53,7 +53,23 @@ type CredentialsError struct {
 	// Problem is a sentence that names the fields at fault and never their
 	// values, for the person who entered them.
 	Problem string
+	// Reason is which rule they break, for a page that says Problem in
+	// another language.
+	Reason CredentialsReason
 }
+
+// CredentialsReason is what makes credentials unusable.
+type CredentialsReason int
+
+// The reasons of a CredentialsError.
+const (
+	CredentialsBothKinds      CredentialsReason = iota + 1 // an Authorization value and a client
+	CredentialsEmpty                                       // no field at all
+	CredentialsNoAPIKey                                    // the rest, but no API key
+	CredentialsNoSecondHalf                                // an API key alone
+	CredentialsNoClientID                                  // a client secret without its ID
+	CredentialsNoClientSecret                              // a client ID without its secret
+)
 
 func (e *CredentialsError) Error() string { return "incomplete credentials: " + e.Problem }
 
@@ -66,26 +82,27 @@ func (e *CredentialsError) Is(target error) bool { return target == ErrIncomplet
 // empty; the service decides whether the values are right.
 func (c Credentials) Validate() error {
 	var problem string
+	var reason CredentialsReason
 	switch {
 	case c.Authorization != "" && c.OAuth():
-		problem = "Enter either an Authorization value or a client ID and client secret, not both."
+		problem, reason = "Enter either an Authorization value or a client ID and client secret, not both.", CredentialsBothKinds
 	case c.APIKey == "" && c.Authorization == "" && !c.OAuth():
-		problem = "Enter the API key, and either the Authorization value or the client ID and client secret."
+		problem, reason = "Enter the API key, and either the Authorization value or the client ID and client secret.", CredentialsEmpty
 	case c.APIKey == "":
-		problem = "Enter the API key as well."
+		problem, reason = "Enter the API key as well.", CredentialsNoAPIKey
 	case !c.OAuth():
 		if c.Authorization != "" {
 			return nil
 		}
-		problem = "Enter the Authorization value, or a client ID and client secret."
+		problem, reason = "Enter the Authorization value, or a client ID and client secret.", CredentialsNoSecondHalf
 	case c.ClientID == "":
-		problem = "Enter the client ID as well as the client secret."
+		problem, reason = "Enter the client ID as well as the client secret.", CredentialsNoClientID
 	case c.ClientSecret == "":
-		problem = "Enter the client secret as well as the client ID."
+		problem, reason = "Enter the client secret as well as the client ID.", CredentialsNoClientSecret
 	default:
 		return nil
 	}
-	return &CredentialsError{Problem: problem}
+	return &CredentialsError{Problem: problem, Reason: reason}
 }
 
 // String returns REDACTED.

@@ -166,7 +166,7 @@ func (s *Service) Credentials(ctx context.Context, account string) (domain.Crede
 	}
 	cred, _, err := s.keys.OpenCredentials(keyring.AccountCredentials, c.Sealed, []byte(account))
 	if err != nil {
-		return domain.Credentials{}, problem("Washboard cannot open the credentials this account is connected with (its secret key changed): an owner signs in with the service's credentials to replace them.")
+		return domain.Credentials{}, ErrCredentialsSealed
 	}
 	return cred, nil
 }

@@ -34,7 +34,7 @@ func (s *Service) Enrol(ctx context.Context, actor domain.Member, personID, name
 		MadeBy: actor.PersonID, MadeByName: actor.Name, Created: s.clock.Now()}
 	token, hash := newToken(deviceToken)
 	if err := limited(s.store.EnrolDevice(ctx, d, hash, MaxDevices, s.auditBy(actor, domain.AuditDeviceEnrolled, name+" for "+member.Name)),
-		&domain.LimitError{What: "enrolled devices", Max: MaxDevices, Advice: "Revoked devices can be removed to make room; or revoke one no longer used."}); err != nil {
+		ErrDevicesFull); err != nil {
 		return d, "", err
 	}
 	return d, token, nil

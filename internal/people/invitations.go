@@ -40,7 +40,7 @@ func (s *Service) Invite(ctx context.Context, actor domain.Member, in Invite) (d
 	}
 	token, hash := newToken(invitationToken)
 	if err := limited(s.store.CreateInvitation(ctx, inv, hash, MaxInvitations, s.auditBy(actor, domain.AuditPersonInvited, to+" as "+grantWords(in.Role, buildings))),
-		&domain.LimitError{What: "open invitations", Max: MaxInvitations, Advice: "Withdraw those no longer needed, or wait until some are accepted or expire."}); err != nil {
+		ErrInvitationsFull); err != nil {
 		return inv, "", err
 	}
 	return inv, token, nil

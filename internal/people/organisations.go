@@ -204,7 +204,7 @@ func (s *Service) CreateOrganisation(ctx context.Context, actor domain.Member, n
 	err = s.store.CreateOrganisation(ctx, o, domain.OrganisationMember{PersonID: actor.PersonID, Role: domain.Owner, Created: now},
 		domain.OrganisationAccount{Account: actor.Account, Added: now}, s.auditBy(actor, domain.AuditOrganisationJoined, o.Name+" (made now)"))
 	if errors.Is(err, domain.ErrPersonInOrganisation) {
-		return o, problem("You belong to an organisation already: a person belongs to one at most.")
+		return o, ErrInOrganisation
 	}
 	return o, err
 }
@@ -217,7 +217,7 @@ func (s *Service) ownsAccount(ctx context.Context, account, personID string) err
 		return err
 	}
 	if !AtLeast(m, domain.Owner) {
-		return forbidden("Only an owner of this account (by their own role in it, not an organisation's) can bring it into an organisation.")
+		return ErrOwnAccountOnly
 	}
 	return nil
 }
@@ -231,7 +231,7 @@ func (s *Service) managerOf(ctx context.Context, personID string) (domain.Organi
 		return g, err // domain.ErrNotFound for a person of none
 	}
 	if g.Role < domain.Admin {
-		return g, forbidden("Only admins and owners of the organisation can change its accounts and people.")
+		return g, ErrOrgManagersOnly
 	}
 	return g, nil
 }
@@ -253,7 +253,7 @@ func (s *Service) AddAccount(ctx context.Context, actor domain.Member) error {
 	err = s.store.AddOrganisationAccount(ctx, domain.OrganisationAccount{Organisation: g.Organisation, Account: actor.Account, Added: s.clock.Now()},
 		MaxOrganisationAccounts, s.auditBy(actor, domain.AuditOrganisationJoined, o.Name))
 	if errors.Is(err, domain.ErrAccountInOrganisation) {
-		return problem("This account belongs to an organisation already (this one, or another): an account belongs to one at most.")
+		return ErrAccountInOrganisation
 	}
 	return err
 }
@@ -266,7 +266,7 @@ func (s *Service) LabelAccount(ctx context.Context, personID, account, client, r
 		return err
 	}
 	if !g.Covers(account) {
-		return forbidden("Your role in the organisation does not cover this account.")
+		return ErrOrgAccountNotCovered
 	}
 	if client, err = checkText("client's name", client, domain.MaxClientName, false); err != nil {
 		return err
@@ -307,7 +307,7 @@ func (s *Service) PutOrganisationPerson(ctx context.Context, actorID, email stri
 	}
 	p, err := s.store.PersonByEmail(ctx, email)
 	if errors.Is(err, domain.ErrNotFound) {
-		return nil, problem("Nobody who signs in here has the address %s: invite them to one of the accounts first (People), then add them here.", cut(email, 80))
+		return nil, &NobodyError{Email: cut(email, 80)}
 	}
 	if err != nil {
 		return nil, err
@@ -330,8 +330,7 @@ func (s *Service) PutOrganisationPerson(ctx context.Context, actorID, email stri
 	ended, err := s.store.PutOrganisationMember(ctx, domain.OrganisationMember{Organisation: g.Organisation, PersonID: p.ID, Role: r,
 		Accounts: accounts, Created: s.clock.Now()}, MaxOrganisationPeople, audit)
 	if errors.Is(err, domain.ErrLimit) {
-		return nil, &domain.LimitError{Holder: "An organisation", What: "people", Max: MaxOrganisationPeople,
-			Advice: "Remove someone who no longer needs it before adding another."}
+		return nil, ErrOrganisationFull
 	}
 	return ended, err
 }
@@ -424,11 +423,11 @@ func mayGrantInOrganisation(maker domain.OrganisationMember, r domain.Role, acco
 	case r < domain.Viewer || r > domain.Owner:
 		return forbidden("Choose a role: viewer, staff, supervisor, admin or owner.")
 	case r == domain.Owner && maker.Role != domain.Owner:
-		return forbidden("Only an owner of the organisation can make someone an owner.")
+		return ErrOrgOwnerMakesOwner
 	case r > maker.Role:
 		return forbidden("You cannot give a role above your own (%s).", maker.Role)
 	case !accountsWithin(maker, accounts):
-		return forbidden("You can only give a role over the accounts your own role covers.")
+		return ErrOrgGrantAccountsBeyond
 	}
 	return nil
 }
@@ -437,11 +436,11 @@ func mayGrantInOrganisation(maker domain.OrganisationMember, r domain.Role, acco
 func mayManageInOrganisation(maker, member domain.OrganisationMember) error {
 	switch {
 	case member.Role == domain.Owner && maker.Role != domain.Owner:
-		return forbidden("Only an owner of the organisation can change or remove an owner.")
+		return ErrOrgOwnerChangesOwner
 	case member.Role > maker.Role:
-		return forbidden("You cannot change or remove someone whose role is above yours.")
+		return ErrRoleAbove
 	case !accountsWithin(maker, member.Accounts):
-		return forbidden("This person's role covers accounts yours does not.")
+		return ErrOrgAccountsBeyond
 	}
 	return nil
 }

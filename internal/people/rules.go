@@ -63,13 +63,13 @@ func MayGrant(maker domain.Membership, r domain.Role, buildings []string) error 
 	case r < domain.Viewer || r > domain.Owner:
 		return forbidden("Choose a role: viewer, staff, supervisor, admin or owner.")
 	case r == domain.Owner && maker.Role != domain.Owner:
-		return forbidden("Only an owner can make someone an owner.")
+		return ErrOwnerMakesOwner
 	case r > maker.Role:
 		return forbidden("You cannot give a role above your own (%s).", maker.Role)
 	case !within(maker, buildings) && len(buildings) == 0:
-		return forbidden("Your role is limited to some buildings: choose among them.")
+		return ErrChooseBuildings
 	case !within(maker, buildings):
-		return forbidden("You can only give a role in the buildings your own role covers.")
+		return ErrGrantBuildingsBeyond
 	}
 	return nil
 }
@@ -106,11 +106,11 @@ func MayRemove(maker, member domain.Membership) error {
 func mayManage(maker, member domain.Membership) error {
 	switch {
 	case member.Role == domain.Owner && maker.Role != domain.Owner:
-		return forbidden("Only an owner can change or remove an owner.")
+		return ErrOwnerChangesOwner
 	case member.Role > maker.Role:
-		return forbidden("You cannot change or remove someone whose role is above yours.")
+		return ErrRoleAbove
 	case !within(maker, member.Buildings):
-		return forbidden("This person's role covers buildings yours does not.")
+		return ErrBuildingsBeyond
 	}
 	return nil
 }
@@ -123,7 +123,7 @@ func MayEnrol(maker, member domain.Membership) error {
 		return forbidden("Only supervisors, admins and owners can enrol devices.")
 	}
 	if member.Role > maker.Role || !within(maker, member.Buildings) {
-		return forbidden("You can enrol a device only for someone whose role and buildings are within yours.")
+		return ErrEnrolBeyond
 	}
 	return nil
 }
@@ -199,7 +199,7 @@ func CheckEmail(email string) (string, error) {
 	}
 	a, err := mail.ParseAddress(email)
 	if err != nil || a.Address != email || !strings.Contains(email, "@") {
-		return "", problem("%q is not an e-mail address: write it as name@example.com, without a name or brackets.", cut(email, 60))
+		return "", &EmailError{Value: cut(email, 60)}
 	}
 	return email, nil
 }

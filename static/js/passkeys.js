@@ -12,6 +12,19 @@
 
   if (!window.PublicKeyCredential || !navigator.credentials) return;
 
+  // The words the script says, in the page's language: the page renders
+  // them from the catalogs into a JSON script element (passkeyWords in
+  // views/passkeys.templ); {status} stands for an HTTP status.
+  var words = {};
+  try {
+    words = JSON.parse(document.getElementById("passkey-words").textContent) || {};
+  } catch (e) {
+    words = {};
+  }
+  function say(key, status) {
+    return String(words[key] || "").replace("{status}", status);
+  }
+
   // base64url <-> ArrayBuffer, as the server's options and answers carry
   // binary values.
   function fromB64url(s) {
@@ -82,11 +95,11 @@
     }).then(function (res) {
       return res.json().then(
         function (data) {
-          if (!res.ok) throw new Error(data.error || "The server refused (" + res.status + "). Reload the page and try again.");
+          if (!res.ok) throw new Error(data.error || say("refused", res.status));
           return data;
         },
         function () {
-          throw new Error("The server's answer could not be read (" + res.status + "). Reload the page and try again.");
+          throw new Error(say("unreadable", res.status));
         }
       );
     });
@@ -96,17 +109,17 @@
   function browserWords(err) {
     switch (err && err.name) {
       case "NotAllowedError":
-        return "The passkey dialog was closed or timed out: nothing was done. Try again when you are ready.";
+        return say("notAllowed");
       case "InvalidStateError":
-        return "This device already holds a passkey of yours for this site: see your passkeys above.";
+        return say("invalidState");
       case "SecurityError":
-        return "The browser refused passkeys for this address: open Washboard at its usual address (with https) and try again.";
+        return say("security");
       case "AbortError":
-        return "The passkey dialog was cancelled: nothing was done.";
+        return say("abort");
       case "NotSupportedError":
-        return "This device has no passkey that this site can use.";
+        return say("notSupported");
     }
-    return (err && err.message) || "Something went wrong with the passkey. Try again.";
+    return (err && err.message) || say("other");
   }
 
   // go loads the page at url, even when it is this page with another
@@ -127,15 +140,15 @@
     var button = form.querySelector("button[type=submit]");
     var token = form.querySelector("input[name=csrf_token]").value;
     var registering = form.getAttribute("data-passkey") === "register";
-    function say(words, failed) {
+    function tell(text, failed) {
       if (!status) return;
-      status.textContent = words;
+      status.textContent = text;
       status.classList.toggle("field-error", !!failed);
     }
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       button.disabled = true;
-      say(registering ? "Follow your browser's passkey dialog to create the passkey…" : "Follow your browser's passkey dialog to sign in…", false);
+      tell(say(registering ? "creating" : "signingIn"), false);
       post(form.getAttribute("data-options"), token)
         .then(function (options) {
           var asked = registering
@@ -154,11 +167,11 @@
           return post(form.getAttribute("action"), token, body);
         })
         .then(function (reply) {
-          say(registering ? "The passkey was added." : "Signed in.", false);
+          tell(say(registering ? "added" : "signedIn"), false);
           go(reply.location);
         })
         .catch(function (err) {
-          say(err.message, true);
+          tell(err.message, true);
           button.disabled = false;
         });
     });
