@@ -282,7 +282,7 @@ func oneAt(n, i int) []int {
 
 var (
 	invitationLink = regexp.MustCompile(`https?://[^"<\s]+/invitations/([A-Za-z0-9_-]+)`)
-	removeForm     = regexp.MustCompile(`action="/people/([^/"]+)/remove">\s*<input[^>]*>\s*<button type="submit">Remove<span class="visually-hidden"> ([^<]+)</span>`)
+	removeForm     = regexp.MustCompile(`action="/people/([^/"]+)/remove">\s*<input[^>]*>\s*<button type="submit">Remove<span class="visually-hidden"> ([^<]+) from the account</span>`)
 )
 
 // removedPersonsStreamsEnd has the owner (signed in as owner) invite a
