@@ -587,12 +587,3 @@ func claimOutcome(c domain.Claim, zone *time.Location) string {
 	}
 	return "Still on it"
 }
-
-// runsOutHeading is the heading of what runs out before the shift ends:
-// "Runs out before Early ends (14:00)".
-func runsOutHeading(shift string, end time.Time, zone *time.Location) string {
-	if shift == "" {
-		return "Runs out before your shift ends (" + clock(end, zone) + ")"
-	}
-	return "Runs out before " + shift + " ends (" + clock(end, zone) + ")"
-}

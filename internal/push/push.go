@@ -49,6 +49,8 @@ type Store interface {
 	Members(ctx context.Context, account string) ([]domain.Member, error)
 	AccountOrganisationMembers(ctx context.Context, account string) ([]domain.OrganisationMember, error)
 	ActiveClaims(ctx context.Context, account string) (map[string]domain.Claim, error)
+	// Person is a person, for the language of their pushes' words.
+	Person(ctx context.Context, id string) (domain.Person, error)
 }
 
 // Config is the service's configuration.

@@ -19,13 +19,14 @@ import (
 	webpush "github.com/SherClockHolmes/webpush-go"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/notify"
 	"washboard/internal/people"
 	"washboard/internal/store"
 )
 
 // Message is what a push carries to the device, encrypted for it, and
-// what static/js/push-sw.js shows.
+// what the service worker (static/js/sw.js) shows.
 type Message struct {
 	// Title is the building, or "Washboard".
 	Title string `json:"title"`
@@ -37,9 +38,24 @@ type Message struct {
 	// Tag is the notification's key: a push sent again (after a failure
 	// elsewhere) replaces the one shown rather than showing it twice.
 	Tag string `json:"tag"`
-	// Claim is the page of the alert's "I'm on it", for the action of
-	// that name; empty when there is no alert.
-	Claim string `json:"claim,omitempty"`
+	// Action is the "I'm on it" button of a push about an alert; nil for
+	// none.
+	Action *Action `json:"action,omitempty"`
+}
+
+// Action is a push's "I'm on it", for the person it is pushed to.
+type Action struct {
+	// Path is where the service worker posts it: the alert's "I'm on it"
+	// of "My work".
+	Path string `json:"path"`
+	// Token is the single-use action token (ActionToken), Key its
+	// action's idempotency key.
+	Token string `json:"token"`
+	Key   string `json:"key"`
+	// Title is the button's words, NotSent what a refusal says ("Not
+	// sent: {reason}"), in the person's language.
+	Title   string `json:"title"`
+	NotSent string `json:"notSent"`
 }
 
 // maxBody bounds a push's line, in characters: a phone shows less.
@@ -57,9 +73,23 @@ func MessageOf(n notify.Notification, link string) Message {
 	if utf8.RuneCountInString(m.Body) > maxBody {
 		m.Body = string([]rune(m.Body)[:maxBody-1]) + "…"
 	}
-	if n.Alert != nil && link != "" && !n.IsDigest() {
-		m.Claim = link + "/alerts/" + url.PathEscape(n.Alert.ID) + "/claim"
+	return m
+}
+
+// withAction is the push of m to a person, with their "I'm on it" when
+// it is about an alert of the account.
+func (s *Service) withAction(ctx context.Context, m Message, account, person string, n notify.Notification) Message {
+	if n.Alert == nil || account == "" || n.IsDigest() {
+		return m
 	}
+	p, err := s.st.Person(ctx, person)
+	if err != nil {
+		s.log.Warn("push: reading the language of a person", "person", person, "error", err.Error())
+	}
+	loc := i18n.For(p.Language)
+	token := s.ActionToken(person, account, n.Alert.ID)
+	m.Action = &Action{Path: "/my/alerts/" + url.PathEscape(n.Alert.ID) + "/claim", Token: token, Key: ActionKey(token),
+		Title: loc.T("pushmsg.claim_action"), NotSent: loc.T("pushmsg.not_sent", "reason", "{reason}")}
 	return m
 }
 
@@ -76,21 +106,22 @@ func (s *Service) Push(ctx context.Context, account string, to notify.PushTarget
 	if len(people) == 0 {
 		return "", &notify.Error{Permanent: true, Msg: "nobody to push to: " + nobody(to, n)}
 	}
-	return s.pushTo(ctx, people, n)
+	return s.pushTo(ctx, account, people, n)
 }
 
 // Test pushes a test notification to a person's devices and says what
 // happened.
 func (s *Service) Test(ctx context.Context, person string) (string, error) {
-	said, err := s.pushTo(ctx, []string{person}, notify.NewTest(s.clk.Now(), s.cfg.Link+"/me"))
+	said, err := s.pushTo(ctx, "", []string{person}, notify.NewTest(s.clk.Now(), s.cfg.Link+"/me"))
 	if err != nil {
 		return "The test was not pushed: " + err.Error() + ".", err
 	}
 	return "The test was pushed: " + said + ".", nil
 }
 
-// pushTo pushes n to every device of the people.
-func (s *Service) pushTo(ctx context.Context, people []string, n notify.Notification) (string, error) {
+// pushTo pushes n to every device of the people of the account ("" for
+// a test), each person's push with their own action.
+func (s *Service) pushTo(ctx context.Context, account string, people []string, n notify.Notification) (string, error) {
 	subs, err := s.st.PushSubscriptions(ctx, people)
 	if err != nil {
 		return "", &notify.Error{Msg: "the devices to push to could not be read", Err: err}
@@ -98,14 +129,19 @@ func (s *Service) pushTo(ctx context.Context, people []string, n notify.Notifica
 	if len(subs) == 0 {
 		return "", &notify.Error{Permanent: true, Msg: noDevice(len(people)) + " to pushes (on their page, Me)"}
 	}
-	body, err := json.Marshal(MessageOf(n, s.cfg.Link))
-	if err != nil {
-		return "", &notify.Error{Permanent: true, Msg: "the push could not be written", Err: err}
-	}
+	m := MessageOf(n, s.cfg.Link)
+	bodies := map[string][]byte{}
 	var out outcome
 	for _, k := range subs {
 		if ctx.Err() != nil {
 			return "", &notify.Error{Msg: "the pushes were cut off", Err: ctx.Err()}
+		}
+		body, ok := bodies[k.PersonID]
+		if !ok {
+			if body, err = json.Marshal(s.withAction(ctx, m, account, k.PersonID, n)); err != nil {
+				return "", &notify.Error{Permanent: true, Msg: "the push could not be written", Err: err}
+			}
+			bodies[k.PersonID] = body
 		}
 		out.add(s.pushOne(ctx, k, n.ID, body))
 	}
