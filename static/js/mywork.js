@@ -92,14 +92,23 @@
     }).catch(function () {});
   }
 
-  // send sends what waits; when something went, the page is drawn again
-  // from the server, as it is now.
+  // send sends what waits: through the worker when one runs the page, so
+  // that one sender sends each action (it answers with a message, below),
+  // else from here; when something went, the page is drawn again from the
+  // server, as it is now.
   function send() {
     if (!queue || !navigator.onLine) return;
-    queue.flush().then(function (counts) {
-      if (counts.sent && !counts.waiting) window.location.reload();
-      else show();
-    });
+    var worker = "serviceWorker" in navigator && navigator.serviceWorker.controller;
+    if (worker) {
+      worker.postMessage("send-waiting");
+      return;
+    }
+    queue.flush().then(sent);
+  }
+
+  function sent(counts) {
+    if (counts.sent && !counts.waiting && navigator.onLine) window.location.reload();
+    else show();
   }
 
   var lastSubmitter = new WeakMap();
@@ -110,10 +119,7 @@
     if ("serviceWorker" in navigator) {
       navigator.serviceWorker.register("/sw.js").catch(function () {});
       navigator.serviceWorker.addEventListener("message", function (event) {
-        if (event.data && event.data.sent) {
-          if (event.data.sent.sent && !event.data.sent.waiting && navigator.onLine) window.location.reload();
-          else show();
-        }
+        if (event.data && event.data.sent) sent(event.data.sent);
       });
     }
     var notice = document.getElementById("my-offline");

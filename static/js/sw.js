@@ -40,7 +40,13 @@ self.addEventListener("activate", function (event) {
 // script then says "Offline: this list is from …".
 function fromCopy(res) {
   return res.text().then(function (html) {
-    var headers = new Headers(res.headers);
+    // The kept headers that still hold for the page as it is now: not
+    // how it was sent (its encoding, length, chunks).
+    var headers = new Headers();
+    ["Content-Type", "Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options",
+      "Cross-Origin-Opener-Policy", "Permissions-Policy"].forEach(function (name) {
+      if (res.headers.has(name)) headers.set(name, res.headers.get(name));
+    });
     return new Response(html.replace("<body", "<body data-offline-copy"), { status: 200, headers: headers });
   });
 }
