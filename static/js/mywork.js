@@ -56,7 +56,6 @@
         });
         box.appendChild(rl);
       }
-      box.hidden = !waiting.length && !refused.length;
     });
   }
 
@@ -117,7 +116,11 @@
     var data = document.getElementById("my-words");
     if (data) words = JSON.parse(data.textContent);
     if ("serviceWorker" in navigator) {
-      navigator.serviceWorker.register("/sw.js").catch(function () {});
+      // After the page has loaded: installing fetches the app shell, which
+      // must not compete with the page's own first load.
+      var register = function () { navigator.serviceWorker.register("/sw.js").catch(function () {}); };
+      if (document.readyState === "complete") register();
+      else window.addEventListener("load", register);
       navigator.serviceWorker.addEventListener("message", function (event) {
         if (event.data && event.data.sent) sent(event.data.sent);
       });
@@ -125,7 +128,6 @@
     var notice = document.getElementById("my-offline");
     if (notice && document.body.hasAttribute("data-offline-copy")) {
       notice.textContent = notice.getAttribute("data-words");
-      notice.hidden = false;
     }
     if (!queue) return;
     var list = document.querySelector(".my-work");
@@ -148,7 +150,10 @@
       if (form && form.tagName === "FORM" && form.closest(".work-item")) keep(form, lastSubmitter.get(form));
     });
     window.addEventListener("online", send);
-    show().then(send);
+    // What waits is read once the page has loaded: the list comes first.
+    var afterLoad = function () { show().then(send); };
+    if (document.readyState === "complete") afterLoad();
+    else window.addEventListener("load", afterLoad);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
