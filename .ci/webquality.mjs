@@ -7,7 +7,8 @@
 //      (configuration: .ci/htmlvalidate.json), and
 //   2. audits the overview, the alerts, a floor, a location (one with an
 //      open alert), a wall screen, a shift report, the trends, the
-//      notifications, the webhooks and the screens with Lighthouse in
+//      notifications, the webhooks, the screens and My work (as a staff
+//      member) with Lighthouse in
 //      Debian's Chromium
 //      (CHROME_PATH, default /usr/bin/chromium), with its mobile settings (a
 //      mid-range phone on a slow 4G network) and with its desktop settings.
@@ -362,6 +363,56 @@ async function auditOnce(work, target, formFactor) {
   }
 }
 
+// The most "My work" may transfer once the service worker keeps the app
+// shell: a phone on a weak signal loads the list, not the app again.
+const cachedLoadGoal = 30 * 1024;
+
+// checkCachedLoad loads a page three times in one browser: the first
+// installs the service worker, the second goes through it and leaves the
+// app shell and the page in its caches, and the third is measured: the
+// bytes that came over the network, the page's own requests and the
+// worker's (Network.loadingFinished's encodedDataLength: headers and body
+// as sent, compressed). The live updates' stream, which never finishes
+// loading, is not counted.
+async function checkCachedLoad(work, target) {
+  const chrome = await launchChrome(work);
+  let browser;
+  try {
+    browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
+    await browser.setCookie(...target.jar.forBrowser(target.url));
+    const page = await browser.newPage();
+    await page.goto(target.url, { waitUntil: 'load' });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, { timeout: 30_000 });
+    await page.goto(target.url, { waitUntil: 'load' });
+    await page.waitForFunction(() => caches.open('washboard-pages').then((c) => c.match('/my')).then((r) => !!r), { timeout: 30_000 });
+    const worker = await browser.waitForTarget((t) => t.type() === 'service_worker');
+    const sessions = [await page.createCDPSession(), await worker.createCDPSession()];
+    const sizes = new Map();
+    for (const [i, session] of sessions.entries()) {
+      const urls = new Map();
+      session.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+      session.on('Network.responseReceived', (e) => { if (e.response.fromServiceWorker) urls.delete(e.requestId); });
+      session.on('Network.loadingFinished', (e) => {
+        if (urls.has(e.requestId)) sizes.set(`${i}:${e.requestId}`, { url: urls.get(e.requestId), bytes: e.encodedDataLength });
+      });
+      await session.send('Network.enable');
+    }
+    await page.goto(target.url, { waitUntil: 'load' });
+    // The worker's fetch of the page finishes loading after the page's
+    // load event: wait for it.
+    const deadline = Date.now() + 10_000;
+    while (![...sizes.values()].some((x) => new URL(x.url).pathname === target.path) && Date.now() < deadline) await sleep(50);
+    const total = [...sizes.values()].reduce((sum, s) => sum + s.bytes, 0);
+    const failed = total > cachedLoadGoal;
+    log(`  ${failed ? 'FAIL' : 'ok  '}  ${target.path}, loaded again with the app shell kept: ${total} bytes over the network (goal under ${cachedLoadGoal})`);
+    for (const s of sizes.values()) log(`      ${s.bytes} ${new URL(s.url).pathname}`);
+    return failed ? 1 : 0;
+  } finally {
+    await browser?.disconnect().catch(() => {});
+    await chrome.close();
+  }
+}
+
 const score = (lhr, cat) => lhr.categories[cat]?.score ?? 0;
 const pct = (s) => String(Math.round(s * 100));
 
@@ -535,6 +586,14 @@ async function main(work, server) {
   const guest = new Jar();
   await expect('invitation', `/invitations/${invitation}`, 200, guest);
   await expect('invitation, unknown', '/invitations/unknown', 404, guest);
+  // The invitation accepted: a staff member, whose page is My work.
+  const staff = new Jar();
+  const invitationPage = await request(base, `/invitations/${invitation}`, staff);
+  const staffToken = firstMatch(invitationPage.body, /name="csrf_token" value="([0-9a-f]+)"/, 'CSRF token of the invitation');
+  secrets.add(staffToken);
+  const accepted = await request(base, `/invitations/${invitation}`, staff, { method: 'POST', form: [['csrf_token', staffToken], ['name', 'Robin Staff']] });
+  if (accepted.status !== 303) problems.push(`accepting the invitation answered ${accepted.status}, not 303`);
+  await expect('my work', '/my', 200, staff);
   await expect('own page', '/me');
   await expect('accounts', '/accounts');
   await expect('audit log', '/audit');
@@ -585,8 +644,10 @@ async function main(work, server) {
       { name: 'notifications', path: '/notifications', jar: user },
       { name: 'webhooks', path: '/webhooks', jar: user },
       { name: 'screens', path: '/screens', jar: user },
+      { name: 'my work', path: '/my', jar: staff },
     ].filter((t) => !onlyPages || onlyPages.includes(t.name)).map((t) => ({ ...t, url: base + t.path }));
     failures += await auditPages(work, targets);
+    if (!onlyPages || onlyPages.includes('my work')) failures += await checkCachedLoad(work, { path: '/my', url: base + '/my', jar: staff });
   }
   return failures;
 }

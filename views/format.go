@@ -596,12 +596,3 @@ func claimAgeIn(ctx context.Context, since, now time.Time) string {
 	}
 	return durationIn(ctx, now.Sub(since))
 }
-
-// runsOutHeading is the heading of what runs out before the shift ends:
-// "Runs out before Early ends (14:00)".
-func runsOutHeading(shift string, end time.Time, zone *time.Location) string {
-	if shift == "" {
-		return "Runs out before your shift ends (" + clock(end, zone) + ")"
-	}
-	return "Runs out before " + shift + " ends (" + clock(end, zone) + ")"
-}

@@ -10,8 +10,9 @@ type MyWork struct {
 	// dispensers of RunsOut run out before it.
 	Shift    string
 	ShiftEnd time.Time
-	// Bring is the round's pick list: the items' Bring added up.
-	Bring []RefillItem
+	// Bring is the round's pick list, the items' Bring added up, in
+	// words: "7 tissue rolls".
+	Bring []string
 	// Mine are the alerts the person is on, Open the other open alerts,
 	// RunsOut the dispensers that run out before the shift ends.
 	Mine, Open, RunsOut []WorkItem
@@ -21,6 +22,9 @@ type MyWork struct {
 	Cut bool
 	// Problem is why an action was refused, in words.
 	Problem string
+	// Drawn is when the page was drawn: a copy kept on the phone says it
+	// is from then.
+	Drawn time.Time
 }
 
 // WorkItem is one line of "My work".
@@ -31,8 +35,9 @@ type WorkItem struct {
 	Where, Building, Floor string
 	// What is wrong: "Product out", "Runs out at 15:40".
 	What string
-	// Bring is what to carry there; none for nothing.
-	Bring []RefillItem
+	// Bring is what to carry there, in words ("2 soap refills"); none
+	// for nothing.
+	Bring []string
 	// Claim is who is on it, in words ("Ana is on it"); "" for nobody or
 	// for the person's own claim (Mine).
 	Claim string
@@ -42,6 +47,10 @@ type WorkItem struct {
 	// ClaimAction and DoneAction are where the item's forms post; ""
 	// offers no form (a dispenser that runs out has no alert to act on).
 	ClaimAction, DoneAction string
+	// Seen is the claim the page shows, its time in Unix milliseconds, "0"
+	// for none: an "I'm on it" kept on a phone and sent later is refused
+	// when someone else said so since.
+	Seen string
 	// ClaimKey and DoneKey are the forms' idempotency keys.
 	ClaimKey, DoneKey string
 	// Outcomes are the choices of what was done.

@@ -76,7 +76,7 @@ func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem 
 		}
 	}
 	if claimsForOthers(ss) && v.Done.Name != "" {
-		m.Done, m.DoneContradicted = doneWords(v.Done, s.cfg.Zone), v.Contradicted
+		m.Done, m.DoneContradicted = doneWords(c, v.Done, s.cfg.Zone), v.Contradicted
 		if v.Contradicted {
 			m.Done = tr(c, "alerts.done_contradicted", "done", m.Done)
 		}

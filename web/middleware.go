@@ -52,6 +52,12 @@ func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:
 			return next(c)
 		}
+		if ok, err := s.pushAction(c); ok || err != nil {
+			if err != nil {
+				return err
+			}
+			return next(c)
+		}
 		sent := c.Request().Header.Get(csrfHeader)
 		if sent == "" {
 			sent = c.FormValue(csrfField)

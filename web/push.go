@@ -11,6 +11,7 @@ import (
 	"washboard/internal/push"
 	"washboard/views"
 	"washboard/web/form"
+	"washboard/web/httpkit"
 )
 
 // PushDevices subscribes people's devices to pushes (internal/push).
@@ -26,6 +27,10 @@ type PushDevices interface {
 	Remove(ctx context.Context, person, id string) error
 	// Test pushes a test to the person's devices and says what happened.
 	Test(ctx context.Context, person string) (string, error)
+	// CheckAction checks the token of a push's "I'm on it" sent by the
+	// person, on the account's alert, and answers the action's
+	// idempotency key; push.ErrActionExpired, push.ErrActionRefused.
+	CheckAction(token, person, account, alert string) (key string, err error)
 }
 
 // errNoPush answers the push routes of a server that sends no pushes.
@@ -119,4 +124,37 @@ func (s *Server) showMeWithPush(c echo.Context, status int, change func(*views.P
 	}
 	change(&m.Push)
 	return render(c, status, views.PersonView(m))
+}
+
+// A push's "I'm on it" is posted by the service worker, which has no
+// page and so no form token: it brings the push's action token instead
+// (internal/push, ActionToken), in a header, with the session's cookie.
+// The token opens this one route, for the person and alert it was made
+// for, once: its key is the action's idempotency key.
+
+// pushActionRoute is the route a push's action token opens.
+const pushActionRoute = "/my/alerts/:id/claim"
+
+// ctxPushActionKey is the idempotency key of the push's action token a
+// request brought.
+const ctxPushActionKey = "push-action-key"
+
+// pushAction checks a push's action token in place of the form token:
+// false when the request brings none, or the route is not the one it
+// opens; a 403 saying why when it is not good.
+func (s *Server) pushAction(c echo.Context) (bool, error) {
+	token := c.Request().Header.Get(push.ActionHeader)
+	if token == "" || s.push == nil || c.Path() != pushActionRoute || c.Request().Method != http.MethodPost {
+		return false, nil
+	}
+	ss, _ := s.currentSession(c.Request().Context())
+	key, err := s.push.CheckAction(token, ss.PersonID, ss.Account, c.Param("id"))
+	switch {
+	case errors.Is(err, push.ErrActionExpired):
+		return false, &httpkit.Error{Code: http.StatusForbidden, Msg: tr(c, "my.push_expired")}
+	case err != nil || ss.PersonID == "":
+		return false, &httpkit.Error{Code: http.StatusForbidden, Msg: tr(c, "my.push_refused")}
+	}
+	c.Set(ctxPushActionKey, key)
+	return true, nil
 }

@@ -48,6 +48,10 @@ func TestPushDevicesOnThePersonsPage(t *testing.T) {
 	if key, _ := offer.Attr("data-key"); key != svc.PublicKey() || offer.AttrOr("hidden", "no") == "no" {
 		t.Errorf("the offer: key %q, hidden %v; want the server's key, hidden until the script shows it", key, offer.AttrOr("hidden", "no"))
 	}
+	// The worker that shows pushes is the app's, of scope /.
+	if w := offer.AttrOr("data-worker", ""); w != "/sw.js" || !strings.Contains(b.get(w).body, `self.addEventListener("push"`) {
+		t.Errorf("the offer registers %q, which shows no pushes; want /sw.js", w)
+	}
 	if got := d.Find("[data-push-unsupported]").Text(); !strings.HasPrefix(got, "Pushes need a browser that supports them") {
 		t.Errorf("without scripts the page says %q", got)
 	}

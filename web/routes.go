@@ -58,6 +58,9 @@ func (s *Server) routeTable() []route {
 	table := []route{
 		{get, "/static/*", serveAssets(s.assets), anyone, anyRole},
 		{get, "/favicon.ico", showFavicon, anyone, anyRole},
+		{get, "/manifest.webmanifest", s.showManifest, anyone, anyRole},
+		{get, "/sw.js", s.showServiceWorker, anyone, anyRole},
+		{get, "/offline", s.showOffline, sessionOnly, anyRole},
 
 		{get, "/healthz", s.showHealth, operations, anyRole},
 		{get, "/readyz", s.showReady, operations, anyRole},

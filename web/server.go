@@ -151,6 +151,7 @@ type Server struct {
 	pages        *httpkit.PageCache[pageKey, *renderedPage] // rendered live regions of pages
 	portfolios   keptPortfolios                             // people's portfolios, read lately
 	assets       map[string]*asset
+	pwa          *pwaFiles // the manifest and the service worker
 }
 
 // New builds the web application.
@@ -188,6 +189,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	var err error
 	if s.assets, err = loadAssets(static.FS); err != nil {
+		return nil, err
+	}
+	if s.pwa, err = newPWAFiles(s.version); err != nil {
 		return nil, err
 	}
 	s.echo = s.routes()

@@ -49,7 +49,10 @@ const (
 	PushKeys          Purpose = "push-keys"
 	PushSubscriptions Purpose = "push-subscriptions"
 	FormTokens        Purpose = "form-tokens"
-	check             Purpose = "key-check"
+	// PushActions signs the action tokens of pushes: "I'm on it" from a
+	// notification's button, for one person and alert, for a while.
+	PushActions Purpose = "push-actions"
+	check       Purpose = "key-check"
 )
 
 // sealedPurposes are the purposes whose values are sealed (the others are
@@ -106,7 +109,7 @@ func newKeySet(secret []byte) (*keySet, error) {
 		}
 		ks.aeads[p] = a
 	}
-	for _, p := range []Purpose{FormTokens, check} {
+	for _, p := range []Purpose{FormTokens, PushActions, check} {
 		ks.macs[p] = derive(secret, p)
 	}
 	legacy, err := newAEAD(secret)

@@ -79,7 +79,7 @@ func TestAPushSpeaksThePersonsLanguage(t *testing.T) {
 		t.Fatalf("%d pushes", len(pushes))
 	}
 	var m push.Message
-	if err := json.Unmarshal(pushes[0].Plain, &m); err != nil || m.Body != "Produkt leer: Stall 2, Restroom B; mitbringen: 2 Toilettenpapierrollen" || m.Title != "South Wing" || m.ClaimTitle != "Ich übernehme" {
+	if err := json.Unmarshal(pushes[0].Plain, &m); err != nil || m.Body != "Produkt leer: Stall 2, Restroom B; mitbringen: 2 Toilettenpapierrollen" || m.Title != "South Wing" || m.Action == nil || m.Action.Title != "Ich bin dran" {
 		t.Errorf("Ana's push read %+v, %v; want it in German", m, err)
 	}
 }

@@ -85,7 +85,7 @@ func TestPushChannelThroughTheNotifier(t *testing.T) {
 	}
 	var m push.Message
 	if err := json.Unmarshal(pushes[0].Plain, &m); err != nil || m.Body != "Product out: Stall 2, Restroom B; bring 2 tissue rolls" ||
-		m.URL != "https://washboard.example.com/locations/l2" || m.Claim != "https://washboard.example.com/alerts/a1/claim" {
+		m.URL != "https://washboard.example.com/locations/l2" || m.Action == nil || m.Action.Path != "/my/alerts/a1/claim" || m.Action.Title != "I'm on it" {
 		t.Errorf("the push read %+v, %v", m, err)
 	}
 

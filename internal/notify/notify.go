@@ -181,10 +181,6 @@ func (n Notification) IsDigest() bool { return n.Kind == KindDigest }
 // e-mail's Subject, a chat message's preview.
 func (n Notification) Subject() string { return wordsIn(n.Lang).subject(n) }
 
-// ClaimTitle is the name of a push's action that claims its alert, in
-// the notification's language: "I'm on it".
-func (n Notification) ClaimTitle() string { return wordsIn(n.Lang).l.T("push.claim") }
-
 // PushLine is what and where in one line, for a push: the subject, with
 // what to bring after it.
 func (n Notification) PushLine() string {

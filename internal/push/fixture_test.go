@@ -29,6 +29,7 @@ type fakeStore struct {
 	members  []domain.Member
 	org      []domain.OrganisationMember
 	claims   map[string]domain.Claim
+	langs    map[string]string // people's languages
 }
 
 func (f *fakeStore) KeepSetting(_ context.Context, name, value string) (string, error) {
@@ -99,6 +100,7 @@ func (f *fakeStore) PushSubscriptions(_ context.Context, people []string) ([]sto
 	var out []store.PushSubscription
 	for _, s := range f.subs {
 		if slices.Contains(people, s.PersonID) {
+			s.Language = f.langs[s.PersonID]
 			out = append(out, s)
 		}
 	}
@@ -134,6 +136,12 @@ func (f *fakeStore) ActiveClaims(context.Context, string) (map[string]domain.Cla
 	return f.claims, nil
 }
 
+func (f *fakeStore) Person(_ context.Context, id string) (domain.Person, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return domain.Person{ID: id, Language: f.langs[id]}, nil
+}
+
 func (f *fakeStore) devices(person string) int {
 	subs, _ := f.PushSubscriptions(context.Background(), []string{person})
 	return len(subs)
@@ -149,6 +157,7 @@ type fixture struct {
 	ring *keyring.Ring
 	svc  *push.Service
 	log  *bytes.Buffer
+	clk  *clock.Fake
 }
 
 var t0 = time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
@@ -159,8 +168,8 @@ func newFixture(t *testing.T, timeout time.Duration) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{ctx: t.Context(), srv: pushtest.New(t), ring: ring, log: &bytes.Buffer{}, st: &fakeStore{
-		settings: map[string]string{}, claims: map[string]domain.Claim{},
+	f := &fixture{ctx: t.Context(), srv: pushtest.New(t), ring: ring, log: &bytes.Buffer{}, clk: clock.NewFake(t0), st: &fakeStore{
+		settings: map[string]string{}, claims: map[string]domain.Claim{}, langs: map[string]string{},
 		members: []domain.Member{
 			{Membership: domain.Membership{PersonID: "p-ana", Role: domain.Staff}, Name: "Ana"},
 			{Membership: domain.Membership{PersonID: "p-ben", Role: domain.Staff, Buildings: []string{"b2"}}, Name: "Ben"},
@@ -173,7 +182,7 @@ func newFixture(t *testing.T, timeout time.Duration) *fixture {
 		Guard:   notify.Guard{AllowPrivate: true}, // the push service of the test is on loopback
 		TLS:     f.srv.TLS(),
 		Timeout: timeout,
-	}, push.Deps{Store: f.st, Keys: ring, Clock: clock.NewFake(t0), Log: slog.New(slog.NewTextHandler(f.log, nil))})
+	}, push.Deps{Store: f.st, Keys: ring, Clock: f.clk, Log: slog.New(slog.NewTextHandler(f.log, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

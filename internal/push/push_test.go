@@ -48,10 +48,17 @@ func TestPushReachesTheStaffOfTheBuildingEncryptedAndSigned(t *testing.T) {
 			Body:  "Product out: Stall 2, Men's Restroom 3.12; bring 2 tissue rolls",
 			URL:   "https://washboard.example.com/locations/loc-7",
 			Tag:   "n-1",
-			Claim: "https://washboard.example.com/alerts/al-1/claim", ClaimTitle: "I'm on it",
 		}
+		action := m.Action
+		m.Action = nil
 		if m != want {
 			t.Errorf("%s read %+v; want %+v", p.Device, m, want)
+		}
+		person := map[string]string{"Ana's phone": "p-ana", "Ana's tablet": "p-ana", "Cy's phone": "p-cy"}[p.Device]
+		if action == nil || action.Path != "/my/alerts/al-1/claim" || action.Title != "I'm on it" || action.NotSent != "Not sent: {reason}" {
+			t.Errorf("%s: the action %+v; want I'm on it, posted to the alert's of My work", p.Device, action)
+		} else if key, err := f.svc.CheckAction(action.Token, person, "acme", "al-1"); err != nil || key != action.Key {
+			t.Errorf("%s: the action's token checks as %q, %v; want its key %q", p.Device, key, err, action.Key)
 		}
 		if p.Urgency != "high" || p.TTL != "3600" || len(p.Topic) != 32 || p.Subject != "https://washboard.example.com" {
 			t.Errorf("%s: urgency %q, TTL %q, topic %q, sub %q", p.Device, p.Urgency, p.TTL, p.Topic, p.Subject)
@@ -194,5 +201,52 @@ func TestPushReachesTheOrganisationsPeople(t *testing.T) {
 	}
 	if want := []string{"p-di's phone", "p-eve's phone", "p-eve's phone"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("pushed to %q; want %q", got, want)
+	}
+}
+
+// A push's "I'm on it" token is the person's, for the alert, for a shift:
+// another person's, another alert's, a changed one or one past its time
+// is refused; each token has an idempotency key of its own. Words of the
+// button are in the person's language.
+func TestPushActionTokens(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 0)
+	f.st.langs["p-ana"] = "de"
+	f.subscribe(t, "p-ana", "Ana's phone")
+	if _, err := f.svc.Push(f.ctx, "acme", notify.PushStaff, productOut("n-1")); err != nil {
+		t.Fatal(err)
+	}
+	var m push.Message
+	if p := f.srv.Pushes(); len(p) != 1 || json.Unmarshal(p[0].Plain, &m) != nil || m.Action == nil {
+		t.Fatalf("pushed %+v", p)
+	}
+	if m.Action.Title != "Ich bin dran" {
+		t.Errorf("the button of Ana, who reads German, says %q", m.Action.Title)
+	}
+	token := m.Action.Token
+	for _, c := range []struct {
+		name, token, person, account, alert string
+		want                                error
+	}{
+		{"another person", token, "p-ben", "acme", "al-1", push.ErrActionRefused},
+		{"another alert", token, "p-ana", "acme", "al-2", push.ErrActionRefused},
+		{"another account", token, "p-ana", "other", "al-1", push.ErrActionRefused},
+		{"changed", token[:len(token)-2] + "xx", "p-ana", "acme", "al-1", push.ErrActionRefused},
+		{"no token", "not-a-token", "p-ana", "acme", "al-1", push.ErrActionRefused},
+	} {
+		if _, err := f.svc.CheckAction(c.token, c.person, c.account, c.alert); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v; want %v", c.name, err, c.want)
+		}
+	}
+	if other := f.svc.ActionToken("p-ana", "acme", "al-1"); push.ActionKey(other) == push.ActionKey(token) {
+		t.Error("two tokens share an idempotency key")
+	}
+	f.clk.Advance(push.ActionTTL - time.Second)
+	if _, err := f.svc.CheckAction(token, "p-ana", "acme", "al-1"); err != nil {
+		t.Errorf("a second before its time is up: %v", err)
+	}
+	f.clk.Advance(time.Second)
+	if _, err := f.svc.CheckAction(token, "p-ana", "acme", "al-1"); !errors.Is(err, push.ErrActionExpired) {
+		t.Errorf("at its time: %v; want it expired", err)
 	}
 }

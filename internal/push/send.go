@@ -27,7 +27,7 @@ import (
 )
 
 // Message is what a push carries to the device, encrypted for it, and
-// what static/js/push-sw.js shows.
+// what the service worker (static/js/sw.js) shows.
 type Message struct {
 	// Title is the building, or "Washboard".
 	Title string `json:"title"`
@@ -39,12 +39,24 @@ type Message struct {
 	// Tag is the notification's key: a push sent again (after a failure
 	// elsewhere) replaces the one shown rather than showing it twice.
 	Tag string `json:"tag"`
-	// Claim is the page of the alert's "I'm on it", for the action of
-	// that name; empty when there is no alert.
-	Claim string `json:"claim,omitempty"`
-	// ClaimTitle is that action's name in the push's language: "I'm on
-	// it", "Ich übernehme".
-	ClaimTitle string `json:"claim_title,omitempty"`
+	// Action is the "I'm on it" button of a push about an alert; nil for
+	// none.
+	Action *Action `json:"action,omitempty"`
+}
+
+// Action is a push's "I'm on it", for the person it is pushed to.
+type Action struct {
+	// Path is where the service worker posts it: the alert's "I'm on it"
+	// of "My work".
+	Path string `json:"path"`
+	// Token is the single-use action token (ActionToken), Key its
+	// action's idempotency key.
+	Token string `json:"token"`
+	Key   string `json:"key"`
+	// Title is the button's words, NotSent what a refusal says ("Not
+	// sent: {reason}"), in the person's language.
+	Title   string `json:"title"`
+	NotSent string `json:"notSent"`
 }
 
 // maxBody bounds a push's line, in characters: a phone shows less.
@@ -60,10 +72,19 @@ func MessageOf(n notify.Notification, link string) Message {
 	if utf8.RuneCountInString(m.Body) > maxBody {
 		m.Body = string([]rune(m.Body)[:maxBody-1]) + "…"
 	}
-	if n.Alert != nil && link != "" && !n.IsDigest() {
-		m.Claim = link + "/alerts/" + url.PathEscape(n.Alert.ID) + "/claim"
-		m.ClaimTitle = n.ClaimTitle()
+	return m
+}
+
+// withAction is the push of m to a person, with their "I'm on it" when
+// it is about an alert of the account, in the push's language (n.Lang).
+func (s *Service) withAction(m Message, account, person string, n notify.Notification) Message {
+	if n.Alert == nil || account == "" || n.IsDigest() {
+		return m
 	}
+	loc := i18n.For(n.Lang)
+	token := s.ActionToken(person, account, n.Alert.ID)
+	m.Action = &Action{Path: "/my/alerts/" + url.PathEscape(n.Alert.ID) + "/claim", Token: token, Key: ActionKey(token),
+		Title: loc.T("pushmsg.claim_action"), NotSent: loc.T("pushmsg.not_sent", "reason", "{reason}")}
 	return m
 }
 
@@ -80,21 +101,22 @@ func (s *Service) Push(ctx context.Context, account string, to notify.PushTarget
 	if len(people) == 0 {
 		return "", &notify.Error{Permanent: true, Msg: "nobody to push to: " + nobody(to, n)}
 	}
-	return s.pushTo(ctx, people, n)
+	return s.pushTo(ctx, account, people, n)
 }
 
 // Test pushes a test notification to a person's devices and says what
 // happened, in the language of ctx's localizer (the page's).
 func (s *Service) Test(ctx context.Context, person string) (string, error) {
-	said, err := s.pushTo(ctx, []string{person}, notify.NewTest(s.clk.Now(), s.cfg.Link+"/me"))
+	said, err := s.pushTo(ctx, "", []string{person}, notify.NewTest(s.clk.Now(), s.cfg.Link+"/me"))
 	if err != nil {
 		return i18n.From(ctx).T("push.test_not_pushed", "reason", err.Error()), err
 	}
 	return i18n.From(ctx).T("push.test_pushed", "result", said), nil
 }
 
-// pushTo pushes n to every device of the people.
-func (s *Service) pushTo(ctx context.Context, people []string, n notify.Notification) (string, error) {
+// pushTo pushes n to every device of the people of the account ("" for
+// a test), each person's push with their own action.
+func (s *Service) pushTo(ctx context.Context, account string, people []string, n notify.Notification) (string, error) {
 	subs, err := s.st.PushSubscriptions(ctx, people)
 	if err != nil {
 		return "", &notify.Error{Msg: "the devices to push to could not be read", Err: err}
@@ -110,14 +132,14 @@ func (s *Service) pushTo(ctx context.Context, people []string, n notify.Notifica
 		if ctx.Err() != nil {
 			return "", &notify.Error{Msg: "the pushes were cut off", Err: ctx.Err()}
 		}
-		body, ok := bodies[k.Language]
+		body, ok := bodies[k.PersonID]
 		if !ok {
 			in := n
 			in.Lang = cmp.Or(k.Language, n.Lang) // else the channel's
-			if body, err = json.Marshal(MessageOf(in, s.cfg.Link)); err != nil {
+			if body, err = json.Marshal(s.withAction(MessageOf(in, s.cfg.Link), account, k.PersonID, in)); err != nil {
 				return "", &notify.Error{Permanent: true, Msg: "the push could not be written", Err: err}
 			}
-			bodies[k.Language] = body
+			bodies[k.PersonID] = body
 		}
 		out.add(s.pushOne(ctx, k, n.ID, body))
 	}

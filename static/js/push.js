@@ -1,8 +1,10 @@
 // Subscribes this browser to pushes, from the person's page (/me): asks
-// for permission to notify, registers the push worker (push-sw.js),
-// subscribes with the server's key, and posts the subscription in the
-// page's form. Without this script, or in a browser without pushes, the
-// form stays hidden and the page says what pushes need.
+// for permission to notify, registers Washboard's service worker (/sw.js,
+// which shows the pushes), subscribes with the server's key, and posts
+// the subscription in the page's form. Its words are the form's
+// (data-words-*), in the page's language. Without this script, or in a
+// browser without pushes, the form stays hidden and the page says what
+// pushes need.
 (function () {
   "use strict";
 
@@ -20,22 +22,22 @@
   }
 
   // deviceName guesses a name for the device: "Firefox on Android".
-  function deviceName() {
+  function deviceName(words) {
     var ua = navigator.userAgent;
-    var browser = /Edg\//.test(ua) ? "Edge" : /Firefox\//.test(ua) ? "Firefox" : /Chrome\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : "A browser";
+    var browser = /Edg\//.test(ua) ? "Edge" : /Firefox\//.test(ua) ? "Firefox" : /Chrome\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : words("browser");
     var system = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Mac OS/.test(ua) ? "macOS" : /Windows/.test(ua) ? "Windows" : /Linux/.test(ua) ? "Linux" : "";
-    return system ? browser + " on " + system : browser;
+    return system ? words("device").replace("{browser}", browser).replace("{system}", system) : browser;
   }
 
   // active waits for the registration's worker to be active: only an
   // active worker's registration subscribes.
-  function active(reg) {
+  function active(reg, failed) {
     if (reg.active) return Promise.resolve(reg);
     var worker = reg.installing || reg.waiting;
     return new Promise(function (resolve, reject) {
       worker.addEventListener("statechange", function () {
         if (worker.state === "activated") resolve(reg);
-        if (worker.state === "redundant") reject(new Error("The push worker could not start. Reload the page and try again."));
+        if (worker.state === "redundant") reject(new Error(failed));
       });
     });
   }
@@ -44,7 +46,10 @@
     var status = form.querySelector("[data-push-status]");
     var button = form.querySelector("button[type=submit]");
     var name = form.querySelector("input[name=device]");
-    if (!name.value) name.value = deviceName();
+    function words(what) {
+      return form.getAttribute("data-words-" + what) || "";
+    }
+    if (!name.value) name.value = deviceName(words);
     function say(words, failed) {
       status.textContent = words;
       status.classList.toggle("field-error", !!failed);
@@ -53,13 +58,15 @@
       if (form.elements.endpoint.value) return; // subscribed: the form posts it
       event.preventDefault();
       button.disabled = true;
-      say("Allow notifications when the browser asks…", false);
+      say(words("asking"), false);
       Notification.requestPermission()
         .then(function (permission) {
           if (permission !== "granted") {
-            throw new Error("Notifications are not allowed for this site: allow them in the browser's settings for it, then try again.");
+            throw new Error(words("denied"));
           }
-          return navigator.serviceWorker.register(form.getAttribute("data-worker")).then(active);
+          return navigator.serviceWorker.register(form.getAttribute("data-worker")).then(function (reg) {
+            return active(reg, words("worker"));
+          });
         })
         .then(function (reg) {
           return reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: fromB64url(form.getAttribute("data-key")) });
@@ -69,11 +76,11 @@
           form.elements.endpoint.value = json.endpoint;
           form.elements.p256dh.value = (json.keys && json.keys.p256dh) || "";
           form.elements.auth.value = (json.keys && json.keys.auth) || "";
-          say("Subscribed; saving…", false);
+          say(words("saving"), false);
           form.submit();
         })
         .catch(function (err) {
-          say((err && err.message) || "The browser refused to subscribe. Try again.", true);
+          say((err && err.message) || words("refused"), true);
           button.disabled = false;
         });
     });
