@@ -76,4 +76,3 @@ func levelDetail(ctx context.Context, l *Level) string {
 	}
 	return strings.Join(parts, "; ")
 }
-

@@ -283,7 +283,7 @@ func TestMyWorkDoneIsKeptOnceAndAContradictionIsShown(t *testing.T) {
 	// words; its CSV says how.
 	period := url.Values{"from": {done[alertID].At.Add(-time.Hour).In(a.cfg.Zone).Format("2006-01-02T15:04")},
 		"to": {a.clock.Now().Add(time.Minute).In(a.cfg.Zone).Format("2006-01-02T15:04")}}
-	row := boss.get("/reports/shift?"+period.Encode()).doc(t).Find("#table-done tbody tr")
+	row := boss.get("/reports/shift?" + period.Encode()).doc(t).Find("#table-done tbody tr")
 	if got := strings.Join(row.Find("td").Map(func(_ int, td *goquery.Selection) string { return strings.TrimSpace(td.Text()) }), " | "); row.Length() != 1 || !strings.HasPrefix(got, "Maria | Refilled | ") ||
 		!strings.Contains(got, "Contradicted: the alert is still open") {
 		t.Errorf("the shift report's reported done: %d rows, %q; want Maria's refill, contradicted as still open", row.Length(), got)
