@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A channel's test that fails says why in the page's language: what the
@@ -23,5 +24,29 @@ func TestChannelTestSaysWhyItFailedInThePagesLanguage(t *testing.T) {
 	want := "Der Test wurde nicht zugestellt: " + host + " antwortete 500 Internal Server Error."
 	if got := strings.TrimSpace(r.doc(t).Text()); r.StatusCode != http.StatusOK || got != want {
 		t.Errorf("a failed test from the German page = %d: %q; want %q", r.StatusCode, got, want)
+	}
+}
+
+// Why a service level's clock stopped reads in the page's language: an
+// alert opened before the service hours begin, in German and French.
+func TestServiceLevelsClockStopsInThePagesLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	token := b.pageCSRF("/service-levels")
+	// The test's clock is Wed 18 Nov 2026 09:30 UTC.
+	if r := b.post("/service-levels", serviceLevelForm(token, "Mon-Fri 10:00-18:00", "", "UTC", "15", "")); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("saving targets: %d\n%s", r.StatusCode, r.body)
+	}
+	al, _ := slAlert(t, a, "sl-early", 30*time.Minute)
+	for lang, want := range map[string]string{
+		"de": "Die Uhr stand 30 Min. still: 09:00–09:30 außerhalb der Servicezeiten. Sie läuft am Mi, 18. Nov. um 10:00 wieder an.",
+		"fr": "L'horloge s'est arrêtée 30 min\u00a0: 09:00–09:30 hors des heures de service. Elle repart le mer. 18 nov. à 10:00.",
+	} {
+		got := strings.TrimSpace(b.get("/alerts/" + al.ID + "/claim?lang=" + lang).doc(t).Find(".level-explanation").Text())
+		if got != want {
+			t.Errorf("in %s the page says %q; want %q", lang, got, want)
+		}
 	}
 }

@@ -319,6 +319,10 @@ type AlertLevel struct {
 	// open and the clock stands still, when it runs again; empty when it
 	// never stopped.
 	Explanation string
+	// Clock is the same, as a value a page says in its reader's language,
+	// while the alert is open; nil once it closed (a kept measure keeps
+	// the words alone).
+	Clock *servicelevel.Explanation
 }
 
 // Worst is the state that tells most of the two: missed, then at risk,
@@ -400,7 +404,7 @@ func (s *Service) measureAlerts(ctx context.Context, account string, ps map[stri
 		m := p.Evaluate(in, now)
 		l := AlertLevel{Claim: m.Claim, Resolve: m.Resolve}
 		if e := p.Explain(in, now); e.Stopped > 0 || !e.Resumes.IsZero() {
-			l.Explanation = e.String()
+			l.Explanation, l.Clock = e.String(), &e
 		}
 		out[a.ID] = l
 	}
