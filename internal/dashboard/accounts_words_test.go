@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"washboard/internal/clock"
+	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	"washboard/internal/store"
 	"washboard/internal/syncer"
 )
 
@@ -32,6 +34,23 @@ func TestPortfolioTrendsGapsInTheReadersLanguage(t *testing.T) {
 		}
 		if strings.Join(got.Gaps, " | ") != want {
 			t.Errorf("in %s the gaps read %q; want %q", lang, got.Gaps, want)
+		}
+	}
+}
+
+// The service level's form says the level kept in the language of
+// whoever asks.
+func TestServiceLevelWordsInTheReadersLanguage(t *testing.T) {
+	st := historyStore(t)
+	s := New(Deps{Store: st, Clock: clock.NewFake(day(24, 9))})
+	if err := st.SaveServiceLevel(context.Background(), "acme", store.ServiceLevel{Week: "always", Zone: "UTC",
+		Targets: []store.ServiceTarget{{Type: domain.AlertJam, Resolve: time.Hour}}}); err != nil {
+		t.Fatal(err)
+	}
+	for lang, want := range map[string]string{"en": "always (UTC); Jammed: resolve 1 h", "de": "immer (UTC); Stau: Erledigung 1 Std."} {
+		f, err := s.ServiceLevelForm(i18n.WithLocalizer(context.Background(), i18n.For(lang)), "acme", time.UTC)
+		if err != nil || f.Words != want {
+			t.Errorf("in %s the form says %q, %v; want %q", lang, f.Words, err, want)
 		}
 	}
 }
