@@ -50,3 +50,17 @@ func TestServiceLevelsClockStopsInThePagesLanguage(t *testing.T) {
 		}
 	}
 }
+
+// The portfolio's shift report says what each account's figures miss in
+// the reader's language, as the account's own report does: a day older
+// than the cache covers, in German.
+func TestPortfolioShiftReportNotesInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	a, owner, _ := portfolioApp(t)
+	old := a.clock.Now().AddDate(0, 0, -60).Format(time.DateOnly)
+	doc := owner.get("/portfolio/reports/shift?lang=de&date=" + old).doc(t)
+	gaps := doc.Find(".report-gap").Text()
+	if !strings.Contains(gaps, "Dieser Zeitraum ist älter als der Cache") || strings.Contains(gaps, "older than the cache") {
+		t.Errorf("the portfolio's report in German says of its gaps %q", gaps)
+	}
+}
