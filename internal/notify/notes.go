@@ -47,6 +47,12 @@ var (
 	noteWaitClaim   = regexp.MustCompile(`^waiting until (.+) to see whether someone is on the alert$`)
 	noteWaitOnline  = regexp.MustCompile(`^waiting until (.+) to see whether the device is back online$`)
 	noteWaitResolve = regexp.MustCompile(`^waiting until (.+) to see whether the alert is resolved$`)
+	noteRedirect    = regexp.MustCompile(`^(\S+) answered (\d{3}[^,]*), a redirect, and redirects are not followed: set the webhook's URL to the receiver's final address$`)
+	noteNoHTTPS     = regexp.MustCompile(`^(\S+) does not speak HTTPS$`)
+	noteCheckScheme = regexp.MustCompile(`^check the webhook URL's scheme and port$`)
+	noteNotHTTP     = regexp.MustCompile(`^(\S+) did not give an HTTP answer Washboard could read$`)
+	noteNoDevice    = regexp.MustCompile(`^the person to push to has subscribed no device to pushes \(on their page, Me\)$`)
+	noteNoDevices   = regexp.MustCompile(`^none of the (\d+) people to push to has subscribed a device to pushes \(on their page, Me\)$`)
 )
 
 // NoteIn says note in l's language, as far as it is one of the notes'
@@ -150,6 +156,24 @@ func notePart(l *i18n.Localizer, p string) string {
 	}
 	if m := match(noteWaitResolve); m != nil {
 		return l.T("delivery.waiting_resolved", "time", m[1])
+	}
+	if m := match(noteRedirect); m != nil {
+		return l.T("delivery.redirect", "host", m[1], "status", m[2])
+	}
+	if m := match(noteNoHTTPS); m != nil {
+		return l.T("delivery.no_https", "host", m[1])
+	}
+	if match(noteCheckScheme) != nil {
+		return l.T("delivery.check_scheme")
+	}
+	if m := match(noteNotHTTP); m != nil {
+		return l.T("delivery.not_http", "host", m[1])
+	}
+	if match(noteNoDevice) != nil {
+		return l.T("delivery.no_device")
+	}
+	if m := match(noteNoDevices); m != nil {
+		return l.N("delivery.no_devices", noteCount(m[1]))
 	}
 	return p
 }

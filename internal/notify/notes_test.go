@@ -55,3 +55,21 @@ func TestDeliveryNotesInThePagesLanguage(t *testing.T) {
 		}
 	}
 }
+
+// The webhook's and the push's other fixed sentences read in the page's
+// language too.
+func TestMoreDeliveryNotesInThePagesLanguage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ lang, note, want string }{
+		{"de", "failed: hooks.example.com does not speak HTTPS; check the webhook URL's scheme and port",
+			"fehlgeschlagen: hooks.example.com spricht kein HTTPS; prüfen Sie Schema und Port der Webhook-URL"},
+		{"es", "failed: none of the 3 people to push to has subscribed a device to pushes (on their page, Me)",
+			"falló: ninguna de las 3 personas destinatarias ha suscrito un dispositivo a las notificaciones push (en su propia página)"},
+		{"fr", "hooks.example.com answered 301 Moved Permanently, a redirect, and redirects are not followed: set the webhook's URL to the receiver's final address",
+			"hooks.example.com a répondu 301 Moved Permanently, une redirection, et les redirections ne sont pas suivies\u00a0: indiquez comme URL du webhook l'adresse finale du destinataire"},
+	} {
+		if got := NoteIn(i18n.For(tc.lang), tc.note); got != tc.want {
+			t.Errorf("%s: %q reads %q; want %q", tc.lang, tc.note, got, tc.want)
+		}
+	}
+}
