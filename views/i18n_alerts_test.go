@@ -20,9 +20,6 @@ func init() {
 	pageDataParts = append(pageDataParts, `North Tower|Level 3|Stall \d|Men's Restroom 3\.12|Staff Kitchen 3\.20|Sink Left|`+
 		`[Tt]he service answered 503|A1B2C3D4E5F6|C0FFEE000001|B1B2B3B4B5B6|Maria Rossi|Ben Okafor|Bring gloves|the service answered 503|Refilled at 14:05|stall|`+
 		`Shelf|Gen 9|the service said no|2026-11-14|2026-11-21`)
-	// Why a service level's clock stopped is the measure's own words,
-	// still English.
-	notYetConverted = append(notYetConverted, ".level-explanation")
 }
 
 // alertsPage is a page of the part's, signed in, its freshness live.
@@ -120,7 +117,8 @@ func alertsPages() map[string]templ.Component {
 		Done:   "Refilled at 14:05", DoneContradicted: true}
 	claim.Alert.Overdue = true
 	claim.Alert.Level = &Level{State: "missed", Claim: LevelOutcome{State: "missed", Target: 15 * time.Minute, Used: 20 * time.Minute},
-		Resolve: LevelOutcome{State: "pending", Target: time.Hour, Used: 20 * time.Minute}, Explanation: "The clock stopped."}
+		Resolve: LevelOutcome{State: "pending", Target: time.Hour, Used: 20 * time.Minute},
+		Clock:   &ClockStops{Stops: []ClockStop{{From: now.Add(-time.Hour), To: now.Add(-30 * time.Minute)}}, Stopped: 30 * time.Minute, Resumes: now.Add(time.Hour), Zone: cet}}
 	staffLevels := []*Level{{State: "met", Claim: LevelOutcome{State: "met", Target: time.Hour, Used: time.Minute}}, {State: "pending", Resolve: LevelOutcome{State: "not-applicable"}}}
 	staffClaim := Claim{Page: page, Alert: alertRows()[0], Name: "Ana Lima", Action: "/alerts/a1/claim", Back: "/alerts", NameFixed: true}
 	staffClaim.Alert.Level = staffLevels[0]

@@ -1215,9 +1215,9 @@ func screenWarning(m ScreenView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var66 string
-			templ_7745c5c3_Var66, templ_7745c5c3_Err = templ.JoinStringErrs(screenNoData(ctx, m.Freshness.Reason))
+			templ_7745c5c3_Var66, templ_7745c5c3_Err = templ.JoinStringErrs(screenNoData(ctx, freshnessReason(ctx, m.Freshness)))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/screen.templ`, Line: 246, Col: 49}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/screen.templ`, Line: 246, Col: 64}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var66))
 			if templ_7745c5c3_Err != nil {
@@ -1254,9 +1254,9 @@ func screenWarning(m ScreenView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var68 string
-			templ_7745c5c3_Var68, templ_7745c5c3_Err = templ.JoinStringErrs(screenStale(ctx, timeIn(ctx, m.Freshness.AsOf, m.Zone), m.Freshness.Reason))
+			templ_7745c5c3_Var68, templ_7745c5c3_Err = templ.JoinStringErrs(screenStale(ctx, timeIn(ctx, m.Freshness.AsOf, m.Zone), freshnessReason(ctx, m.Freshness)))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/screen.templ`, Line: 251, Col: 136}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/screen.templ`, Line: 251, Col: 151}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var68))
 			if templ_7745c5c3_Err != nil {

@@ -51,7 +51,25 @@ type Level struct {
 	Label       string // "Target missed"
 	Claim       LevelOutcome
 	Resolve     LevelOutcome
-	Explanation string
+	Explanation string      // where the clock stopped, in English, as a kept measure says it
+	Clock       *ClockStops // the same as a value, said in the page's language; nil for a kept measure
+}
+
+// ClockStops says where a service level's clock stopped within an
+// alert's time, and when it runs again.
+type ClockStops struct {
+	Stops   []ClockStop
+	More    int           // stops after those listed
+	Stopped time.Duration // in all
+	Resumes time.Time     // when a clock standing still runs again; zero otherwise
+	Zone    *time.Location
+}
+
+// ClockStop is a stretch in which the clock stood still.
+type ClockStop struct {
+	From, To     time.Time
+	Holidays     []time.Time // the days of the holidays it covers, midnight UTC
+	OnlyHolidays bool        // every day it touches is a holiday: the sentence names their dates only
 }
 
 // LevelOutcome is an alert against one target; State "" when the type has

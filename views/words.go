@@ -252,7 +252,14 @@ func freshnessReason(ctx context.Context, f Freshness) string {
 	case domain.ReasonStale:
 		return tr(ctx, "fresh.stale")
 	}
-	return f.Reason
+	return syncFailureIn(ctx, f.Reason)
+}
+
+// syncFailureIn says in the page's language why a refresh failed, from
+// the words the sync state keeps (domain.ReadSyncFailure): words it does
+// not recognise show as they are.
+func syncFailureIn(ctx context.Context, stored string) string {
+	return domain.ReadSyncFailure(stored).Words(i18n.From(ctx))
 }
 
 // relativeWords are the messages of agoIn for static/js/app.js, which

@@ -251,7 +251,7 @@ func (s *Server) notificationsModel(c echo.Context, st notificationsState) (view
 // logRow is a notification of the delivery log.
 func logRow(c echo.Context, n notifier.Delivery) views.LogRow {
 	r := views.LogRow{Created: n.Created, What: n.Kind.LabelIn(i18n.From(c.Request().Context())), Rule: n.Rule, State: n.State, Due: n.Due, Sent: n.Sent,
-		Attempts: n.Attempts, Note: n.Note, Digest: n.Kind == notify.KindDigest}
+		Attempts: n.Attempts, Note: notify.NoteIn(i18n.From(c.Request().Context()), n.Note), Digest: n.Kind == notify.KindDigest}
 	if r.Digest {
 		r.What = trn(c, "notif.digest_of", n.Items)
 	}

@@ -207,7 +207,7 @@ func levelView(l dashboard.AlertLevel, ok bool) *views.Level {
 	if worst == servicelevel.NotApplicable {
 		return nil
 	}
-	v := &views.Level{State: worst.String(), Claim: outcomeView(l.Claim), Resolve: outcomeView(l.Resolve), Explanation: l.Explanation}
+	v := &views.Level{State: worst.String(), Claim: outcomeView(l.Claim), Resolve: outcomeView(l.Resolve), Explanation: l.Explanation, Clock: clockView(l.Clock)}
 	switch worst {
 	case servicelevel.Met:
 		v.Label = "Target met"
@@ -240,4 +240,21 @@ func withLevels(rows []views.AlertRow, levels map[string]dashboard.AlertLevel) [
 		rows[i].Level = levelView(l, ok)
 	}
 	return rows
+}
+
+// clockView is where a service level's clock stopped, for a page to say
+// in its language; nil without it.
+func clockView(e *servicelevel.Explanation) *views.ClockStops {
+	if e == nil {
+		return nil
+	}
+	v := &views.ClockStops{More: e.More, Stopped: e.Stopped, Resumes: e.Resumes, Zone: e.Zone()}
+	for _, s := range e.Stops {
+		stop := views.ClockStop{From: s.From, To: s.To, OnlyHolidays: e.OnlyHolidays(s)}
+		for _, d := range s.Holidays {
+			stop.Holidays = append(stop.Holidays, time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC))
+		}
+		v.Stops = append(v.Stops, stop)
+	}
+	return v
 }

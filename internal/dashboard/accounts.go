@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/report"
 	"washboard/internal/store"
 	"washboard/internal/trends"
@@ -119,15 +120,14 @@ func (s *Service) AccountsTrends(ctx context.Context, accounts []AccountScope, d
 	}
 	out.Sum, out.Total = trends.CountAlerts(p, all, nil), trends.TotalsOf(p, all)
 	out.Sum.Locations, out.Sum.Rooms = nil, nil
+	l := i18n.From(ctx) // the words of the gaps: the language of whoever asks
 	if full {
-		out.Gaps = append(out.Gaps, fmt.Sprintf("The accounts hold more than %s alerts in the period: %s are counted, read account by account in the order of the table, so that the last accounts' figures are incomplete or missing.",
-			thousands(MaxTrendSpans), thousands(MaxTrendSpans)))
+		out.Gaps = append(out.Gaps, l.T("pnotes.trends_full", "max", l.Number(MaxTrendSpans)))
 	}
 	if s.sync != nil {
 		cfg := s.sync.Config()
 		if kept := now.Add(-cfg.History); p.Start.Before(kept) {
-			out.Gaps = append(out.Gaps, fmt.Sprintf("The cache keeps closed alerts for %d days: those before %s are not counted.",
-				int(cfg.History/(24*time.Hour)), kept.In(zone).Format("Mon 2 Jan 2006, 15:04")))
+			out.Gaps = append(out.Gaps, l.N("pnotes.trends_kept", int(cfg.History/(24*time.Hour)), "since", dateTimeIn(l, kept, zone)))
 		}
 	}
 	return out, nil

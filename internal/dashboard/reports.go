@@ -109,7 +109,7 @@ func (s *Service) Report(ctx context.Context, account string, sc domain.Building
 			})
 		since := dateTimeIn(l, cov.From, zone)
 		if err != nil {
-			out.Gaps = append(out.Gaps, l.T("report.gap_read_failed", "since", since, "error", syncer.Describe(err)))
+			out.Gaps = append(out.Gaps, l.T("report.gap_read_failed", "since", since, "error", syncer.Explain(err).Words(l)))
 		} else {
 			alerts, fromService = past.alerts, true
 			out.Sources = append(out.Sources, l.T("report.source_service", "since", since, "when", readAgo(l, past.at, now, zone),

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/i18n"
 	"washboard/internal/levels"
 	"washboard/internal/servicelevel"
 	"washboard/internal/store"
@@ -98,7 +99,7 @@ func (s *Service) ServiceLevelForm(ctx context.Context, account string, zone *ti
 	if !ok {
 		return emptyForm(zone), nil
 	}
-	return formOf(sl), nil
+	return formOf(ctx, sl), nil
 }
 
 func emptyForm(zone *time.Location) ServiceLevelForm {
@@ -106,14 +107,14 @@ func emptyForm(zone *time.Location) ServiceLevelForm {
 }
 
 // formOf is a kept service level as its form shows it.
-func formOf(sl store.ServiceLevel) ServiceLevelForm {
+func formOf(ctx context.Context, sl store.ServiceLevel) ServiceLevelForm {
 	f := ServiceLevelForm{Week: sl.Week, Holidays: sl.Holidays, Zone: sl.Zone, Updated: sl.Updated,
 		Claim: map[domain.AlertType]string{}, Resolve: map[domain.AlertType]string{}}
 	for _, t := range sl.Targets {
 		f.Claim[t.Type], f.Resolve[t.Type] = minutes(t.Claim), minutes(t.Resolve)
 	}
 	if p, err := levels.Policy(sl); err == nil {
-		f.Words = levels.Words(p)
+		f.Words = levels.WordsIn(i18n.From(ctx), p) // in the language of whoever asks
 	}
 	return f
 }
@@ -241,7 +242,7 @@ func (s *Service) BuildingLevels(ctx context.Context, account string, sc domain.
 		if sl, ok := kept[b.ID]; ok && b.ID != "" {
 			bl.Own, bl.Updated = true, sl.Updated
 			if p, err := levels.Policy(sl); err == nil {
-				bl.Words = levels.Words(p)
+				bl.Words = levels.WordsIn(i18n.From(ctx), p)
 			}
 		}
 		out = append(out, bl)
@@ -272,10 +273,10 @@ func (s *Service) BuildingServiceLevelForm(ctx context.Context, account string, 
 		return b, emptyForm(zone), false, err
 	}
 	if sl, ok := kept[id]; ok {
-		return b, formOf(sl), true, nil
+		return b, formOf(ctx, sl), true, nil
 	}
 	if sl, ok := kept[""]; ok {
-		f := formOf(sl)
+		f := formOf(ctx, sl)
 		f.Updated = time.Time{}
 		return b, f, false, nil
 	}
@@ -319,6 +320,10 @@ type AlertLevel struct {
 	// open and the clock stands still, when it runs again; empty when it
 	// never stopped.
 	Explanation string
+	// Clock is the same, as a value a page says in its reader's language,
+	// while the alert is open; nil once it closed (a kept measure keeps
+	// the words alone).
+	Clock *servicelevel.Explanation
 }
 
 // Worst is the state that tells most of the two: missed, then at risk,
@@ -400,7 +405,7 @@ func (s *Service) measureAlerts(ctx context.Context, account string, ps map[stri
 		m := p.Evaluate(in, now)
 		l := AlertLevel{Claim: m.Claim, Resolve: m.Resolve}
 		if e := p.Explain(in, now); e.Stopped > 0 || !e.Resumes.IsZero() {
-			l.Explanation = e.String()
+			l.Explanation, l.Clock = e.String(), &e
 		}
 		out[a.ID] = l
 	}

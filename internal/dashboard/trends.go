@@ -269,15 +269,6 @@ func (s *Service) trendPlaces(ctx context.Context, account string, sc domain.Bui
 	return places, buildings, nil
 }
 
-// thousands writes n with thousands separators: 500,000.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 // keptValues keeps computed values for a while, at most trendsKept of
 // them: a value asked for again within that time is answered from memory,
 // and one asked for while it is computed is computed once.

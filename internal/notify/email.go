@@ -329,7 +329,7 @@ func (e *Email) Test(ctx context.Context) (string, error) {
 	test := NewTest(e.clock.Now(), e.link)
 	test.Lang = e.lang
 	if err := e.send(ctx, test); err != nil {
-		return l.T("notif.test_not_delivered", "reason", err.Error()), err
+		return l.T("notif.test_not_delivered", "reason", NoteIn(l, err.Error())), err
 	}
 	to := make([]string, len(e.to))
 	for i, a := range e.to {

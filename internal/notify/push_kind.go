@@ -204,7 +204,7 @@ func (c *pushChannel) Test(ctx context.Context) (string, error) {
 	test.Lang = c.lang
 	said, err := c.pusher.Push(ctx, c.account, c.to, test)
 	if err != nil {
-		return i18n.From(ctx).T("push.test_not_pushed", "reason", err.Error()), err
+		return i18n.From(ctx).T("push.test_not_pushed", "reason", NoteIn(i18n.From(ctx), err.Error())), err
 	}
-	return i18n.From(ctx).T("push.test_pushed", "result", said), nil
+	return i18n.From(ctx).T("push.test_pushed", "result", NoteIn(i18n.From(ctx), said)), nil
 }

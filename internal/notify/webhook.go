@@ -129,7 +129,7 @@ func (w *Webhook) Test(ctx context.Context) (string, error) {
 	test.Lang = w.lang
 	status, err := w.send(ctx, test)
 	if err != nil {
-		return l.T("notif.test_not_delivered", "reason", err.Error()), err
+		return l.T("notif.test_not_delivered", "reason", NoteIn(l, err.Error())), err
 	}
 	return l.T("notif.test_accepted", "host", w.host, "format", w.format.Label(), "status", status), nil
 }

@@ -109,9 +109,9 @@ func (s *Service) Push(ctx context.Context, account string, to notify.PushTarget
 func (s *Service) Test(ctx context.Context, person string) (string, error) {
 	said, err := s.pushTo(ctx, "", []string{person}, notify.NewTest(s.clk.Now(), s.cfg.Link+"/me"))
 	if err != nil {
-		return i18n.From(ctx).T("push.test_not_pushed", "reason", err.Error()), err
+		return i18n.From(ctx).T("push.test_not_pushed", "reason", notify.NoteIn(i18n.From(ctx), err.Error())), err
 	}
-	return i18n.From(ctx).T("push.test_pushed", "result", said), nil
+	return i18n.From(ctx).T("push.test_pushed", "result", notify.NoteIn(i18n.From(ctx), said)), nil
 }
 
 // pushTo pushes n to every device of the people of the account ("" for

@@ -81,8 +81,8 @@ func (h Hours) Explain(from, to time.Time) Explanation {
 	return e
 }
 
-// location is the zone the explanation tells times in.
-func (e Explanation) location() *time.Location {
+// Zone is the zone the explanation tells times in.
+func (e Explanation) Zone() *time.Location {
 	if e.zone == nil {
 		return time.UTC
 	}
@@ -102,7 +102,7 @@ func (e Explanation) String() string {
 	var holidays []Date
 	for _, s := range e.Stops {
 		holidays = append(holidays, s.Holidays...)
-		if e.onlyHolidays(s) {
+		if e.OnlyHolidays(s) {
 			continue
 		}
 		l := e.label(s)
@@ -137,16 +137,16 @@ func (e Explanation) resumes() string {
 	if e.Resumes.IsZero() {
 		return ""
 	}
-	return " It runs again at " + e.Resumes.In(e.location()).Format("15:04 on Mon 2 Jan") + "."
+	return " It runs again at " + e.Resumes.In(e.Zone()).Format("15:04 on Mon 2 Jan") + "."
 }
 
-// onlyHolidays reports whether every day the stop touches is a holiday:
+// OnlyHolidays reports whether every day the stop touches is a holiday:
 // the sentence names their dates only.
-func (e Explanation) onlyHolidays(s Stop) bool {
+func (e Explanation) OnlyHolidays(s Stop) bool {
 	if len(s.Holidays) == 0 {
 		return false
 	}
-	first, last := DateOf(s.From.In(e.location())), DateOf(s.To.Add(-1).In(e.location()))
+	first, last := DateOf(s.From.In(e.Zone())), DateOf(s.To.Add(-1).In(e.Zone()))
 	days := 1
 	for d := first; d != last && days <= len(s.Holidays); days++ {
 		d = DateOf(time.Date(d.Year, d.Month, d.Day+1, 0, 0, 0, 0, time.UTC))
@@ -158,7 +158,7 @@ func (e Explanation) onlyHolidays(s Stop) bool {
 // lasts less than a day; with dates, "24 Dec 22:00–26 Dec 06:00", when
 // longer or over a holiday.
 func (e Explanation) label(s Stop) string {
-	from, to := s.From.In(e.location()), s.To.In(e.location())
+	from, to := s.From.In(e.Zone()), s.To.In(e.Zone())
 	if len(s.Holidays) == 0 && s.To.Sub(s.From) < 24*time.Hour {
 		return from.Format("15:04") + "–" + to.Format("15:04")
 	}

@@ -695,42 +695,44 @@ func addFetched(a, b Fetched) Fetched {
 	return Fetched{Pages: a.Pages + b.Pages, Skipped: a.Skipped + b.Skipped}
 }
 
-// Describe says in words why a refresh failed, for the dashboard's
-// warning. It never includes a credential: upstream errors do not carry
-// them.
-func Describe(err error) string {
+// Describe says in English why a refresh failed, for the log and the
+// stored sync state, which pages read back with domain.ReadSyncFailure and
+// say in their reader's language. It never includes a credential:
+// upstream errors do not carry them.
+func Describe(err error) string { return Explain(err).String() }
+
+// Explain says why a refresh failed, as a value a page words in its
+// reader's language.
+func Explain(err error) domain.SyncFailure {
+	kind := func(k domain.SyncFailureKind) domain.SyncFailure { return domain.SyncFailure{Kind: k} }
 	switch {
 	case errors.Is(err, ErrNoCredential):
-		return "no signed-in user or screen holds valid credentials for this account"
+		return kind(domain.SyncNoCredential)
 	case errors.Is(err, upstream.ErrClientRevoked):
-		return RejectedRevoked.String()
+		return kind(domain.SyncClientRevoked)
 	case errors.Is(err, upstream.ErrUnauthorized):
-		return "the service rejected the Authorization value"
+		return kind(domain.SyncUnauthorized)
 	case errors.Is(err, upstream.ErrForbidden):
-		return "the service rejected the API key"
+		return kind(domain.SyncForbidden)
 	case errors.Is(err, upstream.ErrRateLimited):
-		return "the service is limiting our requests (rate limited); slowing down"
+		return kind(domain.SyncRateLimited)
 	case errors.Is(err, upstream.ErrServer):
-		return "the service answered with a server error"
+		return kind(domain.SyncServerError)
 	case errors.Is(err, upstream.ErrNetwork):
-		return "the service could not be reached"
+		return kind(domain.SyncUnreachable)
 	case errors.Is(err, upstream.ErrBadResponse):
-		return "the service sent an answer that could not be read"
+		return kind(domain.SyncBadResponse)
 	case errors.Is(err, upstream.ErrTooLarge):
-		return "the service sent a page too large to read (" + detail(err) + "); " + nothingKept
+		return domain.SyncFailure{Kind: domain.SyncTooLarge, Detail: detail(err)}
 	case errors.Is(err, upstream.ErrUnreadable):
-		return "the service sent records that could not be read (" + detail(err) + "); " + nothingKept
+		return domain.SyncFailure{Kind: domain.SyncUnreadable, Detail: detail(err)}
 	case errors.Is(err, upstream.ErrEndlessPaging):
-		return "the service's pages did not come to an end (" + detail(err) + "); " + nothingKept
+		return domain.SyncFailure{Kind: domain.SyncEndlessPaging, Detail: detail(err)}
 	case errors.Is(err, context.DeadlineExceeded):
-		return "the service took too long to answer"
+		return kind(domain.SyncTimedOut)
 	}
-	return err.Error()
+	return domain.SyncFailure{Detail: err.Error()}
 }
-
-// nothingKept ends the words of a refresh that failed part way, after
-// pages had come: the cache keeps what it had.
-const nothingKept = "nothing of this refresh was kept, and the next one tries again"
 
 // detail says which endpoint failed and how, for failures whose message
 // says more than their kind.
