@@ -25,11 +25,6 @@ func clock(t time.Time, zone *time.Location) string {
 	return in(t, zone).Format("15:04")
 }
 
-// dateTime is a full date and time with its zone: "Sat 21 Nov 2026, 14:02 CET".
-func dateTime(t time.Time, zone *time.Location) string {
-	return in(t, zone).Format("Mon 2 Jan 2006, 15:04 MST")
-}
-
 // zoneName names a time zone as a person reads it: its IANA name,
 // "Europe/Berlin"; UTC when nil. The server's own zone, when the machine
 // does not say which it is (Go names it "Local"), is its offset from UTC
@@ -122,14 +117,6 @@ func number(n int) string {
 		return "-" + b.String()
 	}
 	return b.String()
-}
-
-// plural is n and the noun that goes with it: "1 alert", "3 alerts".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return number(n) + " " + one
-	}
-	return number(n) + " " + many
 }
 
 // worst is the worst health class present in counts, for the accent of a
@@ -272,16 +259,6 @@ func statusIcon(a AlertRow) string {
 		return "attention"
 	}
 	return "ok"
-}
-
-// refillLine is a floor's refill total in words: "12 tissue rolls, 2 soap
-// refills, 1 battery set".
-func refillLine(items []RefillItem) string {
-	parts := make([]string, 0, len(items))
-	for _, it := range items {
-		parts = append(parts, number(it.Count)+" "+it.Noun)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // refillLineIn is a floor's refill total in the page's language, each
@@ -583,10 +560,6 @@ func rejectionWords(ctx context.Context, rejection string) string {
 	}
 	return tr(ctx, "fresh.rejected")
 }
-
-// claimAge is how long someone has been on an alert, in English: see
-// claimAgeIn.
-func claimAge(since, now time.Time) string { return claimAgeIn(context.Background(), since, now) }
 
 // claimAgeIn is how long someone has been on an alert: "4 min", "1 h 20
 // min"; "just now" within the first minute.

@@ -10,17 +10,6 @@ import (
 	"washboard/internal/report"
 )
 
-// shortDateTime is a date and time without the year and zone, for tables
-// whose period and zone the page states: "Sat 21 Nov 14:02".
-func shortDateTime(t time.Time, zone *time.Location) string {
-	return in(t, zone).Format("Mon 2 Jan 15:04")
-}
-
-// placeText is where a location is: "North Tower › Level 2 › Restroom 2.04 › Stall 1".
-func placeText(p report.Place) string {
-	return cmp.Or(pathText(p.Building, p.Floor, p.Room, p.Location), "Location "+p.LocationID)
-}
-
 // pathText joins the names of a place's parts that are known:
 // "Summit Court › Ground Floor › Men's Restroom G.03 › Stall 1".
 func pathText(names ...string) string {
@@ -31,21 +20,6 @@ func pathText(names ...string) string {
 		}
 	}
 	return strings.Join(parts, " › ")
-}
-
-// refillsText is a list of refills: "3 tissue rolls, 1 soap refill", or
-// "no refills".
-func refillsText(rs []report.Refill) string {
-	var parts []string
-	for _, r := range rs {
-		if r.Count > 0 {
-			parts = append(parts, number(r.Count)+" "+r.Type.RefillNoun(r.Count))
-		}
-	}
-	if len(parts) == 0 {
-		return "no refills"
-	}
-	return strings.Join(parts, ", ")
 }
 
 // pickBuildings groups the pick list's rows by building, in order.
@@ -59,15 +33,6 @@ func pickBuildings(rows []report.PickRow) [][]report.PickRow {
 		out = append(out, []report.PickRow{r})
 	}
 	return out
-}
-
-// buildingName is a building's name, or words for a location whose
-// building is not known.
-func buildingName(name string) string {
-	if name == "" {
-		return "Building not known"
-	}
-	return name
 }
 
 // The shift report's words in the page's language (see i18n.go). The

@@ -232,12 +232,6 @@ func alertFilterView(ctx context.Context, q alertQuery, pg dashboard.AlertsPage)
 	return f
 }
 
-// refillTotals says per floor what the open consumable_out and
-// battery_out alerts of the view ask staff to bring.
-func refillTotals(refills []dashboard.FloorRefill) []views.RefillTotal {
-	return refillTotalsIn(context.Background(), refills)
-}
-
 // refillTotalsIn is refillTotals with their words (RefillItem.Words) in
 // the language of ctx.
 func refillTotalsIn(ctx context.Context, refills []dashboard.FloorRefill) []views.RefillTotal {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -55,11 +54,4 @@ func (s *Server) overview(ctx context.Context, ss session, sc domain.BuildingSco
 	m.Alerts = withLevels(alertRows(o.Alerts, now), o.AlertLevels)
 	m.MoreAlerts = max(0, m.Rollup.OpenAlerts-len(m.Alerts))
 	return m, nil
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
