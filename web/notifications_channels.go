@@ -128,7 +128,7 @@ func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
 			}
 		}
 	}
-	problem := form.Read(values, fields...)
+	problem := form.ReadIn(loc, values, fields...)
 	for name, v := range typed {
 		if *v != "" {
 			in.values[name] = *v
@@ -161,7 +161,7 @@ func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
 				label = kind.FormFields[f].LabelIn(loc)
 			}
 		}
-		return in, ch, &refusal{field, labelled(label, re.Msg)}
+		return in, ch, &refusal{field, labelled(c, label, re)}
 	}
 	return in, ch, nil
 }

@@ -1,0 +1,57 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// A form's problem, in the words web/form gives it, is said in the page's
+// language, after the field's label in that language.
+func TestFormProblemsSpeakThePagesLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+
+	b.get("/me?lang=de")
+	r := b.post("/me", url.Values{"csrf_token": {b.pageCSRF("/me")}, "name": {"Maria"}, "email": {strings.Repeat("x", 255)}})
+	if got := r.doc(t).Find("main").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, "E-Mail-Adresse: höchstens 254 Zeichen.") {
+		t.Errorf("an address too long, in German = %d: %q", r.StatusCode, got)
+	}
+
+	b.get("/notifications?lang=fr")
+	r = b.addRule(url.Values{"name": {"Nuit"}, "when": {"alert.opened"}, "quiet_from": {"22:00"}})
+	want := "Heures calmes\u00a0: indiquez un début et une fin, par exemple de 22:00 à 06:00, ou aucun des deux."
+	if got := r.doc(t).Find("main [role=alert]").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, want) {
+		t.Errorf("half of the quiet hours, in French = %d: %q; want %q", r.StatusCode, got, want)
+	}
+}
+
+// What the rules' checks refuse on /notifications is said in the page's
+// language, after the field's label.
+func TestRuleProblemsSpeakThePagesLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+
+	b.get("/notifications?lang=de")
+	r := b.addRule(url.Values{"name": {"Nacht"}, "when": {"alert.opened"}})
+	want := `Kanäle: nennt keinen Kanal in "channels"; nennen Sie 1 bis 10 Kanäle des Kontos.`
+	if got := r.doc(t).Find("main [role=alert]").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, want) {
+		t.Errorf("a rule without a channel, in German = %d: %q; want %q", r.StatusCode, got, want)
+	}
+
+	hook := newHookReceiver(t, http.StatusOK)
+	b.get("/notifications?lang=es")
+	if r := b.addChannel(webhookChannel("Sala", hook.URL+"/hook")); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("adding a channel = %d", r.StatusCode)
+	}
+	r = b.addChannel(webhookChannel("Sala", hook.URL+"/hook"))
+	want = `también se llama "Sala"; los canales de una cuenta deben tener nombres distintos`
+	if got := r.doc(t).Find("main [role=alert]").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, want) {
+		t.Errorf("a channel's name twice, in Spanish = %d: %q; want %q", r.StatusCode, got, want)
+	}
+}
