@@ -55,3 +55,33 @@ func TestRuleProblemsSpeakThePagesLanguage(t *testing.T) {
 		t.Errorf("a channel's name twice, in Spanish = %d: %q; want %q", r.StatusCode, got, want)
 	}
 }
+
+// The service level form's refusals, on the account's page and a
+// building's, are said in the page's language.
+func TestServiceLevelProblemsSpeakThePagesLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+
+	b.get("/service-levels?lang=de")
+	token := b.pageCSRF("/service-levels")
+	for _, c := range []struct{ week, zone, field, want string }{
+		{"Mon-Fri 06:00-22:00", "Mars/Olympus", "zone", `"Mars/Olympus" ist keine Zeitzone: Geben Sie einen IANA-Namen an`},
+		{"Mon closed; Mon 08:00-12:00", "UTC", "week", "Montag ist zugleich geschlossen und 08:00-12:00 geöffnet"},
+	} {
+		r := b.post("/service-levels", serviceLevelForm(token, c.week, "", c.zone, "15", "60"))
+		if got := r.doc(t).Find("#sl-" + c.field + "-problem").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, c.want) {
+			t.Errorf("%+v, in German = %d: %q", c, r.StatusCode, got)
+		}
+	}
+
+	building := "/service-levels/buildings/" + url.PathEscape(a.world.Accounts()[0].Buildings[0].ID)
+	b.get(building + "?lang=fr")
+	r := b.post(building, serviceLevelForm(b.pageCSRF(building), "Mon-Fri 06:00-22:00", "", "UTC", "soon", ""))
+	want := "délai de prise en charge\u00a0: \"soon\" n’est pas un délai : écrivez des minutes"
+	want = strings.ReplaceAll(want, " : écrivez", "\u00a0: écrivez")
+	if got := r.doc(t).Find("#sl-claim_jam_fault-problem").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, want) {
+		t.Errorf("a building's time to claim, in French = %d: %q; want %q", r.StatusCode, got, want)
+	}
+}
