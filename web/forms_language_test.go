@@ -85,3 +85,22 @@ func TestServiceLevelProblemsSpeakThePagesLanguage(t *testing.T) {
 		t.Errorf("a building's time to claim, in French = %d: %q; want %q", r.StatusCode, got, want)
 	}
 }
+
+// A text the rules of people refuse, such as a name with a line break in
+// it, is said in the page's language, after the field's label.
+func TestPeopleProblemsSpeakThePagesLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	for lang, want := range map[string]string{
+		"de": "Name: ohne Zeilenumbrüche oder andere Steuerzeichen schreiben.",
+		"fr": "Nom\u00a0: écrivez-le sans saut de ligne ni autre caractère de contrôle.",
+	} {
+		b.get("/me?lang=" + lang)
+		r := b.post("/me", url.Values{"csrf_token": {b.pageCSRF("/me")}, "name": {"Ana\nPereira"}})
+		if got := r.doc(t).Find("main").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, want) {
+			t.Errorf("a name with a line break, in %s = %d; want %q", lang, r.StatusCode, want)
+		}
+	}
+}

@@ -128,7 +128,7 @@ func (s *Server) updateMe(c echo.Context) error {
 	if problem != nil {
 		words = problem.Msg
 	} else if p, err := s.people.UpdatePerson(ctx, ss.PersonID, name, email); err != nil {
-		if words = peopleWords(err); words == "" {
+		if words = problemIn(c, err); words == "" {
 			return err
 		}
 	} else {
