@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"washboard/internal/domain"
 )
 
 // A form's problem, in the words web/form gives it, is said in the page's
@@ -101,6 +103,28 @@ func TestPeopleProblemsSpeakThePagesLanguage(t *testing.T) {
 		r := b.post("/me", url.Values{"csrf_token": {b.pageCSRF("/me")}, "name": {"Ana\nPereira"}})
 		if got := r.doc(t).Find("main").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, want) {
 			t.Errorf("a name with a line break, in %s = %d; want %q", lang, r.StatusCode, want)
+		}
+	}
+}
+
+// Whom a supervisor may not put on an alert is said in the page's
+// language.
+func TestClaimProblemsSpeakThePagesLanguage(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	a.browserAs(domain.Viewer, "Vera")
+	vera := a.members(a.accountOf(false))["Vera"].PersonID
+	claimPath := "/alerts/" + a.anOpenAlert().ID + "/claim"
+	for _, c := range []struct{ lang, person, want string }{
+		{"es", "", "Elija quién se encarga, de la lista de personas de la cuenta."},
+		{"de", vera, "Vera ist Betrachter, und Betrachter übernehmen keine Meldungen"},
+	} {
+		b.get(claimPath + "?lang=" + c.lang)
+		r := b.post(claimPath, url.Values{"csrf_token": {b.pageCSRF(claimPath)}, "person": {c.person}})
+		if got := r.doc(t).Find("main").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, c.want) {
+			t.Errorf("%+v = %d: %q", c, r.StatusCode, got)
 		}
 	}
 }

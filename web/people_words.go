@@ -95,7 +95,16 @@ func refusalIn(c echo.Context, err error) string {
 	var text *people.TextError
 	var above *people.RoleAboveError
 	var long *people.EmailTooLongError
+	var claimant *people.ClaimantError
 	switch {
+	case errors.As(err, &claimant) && claimant.Viewer:
+		return tr(c, "form.claimant_viewer", "name", claimant.Name)
+	case errors.As(err, &claimant):
+		return tr(c, "form.claimant_elsewhere", "name", claimant.Name, "building", claimant.Building)
+	case errors.Is(err, people.ErrChooseClaimant):
+		return tr(c, "form.claimant_missing")
+	case errors.Is(err, people.ErrNotAMember):
+		return tr(c, "form.claimant_unknown")
 	case errors.As(err, &text):
 		return textProblemIn(c, text)
 	case errors.As(err, &above):

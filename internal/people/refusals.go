@@ -48,6 +48,11 @@ var (
 	ErrOrgGrantAccountsBeyond = &domain.ForbiddenError{Why: "You can only give a role over the accounts your own role covers."}
 	// ErrChooseRole: a role that is none of the five, asked for by hand.
 	ErrChooseRole = &domain.ForbiddenError{Why: "Choose a role: viewer, staff, supervisor, admin or owner."}
+	// ErrChooseClaimant: nobody chosen to put on an alert.
+	ErrChooseClaimant = domain.Problem("Choose who is on it, from the list of the account's people.")
+	// ErrNotAMember: the person chosen to put on an alert is none of the
+	// account's people.
+	ErrNotAMember = domain.Problem("The person chosen is not one of this account's people: choose someone from the list.")
 	// ErrInOrganisation: a person belongs to one organisation at most.
 	ErrInOrganisation = domain.Problem("You belong to an organisation already: a person belongs to one at most.")
 	// ErrAccountInOrganisation: an account belongs to one organisation
@@ -175,4 +180,25 @@ func (e *EmailTooLongError) Unwrap() error { return e.problem() }
 
 func (e *EmailTooLongError) problem() domain.Problem {
 	return domain.Problem(fmt.Sprintf("The e-mail address is %d characters long: it can be at most %d.", e.Len, domain.MaxEmail))
+}
+
+// ClaimantError is a person who may not be put on an alert: a viewer, or
+// someone whose role is limited to other buildings than the alert's
+// (Building, its name). It is a domain.Problem, in English.
+type ClaimantError struct {
+	Name     string
+	Viewer   bool
+	Building string
+}
+
+func (e *ClaimantError) Error() string { return string(e.problem()) }
+
+// Unwrap makes it a domain.Problem.
+func (e *ClaimantError) Unwrap() error { return e.problem() }
+
+func (e *ClaimantError) problem() domain.Problem {
+	if e.Viewer {
+		return domain.Problem(fmt.Sprintf("%s is a viewer, and viewers are not put on alerts: choose someone who is staff or above.", e.Name))
+	}
+	return domain.Problem(fmt.Sprintf("%s's role is limited to other buildings than %s, where this alert is: choose someone who sees it.", e.Name, e.Building))
 }
