@@ -46,6 +46,12 @@ func TestRuleProblemsSpeakThePagesLanguage(t *testing.T) {
 		t.Errorf("a rule without a channel, in German = %d: %q; want %q", r.StatusCode, got, want)
 	}
 
+	r = b.addChannel(webhookChannel("Empfang", "ftp://example.com/hook"))
+	want = `"url" ist keine absolute http- oder https-URL wie https://hooks.example.com/washboard.`
+	if got := r.doc(t).Find("main [role=alert]").Text(); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(got, want) {
+		t.Errorf("a webhook's address that is not one, in German = %d: %q; want %q", r.StatusCode, got, want)
+	}
+
 	hook := newHookReceiver(t, http.StatusOK)
 	b.get("/notifications?lang=es")
 	if r := b.addChannel(webhookChannel("Sala", hook.URL+"/hook")); r.StatusCode != http.StatusSeeOther {

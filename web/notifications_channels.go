@@ -143,7 +143,7 @@ func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
 	if ch.Settings, err = kind.ReadForm(values); err != nil {
 		var fe *notify.FieldError
 		if errors.As(err, &fe) {
-			return in, ch, &refusal{fe.Field, fe.Msg}
+			return in, ch, &refusal{fe.Field, fe.MsgIn(loc)}
 		}
 		return in, ch, err
 	}

@@ -145,10 +145,13 @@ func (c Channel) check() *Error {
 	}
 	field := c.Settings.Kind()
 	var fe *notify.FieldError
-	if errors.As(err, &fe) && fe.Field != "" {
+	if !errors.As(err, &fe) {
+		return problem(field, "%s", err.Error())
+	}
+	if fe.Field != "" {
 		field += "." + fe.Field
 	}
-	return problem(field, "%s", err.Error())
+	return problemIn(field, fe.MsgIn)
 }
 
 // kindChoice names the kinds of channel as a choice: `"email" or
