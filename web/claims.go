@@ -97,7 +97,7 @@ func (s *Server) claimAlert(c echo.Context) error {
 		return err
 	}
 	who, err := s.claimant(c, in)
-	if words := peopleWords(err); words != "" {
+	if words := problemIn(c, err); words != "" {
 		return s.renderClaim(c, http.StatusUnprocessableEntity, in, words)
 	}
 	if errors.Is(err, dashboard.ErrNoOpenAlert) {

@@ -119,8 +119,8 @@ func (s *Server) updateMe(c echo.Context) error {
 	ss := sessionOf(c)
 	var name, email string
 	problem, err := readForm(c,
-		form.Text("name", "Name", &name).Trim().Required().MaxChars(domain.MaxPersonName),
-		form.Text("email", "E-mail address", &email).Trim().MaxChars(domain.MaxEmail))
+		form.Text("name", tr(c, "me.name"), &name).Trim().Required().MaxChars(domain.MaxPersonName),
+		form.Text("email", tr(c, "me.email"), &email).Trim().MaxChars(domain.MaxEmail))
 	if err != nil {
 		return err
 	}
@@ -128,7 +128,7 @@ func (s *Server) updateMe(c echo.Context) error {
 	if problem != nil {
 		words = problem.Msg
 	} else if p, err := s.people.UpdatePerson(ctx, ss.PersonID, name, email); err != nil {
-		if words = peopleWords(err); words == "" {
+		if words = problemIn(c, err); words == "" {
 			return err
 		}
 	} else {

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -162,14 +164,15 @@ func nameHref(list, name, action string) string {
 	return "/notifications/" + list + "/" + url.PathEscape(name) + "/" + action
 }
 
-// labelled is a problem of the rules after the label of the form's field
-// it is about.
-func labelled(label, msg string) string {
-	msg = strings.TrimSuffix(msg, ".") + "."
+// labelled is a problem of the rules, in the page's language, after the
+// label of the form's field it is about.
+func labelled(c echo.Context, label string, re *rules.Error) string {
+	msg := strings.TrimSuffix(re.MsgIn(i18n.From(c.Request().Context())), ".") + "."
 	if label == "" {
-		return strings.ToUpper(msg[:1]) + msg[1:]
+		first, size := utf8.DecodeRuneInString(msg)
+		return string(unicode.ToUpper(first)) + msg[size:]
 	}
-	return label + ": " + msg
+	return tr(c, "rules.labelled", "field", label, "problem", msg)
 }
 
 // notificationsState is what the page shows besides the settings: the

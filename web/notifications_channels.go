@@ -128,7 +128,7 @@ func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
 			}
 		}
 	}
-	problem := form.Read(values, fields...)
+	problem := form.ReadIn(loc, values, fields...)
 	for name, v := range typed {
 		if *v != "" {
 			in.values[name] = *v
@@ -143,7 +143,7 @@ func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
 	if ch.Settings, err = kind.ReadForm(values); err != nil {
 		var fe *notify.FieldError
 		if errors.As(err, &fe) {
-			return in, ch, &refusal{fe.Field, fe.Msg}
+			return in, ch, &refusal{fe.Field, fe.MsgIn(loc)}
 		}
 		return in, ch, err
 	}
@@ -161,7 +161,7 @@ func readChannel(c echo.Context) (channelInput, rules.Channel, error) {
 				label = kind.FormFields[f].LabelIn(loc)
 			}
 		}
-		return in, ch, &refusal{field, labelled(label, re.Msg)}
+		return in, ch, &refusal{field, labelled(c, label, re)}
 	}
 	return in, ch, nil
 }

@@ -118,7 +118,7 @@ func (s *Server) readRule(c echo.Context) (ruleInput, rules.Rule, error) {
 		case strings.HasPrefix(f, "channels"):
 			field, label = "channel", tr(c, "notif.col_channels")
 		}
-		return in, r, &refusal{field, labelled(label, re.Msg)}
+		return in, r, &refusal{field, labelled(c, label, re)}
 	}
 	return in, r, nil
 }

@@ -92,7 +92,27 @@ func knownProblemIn(c echo.Context, err error) string {
 func refusalIn(c echo.Context, err error) string {
 	var email *people.EmailError
 	var nobody *people.NobodyError
+	var text *people.TextError
+	var above *people.RoleAboveError
+	var long *people.EmailTooLongError
+	var claimant *people.ClaimantError
 	switch {
+	case errors.As(err, &claimant) && claimant.Viewer:
+		return tr(c, "form.claimant_viewer", "name", claimant.Name)
+	case errors.As(err, &claimant):
+		return tr(c, "form.claimant_elsewhere", "name", claimant.Name, "building", claimant.Building)
+	case errors.Is(err, people.ErrChooseClaimant):
+		return tr(c, "form.claimant_missing")
+	case errors.Is(err, people.ErrNotAMember):
+		return tr(c, "form.claimant_unknown")
+	case errors.As(err, &text):
+		return textProblemIn(c, text)
+	case errors.As(err, &above):
+		return tr(c, "form.role_above_own", "role", roleIn(c, above.Own))
+	case errors.Is(err, people.ErrChooseRole):
+		return tr(c, "people.role_unknown")
+	case errors.As(err, &long):
+		return tr(c, "form.too_long", "field", tr(c, "me.email"), "max", domain.MaxEmail)
 	case errors.As(err, &email):
 		return tr(c, "people.email_invalid", "value", strconv.Quote(email.Value))
 	case errors.As(err, &nobody):
@@ -139,6 +159,36 @@ func refusalIn(c echo.Context, err error) string {
 		return trn(c, "org.full", people.MaxOrganisationPeople)
 	}
 	return ""
+}
+
+// textProblemIn is what is wrong with a text the rules of people
+// refused, after the field's label, as a form says it; "" for the texts
+// of a single sign-on's identity, which nobody types (said in English).
+func textProblemIn(c echo.Context, e *people.TextError) string {
+	var label string
+	switch e.What {
+	case people.PersonName:
+		label = tr(c, "me.name")
+	case people.DeviceName:
+		label = tr(c, "devices.name")
+	case people.PasskeyName:
+		label = tr(c, "passkeys.name_field")
+	case people.OrganisationName:
+		label = tr(c, "org.name")
+	case people.ClientName:
+		label = tr(c, "org.client")
+	case people.Region:
+		label = tr(c, "org.region")
+	default:
+		return ""
+	}
+	switch e.Problem {
+	case people.TextMissing:
+		return tr(c, "form.fill_in", "field", label)
+	case people.TextTooLong:
+		return tr(c, "form.too_long", "field", label, "max", e.Max)
+	}
+	return tr(c, "form.control_character", "field", label)
 }
 
 // passkeyProblemIn is the words of a refused passkey answer; "" for

@@ -57,10 +57,10 @@ func (s *Server) subscribePush(c echo.Context) error {
 	var sub push.Subscription
 	var device string
 	problem, err := readForm(c,
-		form.Text("endpoint", "The push service's address", &sub.Endpoint).Trim().Required().MaxChars(push.MaxEndpointLen),
-		form.Text("p256dh", "The device's key", &sub.P256dh).Trim().Required().MaxChars(200),
-		form.Text("auth", "The device's secret", &sub.Auth).Trim().Required().MaxChars(200),
-		form.Text("device", "Name of this device", &device).Trim().MaxChars(domain.MaxDeviceName))
+		form.Text("endpoint", tr(c, "form.push_endpoint"), &sub.Endpoint).Trim().Required().MaxChars(push.MaxEndpointLen),
+		form.Text("p256dh", tr(c, "form.push_key"), &sub.P256dh).Trim().Required().MaxChars(200),
+		form.Text("auth", tr(c, "form.push_secret"), &sub.Auth).Trim().Required().MaxChars(200),
+		form.Text("device", tr(c, "me.push_device_name"), &device).Trim().MaxChars(domain.MaxDeviceName))
 	if err != nil {
 		return err
 	}

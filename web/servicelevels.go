@@ -78,7 +78,7 @@ func (s *Server) saveServiceLevels(c echo.Context) error {
 	words, err := s.dash.SaveServiceLevel(c.Request().Context(), ss.Account, s.scopeOf(c), f)
 	var refused *dashboard.FieldProblem
 	if errors.As(err, &refused) {
-		return refuse(refused.Field, refused.Msg)
+		return refuse(refused.Field, levelProblemIn(c, refused))
 	}
 	var forbidden *domain.ForbiddenError
 	if errors.As(err, &forbidden) {
@@ -144,7 +144,7 @@ func (s *Server) saveBuildingServiceLevel(c echo.Context) error {
 	b, words, err := s.dash.SaveBuildingServiceLevel(ctx, ss.Account, sc, id, f)
 	var refused *dashboard.FieldProblem
 	if errors.As(err, &refused) {
-		return refuse(refused.Field, refused.Msg)
+		return refuse(refused.Field, levelProblemIn(c, refused))
 	}
 	if err != nil {
 		return err

@@ -83,7 +83,10 @@ type ServiceLevelForm struct {
 // FieldProblem says why a field of a form was refused, in words.
 type FieldProblem struct {
 	Field string // "week", "holidays", "zone", "claim_<type>" or "resolve_<type>"
-	Msg   string
+	Msg   string // in English
+	// Err is the *servicelevel.Error refused, whose Code and Args a page
+	// says in its own language.
+	Err error
 }
 
 func (p *FieldProblem) Error() string { return p.Msg }
@@ -179,7 +182,7 @@ func problem(field string, err error) error {
 	if !errors.Is(err, servicelevel.ErrInvalid) {
 		return err
 	}
-	return &FieldProblem{Field: field, Msg: err.Error()}
+	return &FieldProblem{Field: field, Msg: err.Error(), Err: err}
 }
 
 // SaveServiceLevel checks the account's own service level as typed

@@ -175,7 +175,7 @@ func (n *Notifier) check(l *i18n.Localizer, account string, page rules.Account) 
 	if err := merged.Validate(); err != nil {
 		var re *rules.Error
 		if errors.As(err, &re) {
-			return &SettingsError{re.Error()}
+			return &SettingsError{re.ErrorIn(l)}
 		}
 		return &SettingsError{err.Error()}
 	}

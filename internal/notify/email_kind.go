@@ -113,20 +113,24 @@ func (s EmailSettings) LogValue() slog.Value { return slog.StringValue(s.String(
 func (s EmailSettings) Validate() error {
 	switch n := len(s.To); {
 	case n == 0:
-		return fieldError("to", `"to" lists no address; list 1 to %d`, MaxRecipients)
+		return fieldErrorIn("to", func(l *i18n.Localizer) string { return l.T("rules.email_to_none", "max", MaxRecipients) })
 	case n > MaxRecipients:
-		return fieldError(fmt.Sprintf("to[%d]", MaxRecipients), `"to" lists %d addresses; it may list at most %d`, n, MaxRecipients)
+		return fieldErrorIn(fmt.Sprintf("to[%d]", MaxRecipients), func(l *i18n.Localizer) string {
+			return l.T("rules.email_to_many", "n", n, "max", MaxRecipients)
+		})
 	}
 	seen := make(map[string]int, len(s.To))
 	for i, to := range s.To {
 		field := fmt.Sprintf("to[%d]", i)
 		addr, err := mail.ParseAddress(to)
 		if err != nil || strings.ContainsAny(to, "\r\n") {
-			return fieldError(field, `%s is not an e-mail address such as facilities@example.com or "Facilities <facilities@example.com>"`, quote(to))
+			value := quote(to)
+			return fieldErrorIn(field, func(l *i18n.Localizer) string { return l.T("rules.email_to_invalid", "value", value) })
 		}
 		key := strings.ToLower(addr.Address)
 		if j, dup := seen[key]; dup {
-			return fieldError(field, `the address %s is also to[%d]; list each address once`, quote(addr.Address), j)
+			value := quote(addr.Address)
+			return fieldErrorIn(field, func(l *i18n.Localizer) string { return l.T("rules.email_to_twice", "value", value, "index", j) })
 		}
 		seen[key] = i
 	}
@@ -232,7 +236,7 @@ func readEmailForm(form url.Values) (ChannelSettings, error) {
 	if port != "" {
 		var err error
 		if n, err = strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-			return s, &FieldError{Field: "smtp_port", Msg: "Port: write a whole number from 1 to 65535, or leave it empty."}
+			return s, fieldErrorIn("smtp_port", func(l *i18n.Localizer) string { return l.T("rules.smtp_port") })
 		}
 	}
 	s.SMTP = &SMTPSettings{Host: host, Port: n, TLS: TLSMode(form.Get("smtp_tls")), User: user, Password: password, From: from}

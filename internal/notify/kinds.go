@@ -156,14 +156,31 @@ type FieldError struct {
 	// file for Validate and ReadFile ("to[1]"), the form's field for
 	// ReadForm ("smtp_port"); "" for the settings as a whole.
 	Field string
-	Msg   string
+	Msg   string // in English: the words of the notifications file and the log
+
+	words func(*i18n.Localizer) string // Msg in a language; nil when said in English only
 }
 
 func (e *FieldError) Error() string { return e.Msg }
 
-// fieldError returns the error of a field.
+// MsgIn is what to change in l's language, for a page: Msg for a problem
+// said in English only.
+func (e *FieldError) MsgIn(l *i18n.Localizer) string {
+	if e.words == nil {
+		return e.Msg
+	}
+	return e.words(l)
+}
+
+// fieldError returns the error of a field, in English only.
 func fieldError(field, format string, args ...any) *FieldError {
 	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// fieldErrorIn returns the error of a field, in the words of a language:
+// one a page can show.
+func fieldErrorIn(field string, words func(l *i18n.Localizer) string) *FieldError {
+	return &FieldError{Field: field, Msg: words(i18n.For(i18n.Default)), words: words}
 }
 
 // FormFieldOf returns the form's field, and its label, that shows the

@@ -111,13 +111,14 @@ func (s WebhookSettings) Validate() error {
 	const field = "url"
 	switch u, err := url.Parse(s.URL); {
 	case s.URL == "":
-		return fieldError(field, `needs a "url", the address to post to`)
+		return fieldErrorIn(field, func(l *i18n.Localizer) string { return l.T("rules.url_missing") })
 	case len(s.URL) > MaxURLLen:
-		return fieldError(field, `"url" is %d bytes long; it may be at most %d`, len(s.URL), MaxURLLen)
+		n := len(s.URL)
+		return fieldErrorIn(field, func(l *i18n.Localizer) string { return l.T("rules.url_too_long", "n", n, "max", MaxURLLen) })
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Opaque != "" || u.Hostname() == "":
-		return fieldError(field, `"url" is not an absolute http or https URL, such as https://hooks.example.com/washboard`)
+		return fieldErrorIn(field, func(l *i18n.Localizer) string { return l.T("rules.url_not_absolute") })
 	case u.User != nil:
-		return fieldError(field, `"url" holds a user name or password before the host; sign deliveries with a "secret" instead`)
+		return fieldErrorIn(field, func(l *i18n.Localizer) string { return l.T("rules.url_user") })
 	}
 	if _, err := ParseFormat(string(s.Format)); err != nil {
 		return fieldError("format", `"format" must be one of %s, not %s`, formatNames(), quote(string(s.Format)))
@@ -202,7 +203,7 @@ func readWebhookForm(form url.Values) (ChannelSettings, error) {
 	generate := form.Get("generate_secret") != ""
 	switch pasted := strings.TrimSpace(form.Get("secret")); {
 	case pasted != "" && generate:
-		return s, &FieldError{Field: "secret", Msg: "Signing secret: paste one, or tick the box for Washboard to make one, not both."}
+		return s, fieldErrorIn("secret", func(l *i18n.Localizer) string { return l.T("rules.secret_both") })
 	case pasted != "":
 		secret, err := webhook.ParseSecret(pasted)
 		if err != nil {

@@ -21,9 +21,9 @@ import (
 func MayBeOnAlert(m domain.Member, b domain.Building) error {
 	switch {
 	case !AtLeast(m.Membership, domain.Staff):
-		return problem("%s is a viewer, and viewers are not put on alerts: choose someone who is staff or above.", m.Name)
+		return &ClaimantError{Name: m.Name, Viewer: true}
 	case !SeesBuilding(m.Membership, b.ID):
-		return problem("%s's role is limited to other buildings than %s, where this alert is: choose someone who sees it.", m.Name, buildingName(b))
+		return &ClaimantError{Name: m.Name, Building: buildingName(b)}
 	}
 	return nil
 }
@@ -78,11 +78,11 @@ func (s *Service) Claimants(ctx context.Context, account string, b domain.Buildi
 // the same for a person of another account as for an id of no one.
 func (s *Service) Claimant(ctx context.Context, account, personID string, b domain.Building) (domain.Member, error) {
 	if personID == "" {
-		return domain.Member{}, problem("Choose who is on it, from the list of the account's people.")
+		return domain.Member{}, ErrChooseClaimant
 	}
 	m, err := s.Member(ctx, account, personID)
 	if errors.Is(err, domain.ErrNotFound) {
-		return m, problem("The person chosen is not one of this account's people: choose someone from the list.")
+		return m, ErrNotAMember
 	}
 	if err != nil {
 		return m, err

@@ -19,7 +19,7 @@ var ErrDeviceRevoked = domain.ErrEnrolmentRevoked
 // keeps at most MaxDevices, revoked ones until they are removed.
 func (s *Service) Enrol(ctx context.Context, actor domain.Member, personID, name string) (domain.EnrolledDevice, string, error) {
 	var d domain.EnrolledDevice
-	name, err := checkText("device's name", name, domain.MaxDeviceName, true)
+	name, err := checkText(DeviceName, name, domain.MaxDeviceName, true)
 	if err != nil {
 		return d, "", err
 	}

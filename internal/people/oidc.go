@@ -35,11 +35,11 @@ type OIDCSignIn struct {
 // the identity to them; an address that is another's is not taken.
 func (s *Service) SignInOIDC(ctx context.Context, c Claims, mappings []GroupMapping) (OIDCSignIn, error) {
 	var out OIDCSignIn
-	issuer, err := checkText("issuer", c.Issuer, maxIdentityField, true)
+	issuer, err := checkText(Issuer, c.Issuer, maxIdentityField, true)
 	if err != nil {
 		return out, err
 	}
-	subject, err := checkText("subject", c.Subject, maxIdentityField, true)
+	subject, err := checkText(Subject, c.Subject, maxIdentityField, true)
 	if err != nil {
 		return out, err
 	}

@@ -192,7 +192,7 @@ func (s *Service) PortfolioOf(ctx context.Context, personID string) (Portfolio, 
 // become the organisation's owner, and the account its first.
 func (s *Service) CreateOrganisation(ctx context.Context, actor domain.Member, name string) (domain.Organisation, error) {
 	var o domain.Organisation
-	n, err := checkText("name for the organisation", name, domain.MaxOrganisationName, true)
+	n, err := checkText(OrganisationName, name, domain.MaxOrganisationName, true)
 	if err != nil {
 		return o, err
 	}
@@ -268,10 +268,10 @@ func (s *Service) LabelAccount(ctx context.Context, personID, account, client, r
 	if !g.Covers(account) {
 		return ErrOrgAccountNotCovered
 	}
-	if client, err = checkText("client's name", client, domain.MaxClientName, false); err != nil {
+	if client, err = checkText(ClientName, client, domain.MaxClientName, false); err != nil {
 		return err
 	}
-	if region, err = checkText("region", region, domain.MaxRegion, false); err != nil {
+	if region, err = checkText(Region, region, domain.MaxRegion, false); err != nil {
 		return err
 	}
 	return s.store.UpdateOrganisationAccount(ctx, domain.OrganisationAccount{Organisation: g.Organisation, Account: account, Client: client, Region: region})
@@ -421,11 +421,11 @@ func (s *Service) checkOrganisationAccounts(ctx context.Context, g domain.Organi
 func mayGrantInOrganisation(maker domain.OrganisationMember, r domain.Role, accounts []string) error {
 	switch {
 	case r < domain.Viewer || r > domain.Owner:
-		return forbidden("Choose a role: viewer, staff, supervisor, admin or owner.")
+		return ErrChooseRole
 	case r == domain.Owner && maker.Role != domain.Owner:
 		return ErrOrgOwnerMakesOwner
 	case r > maker.Role:
-		return forbidden("You cannot give a role above your own (%s).", maker.Role)
+		return &RoleAboveError{Own: maker.Role}
 	case !accountsWithin(maker, accounts):
 		return ErrOrgGrantAccountsBeyond
 	}

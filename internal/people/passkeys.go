@@ -31,7 +31,7 @@ func (s *Service) AddPasskey(ctx context.Context, person domain.Person, k NewPas
 	if err := checkCredential(k.CredentialID, k.Credential); err != nil {
 		return p, err
 	}
-	name, err := checkText("passkey's name", k.Name, domain.MaxPasskeyName, false)
+	name, err := checkText(PasskeyName, k.Name, domain.MaxPasskeyName, false)
 	if err != nil {
 		return p, err
 	}
@@ -95,7 +95,7 @@ func (s *Service) UsePasskey(ctx context.Context, credentialID, credential []byt
 
 // RenamePasskey renames one of a person's passkeys.
 func (s *Service) RenamePasskey(ctx context.Context, personID string, credentialID []byte, name string) error {
-	name, err := checkText("passkey's name", name, domain.MaxPasskeyName, true)
+	name, err := checkText(PasskeyName, name, domain.MaxPasskeyName, true)
 	if err != nil {
 		return err
 	}

@@ -61,11 +61,11 @@ func MayGrant(maker domain.Membership, r domain.Role, buildings []string) error 
 	case !AtLeast(maker, domain.Admin):
 		return forbidden("Only admins and owners can invite people or change their roles.")
 	case r < domain.Viewer || r > domain.Owner:
-		return forbidden("Choose a role: viewer, staff, supervisor, admin or owner.")
+		return ErrChooseRole
 	case r == domain.Owner && maker.Role != domain.Owner:
 		return ErrOwnerMakesOwner
 	case r > maker.Role:
-		return forbidden("You cannot give a role above your own (%s).", maker.Role)
+		return &RoleAboveError{Own: maker.Role}
 	case !within(maker, buildings) && len(buildings) == 0:
 		return ErrChooseBuildings
 	case !within(maker, buildings):
@@ -168,21 +168,21 @@ const (
 // character and at most domain.MaxPersonName, without control characters;
 // an error in words otherwise.
 func CheckName(name string) (string, error) {
-	return checkText("name", name, domain.MaxPersonName, true)
+	return checkText(PersonName, name, domain.MaxPersonName, true)
 }
 
 // checkText trims s and checks its length and characters; what names the
 // field in the error.
-func checkText(what, s string, max int, required bool) (string, error) {
+func checkText(what Text, s string, max int, required bool) (string, error) {
 	s = strings.TrimSpace(s)
 	switch n := len([]rune(s)); {
 	case n == 0 && required:
-		return "", problem("Enter a %s.", what)
+		return "", &TextError{What: what, Problem: TextMissing}
 	case n > max:
-		return "", problem("The %s is %d characters long: it can be at most %d.", what, n, max)
+		return "", &TextError{What: what, Problem: TextTooLong, Len: n, Max: max}
 	}
 	if strings.ContainsFunc(s, unicode.IsControl) {
-		return "", problem("The %s contains a character it cannot have (a line break or a control character).", what)
+		return "", &TextError{What: what, Problem: TextControl}
 	}
 	return s, nil
 }
@@ -195,7 +195,7 @@ func CheckEmail(email string) (string, error) {
 		return "", nil
 	}
 	if len(email) > domain.MaxEmail {
-		return "", problem("The e-mail address is %d characters long: it can be at most %d.", len(email), domain.MaxEmail)
+		return "", &EmailTooLongError{Len: len(email)}
 	}
 	a, err := mail.ParseAddress(email)
 	if err != nil || a.Address != email || !strings.Contains(email, "@") {

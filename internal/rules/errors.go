@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"washboard/internal/i18n"
 )
 
 // Error is a problem with a notifications file, or with an account, a
@@ -27,10 +29,12 @@ type Error struct {
 	// it: "when", "quiet_hours.from", "channels[1]", "email.to[0]". Empty
 	// when the element as a whole is at fault.
 	Field string
-	// Msg says what is wrong, naming the field.
+	// Msg says what is wrong, naming the field, in English: the words of
+	// the file's errors and the log.
 	Msg string
 
 	steps []step
+	words func(*i18n.Localizer) string // Msg in a language; nil when said in English only
 }
 
 // step is one element on the way to the element at fault: the list it is
@@ -56,9 +60,33 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// problem returns the error of a field of the value being checked.
+// MsgIn is what is wrong in l's language, for a page: Msg for a problem
+// only a notifications file can have, said in English only.
+func (e *Error) MsgIn(l *i18n.Localizer) string {
+	if e.words == nil {
+		return e.Msg
+	}
+	return redactSecrets(e.words(l))
+}
+
+// ErrorIn is the problem in one line, as Error, what is wrong said in l's
+// language; where it is stays in the file's terms.
+func (e *Error) ErrorIn(l *i18n.Localizer) string {
+	in := *e
+	in.Msg = e.MsgIn(l)
+	return in.Error()
+}
+
+// problem returns the error of a field of the value being checked, in
+// English only: a problem only a notifications file can have.
 func problem(field, format string, args ...any) *Error {
 	return &Error{Field: redactSecrets(field), Msg: redactSecrets(fmt.Sprintf(format, args...))}
+}
+
+// problemIn returns the error of a field of the value being checked, in
+// the words of a language: one a page can show.
+func problemIn(field string, words func(l *i18n.Localizer) string) *Error {
+	return &Error{Field: redactSecrets(field), Msg: redactSecrets(words(i18n.For(i18n.Default))), words: words}
 }
 
 // within places e, an error of an element, in the list of its parent at

@@ -75,8 +75,10 @@ func (a Account) check() *Error {
 			return e.within("channels", i, c.Name)
 		}
 		if j, dup := channels[c.Name]; dup {
-			return problem("name", "another channel, channels[%d], is also named %s; names must differ among an account's channels", j, quote(c.Name)).
-				within("channels", i, c.Name)
+			name := quote(c.Name)
+			return problemIn("name", func(l *i18n.Localizer) string {
+				return l.T("rules.channel_twice", "index", j, "name", name)
+			}).within("channels", i, c.Name)
 		}
 		channels[c.Name] = i
 	}
@@ -86,25 +88,27 @@ func (a Account) check() *Error {
 			return e.within("rules", i, r.Name)
 		}
 		if j, dup := rules[r.Name]; dup {
-			return problem("name", "another rule, rules[%d], is also named %s; names must differ among an account's rules", j, quote(r.Name)).
-				within("rules", i, r.Name)
+			name := quote(r.Name)
+			return problemIn("name", func(l *i18n.Localizer) string {
+				return l.T("rules.rule_twice", "index", j, "name", name)
+			}).within("rules", i, r.Name)
 		}
 		rules[r.Name] = i
 		for k, name := range r.Channels {
 			if _, ok := channels[name]; !ok {
-				return problem(fmt.Sprintf("channels[%d]", k), "names the channel %s, which is not among the account's channels%s", quote(name), channelList(a.Channels)).
-					within("rules", i, r.Name)
+				return unknownChannel(k, name, a.Channels).within("rules", i, r.Name)
 			}
 		}
 	}
 	return nil
 }
 
-// channelList names the account's channels for an error, after a rule
-// named one it does not have.
-func channelList(cs []Channel) string {
+// unknownChannel is the error of a rule's channels[k], the channel name
+// the account does not have, naming those it has (cs).
+func unknownChannel(k int, name string, cs []Channel) *Error {
+	field, name := fmt.Sprintf("channels[%d]", k), quote(name)
 	if len(cs) == 0 {
-		return "; the account has none"
+		return problemIn(field, func(l *i18n.Localizer) string { return l.T("rules.channel_unknown_none", "name", name) })
 	}
 	names := make([]string, 0, min(len(cs), 10))
 	for _, c := range cs[:min(len(cs), 10)] {
@@ -113,7 +117,8 @@ func channelList(cs []Channel) string {
 	if len(cs) > 10 {
 		names = append(names, "…")
 	}
-	return " (" + strings.Join(names, ", ") + ")"
+	list := strings.Join(names, ", ")
+	return problemIn(field, func(l *i18n.Localizer) string { return l.T("rules.channel_unknown", "name", name, "channels", list) })
 }
 
 // Validate reports the first problem of the channel as an *Error.
@@ -140,10 +145,13 @@ func (c Channel) check() *Error {
 	}
 	field := c.Settings.Kind()
 	var fe *notify.FieldError
-	if errors.As(err, &fe) && fe.Field != "" {
+	if !errors.As(err, &fe) {
+		return problem(field, "%s", err.Error())
+	}
+	if fe.Field != "" {
 		field += "." + fe.Field
 	}
-	return problem(field, "%s", err.Error())
+	return problemIn(field, fe.MsgIn)
 }
 
 // kindChoice names the kinds of channel as a choice: `"email" or
@@ -173,10 +181,11 @@ func (r Rule) check() *Error {
 		return e
 	}
 	if r.When == "" {
-		return problem("when", `needs "when", one of %s`, kindNames())
+		return problemIn("when", func(l *i18n.Localizer) string { return l.T("rules.when_missing", "kinds", kindNames()) })
 	}
 	if !slices.Contains(notify.Kinds, r.When) {
-		return problem("when", `"when" must be one of %s, not %s`, kindNames(), quote(string(r.When)))
+		value := quote(string(r.When))
+		return problemIn("when", func(l *i18n.Localizer) string { return l.T("rules.when_unknown", "kinds", kindNames(), "value", value) })
 	}
 	if e := r.checkAlertTypes(); e != nil {
 		return e
@@ -184,13 +193,8 @@ func (r Rule) check() *Error {
 	if r.FloorID != "" && r.BuildingID == "" {
 		return problem("floor_id", `"floor_id" needs "building_id", the building the floor is in`)
 	}
-	switch {
-	case waitsForCondition(r.When) && r.AfterMinutes == 0:
-		return problem("after_minutes", `%s needs "after_minutes", how long the condition must last before it notifies: 1 to %d (a week)`, r.When, MaxAfterMinutes)
-	case waitsForCondition(r.When) && (r.AfterMinutes < 1 || r.AfterMinutes > MaxAfterMinutes):
-		return problem("after_minutes", `"after_minutes" must be from 1 to %d (a week), not %d`, MaxAfterMinutes, r.AfterMinutes)
-	case !waitsForCondition(r.When) && r.AfterMinutes != 0:
-		return problem("after_minutes", `"after_minutes" applies only to %s and %s; leave it out for %s`, notify.AlertUnclaimed, notify.DeviceOffline, r.When)
+	if e := r.checkAfter(); e != nil {
+		return e
 	}
 	if r.QuietHours != nil {
 		if e := r.QuietHours.check(); e != nil {
@@ -198,26 +202,55 @@ func (r Rule) check() *Error {
 		}
 	}
 	if d := r.DigestMinutes; d != 0 && (d < MinDigestMinutes || d > MaxDigestMinutes) {
-		return problem("digest_minutes", `"digest_minutes" must be 0 (no digest) or from %d to %d (a day), not %d`, MinDigestMinutes, MaxDigestMinutes, d)
+		return problemIn("digest_minutes", func(l *i18n.Localizer) string {
+			return l.T("rules.digest_range", "min", MinDigestMinutes, "max", MaxDigestMinutes, "value", d)
+		})
 	}
 	switch n := len(r.Channels); {
 	case n == 0:
-		return problem("channels", `names no channel in "channels"; name 1 to %d of the account's channels`, MaxRuleChannels)
+		return problemIn("channels", func(l *i18n.Localizer) string { return l.T("rules.channels_none", "max", MaxRuleChannels) })
 	case n > MaxRuleChannels:
-		return problem(fmt.Sprintf("channels[%d]", MaxRuleChannels), `names %d channels; a rule may name at most %d`, n, MaxRuleChannels)
+		return problemIn(fmt.Sprintf("channels[%d]", MaxRuleChannels), func(l *i18n.Localizer) string {
+			return l.T("rules.channels_too_many", "n", n, "max", MaxRuleChannels)
+		})
 	}
 	for i, name := range r.Channels {
 		if j := slices.Index(r.Channels[:i], name); j >= 0 {
-			return problem(fmt.Sprintf("channels[%d]", i), `names the channel %s twice, also as channels[%d]`, quote(name), j)
+			name := quote(name)
+			return problemIn(fmt.Sprintf("channels[%d]", i), func(l *i18n.Localizer) string {
+				return l.T("rules.channel_listed_twice", "name", name, "index", j)
+			})
 		}
+	}
+	return nil
+}
+
+// checkAfter checks how long the rule's condition must last: only for a
+// condition that waits, and then from a minute to a week.
+func (r Rule) checkAfter() *Error {
+	switch after := r.AfterMinutes; {
+	case waitsForCondition(r.When) && after == 0:
+		return problemIn("after_minutes", func(l *i18n.Localizer) string {
+			return l.T("rules.after_missing", "when", r.When, "max", MaxAfterMinutes)
+		})
+	case waitsForCondition(r.When) && (after < 1 || after > MaxAfterMinutes):
+		return problemIn("after_minutes", func(l *i18n.Localizer) string {
+			return l.T("rules.after_range", "max", MaxAfterMinutes, "value", after)
+		})
+	case !waitsForCondition(r.When) && after != 0:
+		return problemIn("after_minutes", func(l *i18n.Localizer) string {
+			return l.T("rules.after_only", "unclaimed", notify.AlertUnclaimed, "offline", notify.DeviceOffline, "when", r.When)
+		})
 	}
 	return nil
 }
 
 func (r Rule) checkAlertTypes() *Error {
 	if len(r.AlertTypes) > 0 && !isAlertKind(r.When) {
-		return problem("alert_types", `"alert_types" apply only to %s, %s, %s and %s; leave it out for %s`,
-			notify.AlertOpened, notify.AlertOverdue, notify.AlertUnclaimed, notify.AlertAtRisk, r.When)
+		return problemIn("alert_types", func(l *i18n.Localizer) string {
+			return l.T("rules.alert_types_only", "opened", notify.AlertOpened, "overdue", notify.AlertOverdue,
+				"unclaimed", notify.AlertUnclaimed, "at_risk", notify.AlertAtRisk, "when", r.When)
+		})
 	}
 	for i, t := range r.AlertTypes {
 		field := fmt.Sprintf("alert_types[%d]", i)
@@ -225,7 +258,10 @@ func (r Rule) checkAlertTypes() *Error {
 			return problem(field, `%s is not an alert type; the types are %s`, quote(string(t)), alertTypeList())
 		}
 		if j := slices.Index(r.AlertTypes[:i], t); j >= 0 {
-			return problem(field, `lists the alert type %s twice, also as alert_types[%d]`, quote(string(t)), j)
+			value := quote(string(t))
+			return problemIn(field, func(l *i18n.Localizer) string {
+				return l.T("rules.alert_type_twice", "type", value, "index", j)
+			})
 		}
 	}
 	return nil
@@ -239,10 +275,14 @@ func (q QuietHours) check() *Error {
 	case q.To < 0 || q.To >= day:
 		return problem("quiet_hours.to", `"to" must be a time of day from 00:00 to 23:59`)
 	case q.From == q.To:
-		return problem("quiet_hours.to", `"from" and "to" are both %s; quiet hours end at a different time than they begin`, FormatTimeOfDay(q.From))
+		at := FormatTimeOfDay(q.From)
+		return problemIn("quiet_hours.to", func(l *i18n.Localizer) string { return l.T("rules.quiet_same", "time", at) })
 	}
 	if q.During != "" && q.During != QuietHold && q.During != QuietDrop {
-		return problem("quiet_hours.during", `"during" must be %s or %s, not %s`, QuietHold, QuietDrop, quote(string(q.During)))
+		value := quote(string(q.During))
+		return problemIn("quiet_hours.during", func(l *i18n.Localizer) string {
+			return l.T("rules.quiet_during", "hold", QuietHold, "drop", QuietDrop, "value", value)
+		})
 	}
 	return nil
 }
@@ -251,13 +291,13 @@ func (q QuietHours) check() *Error {
 func checkName(name string) *Error {
 	switch n := utf8.RuneCountInString(name); {
 	case strings.TrimSpace(name) == "":
-		return problem("name", `needs a "name", 1 to %d characters`, MaxNameLen)
+		return problemIn("name", func(l *i18n.Localizer) string { return l.T("rules.name_missing", "max", MaxNameLen) })
 	case n > MaxNameLen:
-		return problem("name", `"name" is %d characters long; it may be at most %d`, n, MaxNameLen)
+		return problemIn("name", func(l *i18n.Localizer) string { return l.T("rules.name_too_long", "n", n, "max", MaxNameLen) })
 	case !utf8.ValidString(name) || strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return problem("name", `"name" holds a control character, such as a line break, or is not valid UTF-8`)
+		return problemIn("name", func(l *i18n.Localizer) string { return l.T("rules.name_control") })
 	case strings.TrimSpace(name) != name:
-		return problem("name", `"name" begins or ends with a space`)
+		return problemIn("name", func(l *i18n.Localizer) string { return l.T("rules.name_spaces") })
 	}
 	return nil
 }

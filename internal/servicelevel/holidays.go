@@ -53,19 +53,19 @@ func (d Date) compare(o Date) int {
 // once.
 func ParseHolidays(text string) ([]Date, error) {
 	if len(text) > maxHolidaysText {
-		return nil, invalid("The holidays are %d characters long; write them in at most %d.", len(text), maxHolidaysText)
+		return nil, invalid(HolidaysTooLong, "The holidays are %d characters long; write them in at most %d.", len(text), maxHolidaysText)
 	}
 	fields := strings.FieldsFunc(text, func(r rune) bool {
 		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '\n' || r == '\r'
 	})
 	if len(fields) > MaxHolidays {
-		return nil, invalid("%d holidays are too many: give at most %d.", len(fields), MaxHolidays)
+		return nil, invalid(TooManyHolidays, "%d holidays are too many: give at most %d.", len(fields), MaxHolidays)
 	}
 	out := make([]Date, 0, len(fields))
 	for _, f := range fields {
 		t, err := time.Parse(time.DateOnly, f)
 		if err != nil {
-			return nil, invalid("%q is not a date: write each holiday as YYYY-MM-DD, such as 2026-12-25.", f)
+			return nil, invalid(NotADate, "%q is not a date: write each holiday as YYYY-MM-DD, such as 2026-12-25.", f)
 		}
 		out = append(out, DateOf(t))
 	}

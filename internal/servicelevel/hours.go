@@ -41,10 +41,10 @@ type Hours struct {
 // NewHours is a week of opening times, with holidays, in a zone.
 func NewHours(week Week, holidays []Date, zone *time.Location) (Hours, error) {
 	if zone == nil {
-		return Hours{}, invalid("The service hours have no time zone: give one, such as Europe/Berlin.")
+		return Hours{}, invalid("", "The service hours have no time zone: give one, such as Europe/Berlin.")
 	}
 	if len(holidays) > MaxHolidays {
-		return Hours{}, invalid("%d holidays are too many: give at most %d.", len(holidays), MaxHolidays)
+		return Hours{}, invalid("", "%d holidays are too many: give at most %d.", len(holidays), MaxHolidays)
 	}
 	hs := slices.Clone(holidays)
 	slices.SortFunc(hs, Date.compare)
@@ -80,14 +80,14 @@ func ParseHours(week, holidays, zone string) (Hours, error) {
 func ParseZone(name string) (*time.Location, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || name == "Local" {
-		return nil, invalid("The service hours have no time zone: give one, such as Europe/Berlin.")
+		return nil, invalid(NoZone, "The service hours have no time zone: give one, such as Europe/Berlin.")
 	}
 	if len(name) > 64 {
-		return nil, invalid("%.64q… is not a time zone: give an IANA name, such as Europe/Berlin.", name)
+		return nil, invalid(ZoneTooLong, "%.64q… is not a time zone: give an IANA name, such as Europe/Berlin.", name)
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
-		return nil, invalid("%q is not a time zone: give an IANA name, such as Europe/Berlin or America/New_York.", name)
+		return nil, invalid(NotAZone, "%q is not a time zone: give an IANA name, such as Europe/Berlin or America/New_York.", name)
 	}
 	return loc, nil
 }
@@ -230,7 +230,7 @@ func (h Hours) Deadline(from time.Time, d time.Duration) (time.Time, error) {
 	from = from.Round(0)
 	switch {
 	case d < 0:
-		return time.Time{}, invalid("A service time of %s is negative.", words(d))
+		return time.Time{}, invalid("", "A service time of %s is negative.", words(d))
 	case d == 0:
 		return from, nil
 	}

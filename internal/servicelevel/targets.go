@@ -33,11 +33,11 @@ func NewTargets(by map[domain.AlertType]Target) (Targets, error) {
 	for _, typ := range sortedTypes(by) {
 		t := by[typ]
 		if !typ.Known() {
-			return Targets{}, invalid("%q is not an alert type: give one of %s.", string(typ), knownTypes())
+			return Targets{}, invalid("", "%q is not an alert type: give one of %s.", string(typ), knownTypes())
 		}
 		name := typ.Label()
 		if t.Claim == 0 && t.Resolve == 0 {
-			return Targets{}, invalid("%s has neither a time to claim nor a time to resolve: give one, or no target for the type.", name)
+			return Targets{}, invalid("", "%s has neither a time to claim nor a time to resolve: give one, or no target for the type.", name)
 		}
 		if err := checkTarget(name, "time to claim", t.Claim); err != nil {
 			return Targets{}, err
@@ -46,7 +46,7 @@ func NewTargets(by map[domain.AlertType]Target) (Targets, error) {
 			return Targets{}, err
 		}
 		if t.Claim > 0 && t.Resolve > 0 && t.Resolve < t.Claim {
-			return Targets{}, invalid("%s: the time to resolve (%s) is shorter than the time to claim (%s); an alert is claimed before it is resolved, so give a time to resolve at least as long.", name, words(t.Resolve), words(t.Claim))
+			return Targets{}, invalid(ResolveShorter, "%s: the time to resolve (%s) is shorter than the time to claim (%s); an alert is claimed before it is resolved, so give a time to resolve at least as long.", name, words(t.Resolve), words(t.Claim))
 		}
 		out.by[typ] = t
 	}
@@ -56,11 +56,11 @@ func NewTargets(by map[domain.AlertType]Target) (Targets, error) {
 func checkTarget(name, what string, d time.Duration) error {
 	switch {
 	case d < 0:
-		return invalid("%s: the %s is negative (%s); give a time after the alert opens, such as 15 min.", name, what, words(d))
+		return invalid("", "%s: the %s is negative (%s); give a time after the alert opens, such as 15 min.", name, what, words(d))
 	case d > MaxTarget:
-		return invalid("%s: the %s (%s) is longer than %s, the longest target.", name, what, words(d), words(MaxTarget))
+		return invalid("", "%s: the %s (%s) is longer than %s, the longest target.", name, what, words(d), words(MaxTarget))
 	case d%time.Minute != 0:
-		return invalid("%s: the %s (%s) is not a whole number of minutes.", name, what, d)
+		return invalid("", "%s: the %s (%s) is not a whole number of minutes.", name, what, d)
 	}
 	return nil
 }
@@ -75,10 +75,10 @@ func ParseTargetTime(text string) (time.Duration, error) {
 		return 0, nil
 	}
 	if strings.HasPrefix(text, "-") {
-		return 0, invalid("%q is negative: a target is a time after the alert opens, such as 15 min.", text)
+		return 0, invalid(TargetNegative, "%q is negative: a target is a time after the alert opens, such as 15 min.", text)
 	}
 	if len(text) > 20 {
-		return 0, invalid("%q is not a time: write minutes, such as 15, or hours and minutes, such as 1h30m.", text)
+		return 0, invalid(NotATime, "%q is not a time: write minutes, such as 15, or hours and minutes, such as 1h30m.", text)
 	}
 	var d time.Duration
 	if n := digits(text); n >= 0 {
@@ -88,25 +88,25 @@ func ParseTargetTime(text string) (time.Duration, error) {
 		if rest != "" {
 			more, err := time.ParseDuration(rest)
 			if err != nil || more < 0 {
-				return 0, invalid("%q is not a time: write minutes, such as 15, or hours and minutes, such as 1h30m.", text)
+				return 0, invalid(NotATime, "%q is not a time: write minutes, such as 15, or hours and minutes, such as 1h30m.", text)
 			}
 			d += more
 		}
 	} else {
 		var err error
 		if d, err = time.ParseDuration(text); err != nil {
-			return 0, invalid("%q is not a time: write minutes, such as 15, or hours and minutes, such as 1h30m.", text)
+			return 0, invalid(NotATime, "%q is not a time: write minutes, such as 15, or hours and minutes, such as 1h30m.", text)
 		}
 	}
 	switch {
 	case d < 0:
-		return 0, invalid("%q is negative: a target is a time after the alert opens, such as 15 min.", text)
+		return 0, invalid(TargetNegative, "%q is negative: a target is a time after the alert opens, such as 15 min.", text)
 	case d == 0:
-		return 0, invalid("%q is no time at all: a target must be longer than zero (leave it empty for no target).", text)
+		return 0, invalid(TargetZero, "%q is no time at all: a target must be longer than zero (leave it empty for no target).", text)
 	case d > MaxTarget:
-		return 0, invalid("%q is longer than %s, the longest target.", text, words(MaxTarget))
+		return 0, invalid(TargetTooLong, "%q is longer than %s, the longest target.", text, words(MaxTarget))
 	case d%time.Minute != 0:
-		return 0, invalid("%q is not a whole number of minutes.", text)
+		return 0, invalid(NotWholeMinutes, "%q is not a whole number of minutes.", text)
 	}
 	return d, nil
 }

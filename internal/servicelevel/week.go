@@ -118,7 +118,7 @@ func (w Week) String() string {
 // morning. The empty text, "always" and "24/7" mean always open.
 func ParseWeek(text string) (Week, error) {
 	if len(text) > MaxWeekText {
-		return Week{}, invalid("The service hours are %d characters long; write them in at most %d.", len(text), MaxWeekText)
+		return Week{}, invalid(WeekTooLong, "The service hours are %d characters long; write them in at most %d.", len(text), MaxWeekText)
 	}
 	switch strings.ToLower(strings.TrimSpace(text)) {
 	case "", "always", "always open", "24/7":
@@ -144,10 +144,10 @@ func ParseWeek(text string) (Week, error) {
 	}
 	for d := range w.days {
 		if closed[d] && len(w.days[d]) > 0 {
-			return Week{}, invalid("%s is both closed and open %s: say one or the other.", time.Weekday(d), w.days[d][0])
+			return Week{}, invalid(ClosedAndOpen, "%s is both closed and open %s: say one or the other.", time.Weekday(d), w.days[d][0])
 		}
 		if len(w.days[d]) > MaxIntervalsPerDay {
-			return Week{}, invalid("%s has %d opening intervals; a day may have at most %d.", time.Weekday(d), len(w.days[d]), MaxIntervalsPerDay)
+			return Week{}, invalid(TooManyIntervals, "%s has %d opening intervals; a day may have at most %d.", time.Weekday(d), len(w.days[d]), MaxIntervalsPerDay)
 		}
 		slices.SortFunc(w.days[d], func(a, b Interval) int { return int(a.From - b.From) })
 	}
@@ -155,7 +155,7 @@ func ParseWeek(text string) (Week, error) {
 		return Week{}, err
 	}
 	if w.openMinutes() == 0 {
-		return Week{}, invalid("The service hours %q are closed every day, so the clock would never run: give at least one opening time, or \"always\".", strings.TrimSpace(text))
+		return Week{}, invalid(ClosedEveryDay, "The service hours %q are closed every day, so the clock would never run: give at least one opening time, or \"always\".", strings.TrimSpace(text))
 	}
 	return w, nil
 }
@@ -172,10 +172,10 @@ func splitEntry(entry string) ([]time.Weekday, []Interval, error) {
 	}
 	dayPart = strings.TrimSuffix(strings.TrimSpace(dayPart), ":")
 	if dayPart == "" {
-		return nil, nil, invalid("%q gives times but no days: write the days first, as in \"Mon-Fri 06:00-22:00\".", entry)
+		return nil, nil, invalid(TimesNoDays, "%q gives times but no days: write the days first, as in \"Mon-Fri 06:00-22:00\".", entry)
 	}
 	if timePart == "" {
-		return nil, nil, invalid("%q gives days but no times: write the times after the days, as in \"Mon-Fri 06:00-22:00\", or \"closed\".", entry)
+		return nil, nil, invalid(DaysNoTimes, "%q gives days but no times: write the times after the days, as in \"Mon-Fri 06:00-22:00\", or \"closed\".", entry)
 	}
 	days, err := parseDays(dayPart)
 	if err != nil {
@@ -230,7 +230,7 @@ func parseDay(text string) (time.Weekday, error) {
 	if d, ok := dayNames[strings.ToLower(strings.TrimSuffix(text, "."))]; ok {
 		return d, nil
 	}
-	return 0, invalid("%q is not a day of the week: write Mon, Tue, Wed, Thu, Fri, Sat or Sun.", text)
+	return 0, invalid(NotADay, "%q is not a day of the week: write Mon, Tue, Wed, Thu, Fri, Sat or Sun.", text)
 }
 
 // parseInterval reads "06:00-22:00" (an en dash, and spaces around the
@@ -238,7 +238,7 @@ func parseDay(text string) (time.Weekday, error) {
 func parseInterval(text string) (Interval, error) {
 	from, to, ok := strings.Cut(strings.ReplaceAll(text, "–", "-"), "-")
 	if !ok {
-		return Interval{}, invalid("%q is not an opening time: write it from-to, as in 06:00-22:00.", text)
+		return Interval{}, invalid(NotAnInterval, "%q is not an opening time: write it from-to, as in 06:00-22:00.", text)
 	}
 	f, err := parseClock(strings.TrimSpace(from))
 	if err != nil {
@@ -250,9 +250,9 @@ func parseInterval(text string) (Interval, error) {
 	}
 	switch {
 	case f == minutesPerDay:
-		return Interval{}, invalid("%q starts at 24:00, the end of the day: start it at 00:00 of the next day.", text)
+		return Interval{}, invalid(StartsAt24, "%q starts at 24:00, the end of the day: start it at 00:00 of the next day.", text)
 	case f == t:
-		return Interval{}, invalid("%q starts and ends at %s, so it covers no time: for a whole day write 00:00-24:00.", text, f)
+		return Interval{}, invalid(CoversNoTime, "%q starts and ends at %s, so it covers no time: for a whole day write 00:00-24:00.", text, f)
 	case t == 0:
 		t = minutesPerDay // "22:00-00:00" ends at midnight: written 22:00-24:00
 	}
@@ -264,7 +264,7 @@ func parseClock(text string) (Clock, error) {
 	h, m, ok := strings.Cut(text, ":")
 	hour, minute := digits(h), digits(m)
 	if !ok || len(h) < 1 || len(h) > 2 || len(m) != 2 || hour < 0 || minute < 0 || minute > 59 || hour > 24 || hour == 24 && minute != 0 {
-		return 0, invalid("%q is not a time of day: write HH:MM, from 00:00 to 24:00.", text)
+		return 0, invalid(NotATimeOfDay, "%q is not a time of day: write HH:MM, from 00:00 to 24:00.", text)
 	}
 	return Clock(hour*60 + minute), nil
 }
@@ -312,7 +312,7 @@ func (w Week) checkOverlaps() error {
 	slices.SortFunc(spans, func(a, b weekSpan) int { return a.from - b.from })
 	for i := 1; i < len(spans); i++ {
 		if spans[i].from < spans[i-1].to {
-			return invalid("%s and %s overlap: give each time once.", spans[i-1].name, spans[i].name)
+			return invalid(Overlap, "%s and %s overlap: give each time once.", spans[i-1].name, spans[i].name)
 		}
 	}
 	return nil

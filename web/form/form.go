@@ -10,12 +10,12 @@
 //		form.Number("page_seconds", "Page interval", &in.PageSeconds).Required().Range(5, 300))
 //
 // A value that breaks a rule is refused in words built from the field's
-// label ("Page interval: write a whole number from 5 to 300."), or in the
-// words the field gives (Says, SaysFor), which may name the value.
+// label ("Page interval: write a whole number from 5 to 300."), in the
+// language of the localizer ReadIn is given (the page's), or in the words
+// the field gives (Says, SaysFor), which may name the value.
 package form
 
 import (
-	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -23,6 +23,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"washboard/internal/i18n"
 	"washboard/web/httpkit"
 )
 
@@ -122,15 +123,21 @@ func (f *Field) SaysFor(r Rule, words string) *Field {
 // span's start and end, any other field's value.
 func (f *Field) Typed(dst ...*string) *Field { f.typed = dst; return f }
 
-// Read puts the value of every field where it goes, and returns the first
-// field, in the order given, whose value breaks one of its rules; nil when
-// none does. The fields after it are read, not checked.
+// Read is ReadIn in English.
 func Read(values url.Values, fields ...*Field) *Problem {
+	return ReadIn(i18n.For(i18n.Default), values, fields...)
+}
+
+// ReadIn puts the value of every field where it goes, and returns the
+// first field, in the order given, whose value breaks one of its rules,
+// in loc's language; nil when none does. The fields after it are read,
+// not checked.
+func ReadIn(loc *i18n.Localizer, values url.Values, fields ...*Field) *Problem {
 	var problem *Problem
 	for _, f := range fields {
 		r, v := f.read(values, problem == nil)
 		if r != 0 && problem == nil {
-			problem = &Problem{Field: f.name, Label: f.label, Rule: r, Msg: f.words(r, v)}
+			problem = &Problem{Field: f.name, Label: f.label, Rule: r, Msg: f.words(loc, r, v)}
 		}
 	}
 	return problem
@@ -156,46 +163,50 @@ func (f *Field) checkText(v string) Rule {
 }
 
 // words says what to change: the field's own words for the rule, or else
-// the label and what the rule asks.
-func (f *Field) words(r Rule, value string) string {
+// the label and what the rule asks, in loc's language.
+func (f *Field) words(loc *i18n.Localizer, r Rule, value string) string {
 	w, ok := f.saysFor[r]
 	if !ok {
 		w = f.says
 	}
 	if w == "" {
 		first, size := utf8.DecodeRuneInString(f.label)
-		w = string(unicode.ToUpper(first)) + f.label[size:] + ": " + f.asks(r) + "."
+		return f.asks(loc, r, string(unicode.ToUpper(first))+f.label[size:])
 	}
 	return strings.Replace(w, "%q", strconv.Quote(httpkit.Clip(value)), 1)
 }
 
-// asks is what a rule asks, in words.
-func (f *Field) asks(r Rule) string {
+// asks is the field's label, then what a rule asks, in loc's language.
+// The bounds of a number are written as they are typed, without a
+// separator of thousands: "from 1 to 65535".
+func (f *Field) asks(loc *i18n.Localizer, r Rule, label string) string {
 	switch r {
 	case Missing:
 		if f.list {
-			return "choose at least one"
+			return loc.T("form.choose_one", "field", label)
 		}
-		return "fill it in"
+		return loc.T("form.fill_in", "field", label)
 	case TooLong:
-		return fmt.Sprintf("write at most %d characters", f.maxChars)
+		return loc.T("form.too_long", "field", label, "max", strconv.Itoa(f.maxChars))
 	case NotPrintable:
-		return "write only letters, digits, spaces and ASCII punctuation"
+		return loc.T("form.not_printable", "field", label)
 	case NotWholeNumber, OutOfRange:
-		w := "write a whole number"
-		if f.ranged {
-			w += fmt.Sprintf(" from %d to %d", f.min, f.max)
+		min, max := strconv.Itoa(f.min), strconv.Itoa(f.max)
+		switch {
+		case f.ranged && f.required:
+			return loc.T("form.number_range", "field", label, "min", min, "max", max)
+		case f.ranged:
+			return loc.T("form.number_range_or_empty", "field", label, "min", min, "max", max)
+		case f.required:
+			return loc.T("form.number", "field", label)
 		}
-		if !f.required {
-			w += ", or leave it empty"
-		}
-		return w
+		return loc.T("form.number_or_empty", "field", label)
 	case NotTimeOfDay:
-		return "write each time as HH:MM, from 00:00 to 23:59, such as 22:00"
+		return loc.T("form.time_of_day", "field", label)
 	case HalfSpan:
-		return "give both a start and an end, such as 22:00 until 06:00, or neither"
+		return loc.T("form.half_span", "field", label)
 	case NotOffered:
-		return "choose one of those the form offers"
+		return loc.T("form.not_offered", "field", label)
 	}
-	return "this cannot be used; write or choose another"
+	return loc.T("form.refused", "field", label)
 }

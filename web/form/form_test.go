@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"washboard/internal/i18n"
 )
 
 // TestEachRuleRefusesInTheLabelsWords: a value that breaks a rule is
@@ -98,5 +100,49 @@ func TestReadKeepsTheFormAsTyped(t *testing.T) {
 	}
 	if checked {
 		t.Error("the page's check was asked after a problem")
+	}
+}
+
+// TestProblemsSpeakTheReadersLanguage: a rule's problem is said in the
+// language of the localizer the form is read with, after the field's
+// label, with the bounds written as they are typed; a field's own words
+// stay its own.
+func TestProblemsSpeakTheReadersLanguage(t *testing.T) {
+	var text string
+	var n int
+	var list []string
+	from, to := -1, -1
+	fields := map[string]func() *Field{
+		"required":  func() *Field { return Text("name", "Name", &text).Trim().Required() },
+		"too long":  func() *Field { return Text("name", "Name", &text).MaxChars(3) },
+		"range":     func() *Field { return Number("port", "Port", &n).Range(1, 65535) },
+		"a list":    func() *Field { return List("health", "Zustand", &list).Required() },
+		"half span": func() *Field { return Span("quiet", "Ruhezeit", &from, &to) },
+		"own words": func() *Field { return Text("name", "Name", &text).Required().Says("Kein Name.") },
+	}
+	values := map[string]url.Values{
+		"required": {}, "too long": {"name": {"éééé"}}, "range": {"port": {"70000"}}, "a list": {},
+		"half span": {"quiet_from": {"22:00"}}, "own words": {},
+	}
+	tests := []struct{ lang, field, says string }{
+		{"de", "required", "Name: Bitte ausfüllen."},
+		{"de", "too long", "Name: höchstens 3 Zeichen."},
+		{"de", "range", "Port: Geben Sie eine ganze Zahl von 1 bis 65535 ein oder lassen Sie das Feld leer."},
+		{"de", "a list", "Zustand: Wählen Sie mindestens eines."},
+		{"de", "half span", "Ruhezeit: Geben Sie Beginn und Ende an, etwa 22:00 bis 06:00, oder keines von beiden."},
+		{"de", "own words", "Kein Name."},
+		{"es", "too long", "Name: escriba como máximo 3 caracteres."},
+		{"es", "range", "Port: escriba un número entero de 1 a 65535 o déjelo vacío."},
+		{"fr", "required", "Name\u00a0: remplissez-le."},
+		{"fr", "range", "Port\u00a0: écrivez un nombre entier de 1 à 65535, ou laissez-le vide."},
+		{"en", "range", "Port: write a whole number from 1 to 65535, or leave it empty."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang+" "+tt.field, func(t *testing.T) {
+			p := ReadIn(i18n.For(tt.lang), values[tt.field], fields[tt.field]())
+			if p == nil || p.Msg != tt.says {
+				t.Errorf("refused with %+v; want %q", p, tt.says)
+			}
+		})
 	}
 }
