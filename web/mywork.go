@@ -3,6 +3,7 @@ package web
 import (
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -238,6 +239,24 @@ type sentAnswer struct {
 	Sent bool `json:"sent"`
 }
 
+// myWorkProblem says why an action of "My work" cannot be kept, in the
+// reader's language.
+func myWorkProblem(c echo.Context, ce dashboard.ClaimError) string {
+	switch {
+	case ce.Field == dashboard.ActionKey:
+		return tr(c, "my.problem_key")
+	case ce.Field == dashboard.DoneOutcome:
+		return tr(c, "my.problem_outcome")
+	case ce.Field == dashboard.DoneReason && ce.Reason == dashboard.DoneReasonNeeded:
+		return tr(c, "my.problem_reason_needed")
+	case ce.Field == dashboard.DoneReason && ce.Reason == fmt.Sprintf(dashboard.ClaimTooLong, dashboard.MaxDoneReason):
+		return tr(c, "my.problem_reason_too_long", "limit", i18n.From(c.Request().Context()).Number(dashboard.MaxDoneReason))
+	case ce.Field == dashboard.DoneReason:
+		return tr(c, "my.problem_reason_text")
+	}
+	return claimProblem(c, ce)
+}
+
 // afterMyWork answers an action of "My work": back to /my, for htmx the
 // item as it is now, for a script JSON; a refusal in words (422), an
 // alert gone (404) or an action sent later that no longer applies (409)
@@ -249,10 +268,11 @@ func (s *Server) afterMyWork(c echo.Context, in myWorkInput, err error) error {
 	var taken dashboard.ClaimTakenError
 	switch {
 	case errors.As(err, &ce):
+		said := myWorkProblem(c, ce)
 		if isHTMX(c) || wantsJSON(c.Request()) {
-			return &httpkit.Error{Code: http.StatusUnprocessableEntity, Msg: ce.Error() + "."}
+			return &httpkit.Error{Code: http.StatusUnprocessableEntity, Msg: said}
 		}
-		return s.renderMyWork(c, http.StatusUnprocessableEntity, ce.Error()+".", in)
+		return s.renderMyWork(c, http.StatusUnprocessableEntity, said, in)
 	case errors.As(err, &closed):
 		return &httpkit.Error{Code: http.StatusConflict, Msg: tr(c, "my.refused_closed", "time", loc.Time(closed.At, s.cfg.Zone))}
 	case errors.As(err, &taken):

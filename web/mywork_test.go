@@ -243,6 +243,16 @@ func TestMyWorkDoneIsKeptOnceAndAContradictionIsShown(t *testing.T) {
 	if r := maria.post(path, form); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.body, "What was done is not one of the choices") {
 		t.Errorf("an outcome not offered: %d", r.StatusCode)
 	}
+	// In German, both refusals are German.
+	maria.get("/my?lang=de")
+	if r := maria.post(path, form); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.body, "Was getan wurde, ist keine der Auswahlen") {
+		t.Errorf("an outcome not offered, in German: %d", r.StatusCode)
+	}
+	form.Set("outcome", string(domain.CouldNotFix))
+	if r := maria.post(path, form); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.body, "Der Grund ist nötig, wenn es nicht behoben werden konnte") {
+		t.Errorf("could not fix without a reason, in German: %d", r.StatusCode)
+	}
+	maria.get("/my?lang=en")
 
 	// Refilled, sent twice with one key; the second says fault cleared,
 	// and is not kept.

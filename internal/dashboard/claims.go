@@ -32,6 +32,13 @@ const (
 	ClaimNotText      = "is not valid text"
 	ClaimTooLong      = "is longer than %d characters"
 	ClaimControlChars = "holds control characters"
+	// The fields of "My work"'s actions, and their own reasons.
+	ActionKey        = "The action's key"
+	DoneOutcome      = "What was done"
+	DoneReason       = "The reason"
+	ActionKeyBad     = "must be 16 to 64 letters, digits, '-' or '_': reload the page and try again"
+	DoneOutcomeOther = "is not one of the choices: choose refilled, batteries changed, fault cleared or could not fix"
+	DoneReasonNeeded = "is needed when it could not be fixed: say why, in a few words"
 )
 
 // cleanClaimText trims s and checks it against the field's limit.

@@ -3,7 +3,6 @@ package dashboard
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -276,7 +275,7 @@ func CheckActionKey(key string) error {
 	if len(key) < 16 || len(key) > maxActionKey || strings.IndexFunc(key, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
 	}) >= 0 {
-		return ClaimError{"The action's key", fmt.Sprintf("must be 16 to %d letters, digits, '-' or '_': reload the page and try again", maxActionKey)}
+		return ClaimError{ActionKey, ActionKeyBad}
 	}
 	return nil
 }
@@ -303,14 +302,14 @@ func (s *Service) MarkDone(ctx context.Context, account string, sc domain.Buildi
 		return false, err
 	}
 	if !in.Outcome.Known() {
-		return false, ClaimError{"What was done", "is not one of the choices: choose refilled, batteries changed, fault cleared or could not fix"}
+		return false, ClaimError{DoneOutcome, DoneOutcomeOther}
 	}
-	reason, err := cleanClaimText("The reason", in.Reason, false, MaxDoneReason)
+	reason, err := cleanClaimText(DoneReason, in.Reason, false, MaxDoneReason)
 	if err != nil {
 		return false, err
 	}
 	if in.Outcome == domain.CouldNotFix && reason == "" {
-		return false, ClaimError{"The reason", "is needed when it could not be fixed: say why, in a few words"}
+		return false, ClaimError{DoneReason, DoneReasonNeeded}
 	}
 	if in.Outcome != domain.CouldNotFix {
 		reason = ""
