@@ -299,7 +299,7 @@ async function cpuBusy() {
   };
   try {
     const a = read();
-    await sleep(1000);
+    await sleep(500);
     const b = read();
     return b.total > a.total ? 1 - (b.idle - a.idle) / (b.total - a.total) : 0;
   } catch {
@@ -349,6 +349,11 @@ async function auditOnce(work, target, formFactor) {
       output: 'json',
       logLevel: 'error',
       onlyCategories: Object.keys(goals),
+      // What no score reads is not gathered: the back/forward cache check
+      // (a second navigation; weight 0 in performance), and screenshots for
+      // a report nobody opens here.
+      skipAudits: ['bf-cache', 'screenshot-thumbnails', 'final-screenshot'],
+      disableFullPageScreenshot: true,
       blankPage: cold ? 'about:blank' : new URL('/healthz', target.url).href,
     }, formFactor.config, page);
     if (!result) throw new Error('Lighthouse returned no result');
