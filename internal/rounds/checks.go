@@ -18,9 +18,9 @@ import (
 // Fixed rounds. A fixed round visits every room of the part at once, at
 // its start. Without service hours, rounds start at the period's start
 // and every Every after it, around the clock. With service hours, a round
-// starts whenever the hours open and every Every after, as long as they
-// are open at that time: the first round after a closing is at the next
-// opening. Rounds from need are counted as they were made, in or out of
+// starts whenever the hours open (or at the period's start, when they are
+// open then) and every Every after, as long as they are open at that
+// time: the first round after a closing is at the next opening. Rounds from need are counted as they were made, in or out of
 // hours.
 //
 // Out-hours. Under rounds from need, they are the spans the dispensers

@@ -104,6 +104,13 @@ func TestChecksSavedWithinServiceHours(t *testing.T) {
 	if c != want {
 		t.Errorf("checks = %+v\nwant     %+v", c, want)
 	}
+
+	// A period that starts while open starts with a round: Friday 07:00,
+	// 09:00, … 21:00.
+	c, err = ChecksSaved(ChecksInput{From: h(7), To: h(24), Rooms: []string{"r1"}, Hours: &hours})
+	if err != nil || c.FixedRounds != 8 {
+		t.Errorf("from Friday 07:00: %d rounds, %v; want 8 (07:00 to 21:00)", c.FixedRounds, err)
+	}
 }
 
 // TestChecksSavedRefusesWhatItCannotMeasure: a period backwards or too

@@ -99,7 +99,7 @@ func TestMakeCountsFloorChangesInMinutes(t *testing.T) {
 	needs := []Need{
 		{Kind: NeedOut, RoomID: "g1"},
 		{Kind: NeedOut, RoomID: "t1"},
-		{Kind: NeedFault, RoomID: "u1"}, // would cost a room and no change: on the way from G to 2
+		{Kind: NeedFault, RoomID: "u1"}, // between G and 2: a room, and a change of floor more
 		{Kind: NeedRunsOut, RoomID: "g2", RunsOut: now},
 		{Kind: NeedRunsOut, RoomID: "t2", RunsOut: now.Add(time.Minute)},
 	}

@@ -1,8 +1,8 @@
 package sim
 
 // Refills by rounds. The simulated staff refill a dispenser when its
-// consumable_out alert calls them. A test that plays rounds (internal/
-// rounds' backtest) takes that over: from TakeOverRefills on, staff no
+// consumable_out alert calls them. A test that plays rounds (the backtest
+// of internal/rounds) takes that over: from TakeOverRefills on, staff no
 // longer come for consumable_out, and product is refilled only by Refill,
 // when a round visits. Faults, batteries and devices off are attended as
 // before.
