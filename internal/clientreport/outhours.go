@@ -175,31 +175,69 @@ func (o *Outs) nameWorst(ctx context.Context, st OutStore, account string, r Rep
 
 // outOf is a dispenser's out-hours over [from, to), from its readings in
 // time order (the last before from tells its level at from), in all and
-// within the hours given; none given are always open. A dispenser whose first reading is at or
-// after to had no known level then, and is not counted.
+// within the hours given; none given are always open. A dispenser whose
+// first reading is at or after to had no known level then, and is not
+// counted.
 func outOf(rs []store.Reading, from, to time.Time, hours *servicelevel.Hours) OutHours {
 	var o OutHours
-	if len(rs) == 0 || !to.After(from) || !rs[0].At.Before(to) {
+	if !known(rs, from, to) {
 		return o
 	}
 	o.Dispensers = 1
-	for i, r := range rs {
-		next := to
-		if i+1 < len(rs) {
-			next = rs[i+1].At
-		}
-		a, b := maxTime(r.At, from), minTime(next, to)
-		if !out(r) || !b.After(a) {
-			continue
-		}
+	eachOut(rs, from, to, func(a, b time.Time) {
 		o.Out += b.Sub(a)
 		if hours != nil {
 			o.InService += hours.Elapsed(a, b)
 		} else {
 			o.InService += b.Sub(a) // no hours set: always open
 		}
-	}
+	})
 	return o
+}
+
+// OutSpan is a stretch of time in which a dispenser was out of product.
+type OutSpan struct{ From, To time.Time }
+
+// OutSpans is when a dispenser was out of product over [from, to), as
+// its out-hours count it: from a reading with a compartment at 0% to the
+// next reading without one, readings out one after the other making one
+// span, cut to [from, to). Its readings are in time order, the last
+// before from telling its level at from. A dispenser still out at to is
+// out until to. None when its level was not known in [from, to).
+func OutSpans(rs []store.Reading, from, to time.Time) []OutSpan {
+	var spans []OutSpan
+	if !known(rs, from, to) {
+		return nil
+	}
+	eachOut(rs, from, to, func(a, b time.Time) {
+		if n := len(spans); n > 0 && spans[n-1].To.Equal(a) {
+			spans[n-1].To = b
+			return
+		}
+		spans = append(spans, OutSpan{From: a, To: b})
+	})
+	return spans
+}
+
+// known says a dispenser's level was known in [from, to): it has a
+// reading before to.
+func known(rs []store.Reading, from, to time.Time) bool {
+	return len(rs) > 0 && to.After(from) && rs[0].At.Before(to)
+}
+
+// eachOut calls each with every stretch [a, b) within [from, to) that a
+// reading showing a compartment out holds until the next reading.
+func eachOut(rs []store.Reading, from, to time.Time, each func(a, b time.Time)) {
+	for i, r := range rs {
+		next := to
+		if i+1 < len(rs) {
+			next = rs[i+1].At
+		}
+		a, b := maxTime(r.At, from), minTime(next, to)
+		if out(r) && b.After(a) {
+			each(a, b)
+		}
+	}
 }
 
 // out says a reading shows a compartment out of product.

@@ -145,3 +145,33 @@ func TestOutHours(t *testing.T) {
 		t.Errorf("December, from 21 November: %+v, %v", r.Outs, err)
 	}
 }
+
+// TestOutSpans: the spans a dispenser was out, as its out-hours count
+// them: readings out one after the other make one span, cut to the
+// period; one still out at the period's end is out until it; one whose
+// level was not known in the period has none.
+func TestOutSpans(t *testing.T) {
+	t.Parallel()
+	day := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	h := func(hours float64) time.Time { return day.Add(time.Duration(hours * float64(time.Hour))) }
+	rs := []store.Reading{
+		level(h(0), 60, 40), level(h(2), 60, 0), level(h(3), 55, 0), // one compartment of two out, read twice
+		level(h(5), 50, 100), level(h(7), 0, 100),
+	}
+	for _, c := range []struct {
+		name     string
+		from, to time.Time
+		want     []OutSpan
+	}{
+		{"whole", h(1), h(8), []OutSpan{{h(2), h(5)}, {h(7), h(8)}}},
+		{"from within a span", h(4), h(8), []OutSpan{{h(4), h(5)}, {h(7), h(8)}}},
+		{"ending within a span", h(0), h(2.5), []OutSpan{{h(2), h(2.5)}}},
+		{"between spans", h(5), h(7), nil},
+		{"before any reading", h(-3), h(0), nil},
+	} {
+		got := OutSpans(rs, c.from, c.to)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: spans %v, want %v", c.name, got, c.want)
+		}
+	}
+}

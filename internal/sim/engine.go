@@ -192,7 +192,9 @@ func (a *Account) raise(d *Device, typ AlertType, t time.Time, refill int) *Aler
 	a.alerts = append(a.alerts, al)
 	a.alertIDs[al.ID] = al
 	d.open[typ] = al
-	d.visits = append(d.visits, visit{at: a.staffArrival(d, typ, t), alert: al})
+	if !(typ == AlertConsumableOut && a.refillsTaken) {
+		d.visits = append(d.visits, visit{at: a.staffArrival(d, typ, t), alert: al})
+	}
 	if a.rec != nil {
 		a.rec.raised(al)
 	}
@@ -222,6 +224,9 @@ func (a *Account) resolve(al *Alert, how Resolution, t time.Time) {
 func (a *Account) attend(d *Device, al *Alert, t time.Time) {
 	if !al.Open() {
 		return // closed meanwhile, for instance when the device went offline
+	}
+	if al.Type == AlertConsumableOut && a.refillsTaken {
+		return // refills are the rounds' (TakeOverRefills)
 	}
 	if d.rng.Float64() < userResolveShare {
 		a.resolve(al, ResolvedByUser, t)

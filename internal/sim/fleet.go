@@ -93,6 +93,9 @@ type Account struct {
 	wakeups deviceQueue // devices by their next state change
 	idSeed  uint64      // seeds alert identifiers
 	rng     *rand.Rand  // account-level randomness (alert identifiers)
+	// refillsTaken says product is refilled by Refill only, not by staff
+	// called by consumable_out (TakeOverRefills).
+	refillsTaken bool
 }
 
 // Building is a building of an account.
