@@ -47,6 +47,7 @@ type Store interface {
 	ReportMail
 	OrganisationScreens
 	Push
+	FloorPlans
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 	Close() error
@@ -842,4 +843,24 @@ type Decision struct {
 	New         []Notification
 	DigestItems []DigestItem
 	Updates     []NotificationUpdate
+}
+
+// FloorPlans are the floors' plans: an image each, and where the floor's
+// locations and rooms are on it (docs/floor-plans.md).
+type FloorPlans interface {
+	// PutFloorPlan keeps a floor's plan and its image (at most
+	// domain.MaxPlanBytes, domain.MaxPlanSide pixels a side), replacing
+	// the one it had. The placements stay: as they were on a plan of the
+	// same size; scaled in proportion, and waiting for review, on one of
+	// another size.
+	PutFloorPlan(ctx context.Context, account string, p domain.FloorPlan, body []byte) (domain.FloorPlan, error)
+	// FloorPlan reads a floor's plan and its placements, without the
+	// image; FloorPlanImage the image and its content type.
+	FloorPlan(ctx context.Context, account, floor string) (domain.FloorPlan, error)
+	FloorPlanImage(ctx context.Context, account, floor string) (contentType string, body []byte, err error)
+	// SavePlacements replaces the placements of a floor's plan, by a
+	// person at a time; they no longer wait for review.
+	SavePlacements(ctx context.Context, account, floor string, p domain.Placements, by string, at time.Time) error
+	// RemoveFloorPlan removes a floor's plan, its image and placements.
+	RemoveFloorPlan(ctx context.Context, account, floor string) error
 }

@@ -201,6 +201,7 @@ var accountTables = []string{
 	"claims", "screens", "report_settings", "service_levels", "alert_measures", "webhook_receivers", "notification_settings", "notifications",
 	"account_connections", "memberships", "invitations", "enrolled_devices", "audit_log", "organisation_accounts",
 	"report_schedules", "report_sendings",
+	"floor_plans", "floor_placements",
 }
 
 // DisconnectAccount removes everything the cache keeps of an account.
