@@ -12,6 +12,12 @@ func bodyLimit(path string) int64 {
 	if isHookPath(path) {
 		return maxEventBody
 	}
+	if isPlanUpload(path) {
+		return maxPlanBody
+	}
+	if isPlacements(path) {
+		return maxPlacementsBody
+	}
 	return maxFormBody
 }
 

@@ -180,6 +180,11 @@ func (s *Server) routeTable() []route {
 		{post, "/service-levels/buildings/:id/follow", s.followAccountLevel, firstSynced, admin},
 		{get, "/trends", s.showTrends, firstSynced, viewer},
 		{get, "/trends.csv", s.exportTrends, firstSynced, viewer},
+		{get, "/floors/:id/plan", s.showFloorPlan, firstSynced, supervisor},
+		{post, "/floors/:id/plan", s.putFloorPlan, firstSynced, supervisor},
+		{post, "/floors/:id/plan/remove", s.removeFloorPlan, firstSynced, supervisor},
+		{post, "/floors/:id/plan/placements", s.savePlacements, firstSynced, supervisor},
+		{get, "/floors/:id/plan/image", s.showFloorPlanImage, firstSynced, viewer},
 
 		// Addresses of no page are answered 404 after the checks of the
 		// part of the site they are in: a screen's, or a session's, so

@@ -117,6 +117,9 @@ type Deps struct {
 	// Push subscribes people's devices to pushes; nil says on /me that
 	// the server sends none.
 	Push PushDevices
+	// AcceptPlan makes an uploaded floor plan safe to keep and serve;
+	// nil takes PNG images only (acceptPNGPlan).
+	AcceptPlan PlanAccepter
 }
 
 // Server is the web application.
@@ -152,6 +155,7 @@ type Server struct {
 	portfolios   keptPortfolios                             // people's portfolios, read lately
 	assets       map[string]*asset
 	pwa          *pwaFiles // the manifest and the service worker
+	acceptPlan   PlanAccepter
 }
 
 // New builds the web application.
@@ -183,6 +187,10 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	s.sessionStore.Watch(s.sessionHeard)
 	s.people, s.mail, s.sso, s.passkeys, s.reportMail = deps.People, deps.Mail, deps.SingleSignOn, deps.Passkeys, deps.ReportMail
 	s.push = deps.Push
+	s.acceptPlan = deps.AcceptPlan
+	if s.acceptPlan == nil {
+		s.acceptPlan = acceptPNGPlan
+	}
 	s.ssoBegins = httpkit.NewFailureLimiter(singleSignOnBegins, time.Minute, deps.Clock)
 	if s.version == "" {
 		s.version = version.String()

@@ -1,0 +1,288 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"image/png"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"washboard/internal/dashboard"
+	"washboard/internal/domain"
+	"washboard/internal/i18n"
+	"washboard/views"
+)
+
+// Floor plans (docs/floor-plans.md): /floors/{id}/plan uploads, replaces
+// and removes a floor's plan, and places the floor's locations and rooms
+// on it; /floors/{id}/plan/image serves the plan as it was kept.
+
+// PlanAccepter makes an uploaded plan safe to keep and serve: it returns
+// the bytes to keep, their content type and the plan's size in pixels, or
+// an error that says in words why the file was refused. name is the
+// file's name as the browser sent it.
+type PlanAccepter func(r io.Reader, name string) (body []byte, contentType string, width, height int, err error)
+
+// keyFloorPlanFlash is the session's value of the message the plan's
+// page shows once, after a change.
+const keyFloorPlanFlash = "floor_plan_flash"
+
+// maxPlanBody is the largest request to upload a plan: a plan a little
+// over the bound is read, so that the page can say what the bound is.
+const maxPlanBody = domain.MaxPlanBytes + 1<<20
+
+// maxPlacementsBody is the largest request to save placements: a floor's
+// hundreds of locations and rooms of many corners, as JSON.
+const maxPlacementsBody = 1 << 20
+
+// isPlacements says whether path is where placements are saved.
+func isPlacements(path string) bool {
+	return strings.HasPrefix(path, "/floors/") && strings.HasSuffix(path, "/plan/placements") && strings.Count(path, "/") == 4
+}
+
+// isPlanUpload says whether path is where plans are uploaded.
+func isPlanUpload(path string) bool {
+	return strings.HasPrefix(path, "/floors/") && strings.HasSuffix(path, "/plan") && strings.Count(path, "/") == 3
+}
+
+// showFloorPlan shows a floor's plan with what is placed on it, the forms
+// to upload, replace and remove it, and the placing.
+func (s *Server) showFloorPlan(c echo.Context) error {
+	fp, err := s.dash.FloorPlan(c.Request().Context(), sessionOf(c).Account, s.scopeOf(c), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	m := s.floorPlanModel(c, fp)
+	m.Flash = s.sessions.PopString(c.Request().Context(), keyFloorPlanFlash)
+	return render(c, http.StatusOK, views.FloorPlanView(m))
+}
+
+func (s *Server) floorPlanModel(c echo.Context, fp dashboard.FloorPlan) views.FloorPlanPage {
+	f, b := fp.Floor, fp.Building
+	m := views.FloorPlanPage{Page: s.page(c, tr(c, "plan.title", "floor", f.Name, "building", b.Name), ""),
+		FloorID: f.ID, Floor: f.Name, Building: b.Name, Plan: fp.Plan, HasPlan: fp.HasPlan, Rooms: fp.Rooms, Locations: fp.Locations}
+	m.Crumbs = []views.Crumb{{Label: tr(c, "nav.overview"), Href: "/"}, {Label: b.Name, Href: "/buildings/" + b.ID},
+		{Label: f.Name, Href: "/floors/" + f.ID}, {Label: tr(c, "plan.crumb")}}
+	return m
+}
+
+// refuseFloorPlan shows the plan's page again, saying why a change was
+// refused.
+func (s *Server) refuseFloorPlan(c echo.Context, fp dashboard.FloorPlan, why string) error {
+	m := s.floorPlanModel(c, fp)
+	m.Flash, m.FlashFailed = why, true
+	return render(c, http.StatusUnprocessableEntity, views.FloorPlanView(m))
+}
+
+// putFloorPlan uploads a floor's plan, or replaces it.
+func (s *Server) putFloorPlan(c echo.Context) error {
+	ss, ctx, sc := sessionOf(c), c.Request().Context(), s.scopeOf(c)
+	fp, err := s.dash.FloorPlan(ctx, ss.Account, sc, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	fh, err := c.FormFile("plan")
+	if err != nil {
+		return s.refuseFloorPlan(c, fp, tr(c, "plan.no_file"))
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return s.refuseFloorPlan(c, fp, tr(c, "plan.no_file"))
+	}
+	defer f.Close()
+	body, contentType, w, h, err := s.acceptPlan(f, fh.Filename)
+	if err != nil {
+		return s.refuseFloorPlan(c, fp, s.planRefusalWords(c, err))
+	}
+	kept, err := s.dash.PutFloorPlan(ctx, ss.Account, sc, domain.FloorPlan{FloorID: fp.Floor.ID, ContentType: contentType,
+		Width: w, Height: h, UpdatedBy: ss.PersonID}, body)
+	if errors.Is(err, domain.ErrLimit) {
+		return s.refuseFloorPlan(c, fp, tr(c, "plan.too_large"))
+	}
+	if err != nil {
+		return err
+	}
+	s.logOf(c).Info("floor plan kept", "floor", fp.Floor.ID, "bytes", len(body), "width", w, "height", h)
+	msg := tr(c, "plan.flash_kept")
+	if kept.Review {
+		msg = tr(c, "plan.flash_review")
+	}
+	return s.flashTo(c, keyFloorPlanFlash, msg, "/floors/"+fp.Floor.ID+"/plan")
+}
+
+// removeFloorPlan removes a floor's plan and what was placed on it.
+func (s *Server) removeFloorPlan(c echo.Context) error {
+	ss, id := sessionOf(c), c.Param("id")
+	if err := s.dash.RemoveFloorPlan(c.Request().Context(), ss.Account, s.scopeOf(c), id); err != nil {
+		return err
+	}
+	s.logOf(c).Info("floor plan removed", "floor", id)
+	return s.flashTo(c, keyFloorPlanFlash, tr(c, "plan.flash_removed"), "/floors/"+id+"/plan")
+}
+
+// placementsForm is the placements as the page sends them, in its field
+// "placements": {"locations": {id: [x, y]}, "rooms": {id: [[x, y], …]}}.
+type placementsForm struct {
+	Locations map[string][2]int   `json:"locations"`
+	Rooms     map[string][][2]int `json:"rooms"`
+}
+
+// savePlacements saves where the floor's locations and rooms are on its
+// plan.
+func (s *Server) savePlacements(c echo.Context) error {
+	ss, ctx, sc := sessionOf(c), c.Request().Context(), s.scopeOf(c)
+	fp, err := s.dash.FloorPlan(ctx, ss.Account, sc, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	if !fp.HasPlan {
+		return s.refuseFloorPlan(c, fp, tr(c, "plan.no_plan_to_place"))
+	}
+	p, ok := readPlacements(c.FormValue("placements"))
+	if !ok {
+		return s.refuseFloorPlan(c, fp, tr(c, "plan.placements_unreadable"))
+	}
+	err = s.dash.SavePlacements(ctx, ss.Account, sc, fp.Floor.ID, p, ss.PersonID)
+	if pe := (*domain.PlacementError)(nil); errors.As(err, &pe) {
+		return s.refuseFloorPlan(c, fp, s.placementWords(c, fp, pe))
+	}
+	if err != nil {
+		return err
+	}
+	return s.flashTo(c, keyFloorPlanFlash, tr(c, "plan.flash_placed"), "/floors/"+fp.Floor.ID+"/plan")
+}
+
+// readPlacements reads the placements the page sent as JSON; false when
+// they are not JSON of that form. The JSON is as long as the body may be.
+func readPlacements(text string) (domain.Placements, bool) {
+	var in placementsForm
+	d := json.NewDecoder(strings.NewReader(text))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&in); err != nil || d.More() {
+		return domain.Placements{}, false
+	}
+	p := domain.Placements{Locations: make(map[string]domain.PlanPoint, len(in.Locations)), Rooms: make(map[string][]domain.PlanPoint, len(in.Rooms))}
+	for id, xy := range in.Locations {
+		p.Locations[id] = domain.PlanPoint{X: xy[0], Y: xy[1]}
+	}
+	for id, shape := range in.Rooms {
+		pts := make([]domain.PlanPoint, len(shape))
+		for i, xy := range shape {
+			pts[i] = domain.PlanPoint{X: xy[0], Y: xy[1]}
+		}
+		p.Rooms[id] = pts
+	}
+	return p, true
+}
+
+// placementWords says what is wrong with a placement, naming the location
+// or room by its name where the floor has it.
+func (s *Server) placementWords(c echo.Context, fp dashboard.FloorPlan, pe *domain.PlacementError) string {
+	name := clipQuoted(pe.ID)
+	for _, l := range fp.Locations {
+		if l.ID == pe.ID {
+			name = l.Name
+		}
+	}
+	for _, r := range fp.Rooms {
+		if r.ID == pe.ID {
+			name = r.Name
+		}
+	}
+	switch pe.Problem {
+	case domain.UnknownLocation:
+		return tr(c, "plan.unknown_location", "id", name)
+	case domain.UnknownRoom:
+		return tr(c, "plan.unknown_room", "id", name)
+	case domain.OutsidePlan:
+		return tr(c, "plan.outside", "name", name, "width", i18n.From(c.Request().Context()).Number(fp.Plan.Width), "height", i18n.From(c.Request().Context()).Number(fp.Plan.Height))
+	case domain.TooFewPoints:
+		return tr(c, "plan.too_few_points", "name", name)
+	default:
+		return tr(c, "plan.too_many_points", "name", name, "max", i18n.From(c.Request().Context()).Number(domain.MaxRoomPoints))
+	}
+}
+
+// showFloorPlanImage serves a floor's plan as it was kept, with its own
+// content type, and a policy that lets it run nothing and fetch nothing.
+func (s *Server) showFloorPlanImage(c echo.Context) error {
+	contentType, body, err := s.dash.FloorPlanImage(c.Request().Context(), sessionOf(c).Account, s.scopeOf(c), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set(echo.HeaderContentLength, strconv.Itoa(len(body)))
+	return c.Blob(http.StatusOK, contentType, body)
+}
+
+// planRefusal is why the server's own accepter refused a plan.
+type planRefusal int
+
+const (
+	planNotPNG planRefusal = iota + 1
+	planTooLarge
+	planTooWide
+)
+
+func (r planRefusal) Error() string {
+	switch r {
+	case planNotPNG:
+		return "not a PNG image"
+	case planTooLarge:
+		return "larger than 10 MB"
+	default:
+		return "wider or taller than 8,000 pixels"
+	}
+}
+
+// planRefusalWords says why a plan was refused, in the page's language.
+func (s *Server) planRefusalWords(c echo.Context, err error) string {
+	var r planRefusal
+	if !errors.As(err, &r) {
+		return tr(c, "plan.refused", "why", err.Error())
+	}
+	switch r {
+	case planNotPNG:
+		return tr(c, "plan.not_png")
+	case planTooLarge:
+		return tr(c, "plan.too_large")
+	default:
+		return tr(c, "plan.too_wide", "max", i18n.From(c.Request().Context()).Number(domain.MaxPlanSide))
+	}
+}
+
+// acceptPNGPlan is the accepter of a server given none: it takes PNG
+// images only, within the bounds, decoded and encoded again (which drops
+// whatever the file carried beside the pixels).
+func acceptPNGPlan(r io.Reader, _ string) ([]byte, string, int, int, error) {
+	raw, err := io.ReadAll(io.LimitReader(r, domain.MaxPlanBytes+1))
+	if err != nil {
+		return nil, "", 0, 0, err
+	}
+	if len(raw) > domain.MaxPlanBytes {
+		return nil, "", 0, 0, planTooLarge
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(raw))
+	if err != nil {
+		return nil, "", 0, 0, planNotPNG
+	}
+	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > domain.MaxPlanSide || cfg.Height > domain.MaxPlanSide {
+		return nil, "", 0, 0, planTooWide
+	}
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		return nil, "", 0, 0, planNotPNG
+	}
+	var out bytes.Buffer
+	if err := png.Encode(&out, img); err != nil {
+		return nil, "", 0, 0, err
+	}
+	return out.Bytes(), "image/png", cfg.Width, cfg.Height, nil
+}
