@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -92,4 +93,66 @@ func pointsAttr(shape []domain.PlanPoint) string {
 // translate is an SVG transform to a point.
 func translate(p domain.PlanPoint) string {
 	return "translate(" + strconv.Itoa(p.X) + " " + strconv.Itoa(p.Y) + ")"
+}
+
+// PlacePlan is a floor's plan on its page: the plan, its rooms' shapes
+// and a marker for each placed location the page shows.
+type PlacePlan struct {
+	FloorID       string
+	Width, Height int
+	ImageHref     string
+	EditHref      string
+	Rooms         []PlanRoom
+	Markers       []PlanMarker
+}
+
+// PlanRoom is a room's shape on a plan.
+type PlanRoom struct {
+	Name  string
+	Shape []domain.PlanPoint
+}
+
+// PlanMarker is a location on a plan: its health, its open and overdue
+// alerts and claims, and what runs out soonest, in words.
+type PlanMarker struct {
+	LocationID, Name, Href string
+	At                     domain.PlanPoint
+	Health                 domain.Health
+	Open, Overdue, Claimed int
+	RunsOut                string
+}
+
+// markerLabel says all a marker shows, in words: its name, health,
+// alerts and claims, and what runs out soonest.
+func markerLabel(ctx context.Context, m PlanMarker) string {
+	parts := []string{m.Name, HealthName(ctx, m.Health)}
+	if m.Open > 0 {
+		parts = append(parts, trn(ctx, "format.open_alerts", m.Open))
+	}
+	if m.Overdue > 0 {
+		parts = append(parts, trn(ctx, "plan.overdue", m.Overdue))
+	}
+	if m.Claimed > 0 {
+		parts = append(parts, trn(ctx, "plan.claimed", m.Claimed))
+	}
+	if m.RunsOut != "" {
+		parts = append(parts, m.RunsOut)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// markerR is the radius of a marker on a plan of this size.
+func (p PlacePlan) markerR() int {
+	return markerSize(domain.FloorPlan{Width: p.Width, Height: p.Height}) * 2
+}
+
+// viewBox is the plan's viewBox.
+func (p PlacePlan) viewBox() string {
+	return planViewBox(domain.FloorPlan{Width: p.Width, Height: p.Height})
+}
+
+// badgeAt is where a marker's badge sits: at its top right.
+func (p PlacePlan) badgeAt() string {
+	r := p.markerR()
+	return "translate(" + strconv.Itoa(r) + " " + strconv.Itoa(-r) + ")"
 }

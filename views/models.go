@@ -130,6 +130,7 @@ type Place struct {
 	Sections []RoomSection // floors and rooms: device cards by room
 	CSVHref  string        // devices.csv of this place with its filters
 	Self     string        // this page's URL with its query, which live updates fetch again
+	Plan     *PlacePlan    // a floor's plan with its markers; nil without one
 }
 
 // RoomSection is a room's device cards on a floor or room page.

@@ -286,3 +286,46 @@ func acceptPNGPlan(r io.Reader, _ string) ([]byte, string, int, int, error) {
 	}
 	return out.Bytes(), "image/png", cfg.Width, cfg.Height, nil
 }
+
+// placePlan is a floor's plan as its page shows it, with a marker for
+// each placed location among the page's cards (those its filter keeps);
+// nil when the floor has no plan.
+func placePlan(pl dashboard.Place, sections []views.RoomSection) *views.PlacePlan {
+	if !pl.HasPlan {
+		return nil
+	}
+	f, plan := pl.Floor, pl.Plan
+	p := &views.PlacePlan{FloorID: f.ID, Width: plan.Width, Height: plan.Height, EditHref: "/floors/" + f.ID + "/plan",
+		// The plan's time in its address: a new plan is a new image.
+		ImageHref: "/floors/" + f.ID + "/plan/image?v=" + strconv.FormatInt(plan.Updated.UnixMilli(), 36)}
+	for _, rc := range pl.Rooms {
+		if shape, ok := plan.Placements.Rooms[rc.Room.ID]; ok {
+			p.Rooms = append(p.Rooms, views.PlanRoom{Name: rc.Room.Name, Shape: shape})
+		}
+	}
+	for _, s := range sections {
+		for _, c := range s.Cards {
+			at, ok := plan.Placements.Locations[c.LocationID]
+			if !ok {
+				continue
+			}
+			m := views.PlanMarker{LocationID: c.LocationID, Name: c.Name, Href: c.Href, At: at, Health: c.Health}
+			for _, a := range c.Alerts {
+				m.Open++
+				if a.Overdue {
+					m.Overdue++
+				}
+				if a.Claim != nil {
+					m.Claimed++
+				}
+			}
+			for _, d := range c.Devices {
+				if d.RunsOut != "" && m.RunsOut == "" {
+					m.RunsOut = d.RunsOut
+				}
+			}
+			p.Markers = append(p.Markers, m)
+		}
+	}
+	return p
+}

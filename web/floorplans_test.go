@@ -124,6 +124,26 @@ func TestFloorPlanUploadReplaceRemove(t *testing.T) {
 		t.Error("the list of locations not yet placed is not those without a place")
 	}
 
+	// The floor's page shows the plan, with the placed location a link to
+	// it, in the live region its updates replace.
+	for _, hx := range []bool{false, true} {
+		var headers []string
+		if hx {
+			headers = []string{"HX-Request", "true"}
+		}
+		floorPage := b.get("/floors/"+f.ID, headers...).doc(t)
+		if m := floorPage.Find(`#live .plan-map a#plan-marker-` + locs[0].ID); m.AttrOr("href", "") != "/locations/"+locs[0].ID ||
+			!strings.HasPrefix(m.AttrOr("aria-label", ""), locs[0].Name+" · ") {
+			t.Errorf("the floor's page (htmx %v): the placed location's marker %q, %q", hx, m.AttrOr("href", ""), m.AttrOr("aria-label", ""))
+		}
+		if n := floorPage.Find(`.plan-map .plan-spot`).Length(); n != 1 {
+			t.Errorf("the floor's page (htmx %v) shows %d markers; one location is placed", hx, n)
+		}
+		if img := floorPage.Find(`.plan-map image`).AttrOr("href", ""); !strings.HasPrefix(img, path+"/image?v=") {
+			t.Errorf("the floor's page shows the plan from %q", img)
+		}
+	}
+
 	b.uploadPlan(f.ID, "level 1, redrawn.png", pngOf(t, 400, 300))
 	page = b.get(path).doc(t)
 	if page.Find(`.plan-marker[transform="translate(100 50)"]`).Length() != 1 || strings.Contains(page.Text(), "placements were scaled") {
@@ -142,6 +162,9 @@ func TestFloorPlanUploadReplaceRemove(t *testing.T) {
 	}
 	if r := b.get(path + "/image"); r.StatusCode != http.StatusNotFound {
 		t.Errorf("the image of a removed plan: %d", r.StatusCode)
+	}
+	if b.get("/floors/"+f.ID).doc(t).Find(".place-plan").Length() != 0 {
+		t.Error("the floor's page still shows a removed plan")
 	}
 	if _, err := a.store.FloorPlan(context.Background(), a.accountOf(false), f.ID); err == nil {
 		t.Error("the store keeps a removed plan")

@@ -85,7 +85,17 @@ func (s *Service) PutFloorPlan(ctx context.Context, account string, sc domain.Bu
 		return p, err
 	}
 	p.Updated = s.clock.Now()
-	return s.store.PutFloorPlan(ctx, account, p, body)
+	kept, err := s.store.PutFloorPlan(ctx, account, p, body)
+	if err == nil {
+		s.planChanged(account)
+	}
+	return kept, err
+}
+
+// planChanged tells the account's pages that a plan changed: the floor's
+// page, open or kept, shows it anew.
+func (s *Service) planChanged(account string) {
+	s.sync.Changed(account, domain.ResourceMetadata)
 }
 
 // FloorPlanImage reads the image of the plan of a floor the scope sees,
@@ -119,7 +129,11 @@ func (s *Service) SavePlacements(ctx context.Context, account string, sc domain.
 	if err := p.Check(m.Plan.Width, m.Plan.Height, locations, rooms); err != nil {
 		return err
 	}
-	return s.store.SavePlacements(ctx, account, floor, p, by, s.clock.Now())
+	if err := s.store.SavePlacements(ctx, account, floor, p, by, s.clock.Now()); err != nil {
+		return err
+	}
+	s.planChanged(account)
+	return nil
 }
 
 // RemoveFloorPlan removes the plan of a floor the scope sees, with its
@@ -128,7 +142,11 @@ func (s *Service) RemoveFloorPlan(ctx context.Context, account string, sc domain
 	if _, err := s.seenFloor(ctx, account, sc, floor); err != nil {
 		return err
 	}
-	return s.store.RemoveFloorPlan(ctx, account, floor)
+	if err := s.store.RemoveFloorPlan(ctx, account, floor); err != nil {
+		return err
+	}
+	s.planChanged(account)
+	return nil
 }
 
 // seenFloor reads a floor of a building the scope sees.

@@ -152,6 +152,10 @@ type Place struct {
 	Parts    []Summary
 	Rooms    []RoomCards
 	Places   Places
+	// Plan is a floor's plan, with its placements, when HasPlan: on a
+	// floor's page only.
+	Plan    domain.FloorPlan
+	HasPlan bool
 }
 
 // Building reads a building's page: its counts and its floors.
@@ -228,7 +232,12 @@ func (s *Service) Floor(ctx context.Context, account string, sc domain.BuildingS
 	for i := range m.Rooms {
 		m.Rooms[i].Rollup = rollups[m.Rooms[i].Room.ID]
 	}
-	return m, nil
+	m.Plan, err = s.store.FloorPlan(ctx, account, f.ID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return m, nil
+	}
+	m.HasPlan = err == nil
+	return m, err
 }
 
 // Room reads a room's page: its cards that pass the filter.
