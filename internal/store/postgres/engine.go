@@ -403,3 +403,7 @@ func (s timestamptz) ScanTimestamptz(v pgtype.Timestamptz) error {
 	}
 	return nil
 }
+
+// Erase: PostgreSQL has no way to overwrite rows as it deletes them; their
+// space is reused after the next vacuum.
+func (dialect) Erase() (on, off, after string) { return "", "", "" }

@@ -384,3 +384,9 @@ func (j julian) Scan(src any) error {
 	*j.t = time.UnixMilli(int64(math.Round((jd - unixEpoch) * 86_400_000))).UTC()
 	return nil
 }
+
+// Erase zeroes the pages a transaction frees, and then empties the
+// write-ahead log, which still holds them as they were.
+func (dialect) Erase() (on, off, after string) {
+	return "PRAGMA secure_delete = ON", "PRAGMA secure_delete = OFF", "PRAGMA wal_checkpoint(TRUNCATE)"
+}

@@ -162,6 +162,12 @@ type Dialect interface {
 	// Strings is a query of the strings of list, in a column named value,
 	// and its argument.
 	Strings(list []string) (string, any)
+	// Erase is how the engine overwrites what a transaction deletes,
+	// rather than only freeing its space: the statements that turn that
+	// on and off within the transaction, and the one that, after it,
+	// empties the engine's log of what the rows were ("" where the
+	// engine has none of them).
+	Erase() (on, off, after string)
 	// ForUpdate is what a SELECT ends with to lock the rows it reads until
 	// the transaction ends.
 	ForUpdate() string

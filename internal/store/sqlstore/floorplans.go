@@ -181,13 +181,24 @@ func (s *Store) RemoveFloorPlan(ctx context.Context, account, floor string) erro
 	if err != nil {
 		return err
 	}
-	return s.inTx(ctx, func(tx Tx) error {
+	on, off, after := s.d.Erase()
+	err = s.inTx(ctx, func(tx Tx) error {
+		if on != "" {
+			if _, err := tx.Exec(ctx, on); err != nil {
+				return err
+			}
+			defer tx.Exec(ctx, off) //nolint:errcheck // a connection left erasing is slower, no less right
+		}
 		if _, err := tx.Exec(ctx, `DELETE FROM floor_placements WHERE account_id = ? AND floor_id = ?`, acc, floor); err != nil {
 			return err
 		}
 		n, err := tx.Exec(ctx, `DELETE FROM floor_plans WHERE account_id = ? AND floor_id = ?`, acc, floor)
 		return oneRow(n, err, "plan of floor", floor)
 	})
+	if err == nil && after != "" {
+		_, err = s.write.Exec(ctx, after)
+	}
+	return err
 }
 
 // formatPoints writes points as "x,y x,y".
