@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -98,6 +99,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		// show from the start.
 		history:   &seededHistory{account: world.Accounts()[0].ID, readings: past.readings},
 		portfolio: demoPortfolio(world, accounts, clk),
+		plans:     demoPlans(world, accounts, clk),
 		// The simulator sends the demo account's events to the dashboard
 		// from the start, so that alerts arrive as they happen.
 		ready: func(ctx context.Context, url string, events *receiver.Service) error {
@@ -112,6 +114,40 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return nil
 		},
 	}, stdout, log)
+}
+
+// demoPlans puts the plans the simulator draws on the floors of the
+// demo's accounts, with their rooms and locations placed: those of an
+// earlier run on the same --data stay as they were left.
+func demoPlans(world *sim.World, n int, clk clock.Clock) func(context.Context, store.FloorPlans) error {
+	return func(ctx context.Context, st store.FloorPlans) error {
+		for _, a := range world.Accounts()[:n] {
+			for _, fp := range a.FloorPlans() {
+				if _, err := st.FloorPlan(ctx, a.ID, fp.FloorID); !errors.Is(err, domain.ErrNotFound) {
+					if err != nil {
+						return err
+					}
+					continue
+				}
+				p := domain.FloorPlan{FloorID: fp.FloorID, ContentType: "image/svg+xml", Width: fp.Width, Height: fp.Height, Updated: clk.Now()}
+				if _, err := st.PutFloorPlan(ctx, a.ID, p, fp.SVG); err != nil {
+					return err
+				}
+				placed := domain.Placements{Locations: map[string]domain.PlanPoint{}, Rooms: map[string][]domain.PlanPoint{}}
+				for id, at := range fp.Locations {
+					placed.Locations[id] = domain.PlanPoint{X: at[0], Y: at[1]}
+				}
+				for id, r := range fp.Rooms {
+					x, y, w, h := r[0], r[1], r[2], r[3]
+					placed.Rooms[id] = []domain.PlanPoint{{X: x, Y: y}, {X: x + w, Y: y}, {X: x + w, Y: y + h}, {X: x, Y: y + h}}
+				}
+				if err := st.SavePlacements(ctx, a.ID, fp.FloorID, placed, "", clk.Now()); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 }
 
 // demoSupervisor is the name of the demo's person of a portfolio.

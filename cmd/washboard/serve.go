@@ -184,6 +184,9 @@ type dashboardOptions struct {
 	// portfolio, when set, connects the demo's accounts for the demo's
 	// person before the dashboard listens, and returns the person's id.
 	portfolio func(ctx context.Context, team *people.Service) (string, error)
+	// plans, when set, puts plans on floors that have none, before the
+	// dashboard listens.
+	plans func(ctx context.Context, st store.FloorPlans) error
 }
 
 // seededHistory is an account's device history, by MAC.
@@ -273,6 +276,11 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		return fmt.Errorf("writing the device history before the start: %w", err)
 	}
 	opts.history = nil // written: not kept for the dashboard's life
+	if opts.plans != nil {
+		if err := opts.plans(ctx, st); err != nil {
+			return fmt.Errorf("drawing the demo's floor plans: %w", err)
+		}
+	}
 	m.Gauge("washboard_sessions_active", "Sessions that have not expired.", func() float64 {
 		n, _ := st.CountSessions(context.Background())
 		return float64(n)
