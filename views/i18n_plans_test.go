@@ -33,11 +33,15 @@ func floorPlanPages() map[string]templ.Component {
 	withPlan.Plan = domain.FloorPlan{FloorID: "f3", ContentType: "image/png", Width: 800, Height: 600, Review: true,
 		Placements: domain.Placements{Locations: map[string]domain.PlanPoint{"l1": {X: 100, Y: 50}},
 			Rooms: map[string][]domain.PlanPoint{"r1": {{X: 0, Y: 0}, {X: 200, Y: 0}, {X: 200, Y: 100}}}}}
-	floor := Place{Page: page, Kind: "floor", ID: "f3", Name: "Level 3", Where: "North Tower", Self: "/floors/f3", Plan: samplePlacePlan()}
+	floor := Place{Page: page, Kind: "floor", ID: "f3", Name: "Level 3", Where: "North Tower", Self: "/floors/f3", Plan: samplePlacePlan(),
+		PlanHref: "/floors/f3/plan", CSVHref: "/devices.csv?floor=f3"}
+	noPlan := floor
+	noPlan.Plan = nil
 	return map[string]templ.Component{
 		"floor-plan-none": FloorPlanView(none),
 		"floor-plan":      FloorPlanView(withPlan),
 		"floor-with-plan": Frame(page, PlaceContent(floor)),
+		"floor-add-plan":  Frame(page, PlaceContent(noPlan)),
 	}
 }
 
@@ -105,6 +109,7 @@ func TestFloorPlanSpeaksItsLanguage(t *testing.T) {
 		{"es", "floor-plan-none", ".plan-upload button", "", "Subir plano"},
 		{"de", "floor-with-plan", "#plan-marker-l2", "aria-label", "Stall 2 · Handeln nötig · 2 offene Meldungen · 1 überfällig · 1 übernommen"},
 		{"fr", "floor-with-plan", ".place-plan-head a", "", "Modifier le plan"},
+		{"de", "floor-add-plan", `.toolbar a[href="/floors/f3/plan"]`, "", "Etagenplan hinzufügen"},
 	} {
 		doc := renderIn(t, i18n.For(tc.lang), pages[tc.page])
 		got := strings.Join(strings.Fields(doc.Find(tc.selector).First().Text()), " ")
@@ -125,7 +130,7 @@ func TestFloorPlanTranslationsDifferFromEnglish(t *testing.T) {
 		for name, c := range floorPlanPages() {
 			text := renderIn(t, i18n.For(l.Code), c).Find("body").Text()
 			for _, en := range []string{"Plan of", "no plan yet", "Not yet placed", "On the plan", "Rooms", "Draw a room as", "Undo",
-				"Save places", "Edit the plan", "Zoom in", "overdue", "claimed", "Replace plan", "Remove plan", "Upload plan", "were scaled"} {
+				"Save places", "Edit the plan", "Add a floor plan", "Zoom in", "overdue", "claimed", "Replace plan", "Remove plan", "Upload plan", "were scaled"} {
 				if strings.Contains(text, en) {
 					t.Errorf("%s in %s shows %q", name, l.Code, en)
 				}

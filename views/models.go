@@ -131,6 +131,7 @@ type Place struct {
 	CSVHref  string        // devices.csv of this place with its filters
 	Self     string        // this page's URL with its query, which live updates fetch again
 	Plan     *PlacePlan    // a floor's plan with its markers; nil without one
+	PlanHref string        // a floor's plan page, offered when it has no plan
 }
 
 // RoomSection is a room's device cards on a floor or room page.

@@ -163,8 +163,8 @@ func TestFloorPlanUploadReplaceRemove(t *testing.T) {
 	if r := b.get(path + "/image"); r.StatusCode != http.StatusNotFound {
 		t.Errorf("the image of a removed plan: %d", r.StatusCode)
 	}
-	if b.get("/floors/"+f.ID).doc(t).Find(".place-plan").Length() != 0 {
-		t.Error("the floor's page still shows a removed plan")
+	if fl := b.get("/floors/" + f.ID).doc(t); fl.Find(".place-plan").Length() != 0 || fl.Find(`.toolbar a[href="`+path+`"]`).Length() != 1 {
+		t.Error("the floor's page still shows a removed plan, or does not offer to add one")
 	}
 	if _, err := a.store.FloorPlan(context.Background(), a.accountOf(false), f.ID); err == nil {
 		t.Error("the store keeps a removed plan")

@@ -99,7 +99,7 @@ func (s *Server) floor(ctx context.Context, account string, sc domain.BuildingSc
 	m.Crumbs = []views.Crumb{{Label: i18n.From(ctx).T("nav.overview"), Href: "/"}, {Label: b.Name, Href: "/buildings/" + b.ID}, {Label: f.Name}}
 	m.Filter = filter.view(ctx, "/floors/"+f.ID)
 	m.CSVHref = "/devices.csv?" + filter.query(url.Values{"floor": {f.ID}}).Encode()
-	m.Plan = placePlan(pl, m.Sections)
+	m.Plan, m.PlanHref = placePlan(pl, m.Sections), "/floors/"+f.ID+"/plan"
 	return m, nil
 }
 
