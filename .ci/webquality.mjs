@@ -535,6 +535,7 @@ async function main(work, server) {
   await expect('alerts, filter', `/alerts?status=all&type=consumable_out&building=${building}`);
   await expect('alerts, by run-out', '/alerts?sort=runs_out&runs_out=48h');
   await expect('floor, by run-out', `/floors/${floor}?sort=runs_out`);
+  await expect('floor plan', `/floors/${floor}/plan`);
   await expect('not found', '/no/such/page', 404);
   await expect('bad parameter', '/alerts?status=bogus', 400);
   await expect('report', '/reports/shift');
