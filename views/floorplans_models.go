@@ -143,7 +143,7 @@ func markerLabel(ctx context.Context, m PlanMarker) string {
 
 // markerR is the radius of a marker on a plan of this size.
 func (p PlacePlan) markerR() int {
-	return markerSize(domain.FloorPlan{Width: p.Width, Height: p.Height}) * 2
+	return markerSize(domain.FloorPlan{Width: p.Width, Height: p.Height}) * 3 / 2
 }
 
 // viewBox is the plan's viewBox.

@@ -54,6 +54,7 @@ var shots = []shot{
 	{file: "shift-report.png", path: func(places) string { return "/reports/shift" }, width: 1280, height: 1000, scale: 1},
 	{file: "trends.png", path: func(places) string { return "/trends" }, width: 1280, height: 1000, scale: 1},
 	{file: "phone.png", path: func(p places) string { return p.floor + "?sort=runs_out" }, width: 360, height: 780, scale: 2},
+	{file: "floor-plan.png", path: func(p places) string { return p.floor }, width: 1280, height: 1000, scale: 1},
 }
 
 func main() {

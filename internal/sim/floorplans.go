@@ -37,8 +37,8 @@ func (a *Account) FloorPlans() []FloorPlan {
 }
 
 // drawFloor draws a floor's rooms in a grid about as wide as it is tall,
-// a corridor between the rows, and places each room's locations along
-// its lower half.
+// a corridor between the rows, and places each room's locations in its
+// lower half, in one row or two.
 func drawFloor(f *Floor) FloorPlan {
 	cols := max(1, int(math.Ceil(math.Sqrt(float64(len(f.Rooms))))))
 	rows := max(1, (len(f.Rooms)+cols-1)/cols)
@@ -54,10 +54,18 @@ func drawFloor(f *Floor) FloorPlan {
 		fmt.Fprintf(&svg, `<text x="%d" y="%d" font-family="sans-serif" font-size="20" fill="#1a1f26">`, x+14, y+32)
 		xml.EscapeText(&svg, []byte(r.Name))
 		svg.WriteString(`</text>`)
-		n := len(r.Locations)
+		// One row of up to four locations, two rows of more.
+		perRow := len(r.Locations)
+		if perRow > 4 {
+			perRow = (perRow + 1) / 2
+		}
 		for j, l := range r.Locations {
-			lx := x + planRoomW*(j+1)/(n+1)
-			p.Locations[strconv.FormatInt(l.ID, 10)] = [2]int{lx, y + planRoomH*2/3}
+			row, col := j/max(perRow, 1), j%max(perRow, 1)
+			ly := y + planRoomH*2/3
+			if len(r.Locations) > perRow {
+				ly = y + planRoomH*(9+5*row)/20
+			}
+			p.Locations[strconv.FormatInt(l.ID, 10)] = [2]int{x + planRoomW*(col+1)/(perRow+1), ly}
 		}
 	}
 	svg.WriteString(`</svg>`)
