@@ -20,7 +20,7 @@ func TestBrowserPlacesOnThePlan(t *testing.T) {
 	a := newApp(t, Config{})
 	user := a.browser()
 	user.signIn(credA)
-	f, _, locs := a.aFloor()
+	f, rooms, locs := a.aFloor()
 	if r := user.uploadPlan(f.ID, "plan.png", pngOf(t, 400, 300)); r.StatusCode != 303 {
 		t.Fatalf("uploading the plan: %d", r.StatusCode)
 	}
@@ -41,11 +41,12 @@ func TestBrowserPlacesOnThePlan(t *testing.T) {
 		}
 		return p.Locations
 	}
-	// onScreen is where a point of the plan is in the window.
+	// onScreen is where a point of the plan is in the window, the plan
+	// scrolled into view.
 	onScreen := func(x, y int) (float64, float64) {
 		t.Helper()
 		p, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(
-			`(() => { const s = document.getElementById("plan-svg"); const p = new DOMPoint(%d, %d).matrixTransform(s.getScreenCTM()); return [p.x, p.y] })()`, x, y)))
+			`(() => { const s = document.getElementById("plan-svg"); s.scrollIntoView({block: "center"}); const p = new DOMPoint(%d, %d).matrixTransform(s.getScreenCTM()); return [p.x, p.y] })()`, x, y)))
 		must(t, err, "finding a point of the plan")
 		return p[0], p[1]
 	}
@@ -82,6 +83,41 @@ func TestBrowserPlacesOnThePlan(t *testing.T) {
 	must(t, chromedp.Do(ctx, chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl))), "undoing")
 	if got := placed(); abs(got[locs[1].ID][0]-50) > 1 || got[locs[0].ID] != [2]int{202, 170} {
 		t.Errorf("after undoing the drag: %v", got)
+	}
+
+	// A room drawn as a rectangle by dragging across the plan; another as
+	// a polygon of three clicks closed with Enter.
+	shapes := func() map[string][][2]int {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("plan-placements").value`))
+		must(t, err, "reading the placements")
+		var p struct{ Rooms map[string][][2]int }
+		if err := json.Unmarshal([]byte(v), &p); err != nil {
+			t.Fatal(err)
+		}
+		return p.Rooms
+	}
+	room := func(id string) string { return `.plan-item[data-room="` + id + `"]` }
+	must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(room(rooms[0].ID)))), "selecting a room")
+	x0, y0 := onScreen(10, 20)
+	x1, y1 := onScreen(150, 120)
+	must(t, chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MousePressed, x0, y0, held, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(chromedp.MouseMoved, x1, y1, held), chromedp.MouseEvent(chromedp.MouseReleased, x1, y1, held, chromedp.ClickCount(1))),
+		"drawing a rectangle")
+	if got := shapes()[rooms[0].ID]; len(got) != 4 || abs(got[0][0]-10) > 1 || abs(got[2][1]-120) > 1 {
+		t.Errorf("the rectangle drawn: %v; want corners about [10 20] and [150 120]", got)
+	}
+	if len(rooms) > 1 {
+		must(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`input[name="plan-shape"][value="polygon"]`)),
+			chromedp.Click(chromedp.CSS(room(rooms[1].ID)))), "choosing polygons")
+		for _, p := range [][2]int{{200, 200}, {300, 200}, {250, 280}} {
+			px, py := onScreen(p[0], p[1])
+			must(t, chromedp.Do(ctx, chromedp.MouseClickXY(px, py)), "clicking a corner")
+		}
+		must(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)), "closing the polygon")
+		if got := shapes()[rooms[1].ID]; len(got) != 3 {
+			t.Errorf("the polygon drawn: %v; want 3 corners", got)
+		}
 	}
 
 	loadAfter(t, ctx, chromedp.Click(chromedp.CSS(`form[action$="/placements"] button`)), "saving")
