@@ -176,6 +176,7 @@ func TestTheVisitorsPageWeighsUnder15KB(t *testing.T) {
 			total += len(res.body)
 		}
 	}
+	t.Logf("the visitors' page and what it loads: %d bytes", total)
 	if total >= 15*1024 {
 		t.Errorf("the page and what it loads weigh %d bytes; want under %d", total, 15*1024)
 	}
