@@ -24,6 +24,12 @@ type Visitors interface {
 	// replaced, whatever its account, as just written: domain.ErrNotFound
 	// when none has.
 	RoomCodeByHash(ctx context.Context, hash []byte) (RoomCode, error)
+	// RoomCodeSeals returns the sealed tokens of every room's current
+	// code, by account id and room id joined with a NUL: what each is
+	// sealed for. ResealRoomCodes replaces them (a key's rotation) where
+	// they are still the old ones, and counts those it replaced.
+	RoomCodeSeals(ctx context.Context) (map[string][]byte, error)
+	ResealRoomCodes(ctx context.Context, byRoom map[string]Reseal) (int, error)
 
 	// AddPresenceScan keeps a scan, once per person, room and minute:
 	// false, and nothing kept, when the person scanned the room in the

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"washboard/internal/domain"
@@ -258,4 +259,39 @@ func (s *Store) VisitorRatings(ctx context.Context, account, room string, from, 
 		out[i].Average = float64(sums[d.Day]) / float64(d.Count)
 	}
 	return out, err
+}
+
+// RoomCodeSeals returns the sealed tokens of every room's current code,
+// by account id and room id joined with a NUL (what they are sealed for).
+func (s *Store) RoomCodeSeals(ctx context.Context) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	var account, room string
+	var sealed []byte
+	err := each(ctx, s.read, `SELECT a.id, r.room_id, r.sealed FROM room_codes r JOIN accounts a ON a.key = r.account_id
+		WHERE `+s.d.IsNever("r.replaced"), nil, []any{&account, &room, &sealed}, func() error {
+		out[account+"\x00"+room] = sealed
+		return nil
+	})
+	return out, err
+}
+
+// ResealRoomCodes replaces the sealed tokens of current codes, by account
+// and room as RoomCodeSeals names them, where they are still the old
+// ones, and counts those it replaced.
+func (s *Store) ResealRoomCodes(ctx context.Context, byRoom map[string]store.Reseal) (int, error) {
+	n := 0
+	stmts := make([]Statement, 0, len(byRoom))
+	for key, r := range byRoom {
+		account, room, _ := strings.Cut(key, "\x00")
+		stmts = append(stmts, Statement{SQL: `UPDATE room_codes SET sealed = ?
+			WHERE account_id = (SELECT key FROM accounts WHERE id = ?) AND room_id = ? AND sealed = ?`,
+			Args: []any{r.New, account, room, r.Old}, Check: func(c int64) error {
+				n += int(c)
+				return nil
+			}})
+	}
+	if err := s.inTx(ctx, func(tx Tx) error { return tx.Batch(ctx, stmts) }); err != nil {
+		return 0, err
+	}
+	return n, nil
 }

@@ -77,6 +77,26 @@ func testRoomCodes(t *testing.T, open func(*testing.T) store.Store) {
 	if c, err := s.RoomCodeByHash(ctx, second.Hash); err != nil || !c.Replaced.IsZero() {
 		t.Errorf("another room's code changed: %+v, %v", c, err)
 	}
+
+	// A rotation seals the current codes again, by what they are sealed
+	// for; a reseal of a value changed meanwhile changes nothing.
+	seals, err := s.RoomCodeSeals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seals) != 2 || string(seals["a\x00a-r2"]) != "sealed-two" {
+		t.Fatalf("the codes' seals = %q", seals)
+	}
+	n, err := s.ResealRoomCodes(ctx, map[string]store.Reseal{
+		"a\x00a-r2": {Old: []byte("sealed-two"), New: []byte("resealed-two")},
+		"a\x00a-r1": {Old: []byte("sealed-changed-meanwhile"), New: []byte("lost")},
+	})
+	if err != nil || n != 1 {
+		t.Errorf("resealing: %d, %v; want 1", n, err)
+	}
+	if got, err := s.RoomCodes(ctx, "a", []string{"a-r2"}); err != nil || string(got["a-r2"].Sealed) != "resealed-two" {
+		t.Errorf("the resealed code = %+v, %v", got, err)
+	}
 }
 
 // testVisitorRecords: presence scans count once per person, room and
