@@ -89,6 +89,9 @@ func TestAVisitorReportsWithoutSigningIn(t *testing.T) {
 	if r.StatusCode != http.StatusOK || !strings.Contains(r.text(t), "Something wrong here?") || !strings.Contains(r.text(t), code.name) {
 		t.Fatalf("the code's page: %d\n%s", r.StatusCode, r.text(t))
 	}
+	if cc := r.Header.Get("Cache-Control"); !strings.Contains(cc, "no-store") || len(r.Header.Values("Vary")) != 1 {
+		t.Errorf("the visitors' page: Cache-Control %q, Vary %q; want no-store and one Vary line", cc, r.Header.Values("Vary"))
+	}
 	if r.Header.Get("Set-Cookie") != "" || strings.Contains(r.body, "<script") {
 		t.Errorf("the visitors' page sets %q, script: %v", r.Header.Get("Set-Cookie"), strings.Contains(r.body, "<script"))
 	}
