@@ -14,9 +14,8 @@ import (
 // every language on a 360 px phone, light and dark: the visitors' form,
 // refused as sent, its thanks; then, signed in, the presence recorded and
 // the floor's page that leads to its sheet of codes, and the sheet, also
-// as printed (the sheet's tools hidden,
-// three codes a row). None needs sideways scrolling; axe-core finds
-// nothing.
+// as printed (the sheet's tools hidden, three codes a row). None needs
+// sideways scrolling; axe-core finds nothing.
 func TestBrowserRoomCodePagesFitAPhone(t *testing.T) {
 	t.Parallel()
 	a := newAppOf(t, Config{}, 10)
