@@ -97,10 +97,10 @@ func (s *Server) reportFromRoom(c echo.Context) error {
 		return err
 	}
 	form := s.visitorForm(c, p)
-	form.Kind, form.Text = domain.VisitorKind(values.Get("kind")), values.Get("text")
-	shown := form.Text
-	if r := []rune(shown); len(r) > domain.MaxVisitorText {
-		shown = string(r[:domain.MaxVisitorText]) // shown again cut; checked whole
+	text := values.Get("text")
+	form.Kind, form.Text = domain.VisitorKind(values.Get("kind")), text
+	if r := []rune(text); len(r) > domain.MaxVisitorText {
+		form.Text = string(r[:domain.MaxVisitorText]) // shown again cut; checked whole
 	}
 	if r := strings.TrimSpace(values.Get("rating")); r != "" {
 		if form.Rating, err = strconv.Atoi(r); err != nil {
@@ -123,8 +123,7 @@ func (s *Server) reportFromRoom(c echo.Context) error {
 		}
 		return render(c, http.StatusOK, views.VisitorFormPage(form))
 	}
-	_, err = v.Report(ctx, p, visitors.Report{Kind: form.Kind, Text: form.Text, Rating: form.Rating}, c.RealIP())
-	form.Text = shown
+	_, err = v.Report(ctx, p, visitors.Report{Kind: form.Kind, Text: text, Rating: form.Rating}, c.RealIP())
 	switch {
 	case err == nil:
 		return render(c, http.StatusOK, views.VisitorNoticePage(views.VisitorNotice{Kind: views.NoticeThanks, Room: p.Room.Name, Again: "/r/" + p.Token + "?report"}))
