@@ -56,11 +56,14 @@ const pageCacheBytes = 64 << 20
 // pageKey names a page as its region shows it.
 type pageKey struct {
 	account string
-	path    string      // path and normalized query
-	name    string      // the account's name as the session holds it
-	scope   string      // the buildings the person sees (domain.BuildingScope.Key)
-	lang    string      // the language it is in: its frame and, once converted, its region
-	role    domain.Role // the person's role: what the page offers them (a floor's room codes)
+	path    string // path and normalized query
+	name    string // the account's name as the session holds it
+	scope   string // the buildings the person sees (domain.BuildingScope.Key)
+	lang    string // the language it is in: its frame and, once converted, its region
+
+	// role is the person's role: what the page offers them (a floor's
+	// room codes to supervisors).
+	role domain.Role
 }
 
 // LogValue is what a log line says of the page: its path.

@@ -52,12 +52,13 @@ const (
 	// PushActions signs the action tokens of pushes: "I'm on it" from a
 	// notification's button, for one person and alert, for a while.
 	PushActions Purpose = "push-actions"
+	check       Purpose = "key-check"
+
 	// RoomCodes seals the tokens of the rooms' codes, for a floor's sheet
 	// of codes to print again; VisitorForms signs the forms a room's code
 	// shows its visitors, for a while.
 	RoomCodes    Purpose = "room-codes"
 	VisitorForms Purpose = "visitor-forms"
-	check        Purpose = "key-check"
 )
 
 // sealedPurposes are the purposes whose values are sealed (the others are
