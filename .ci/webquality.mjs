@@ -535,6 +535,11 @@ async function main(work, server) {
   await expect('alerts, filter', `/alerts?status=all&type=consumable_out&building=${building}`);
   await expect('alerts, by run-out', '/alerts?sort=runs_out&runs_out=48h');
   await expect('floor, by run-out', `/floors/${floor}?sort=runs_out`);
+  const codesPage = await expect('room codes', `/floors/${floor}/codes`);
+  const roomCode = firstMatch(codesPage, /<code>[^<]*\/r\/([A-Za-z0-9_-]+)<\/code>/, 'room code on the floor\'s sheet');
+  secrets.add(roomCode);
+  await expect('room code, visitors', `/r/${roomCode}`, 200, new Jar());
+  await expect('room code, presence', `/r/${roomCode}`);
   await expect('not found', '/no/such/page', 404);
   await expect('bad parameter', '/alerts?status=bogus', 400);
   await expect('report', '/reports/shift');

@@ -130,6 +130,9 @@ type Place struct {
 	Sections []RoomSection // floors and rooms: device cards by room
 	CSVHref  string        // devices.csv of this place with its filters
 	Self     string        // this page's URL with its query, which live updates fetch again
+
+	// CodesHref is a floor's sheet of room codes, for those who may print it.
+	CodesHref string
 }
 
 // RoomSection is a room's device cards on a floor or room page.

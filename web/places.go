@@ -40,6 +40,9 @@ func (s *Server) showFloor(c echo.Context) error {
 			return nil, err
 		}
 		m.Self = self
+		if ss.Role >= domain.Supervisor {
+			m.CodesHref = "/floors/" + m.ID + "/codes"
+		}
 		return s.renderPlace(ctx, m)
 	})
 }

@@ -132,6 +132,7 @@ func TestAPersonLimitedToOneBuildingLearnsNothingOfAnother(t *testing.T) {
 		"/alerts/:id/claim": {o.alert}, "/alerts/:id/release": {o.alert},
 		"/screens/:id/edit": {o.screen}, "/screens/:id": {o.screen}, "/screens/:id/revoke": {o.screen},
 		"/screens/:id/relink": {o.screen}, "/screens/:id/remove": {o.screen},
+		"/floors/:id/codes": {o.floor},
 	}
 	// Paths without an id, with the other building's places in their
 	// filters.

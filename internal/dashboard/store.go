@@ -6,6 +6,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/visitors"
 )
 
 // Store is what the service reads and writes of the cache: the methods of
@@ -18,6 +19,7 @@ type Store interface {
 	portfolioScreenStore
 	claimStore
 	serviceLevelStore
+	visitors.Store
 	SyncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error)
 	ReportSettings(ctx context.Context, account string) (rs store.ReportSettings, ok bool, err error)
 	SaveReportSettings(ctx context.Context, account string, rs store.ReportSettings) error

@@ -115,6 +115,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ReportScheduleLanguage", testReportScheduleLanguage},
 		{"PortfolioScreens", testPortfolioScreens},
 		{"ScreenLanguage", testScreenLanguage},
+		{"RoomCodes", testRoomCodes},
+		{"VisitorRecords", testVisitorRecords},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
