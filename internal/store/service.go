@@ -26,16 +26,16 @@ type ServiceFilter struct {
 // kind of alert it is.
 type PlacedDoneReport struct {
 	domain.DoneReport
-	LocationID string
-	Type       domain.AlertType
+	LocationID, RoomID string
+	Type               domain.AlertType
 }
 
 // PlacedClaim is a claim with where its alert is and what kind of alert
 // it is, and the name of whoever's claim it took over, if it did.
 type PlacedClaim struct {
 	domain.Claim
-	LocationID string
-	Type       domain.AlertType
+	LocationID, RoomID string
+	Type               domain.AlertType
 	// TookOver is the name of the holder of the claim this one ended as
 	// handed over; "" when it ended none.
 	TookOver string

@@ -36,13 +36,13 @@ func (s *Store) DoneReportsIn(ctx context.Context, f store.ServiceFilter) ([]sto
 	var out []store.PlacedDoneReport
 	var r store.PlacedDoneReport
 	var outcome, typ string
-	err = each(ctx, s.read, `SELECT d.alert_id, d.person_id, d.name, d.outcome, d.reason, d.done, a.location_id, a.type
+	err = each(ctx, s.read, `SELECT d.alert_id, d.person_id, d.name, d.outcome, d.reason, d.done, a.location_id, l.room_id, a.type
 		FROM done_reports d
 		JOIN alerts a ON a.account_id = d.account_id AND a.id = d.alert_id
 		JOIN locations l ON l.account_id = a.account_id AND l.id = a.location_id
 		WHERE d.account_id = ? AND d.done >= ? AND d.done < ?`+cond+`
 		ORDER BY d.done DESC, d.id DESC LIMIT ?`, args,
-		[]any{&r.AlertID, &r.PersonID, &r.Name, &outcome, &r.Reason, s.d.ScanTime(&r.At), &r.LocationID, &typ}, func() error {
+		[]any{&r.AlertID, &r.PersonID, &r.Name, &outcome, &r.Reason, s.d.ScanTime(&r.At), &r.LocationID, &r.RoomID, &typ}, func() error {
 			r.Outcome, r.Type = domain.Outcome(outcome), domain.AlertType(typ)
 			out = append(out, r)
 			return nil
@@ -69,7 +69,7 @@ func (s *Store) ClaimsIn(ctx context.Context, f store.ServiceFilter) ([]store.Pl
 	var id int64
 	// A claim handed over ends when the next one is made: the one this
 	// took over is that of the same alert that ended, handed, as it began.
-	err = each(ctx, s.read, `SELECT `+claimCols+`, a.location_id, a.type,
+	err = each(ctx, s.read, `SELECT `+claimCols+`, a.location_id, l.room_id, a.type,
 			coalesce((SELECT coalesce(p2.name, h.name) FROM claims h LEFT JOIN people p2 ON p2.id = h.person_id
 				WHERE h.account_id = c.account_id AND h.alert_id = c.alert_id AND h.ended_by = 'handed' AND h.ended = c.claimed
 				ORDER BY h.id DESC LIMIT 1), '')
@@ -78,7 +78,7 @@ func (s *Store) ClaimsIn(ctx context.Context, f store.ServiceFilter) ([]store.Pl
 		JOIN locations l ON l.account_id = a.account_id AND l.id = a.location_id
 		WHERE c.account_id = ? AND c.claimed >= ? AND c.claimed < ?`+cond+`
 		ORDER BY c.claimed DESC, c.id DESC LIMIT ?`, args,
-		[]any{&c.AlertID, &c.PersonID, &c.Name, &c.Note, s.d.ScanTime(&c.At), s.d.ScanTime(&c.Ended), &endedBy, &id, &c.LocationID, &typ, &c.TookOver},
+		[]any{&c.AlertID, &c.PersonID, &c.Name, &c.Note, s.d.ScanTime(&c.At), s.d.ScanTime(&c.Ended), &endedBy, &id, &c.LocationID, &c.RoomID, &typ, &c.TookOver},
 		func() error {
 			c.EndedBy, c.Type = domain.ClaimEnd(endedBy), domain.AlertType(typ)
 			out = append(out, c)

@@ -40,9 +40,9 @@ func testServiceRecord(t *testing.T, open func(*testing.T) store.Store) {
 	if added, err := s.AddDoneReport(ctx, "b", report("x1", "Dee", domain.Refilled, 15), "key-Dee"); !added || err != nil {
 		t.Fatalf("account b's report: %v, %v", added, err)
 	}
-	placedAna := store.PlacedDoneReport{DoneReport: ana, LocationID: "a-1", Type: domain.AlertConsumableOut}
-	placedBen := store.PlacedDoneReport{DoneReport: ben, LocationID: "a-3", Type: domain.AlertBatteryOut}
-	placedCy := store.PlacedDoneReport{DoneReport: cy, LocationID: "a-5", Type: domain.AlertConsumableOut}
+	placedAna := store.PlacedDoneReport{DoneReport: ana, LocationID: "a-1", RoomID: "a-r1", Type: domain.AlertConsumableOut}
+	placedBen := store.PlacedDoneReport{DoneReport: ben, LocationID: "a-3", RoomID: "a-r2", Type: domain.AlertBatteryOut}
+	placedCy := store.PlacedDoneReport{DoneReport: cy, LocationID: "a-5", RoomID: "a-r3", Type: domain.AlertConsumableOut}
 	hour := store.ServiceFilter{Account: "a", From: t0, To: t0.Add(time.Hour), Limit: 10}
 	for _, c := range []struct {
 		name string
@@ -79,9 +79,9 @@ func testServiceRecord(t *testing.T, open func(*testing.T) store.Store) {
 	for _, c := range []domain.Claim{onAna, onBen, onCy} {
 		mustClaim(t, s, "a", c)
 	}
-	placedOnBen := store.PlacedClaim{Claim: onBen, LocationID: "a-1", Type: domain.AlertConsumableOut, TookOver: "Ana"}
-	placedOnAna := store.PlacedClaim{Claim: ended(onAna, onBen.At, domain.ClaimHanded), LocationID: "a-1", Type: domain.AlertConsumableOut}
-	placedOnCy := store.PlacedClaim{Claim: onCy, LocationID: "a-5", Type: domain.AlertConsumableOut}
+	placedOnBen := store.PlacedClaim{Claim: onBen, LocationID: "a-1", RoomID: "a-r1", Type: domain.AlertConsumableOut, TookOver: "Ana"}
+	placedOnAna := store.PlacedClaim{Claim: ended(onAna, onBen.At, domain.ClaimHanded), LocationID: "a-1", RoomID: "a-r1", Type: domain.AlertConsumableOut}
+	placedOnCy := store.PlacedClaim{Claim: onCy, LocationID: "a-5", RoomID: "a-r3", Type: domain.AlertConsumableOut}
 	for _, c := range []struct {
 		name string
 		f    store.ServiceFilter
