@@ -130,6 +130,10 @@ type Place struct {
 	Sections []RoomSection // floors and rooms: device cards by room
 	CSVHref  string        // devices.csv of this place with its filters
 	Self     string        // this page's URL with its query, which live updates fetch again
+	// Service is a room's recent service record, ServiceHref the page of
+	// its whole record; nil on other pages.
+	Service     *ServiceVisits
+	ServiceHref string
 }
 
 // RoomSection is a room's device cards on a floor or room page.
