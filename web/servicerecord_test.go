@@ -136,3 +136,23 @@ func TestTheAccountsServiceRecordAsCSV(t *testing.T) {
 		t.Errorf("a room's record to staff = %d; want 200", r.StatusCode)
 	}
 }
+
+// The client report has a section of the service record: the period's
+// visits, by building, with a link to the record's CSV of the period.
+func TestTheClientReportSaysTheServiceRecord(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	b := a.browser()
+	b.signIn(credA)
+	a.serviceVisit()
+	day := a.clock.Now().In(time.UTC).Format(time.DateOnly)
+	doc := b.get("/reports/client?from=" + day + "&to=" + day).doc(t)
+	section := doc.Find("#client-service").Closest("section")
+	text := strings.Join(strings.Fields(section.Text()), " ")
+	if !strings.Contains(text, "1 visit in ") || section.Find("#table-service-buildings tbody tr").Length() == 0 {
+		t.Errorf("the client report's service record reads %q; want Ana's visit counted, by building", text)
+	}
+	if href := section.Find(`a[href^="/reports/service.csv"]`).AttrOr("href", ""); href != "/reports/service.csv?from="+day+"&to="+day {
+		t.Errorf("the section's CSV link is %q", href)
+	}
+}
