@@ -119,6 +119,7 @@ func (s *Server) room(ctx context.Context, account string, sc domain.BuildingSco
 		return m, err
 	}
 	service := serviceVisits(rec, s.cfg.Zone)
+	service.Since = time.Time{} // the page shows the latest visits; the whole record, the rest
 	m.Service, m.ServiceHref = &service, "/rooms/"+url.PathEscape(r.ID)+"/service"
 	return m, nil
 }
