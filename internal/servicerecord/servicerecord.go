@@ -58,6 +58,10 @@ const (
 	DoorScan Kind = "door_scan"
 )
 
+// kindOrder orders the entries of one moment as one does things: at the
+// door, on it, done, the room ticked off.
+var kindOrder = map[Kind]int{DoorScan: 0, Claimed: 1, Done: 2, RoomTicked: 3}
+
 // Entry is one thing a source says a person did in a room.
 type Entry struct {
 	Kind Kind
@@ -185,7 +189,8 @@ func Read(ctx context.Context, sources []Source, q Query, maxVisits int) (Record
 // more than VisitGap between one and the next; newest first.
 func Group(entries []Entry) []Visit {
 	slices.SortStableFunc(entries, func(a, b Entry) int {
-		return cmp.Or(a.At.Compare(b.At), strings.Compare(a.RoomID, b.RoomID), strings.Compare(a.who(), b.who()))
+		return cmp.Or(a.At.Compare(b.At), strings.Compare(a.RoomID, b.RoomID), strings.Compare(a.who(), b.who()),
+			cmp.Compare(kindOrder[a.Kind], kindOrder[b.Kind]))
 	})
 	type key struct{ room, who string }
 	open := map[key]int{} // the index of each person's last visit of each room

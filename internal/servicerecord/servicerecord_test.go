@@ -37,6 +37,17 @@ func TestVisitsAreOnePersonsWorkInOneRoom(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("visits = %q; want %q", got, want)
 	}
+
+	// What was done at one moment reads in the order one does it.
+	at0 := []Entry{{Kind: Done, At: at(0), Name: "Cy", RoomID: "r1"}, {Kind: RoomTicked, At: at(0), Name: "Cy", RoomID: "r1"},
+		{Kind: Claimed, At: at(0), Name: "Cy", RoomID: "r1"}, {Kind: DoorScan, At: at(0), Name: "Cy", RoomID: "r1"}}
+	var kinds []Kind
+	for _, e := range Group(at0)[0].Entries {
+		kinds = append(kinds, e.Kind)
+	}
+	if fmt.Sprint(kinds) != fmt.Sprint([]Kind{DoorScan, Claimed, Done, RoomTicked}) {
+		t.Errorf("the entries of one moment read %v", kinds)
+	}
 }
 
 // A source with more entries than a record reads cuts the record: it
