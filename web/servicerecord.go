@@ -35,7 +35,8 @@ func (p serviceDays) values() url.Values {
 
 // parseServiceDays reads the parameters from and to, days written
 // 2026-11-01, both included, at most servicerecord.MaxDays; the last 7
-// days up to today when neither is given.
+// days up to today when neither is given, the 7 days from or to the one
+// given when one is.
 func (s *Server) parseServiceDays(c echo.Context) (serviceDays, error) {
 	zone := s.cfg.Zone
 	y, m, d := s.clock.Now().In(zone).Date()
@@ -59,8 +60,12 @@ func (s *Server) parseServiceDays(c echo.Context) (serviceDays, error) {
 	if err := day("to", &p.to, 1); err != nil {
 		return p, err
 	}
-	if c.QueryParam("to") == "" && c.QueryParam("from") != "" {
+	// One day given: the week it begins, or the week it ends.
+	switch from, to := c.QueryParam("from"), c.QueryParam("to"); {
+	case to == "" && from != "":
 		p.to = p.from.AddDate(0, 0, 7)
+	case from == "" && to != "":
+		p.from = p.to.AddDate(0, 0, -7)
 	}
 	switch {
 	case !p.to.After(p.from):
@@ -114,7 +119,7 @@ func (s *Server) exportRoomService(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeServiceCSV(c, "service-"+id+"-"+p.from.Format(time.DateOnly)+".csv", rec)
+	return writeServiceCSV(c, "room-service-"+p.from.Format(time.DateOnly)+"_"+p.last().Format(time.DateOnly)+".csv", rec)
 }
 
 // exportService answers /reports/service.csv: the record of every room

@@ -67,7 +67,7 @@ func TestARoomShowsItsServiceRecord(t *testing.T) {
 
 	full := b.get(href)
 	if full.StatusCode != http.StatusOK || !strings.Contains(full.doc(t).Find(".service-visits").Text(), "Ana Refill") {
-		t.Errorf("the whole record = %d, without Ana's visit:\n%s", full.StatusCode, full.body)
+		t.Errorf("the whole record = %d, without Ana's visit: %s", full.StatusCode, full.doc(t).Find("main").Text())
 	}
 	day := a.clock.Now().In(time.UTC).Format(time.DateOnly)
 	if earlier := b.get(href + "?from=2026-01-01&to=2026-01-07"); earlier.StatusCode != http.StatusOK || strings.Contains(earlier.body, "Ana Refill") {
@@ -88,7 +88,7 @@ func TestARoomShowsItsServiceRecord(t *testing.T) {
 func readServiceCSV(t *testing.T, r response) [][]string {
 	t.Helper()
 	if r.StatusCode != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") {
-		t.Fatalf("the CSV = %d, %s:\n%s", r.StatusCode, r.Header.Get("Content-Type"), r.body)
+		t.Fatalf("the CSV = %d, %s: %s", r.StatusCode, r.Header.Get("Content-Type"), r.doc(t).Find("main").Text())
 	}
 	rows, err := csv.NewReader(strings.NewReader(r.body)).ReadAll()
 	if err != nil {
@@ -98,8 +98,7 @@ func readServiceCSV(t *testing.T, r response) [][]string {
 }
 
 // The account's CSV is a supervisor's: it lists every room's visits; a
-// period that is not days, backwards or too long is refused, naming the
-// parameter.
+// period that is not days, backwards or too long is refused, saying why.
 func TestTheAccountsServiceRecordAsCSV(t *testing.T) {
 	t.Parallel()
 	a := newApp(t, Config{})
@@ -115,18 +114,22 @@ func TestTheAccountsServiceRecordAsCSV(t *testing.T) {
 	if !found {
 		t.Errorf("the account's CSV has no visit of Ana: %q", rows)
 	}
-	for _, c := range []struct{ query, param string }{
-		{"from=soon", "from"},
-		{"from=2026-11-10&to=2026-11-01", "to"},
-		{"from=2026-01-01&to=2026-03-01", "to"},
+	for _, c := range []struct{ query, says string }{
+		{"from=soon", `The from parameter "soon" is not a day such as 2026-11-01.`},
+		{"from=2026-11-10&to=2026-11-01", "The last day is before the first."},
+		{"from=2026-01-01&to=2026-03-01", "A record covers at most 31 days"},
 	} {
 		r := owner.get("/reports/service.csv?" + c.query)
-		if r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, c.param) {
-			t.Errorf("the CSV of %s = %d; want 400 naming %s:\n%s", c.query, r.StatusCode, c.param, r.body)
+		if main := r.doc(t).Find("main").Text(); r.StatusCode != http.StatusBadRequest || !strings.Contains(main, c.says) {
+			t.Errorf("the CSV of %s = %d, %q; want 400 saying %q", c.query, r.StatusCode, main, c.says)
 		}
 	}
-	if r := owner.get("/reports/service.csv?from=2026-01-01&to=2026-03-01"); !strings.Contains(r.body, "31 days") {
-		t.Errorf("a period too long does not say the bound: %s", r.body)
+	day := a.clock.Now().In(time.UTC).Format(time.DateOnly)
+	if rows := readServiceCSV(t, owner.get("/reports/service.csv?from="+day)); len(rows) < 2 {
+		t.Errorf("the CSV of the week from %s has no visit: %q", day, rows)
+	}
+	if rows := readServiceCSV(t, owner.get("/reports/service.csv?to=2026-11-01")); len(rows) != 1 {
+		t.Errorf("the CSV of the week to 1 November has visits: %q", rows)
 	}
 	staff := a.browserAs(domain.Staff, "Sam Staff")
 	if r := staff.get("/reports/service.csv"); r.StatusCode != http.StatusForbidden {
