@@ -526,6 +526,7 @@ async function main(work, server) {
   const roomPage = await expect('room', `/rooms/${room}`);
   const location = firstMatch(roomPage, /href="\/locations\/([^"?#/]+)"/, 'location link on the room page');
   await expect('location', `/locations/${location}`);
+  await expect('room service record', `/rooms/${room}/service`);
   await expect('search', '/search?q=Stall');
   await expect('search, none', '/search?q=zzzzzz');
   const alertsPage = await expect('alerts, open', '/alerts');

@@ -133,6 +133,10 @@ type Place struct {
 
 	// CodesHref is a floor's sheet of room codes, for those who may print it.
 	CodesHref string
+	// Service is a room's recent service record, ServiceHref the page of
+	// its whole record; nil on other pages.
+	Service     *ServiceVisits
+	ServiceHref string
 }
 
 // RoomSection is a room's device cards on a floor or room page.

@@ -129,6 +129,7 @@ func TestAPersonLimitedToOneBuildingLearnsNothingOfAnother(t *testing.T) {
 	const unknown = "zz-unknown"
 	ids := map[string][]string{
 		"/buildings/:id": {o.building}, "/floors/:id": {o.floor}, "/rooms/:id": {o.room}, "/locations/:id": {o.location},
+		"/rooms/:id/service": {o.room}, "/rooms/:id/service.csv": {o.room},
 		"/alerts/:id/claim": {o.alert}, "/alerts/:id/release": {o.alert},
 		"/screens/:id/edit": {o.screen}, "/screens/:id": {o.screen}, "/screens/:id/revoke": {o.screen},
 		"/screens/:id/relink": {o.screen}, "/screens/:id/remove": {o.screen},

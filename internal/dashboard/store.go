@@ -86,4 +86,6 @@ type claimStore interface {
 	AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string) (bool, error)
 	LastDoneReports(ctx context.Context, account string, alertIDs []string) (map[string]domain.DoneReport, error)
 	DoneReportsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.DoneReport, error)
+	DoneReportsIn(ctx context.Context, f store.ServiceFilter) ([]store.PlacedDoneReport, error)
+	ClaimsIn(ctx context.Context, f store.ServiceFilter) ([]store.PlacedClaim, error)
 }

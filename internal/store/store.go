@@ -353,6 +353,14 @@ type Claims interface {
 	// key already; a claim that fails keeps no key. Keys older than
 	// ActionKeysKept are let go.
 	ClaimAlertOnce(ctx context.Context, account string, c domain.Claim, key string) (bool, error)
+	// DoneReportsIn returns the "done" reports the filter selects, newest
+	// first, at most its Limit, each with its alert's location and type;
+	// a report of an alert the cache no longer holds is left out.
+	DoneReportsIn(ctx context.Context, f ServiceFilter) ([]PlacedDoneReport, error)
+	// ClaimsIn returns the claims made in the filter's span that it
+	// selects, ended ones included, newest first, at most its Limit, each
+	// with its alert's location and type and whose claim it took over.
+	ClaimsIn(ctx context.Context, f ServiceFilter) ([]PlacedClaim, error)
 }
 
 // DoneReportsKept is how long a "done" report is kept.

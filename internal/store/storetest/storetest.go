@@ -54,6 +54,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ClaimsOfOneAccount", testClaimsOfOneAccount},
 		{"ClaimsOfPeople", testClaimsOfPeople},
 		{"DoneReports", testDoneReports},
+		{"ServiceRecord", testServiceRecord},
 		{"FactsOfAlerts", testFactsOfAlerts},
 		{"FactsOfAlertEvents", testFactsOfAlertEvents},
 		{"FactsOfDevices", testFactsOfDevices},
