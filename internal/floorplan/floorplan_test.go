@@ -1,0 +1,67 @@
+package floorplan
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"testing"
+)
+
+// TestAcceptRefusesOtherFiles: what is not an SVG, PNG, JPEG or PDF by
+// its content is refused in words, whatever it might be named.
+func TestAcceptRefusesOtherFiles(t *testing.T) {
+	t.Parallel()
+	for name, in := range map[string][]byte{
+		"empty":      nil,
+		"text":       []byte("Floor 2: washrooms 2.14 and 2.15"),
+		"GIF":        []byte("GIF89a\x01\x00\x01\x00\x00\x00\x00;"),
+		"ZIP":        []byte("PK\x03\x04\x14\x00\x00\x00"),
+		"executable": []byte("\x7fELF\x02\x01\x01\x00"),
+		"WebP":       []byte("RIFF\x1a\x00\x00\x00WEBPVP8 "),
+		"HTML":       []byte("<!doctype html><script>alert(1)</script>"),
+	} {
+		_, err := accept(t, in)
+		if err == nil {
+			t.Errorf("%s: accepted", name)
+			continue
+		}
+		refusedAs(t, err, NotAPlan, "This file is not an SVG, PNG, JPEG or PDF.")
+	}
+}
+
+// TestAcceptReadsAtMostTheLimit: an upload of more than 10 MB is refused
+// in words that give the limit, having read no more than one byte past
+// it, whatever length the client said it would send.
+func TestAcceptReadsAtMostTheLimit(t *testing.T) {
+	t.Parallel()
+	endless := &counting{r: io.MultiReader(bytes.NewReader(pngOf(t, 2, 2)), zeros{})}
+	_, err := NewChecker(DefaultLimits()).Accept(context.Background(), endless)
+	refusedAs(t, err, TooLarge, "larger than 10 MB")
+	if endless.n > 10<<20+1 {
+		t.Errorf("read %d bytes of the upload, want at most %d", endless.n, 10<<20+1)
+	}
+
+	exactly := make([]byte, 10<<20)
+	copy(exactly, pngOf(t, 2, 2))
+	if p := mustAccept(t, exactly); p.Width != 2 || len(p.Data) > 1<<10 {
+		t.Errorf("an upload of exactly 10 MB came out %d px wide, %d bytes; want the 2 px PNG at its start", p.Width, len(p.Data))
+	}
+}
+
+type counting struct {
+	r io.Reader
+	n int
+}
+
+func (c *counting) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}

@@ -1,0 +1,81 @@
+package floorplan
+
+import (
+	"bytes"
+	"image/jpeg"
+	"image/png"
+)
+
+// jpegQuality is the quality a JPEG plan is encoded again at: high enough
+// that the lines of a scanned plan stay sharp.
+const jpegQuality = 90
+
+// acceptImage decodes a PNG or JPEG and encodes it again as the same type,
+// which keeps its pixels and nothing else: no text or EXIF chunk (GPS
+// positions, the camera, comments), no bytes after the image's end.
+func (c *Checker) acceptImage(data []byte, t Type) (Plan, error) {
+	out, w, h, err := reencode(data, t, c.limits, c.limits.MaxPixels)
+	if err != nil {
+		return Plan{}, err
+	}
+	return Plan{Type: t, From: t, Data: out, Width: w, Height: h}, nil
+}
+
+// reencode decodes an image of type t, PNG or JPEG, whose pixels must not
+// be more than budget, and encodes it again. It reads the image's size
+// first and refuses one past the limits before decoding it.
+func reencode(data []byte, t Type, l Limits, budget int) (out []byte, width, height int, err error) {
+	decodeConfig, decode := png.DecodeConfig, png.Decode
+	if t == JPEG {
+		decodeConfig, decode = jpeg.DecodeConfig, jpeg.Decode
+	}
+	cfg, err := decodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, 0, 0, unreadable(t, err)
+	}
+	if err := checkSize(cfg.Width, cfg.Height, l, budget); err != nil {
+		return nil, 0, 0, err
+	}
+	img, err := decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, 0, 0, unreadable(t, err)
+	}
+	var buf bytes.Buffer
+	if t == JPEG {
+		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: jpegQuality})
+	} else {
+		err = (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, img)
+	}
+	if err != nil {
+		return nil, 0, 0, unreadable(t, err)
+	}
+	b := img.Bounds()
+	return buf.Bytes(), b.Dx(), b.Dy(), nil
+}
+
+// checkSize refuses an image of w × h pixels past the limits.
+func checkSize(w, h int, l Limits, budget int) error {
+	switch {
+	case w < 1 || h < 1:
+		return refuse(Unreadable, "This image is %s × %s px: it has no pixels to show.", thousands(w), thousands(h))
+	case w > l.MaxSide || h > l.MaxSide:
+		return refuse(TooBig, "This image is %s × %s px; a plan may be at most %s px a side.", thousands(w), thousands(h), thousands(l.MaxSide))
+	case w*h > budget:
+		return refuse(TooBig, "This image has %s pixels (%s × %s); a plan may have at most %s.",
+			thousands(w*h), thousands(w), thousands(h), thousands(l.MaxPixels))
+	}
+	return nil
+}
+
+func unreadable(t Type, err error) *Error {
+	return &Error{Kind: Unreadable, Msg: "This " + t.Name() + " could not be read: it may be damaged or cut short.", Detail: err}
+}
+
+// imageType tells an embedded image's type from its first bytes: PNG,
+// JPEG or "".
+func imageType(data []byte) Type {
+	if t := sniff(data); t == PNG || t == JPEG {
+		return t
+	}
+	return ""
+}
