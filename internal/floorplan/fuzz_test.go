@@ -39,3 +39,15 @@ func FuzzSanitizeSVG(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEXIFOrientation: whatever a JPEG's segments hold, reading its
+// orientation neither panics nor gives one outside 1 to 8.
+func FuzzEXIFOrientation(f *testing.F) {
+	f.Add([]byte("\xff\xd8\xff\xe1\x00\x20Exif\x00\x00MM\x00\x2a\x00\x00\x00\x08\x00\x01\x01\x12\x00\x03\x00\x00\x00\x01\x00\x06\x00\x00"))
+	f.Add([]byte("\xff\xd8\xff\xe1\x00\x10Exif\x00\x00II\x2a\x00\xff\xff\xff\xff"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if o := exifOrientation(in); o < 1 || o > 8 {
+			t.Errorf("orientation %d", o)
+		}
+	})
+}

@@ -12,7 +12,8 @@ const jpegQuality = 90
 
 // acceptImage decodes a PNG or JPEG and encodes it again as the same type,
 // which keeps its pixels and nothing else: no text or EXIF chunk (GPS
-// positions, the camera, comments), no bytes after the image's end.
+// positions, the camera, comments), no bytes after the image's end. A
+// JPEG's pixels are turned first as its EXIF orientation says.
 func (c *Checker) acceptImage(data []byte, t Type) (Plan, error) {
 	out, w, h, err := reencode(data, t, c.limits, c.limits.MaxPixels)
 	if err != nil {
@@ -39,6 +40,9 @@ func reencode(data []byte, t Type, l Limits, budget int) (out []byte, width, hei
 	img, err := decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, 0, 0, unreadable(t, err)
+	}
+	if t == JPEG {
+		img = orient(img, exifOrientation(data))
 	}
 	var buf bytes.Buffer
 	if t == JPEG {

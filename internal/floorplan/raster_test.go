@@ -5,6 +5,8 @@ import (
 	"compress/zlib"
 	"encoding/binary"
 	"image"
+	"image/color"
+	"image/draw"
 	"image/jpeg"
 	"image/png"
 	"testing"
@@ -38,18 +40,7 @@ func TestAcceptJPEGDropsEXIF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := jpeg.Encode(&b, img, nil); err != nil {
-		t.Fatal(err)
-	}
-	exif := append([]byte("Exif\x00\x00MM\x00\x2a"), []byte("GPSLatitude 52.3702 N GPSLongitude 4.8952 E Camera: Phone 12")...)
-	app1 := []byte{0xff, 0xe1, 0, 0}
-	binary.BigEndian.PutUint16(app1[2:], uint16(len(exif)+2))
-	in := append(append(append([]byte{}, b.Bytes()[:2]...), append(app1, exif...)...), b.Bytes()[2:]...)
-	if _, err := jpeg.Decode(bytes.NewReader(in)); err != nil {
-		t.Fatalf("the test's JPEG does not decode: %v", err)
-	}
-	p := mustAccept(t, in)
+	p := mustAccept(t, jpegWithEXIF(t, img, 1, "GPSLatitude 52.3702 N GPSLongitude 4.8952 E Camera: Phone 12"))
 	if p.Type != JPEG || p.Width != 64 || p.Height != 48 || p.ContentType() != "image/jpeg" {
 		t.Errorf("got %s, %d × %d; want a JPEG of 64 × 48", p.Type, p.Width, p.Height)
 	}
@@ -58,6 +49,58 @@ func TestAcceptJPEGDropsEXIF(t *testing.T) {
 			t.Errorf("the plan still holds %q", gone)
 		}
 	}
+}
+
+// TestAcceptJPEGTurnsAsEXIFSays: a photo a phone took upright but stored
+// as its sensor saw it comes out upright, although its EXIF is dropped.
+func TestAcceptJPEGTurnsAsEXIFSays(t *testing.T) {
+	t.Parallel()
+	img := image.NewRGBA(image.Rect(0, 0, 64, 48))
+	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
+	draw.Draw(img, image.Rect(0, 0, 16, 16), image.NewUniform(color.RGBA{200, 0, 0, 255}), image.Point{}, draw.Src)
+	for _, tc := range []struct {
+		orientation   int
+		width, height int
+		red           image.Point // where the top left corner's block ends up
+	}{
+		{1, 64, 48, image.Pt(8, 8)},
+		{3, 64, 48, image.Pt(56, 40)},
+		{6, 48, 64, image.Pt(40, 8)},
+		{8, 48, 64, image.Pt(8, 56)},
+	} {
+		p := mustAccept(t, jpegWithEXIF(t, img, tc.orientation, ""))
+		out, err := jpeg.Decode(bytes.NewReader(p.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Width != tc.width || p.Height != tc.height || out.Bounds().Dx() != tc.width {
+			t.Errorf("orientation %d: got %d × %d, want %d × %d", tc.orientation, p.Width, p.Height, tc.width, tc.height)
+			continue
+		}
+		if r, g, _, _ := out.At(tc.red.X, tc.red.Y).RGBA(); r>>8 < 150 || g>>8 > 60 {
+			t.Errorf("orientation %d: the corner block is not at %v", tc.orientation, tc.red)
+		}
+	}
+}
+
+// jpegWithEXIF encodes img as a JPEG with an EXIF segment that gives its
+// orientation and holds text besides.
+func jpegWithEXIF(t *testing.T, img image.Image, orientation int, text string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 95}); err != nil {
+		t.Fatal(err)
+	}
+	tiff := []byte("MM\x00\x2a\x00\x00\x00\x08\x00\x01\x01\x12\x00\x03\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00")
+	tiff[19] = byte(orientation) // the value of the one entry, Orientation (0x0112), a SHORT
+	exif := append(append([]byte("Exif\x00\x00"), tiff...), text...)
+	app1 := []byte{0xff, 0xe1, 0, 0}
+	binary.BigEndian.PutUint16(app1[2:], uint16(len(exif)+2))
+	in := append(append(append([]byte{}, b.Bytes()[:2]...), append(app1, exif...)...), b.Bytes()[2:]...)
+	if _, err := jpeg.Decode(bytes.NewReader(in)); err != nil {
+		t.Fatalf("the test's JPEG does not decode: %v", err)
+	}
+	return in
 }
 
 // TestAcceptPolyglotPNG: a file that is a PNG and an HTML page at once
