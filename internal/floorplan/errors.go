@@ -1,6 +1,6 @@
 package floorplan
 
-import "fmt"
+import "washboard/internal/i18n"
 
 // Kind says why an upload was refused.
 type Kind string
@@ -20,13 +20,23 @@ const (
 	WrongCharset Kind = "wrong_encoding" // an SVG in another encoding than UTF-8
 )
 
-// Error is an upload refused for what it is: Msg says why, in words a page
-// shows as they are (the web answers it with a 4xx status: 413 for
-// TooLarge, 422 otherwise). Detail, when not nil, is for the log.
+// Error is an upload refused for what it is: Msg says why in English, and
+// MsgIn in a reader's language, in words a page shows as they are (the
+// web answers it with a 4xx status: 413 for TooLarge, 422 otherwise).
+// Detail, when not nil, is for the log.
 type Error struct {
 	Kind   Kind
 	Msg    string
 	Detail error
+	words  func(*i18n.Localizer) string
+}
+
+// MsgIn is why the upload is refused, in l's language.
+func (e *Error) MsgIn(l *i18n.Localizer) string {
+	if e.words == nil {
+		return e.Msg
+	}
+	return e.words(l)
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -39,16 +49,30 @@ func (e *Error) LogDetail() string {
 	return e.Msg + " (" + e.Detail.Error() + ")"
 }
 
-func refuse(kind Kind, format string, args ...any) *Error {
-	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+// refuse is a refusal of kind in words, which it says in English as its
+// Msg.
+func refuse(kind Kind, words func(l *i18n.Localizer) string) *Error {
+	return &Error{Kind: kind, Msg: words(i18n.For(i18n.Default)), words: words}
+}
+
+// because adds the detail for the log to a refusal.
+func (e *Error) because(detail error) *Error {
+	e.Detail = detail
+	return e
 }
 
 // ToolError says poppler's tools, which draw a PDF, are missing or would
 // not start: the server's problem, not the upload's (a 503). Msg says how
-// to install them.
+// to install them, in English; MsgIn in a reader's language.
 type ToolError struct {
-	Msg string
-	Err error
+	Msg  string
+	Err  error
+	tool string
+}
+
+// MsgIn is how to install the tool, in l's language.
+func (e *ToolError) MsgIn(l *i18n.Localizer) string {
+	return l.T("floorplan.no_tool", "tool", e.tool)
 }
 
 func (e *ToolError) Error() string { return e.Msg + " (" + e.Err.Error() + ")" }

@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"washboard/internal/i18n"
 )
 
 // Type is what a plan's bytes are.
@@ -140,7 +142,9 @@ func (c *Checker) Accept(ctx context.Context, r io.Reader) (Plan, error) {
 		return Plan{}, fmt.Errorf("reading the upload: %w", err)
 	}
 	if int64(len(data)) > c.limits.MaxBytes {
-		return Plan{}, refuse(TooLarge, "This file is larger than %s, the most a plan may be.", megabytes(c.limits.MaxBytes))
+		return Plan{}, refuse(TooLarge, func(l *i18n.Localizer) string {
+			return l.T("floorplan.too_large", "max", megabytes(l, c.limits.MaxBytes))
+		})
 	}
 	switch sniff(data) {
 	case PNG:
@@ -155,7 +159,7 @@ func (c *Checker) Accept(ctx context.Context, r io.Reader) (Plan, error) {
 	return Plan{}, errNotAPlan
 }
 
-var errNotAPlan = &Error{Kind: NotAPlan, Msg: "This file is not an SVG, PNG, JPEG or PDF."}
+var errNotAPlan = refuse(NotAPlan, func(l *i18n.Localizer) string { return l.T("floorplan.not_a_plan") })
 
 // sniff tells a plan's type from its first bytes: "" when it is none of
 // them. Text that opens with a tag may be an SVG; reading it tells.
@@ -176,19 +180,10 @@ func sniff(data []byte) Type {
 	return ""
 }
 
-// megabytes writes n bytes in whole megabytes where it can: "10 MB".
-func megabytes(n int64) string {
+// megabytes writes n bytes as l writes a size: "10 MB".
+func megabytes(l *i18n.Localizer, n int64) string {
 	if n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MB", n>>20)
+		return l.Number(int(n>>20)) + " MB"
 	}
-	return fmt.Sprintf("%s bytes", thousands(int(n)))
-}
-
-// thousands writes n with thousands separators: 8,000.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+	return l.Number(int(n)) + " B"
 }

@@ -3,8 +3,12 @@ package floorplan
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"strings"
 	"testing"
+
+	"washboard/internal/i18n"
 )
 
 // TestAcceptRefusesOtherFiles: what is not an SVG, PNG, JPEG or PDF by
@@ -64,4 +68,29 @@ type zeros struct{}
 func (zeros) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
+}
+
+// TestRefusalsInTheReadersLanguage: a refusal says why in the reader's
+// language, numbers written as the language writes them; its Msg, for
+// the log, stays English.
+func TestRefusalsInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	_, err := accept(t, pngHeader(9000, 100, nil))
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v, want a refusal", err)
+	}
+	if got, want := e.MsgIn(i18n.For("de")), "Dieses Bild ist 9.000 × 100 px groß; ein Plan darf je Seite höchstens 8.000 px haben."; got != want {
+		t.Errorf("in German: %q, want %q", got, want)
+	}
+	if got, want := e.Msg, "This image is 9,000 × 100 px; a plan may be at most 8,000 px a side."; got != want || e.MsgIn(i18n.For("en")) != want {
+		t.Errorf("in English: %q, want %q", got, want)
+	}
+	c, _ := checkerIn(t)
+	c.pdfinfo = "/nonexistent/pdfinfo"
+	_, err = c.Accept(context.Background(), bytes.NewReader(pdfPages(1, "")))
+	var te *ToolError
+	if !errors.As(err, &te) || !strings.Contains(te.MsgIn(i18n.For("fr")), "installez poppler-utils") {
+		t.Errorf("got %v, want a ToolError that says in French to install poppler-utils", err)
+	}
 }

@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
+
+	"washboard/internal/i18n"
 )
 
 // acceptPDF draws a one-page PDF as a PNG with poppler's pdftoppm, then
@@ -40,9 +42,9 @@ func (c *Checker) acceptPDF(ctx context.Context, data []byte) (Plan, error) {
 	}
 	switch pages := pageCount(info); {
 	case pages < 1:
-		return Plan{}, &Error{Kind: Unreadable, Msg: "This PDF could not be read: it may be damaged or cut short.", Detail: errors.New("pdfinfo gave no page count")}
+		return Plan{}, unreadable(PDF, errors.New("pdfinfo gave no page count"))
 	case pages > 1:
-		return Plan{}, refuse(Pages, "This PDF has %s pages; a plan is one page: save the floor's page on its own.", thousands(pages))
+		return Plan{}, refuse(Pages, func(l *i18n.Localizer) string { return l.T("floorplan.pages", "count", l.Number(pages)) })
 	}
 	if _, err := c.run(ctx, dir, c.pdftoppm, "-png", "-singlefile", "-f", "1", "-l", "1",
 		"-scale-to", strconv.Itoa(min(c.limits.PDFSide, c.limits.MaxSide)), "plan.pdf", "page"); err != nil {
@@ -70,8 +72,9 @@ func (c *Checker) acceptPDF(ctx context.Context, data []byte) (Plan, error) {
 func (c *Checker) run(ctx context.Context, dir, tool string, args ...string) ([]byte, error) {
 	path, err := exec.LookPath(tool)
 	if err != nil {
-		return nil, &ToolError{Msg: "PDF plans are drawn by poppler's " + filepath.Base(tool) +
-			", which is not installed on this server: install poppler-utils (apt-get install poppler-utils), or upload the plan as SVG, PNG or JPEG.", Err: err}
+		e := &ToolError{Err: err, tool: filepath.Base(tool)}
+		e.Msg = e.MsgIn(i18n.For(i18n.Default))
+		return nil, e
 	}
 	timed, cancel := context.WithTimeout(ctx, c.limits.PDFTimeout)
 	defer cancel()
@@ -90,12 +93,12 @@ func (c *Checker) run(ctx context.Context, dir, tool string, args ...string) ([]
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case timed.Err() != nil:
-		return nil, &Error{Kind: TooSlow, Msg: "This PDF took longer than " + seconds(c.limits.PDFTimeout) + " to draw: simplify it, or save the plan as PNG.", Detail: err}
+		secs := int(math.Ceil(c.limits.PDFTimeout.Seconds()))
+		return nil, refuse(TooSlow, func(l *i18n.Localizer) string { return l.N("floorplan.too_slow", secs) }).because(err)
 	case strings.Contains(strings.ToLower(stderr.String()), "password"):
-		return nil, &Error{Kind: Password, Msg: "This PDF opens only with a password: save it without one.", Detail: errors.New(stderr.String())}
+		return nil, refuse(Password, func(l *i18n.Localizer) string { return l.T("floorplan.password") }).because(errors.New(stderr.String()))
 	}
-	return nil, &Error{Kind: Unreadable, Msg: "This PDF could not be read: it may be damaged or cut short.",
-		Detail: fmt.Errorf("%s: %v: %s", filepath.Base(tool), err, strings.TrimSpace(stderr.String()))}
+	return nil, unreadable(PDF, fmt.Errorf("%s: %v: %s", filepath.Base(tool), err, strings.TrimSpace(stderr.String())))
 }
 
 // pageCount reads the page count pdfinfo writes: the last "Pages:" line,
@@ -125,12 +128,4 @@ func (c *capped) Write(p []byte) (int, error) {
 		c.Buffer.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
-}
-
-// seconds writes a timeout in words: "20 seconds".
-func seconds(d time.Duration) string {
-	if d%time.Second == 0 && d >= 2*time.Second {
-		return strconv.Itoa(int(d/time.Second)) + " seconds"
-	}
-	return d.String()
 }

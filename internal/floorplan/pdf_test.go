@@ -127,7 +127,7 @@ func TestAcceptPDFRefusesBrokenOnes(t *testing.T) {
 	l := c.Limits()
 	l.PDFTimeout = time.Nanosecond // over before the tool starts
 	_, err = NewChecker(l).Accept(context.Background(), bytes.NewReader(pdfPages(1, "")))
-	refusedAs(t, err, TooSlow, "This PDF took longer than 1ns to draw")
+	refusedAs(t, err, TooSlow, "This PDF took longer than 1 second to draw")
 	nothingLeft(t, dir)
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"image/jpeg"
 	"image/png"
+
+	"washboard/internal/i18n"
 )
 
 // jpegQuality is the quality a JPEG plan is encoded again at: high enough
@@ -61,18 +63,23 @@ func reencode(data []byte, t Type, l Limits, budget int) (out []byte, width, hei
 func checkSize(w, h int, l Limits, budget int) error {
 	switch {
 	case w < 1 || h < 1:
-		return refuse(Unreadable, "This image is %s × %s px: it has no pixels to show.", thousands(w), thousands(h))
+		return refuse(Unreadable, func(lo *i18n.Localizer) string {
+			return lo.T("floorplan.no_pixels", "width", lo.Number(w), "height", lo.Number(h))
+		})
 	case w > l.MaxSide || h > l.MaxSide:
-		return refuse(TooBig, "This image is %s × %s px; a plan may be at most %s px a side.", thousands(w), thousands(h), thousands(l.MaxSide))
+		return refuse(TooBig, func(lo *i18n.Localizer) string {
+			return lo.T("floorplan.too_wide", "width", lo.Number(w), "height", lo.Number(h), "max", lo.Number(l.MaxSide))
+		})
 	case w*h > budget:
-		return refuse(TooBig, "This image has %s pixels (%s × %s); a plan may have at most %s.",
-			thousands(w*h), thousands(w), thousands(h), thousands(l.MaxPixels))
+		return refuse(TooBig, func(lo *i18n.Localizer) string {
+			return lo.T("floorplan.too_many_pixels", "pixels", lo.Number(w*h), "width", lo.Number(w), "height", lo.Number(h), "max", lo.Number(l.MaxPixels))
+		})
 	}
 	return nil
 }
 
 func unreadable(t Type, err error) *Error {
-	return &Error{Kind: Unreadable, Msg: "This " + t.Name() + " could not be read: it may be damaged or cut short.", Detail: err}
+	return refuse(Unreadable, func(l *i18n.Localizer) string { return l.T("floorplan.unreadable", "type", t.Name()) }).because(err)
 }
 
 // imageType tells an embedded image's type from its first bytes: PNG,

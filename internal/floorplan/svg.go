@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"washboard/internal/i18n"
 )
 
 // acceptSVG re-writes an SVG from the allow-list of svgnames.go.
@@ -34,7 +36,7 @@ func sanitizeSVG(data []byte, l Limits) (out []byte, width, height int, err erro
 		if strings.EqualFold(label, "us-ascii") || strings.EqualFold(label, "ascii") {
 			return r, nil // a part of UTF-8
 		}
-		charsetErr = refuse(WrongCharset, "This SVG is written in the encoding %s; save it as UTF-8.", quote(label))
+		charsetErr = refuse(WrongCharset, func(l *i18n.Localizer) string { return l.T("floorplan.charset", "encoding", quote(label)) })
 		return nil, charsetErr
 	}
 	for done := false; !done; {
@@ -65,20 +67,22 @@ func sanitizeSVG(data []byte, l Limits) (out []byte, width, height int, err erro
 		}
 	}
 	if drawn := s.drawn(s.top); drawn > l.MaxDrawn {
-		return nil, 0, 0, refuse(TooComplex, "This SVG repeats its parts (with use elements) into more than %s elements drawn, the most a plan may draw: simplify it, or save it as PDF or PNG.", thousands(l.MaxDrawn))
+		return nil, 0, 0, refuse(TooComplex, func(lo *i18n.Localizer) string { return lo.T("floorplan.too_much_drawn", "max", lo.Number(l.MaxDrawn)) })
 	}
 	return s.out.Bytes(), s.width, s.height, nil
 }
 
-var errEntities = &Error{Kind: Entities, Msg: "This SVG declares a DOCTYPE or entities, which a plan may not have: save it again as plain SVG."}
+var errEntities = refuse(Entities, func(l *i18n.Localizer) string { return l.T("floorplan.entities") })
 
 // svgUnreadable says where the XML of an SVG is broken.
 func svgUnreadable(err error) *Error {
 	var se *xml.SyntaxError
 	if errors.As(err, &se) {
-		return &Error{Kind: Unreadable, Msg: "This SVG could not be read: line " + thousands(se.Line) + ": " + shorten(se.Msg) + ".", Detail: err}
+		return refuse(Unreadable, func(l *i18n.Localizer) string {
+			return l.T("floorplan.svg_line", "line", l.Number(se.Line), "problem", shorten(se.Msg))
+		}).because(err)
 	}
-	return &Error{Kind: Unreadable, Msg: "This SVG could not be read: it may be damaged or cut short.", Detail: err}
+	return unreadable(SVG, err)
 }
 
 // sanitizer is the state of sanitizeSVG as it reads.
@@ -119,10 +123,12 @@ type node struct {
 func (s *sanitizer) start(t xml.StartElement) error {
 	s.elements++
 	if s.elements > s.l.MaxElements {
-		return refuse(TooComplex, "This SVG has more than %s elements, the most a plan may have: simplify it (join lines, remove hidden layers), or save it as PDF or PNG.", thousands(s.l.MaxElements))
+		return refuse(TooComplex, func(l *i18n.Localizer) string {
+			return l.T("floorplan.too_many_elements", "max", l.Number(s.l.MaxElements))
+		})
 	}
 	if len(s.stack) >= s.l.MaxDepth {
-		return refuse(TooComplex, "This SVG nests its elements more than %s deep, the most a plan may: ungroup some of them.", thousands(s.l.MaxDepth))
+		return refuse(TooComplex, func(l *i18n.Localizer) string { return l.T("floorplan.too_deep", "max", l.Number(s.l.MaxDepth)) })
 	}
 	if !s.root {
 		return s.startRoot(t)
@@ -345,8 +351,9 @@ func (s *sanitizer) embedded(href string) (string, bool, error) {
 	var refused *Error
 	switch {
 	case errors.As(err, &refused) && refused.Kind == TooBig:
-		return "", false, refuse(TooBig, "The images embedded in this SVG are larger than a plan may be: at most %s px a side, and %s pixels in all.",
-			thousands(s.l.MaxSide), thousands(s.l.MaxPixels))
+		return "", false, refuse(TooBig, func(l *i18n.Localizer) string {
+			return l.T("floorplan.embedded_too_big", "side", l.Number(s.l.MaxSide), "pixels", l.Number(s.l.MaxPixels))
+		})
 	case err != nil:
 		return "", false, nil
 	}

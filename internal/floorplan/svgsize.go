@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"washboard/internal/i18n"
 )
 
 // svgSize is an SVG plan's size: in pixels, and the viewBox that maps its
@@ -51,7 +53,7 @@ func planSize(width, height, viewBox string, maxSide int) (svgSize, error) {
 	return size, nil
 }
 
-var errNoSize = &Error{Kind: NoSize, Msg: "This SVG has no size a plan can have: give its svg element a viewBox, or a width and a height, of at least 1 px."}
+var errNoSize = refuse(NoSize, func(l *i18n.Localizer) string { return l.T("floorplan.no_size") })
 
 // units are the absolute lengths of CSS in pixels.
 var units = map[string]float64{"": 1, "px": 1, "pt": 96.0 / 72, "pc": 16, "in": 96, "cm": 96 / 2.54, "mm": 96 / 25.4, "q": 96 / 101.6}
