@@ -15,6 +15,7 @@ func FuzzSanitizeSVG(f *testing.F) {
 		svgDoc(`<a href="javascript:x"><use href="#room"/><text>a<tspan>b</tspan>&amp;</text></a><foreignObject/>`),
 		`<svg xmlns="http://www.w3.org/2000/svg" width="10mm" height="5mm"><g id="a"><use href="#a"/></g></svg>`,
 		`<!DOCTYPE svg [<!ENTITY a "b">]><svg/>`,
+		svgDoc(`<style>.a{fill:red} @media x{.b{}} rect{fill:url(http://x)}</style><rect class="a b"/>`),
 	} {
 		f.Add([]byte(seed))
 	}

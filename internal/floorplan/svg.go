@@ -103,10 +103,11 @@ type sanitizer struct {
 
 // frame is an element being read.
 type frame struct {
-	name string // the element as written; "" when dropped or transparent
-	drop bool   // dropped, with all it holds
-	text bool   // its character data is kept
-	node *node  // the nearest element with an id, or the root
+	name  string        // the element as written; "" when dropped or transparent
+	drop  bool          // dropped, with all it holds
+	text  bool          // its character data is kept
+	node  *node         // the nearest element with an id, or the root
+	sheet *bytes.Buffer // a style element's text, read to be written anew
 }
 
 // node is an element with an id, or the root: what it draws once its use
@@ -136,8 +137,11 @@ func (s *sanitizer) start(t xml.StartElement) error {
 	parent := s.stack[len(s.stack)-1]
 	name := t.Name.Local
 	switch {
-	case parent.drop || !inSVG(t.Name) || !drawing[name] && !transparent[name]:
+	case parent.drop || parent.sheet != nil || !inSVG(t.Name) || !drawing[name] && !transparent[name] && name != "style":
 		s.stack = append(s.stack, frame{drop: true})
+		return nil
+	case name == "style":
+		s.stack = append(s.stack, frame{sheet: &bytes.Buffer{}})
 		return nil
 	case transparent[name]:
 		s.stack = append(s.stack, frame{text: parent.text, node: parent.node})
@@ -215,6 +219,14 @@ func (s *sanitizer) startRoot(t xml.StartElement) error {
 func (s *sanitizer) end() bool {
 	f := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
+	if f.sheet != nil {
+		if sheet := cleanSheet(f.sheet.String()); sheet != "" {
+			s.writeStart("style", nil)
+			s.closeStart()
+			xml.EscapeText(&s.out, []byte(sheet)) //nolint:errcheck // a bytes.Buffer does not fail
+			s.out.WriteString("</style>")
+		}
+	}
 	if f.name != "" {
 		if s.pending {
 			s.out.WriteString("/>")
@@ -232,7 +244,12 @@ func (s *sanitizer) text(data xml.CharData) {
 	if len(s.stack) == 0 {
 		return
 	}
-	if f := s.stack[len(s.stack)-1]; f.drop || !f.text {
+	f := s.stack[len(s.stack)-1]
+	if f.sheet != nil {
+		f.sheet.Write(data)
+		return
+	}
+	if f.drop || !f.text {
 		return
 	}
 	s.closeStart()
@@ -274,6 +291,11 @@ func (s *sanitizer) attrs(name string, in []xml.Attr) (out []attr, keep bool, er
 		case key == "style":
 			var ok bool
 			if value, ok = cleanStyle(value); !ok {
+				continue
+			}
+		case key == "class":
+			var ok bool
+			if value, ok = cleanClass(value); !ok {
 				continue
 			}
 		case key == "id":

@@ -47,6 +47,12 @@ func TestSanitizeSVGMakesScriptsHarmless(t *testing.T) {
 		{"foreignObject with HTML", `<foreignObject width="100" height="100"><body xmlns="http://www.w3.org/1999/xhtml">` +
 			`<iframe src="javascript:alert('f1')"/><script>alert('f1')</script><img src="x" onerror="alert('f1')"/></body></foreignObject>`, []string{"f1"}},
 		{"style element", `<style>@import url(http://evil.test/s.css); rect { fill: url(javascript:alert('c1')) }</style>`, []string{"c1"}},
+		{"style sheet with classes", `<style>.a{fill:url(javascript:alert('c5'))} .b{fill:red;background:url(http://evil.test/b)} body{display:none}` +
+			` .c{font-family:"x} .d{fill:blue}</style><rect class="a b c d" width="5" height="5"/>`, []string{"c5", "display", "font-family"}},
+		{"style sheet that closes itself", `<style><![CDATA[.a{fill:red}</style><script>alert('c6')</script><style>]]></style>` +
+			`<style>.b{fill:red}</style><script>alert('c6')</script>`, []string{"c6"}},
+		{"style sheet with at-rules", `<style>@import "https://evil.test/i.css"; @font-face{font-family:x;src:url(https://evil.test/f.woff)}` +
+			` @media screen{.a{fill:url(https://evil.test/m)}} .a{fill:red}</style>`, []string{"font-face", "woff"}},
 		{"style with url(javascript:)", `<rect width="5" height="5" style="fill:url(javascript:alert('c2'));stroke:#000"/>`, []string{"c2"}},
 		{"style with expression()", `<rect width="5" height="5" style="width:expression(alert('c3'));fill:expression(alert('c3'))"/>`, []string{"c3"}},
 		{"style with escapes", `<rect width="5" height="5" style="fill:u\72l(http://evil.test/c4);stroke:ur/**/l(http://evil.test/c4)"/>`, []string{"c4"}},
@@ -139,6 +145,27 @@ func TestSanitizeSVGKeepsAPlan(t *testing.T) {
 	img, err := png.Decode(bytes.NewReader(raw))
 	if err != nil || img.Bounds().Dx() != 6 || img.Bounds().Dy() != 3 {
 		t.Errorf("the embedded image is %v (%v), want the 6 × 3 PNG", img, err)
+	}
+}
+
+// TestSanitizeSVGKeepsClassStyles: a plan styled from a style sheet, as
+// Illustrator writes one, keeps its class rules (their plain presentation
+// properties only), under names of its own.
+func TestSanitizeSVGKeepsClassStyles(t *testing.T) {
+	t.Parallel()
+	in := `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 50"><defs><style>/* walls */ .cls-1{fill:#e6e6e6;stroke:#1d1d1b;stroke-miterlimit:10;}` +
+		`.cls-2, .cls-3 { fill: none } .cls-4:hover{fill:red} rect{fill:blue} @media print{.cls-1{fill:red}}</style></defs>` +
+		`<rect class="cls-1 Bad!Name" width="10" height="10"/><path class="cls-2" d="M0 0h5"/></svg>`
+	p := mustAccept(t, []byte(in))
+	harmlessSVG(t, p.Data, "hover", "blue", "print", "walls", "Bad")
+	for _, want := range []string{
+		`<defs><style>.plan-cls-1{fill:#e6e6e6;stroke:#1d1d1b;stroke-miterlimit:10}.plan-cls-2,.plan-cls-3{fill:none}</style></defs>`,
+		`<rect class="plan-cls-1" width="10" height="10"/>`,
+		`<path class="plan-cls-2" d="M0 0h5"/>`,
+	} {
+		if !bytes.Contains(p.Data, []byte(want)) {
+			t.Errorf("the plan lost %s:\n%s", want, p.Data)
+		}
 	}
 }
 

@@ -77,7 +77,7 @@ func safeValue(v string) bool {
 		}
 	}
 	c := b.String()
-	if strings.ContainsAny(c, `\<>@`) || strings.Contains(c, "/*") ||
+	if strings.ContainsAny(c, `\<>@{}`) || strings.Count(c, `"`)%2 != 0 || strings.Count(c, "'")%2 != 0 || strings.Contains(c, "/*") ||
 		strings.Contains(c, "expression") || strings.Contains(c, "script:") {
 		return false
 	}
@@ -132,4 +132,98 @@ func cleanStyle(v string) (string, bool) {
 		kept = append(kept, name+":"+value)
 	}
 	return strings.Join(kept, ";"), len(kept) > 0
+}
+
+// classPrefix starts every class a plan keeps, in its class attributes
+// and its style sheets alike: were a plan ever put inside a page, its
+// styles would not reach the page's own elements.
+const classPrefix = "plan-"
+
+// cleanClass keeps of a class attribute the names a style sheet can
+// select, each with classPrefix, and says whether any was kept.
+func cleanClass(v string) (string, bool) {
+	var kept []string
+	for _, name := range strings.Fields(v) {
+		if className(name) {
+			kept = append(kept, prefixed(name))
+		}
+	}
+	return strings.Join(kept, " "), len(kept) > 0
+}
+
+// prefixed is a class name with classPrefix: once, so that a plan
+// sanitised again is the same.
+func prefixed(name string) string {
+	if strings.HasPrefix(name, classPrefix) {
+		return name
+	}
+	return classPrefix + name
+}
+
+// className says whether s is a class name a style sheet selects as it
+// is: a letter or _ first, then letters, digits, _ and -.
+func className(s string) bool {
+	for i, r := range s {
+		letter := r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		if !letter && (i == 0 || r != '-' && (r < '0' || r > '9')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// cleanSheet writes a style element's rules anew, keeping those that
+// select classes only (.st0, .cls-1, as drawing programs write them),
+// with the presentation properties of a style attribute; any other rule,
+// at-rule (@import, @media, @font-face) or comment is dropped.
+func cleanSheet(css string) string {
+	for {
+		start := strings.Index(css, "/*")
+		if start < 0 {
+			break
+		}
+		end := strings.Index(css[start+2:], "*/")
+		if end < 0 {
+			css = css[:start]
+			break
+		}
+		css = css[:start] + " " + css[start+2+end+2:]
+	}
+	var out strings.Builder
+	begin, depth, open := 0, 0, 0
+	for i, r := range css {
+		switch {
+		case r == ';' && depth == 0:
+			begin = i + 1 // a statement such as @import: dropped
+		case r == '{':
+			if depth == 0 {
+				open = i
+			}
+			depth++
+		case r == '}' && depth > 0:
+			depth--
+			if depth == 0 {
+				out.WriteString(cleanRule(css[begin:open], css[open+1:i]))
+				begin = i + 1
+			}
+		}
+	}
+	return out.String()
+}
+
+// cleanRule writes a rule anew: its class selectors with classPrefix, its
+// presentation properties; "" when either is left with nothing.
+func cleanRule(selectors, body string) string {
+	var kept []string
+	for _, sel := range strings.Split(selectors, ",") {
+		sel = strings.TrimSpace(sel)
+		if name, ok := strings.CutPrefix(sel, "."); ok && className(name) {
+			kept = append(kept, "."+prefixed(name))
+		}
+	}
+	decls, ok := cleanStyle(body)
+	if len(kept) == 0 || !ok {
+		return ""
+	}
+	return strings.Join(kept, ",") + "{" + decls + "}"
 }
