@@ -73,8 +73,9 @@ func (p Plan) ContentType() string {
 
 // ContentSecurityPolicy is the policy to serve a plan with, so that a
 // browser opening it on its own address runs nothing and fetches nothing:
-// no script at all, styles only in the plan's own attributes, images only
-// embedded in it. Serve with "X-Content-Type-Options: nosniff" too.
+// no script at all, styles only from the plan itself, images only
+// embedded in it. Serve with "X-Content-Type-Options: nosniff" too, and
+// show a plan as an image (<img>), never pasted into a page's HTML.
 const ContentSecurityPolicy = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox"
 
 // Limits bound what a Checker accepts and the work it does.
