@@ -124,10 +124,26 @@ type Checker struct {
 	renders chan struct{}
 }
 
-// NewChecker returns a Checker with limits l, which draws PDFs with the
-// pdftoppm and pdfinfo found on PATH.
+// NewChecker returns a Checker with limits l, a field of l left zero
+// taking its DefaultLimits value, which draws PDFs with the pdftoppm and
+// pdfinfo found on PATH.
 func NewChecker(l Limits) *Checker {
+	d := DefaultLimits()
+	orDefault(&l.MaxBytes, d.MaxBytes)
+	orDefault(&l.MaxSide, d.MaxSide)
+	orDefault(&l.MaxPixels, d.MaxPixels)
+	orDefault(&l.MaxElements, d.MaxElements)
+	orDefault(&l.MaxDrawn, d.MaxDrawn)
+	orDefault(&l.MaxDepth, d.MaxDepth)
+	orDefault(&l.PDFSide, d.PDFSide)
+	orDefault(&l.PDFTimeout, d.PDFTimeout)
 	return &Checker{limits: l, pdftoppm: "pdftoppm", pdfinfo: "pdfinfo", renders: make(chan struct{}, 2)}
+}
+
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // Limits are the Checker's limits.

@@ -94,3 +94,15 @@ func TestRefusalsInTheReadersLanguage(t *testing.T) {
 		t.Errorf("got %v, want a ToolError that says in French to install poppler-utils", err)
 	}
 }
+
+// TestNewCheckerTakesDefaults: limits left zero are the defaults; those
+// given are kept, and said in the refusals.
+func TestNewCheckerTakesDefaults(t *testing.T) {
+	t.Parallel()
+	c := NewChecker(Limits{MaxBytes: 1 << 20})
+	if l := c.Limits(); l.MaxBytes != 1<<20 || l.MaxSide != 8000 || l.MaxElements != 50_000 || l.PDFTimeout != DefaultLimits().PDFTimeout {
+		t.Errorf("limits %+v", l)
+	}
+	_, err := c.Accept(context.Background(), bytes.NewReader(make([]byte, 2<<20)))
+	refusedAs(t, err, TooLarge, "larger than 1 MB")
+}
