@@ -114,7 +114,8 @@ func DefaultLimits() Limits {
 	}
 }
 
-// Checker accepts uploaded plans within its limits.
+// Checker accepts uploaded plans within its limits; NewChecker makes one.
+// It is safe for use by several uploads at once.
 type Checker struct {
 	limits Limits
 	// pdftoppm and pdfinfo are the names or paths of poppler's tools.

@@ -62,8 +62,11 @@ func (c *Checker) acceptPDF(ctx context.Context, data []byte) (Plan, error) {
 		return Plan{}, fmt.Errorf("reading the page pdftoppm drew: %w", err)
 	}
 	plan, err := c.acceptImage(png, PNG)
+	if err != nil {
+		return Plan{}, err
+	}
 	plan.From = PDF
-	return plan, err
+	return plan, nil
 }
 
 // run runs one of poppler's tools in dir with the PDF limits' timeout, and
