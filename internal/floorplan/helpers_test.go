@@ -194,7 +194,10 @@ func pngHeader(w, h int, idat []byte) []byte {
 
 // pdfFile writes a PDF whose objects are objs, numbered from 1, the first
 // the catalog, with a correct cross-reference table.
-func pdfFile(objs ...string) []byte {
+func pdfFile(objs ...string) []byte { return pdfWithTrailer("", objs...) }
+
+// pdfWithTrailer is pdfFile with entries added to its trailer.
+func pdfWithTrailer(trailer string, objs ...string) []byte {
 	var b bytes.Buffer
 	b.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
 	offsets := make([]int, len(objs))
@@ -207,7 +210,7 @@ func pdfFile(objs ...string) []byte {
 	for _, off := range offsets {
 		fmt.Fprintf(&b, "%010d 00000 n \n", off)
 	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R %s>>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, trailer, xref)
 	return b.Bytes()
 }
 

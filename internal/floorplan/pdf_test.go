@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -115,15 +117,25 @@ func TestAcceptPDFRefusesMorePages(t *testing.T) {
 	nothingLeft(t, dir)
 }
 
-// TestAcceptPDFRefusesBrokenOnes: a damaged PDF, and one that would take
-// longer than the limit to draw, are refused in words (never a server
-// error) and leave nothing on disk.
+// TestAcceptPDFRefusesBrokenOnes: a damaged PDF, one locked with a
+// password, and one that would take longer than the limit to draw, are
+// refused in words (never a server error) and leave nothing on disk.
 func TestAcceptPDFRefusesBrokenOnes(t *testing.T) {
 	t.Parallel()
 	poppler(t)
 	c, dir := checkerIn(t)
 	_, err := c.Accept(context.Background(), bytes.NewReader([]byte("%PDF-1.4\nthis is no PDF at all\n%%EOF\n")))
 	refusedAs(t, err, Unreadable, "This PDF could not be read")
+	nothingLeft(t, dir)
+
+	// Encrypted for a password that is not the empty one: the reader
+	// must type it.
+	locked := pdfWithTrailer(fmt.Sprintf("/Encrypt 4 0 R /ID [<%s> <%s>] ", strings.Repeat("00", 16), strings.Repeat("00", 16)),
+		"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>",
+		fmt.Sprintf("<< /Filter /Standard /V 1 /R 2 /O <%s> /U <%s> /P -4 >>", strings.Repeat("41", 32), strings.Repeat("42", 32)))
+	_, err = c.Accept(context.Background(), bytes.NewReader(locked))
+	refusedAs(t, err, Password, "This PDF opens only with a password")
 	nothingLeft(t, dir)
 
 	l := c.Limits()
