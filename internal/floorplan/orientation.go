@@ -3,6 +3,7 @@ package floorplan
 import (
 	"encoding/binary"
 	"image"
+	"image/color"
 	"image/draw"
 )
 
@@ -62,8 +63,23 @@ func orient(img image.Image, o int) image.Image {
 		return img
 	}
 	b := img.Bounds()
-	src := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
-	draw.Draw(src, src.Bounds(), img, b.Min, draw.Src)
+	// A JPEG decodes as YCbCr, read as it is; anything else is drawn as
+	// RGBA first.
+	var pixel func(x, y int) [4]byte
+	if ycc, ok := img.(*image.YCbCr); ok {
+		pixel = func(x, y int) [4]byte {
+			yi, ci := ycc.YOffset(b.Min.X+x, b.Min.Y+y), ycc.COffset(b.Min.X+x, b.Min.Y+y)
+			r, g, bl := color.YCbCrToRGB(ycc.Y[yi], ycc.Cb[ci], ycc.Cr[ci])
+			return [4]byte{r, g, bl, 0xff}
+		}
+	} else {
+		src := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		draw.Draw(src, src.Bounds(), img, b.Min, draw.Src)
+		pixel = func(x, y int) [4]byte {
+			i := src.PixOffset(x, y)
+			return [4]byte(src.Pix[i : i+4])
+		}
+	}
 	w, h := b.Dx(), b.Dy()
 	dw, dh := w, h
 	if o >= 5 {
@@ -89,7 +105,8 @@ func orient(img image.Image, o int) image.Image {
 			case 8:
 				sx, sy = w-1-y, x
 			}
-			copy(dst.Pix[dst.PixOffset(x, y):][:4], src.Pix[src.PixOffset(sx, sy):][:4])
+			p := pixel(sx, sy)
+			copy(dst.Pix[dst.PixOffset(x, y):][:4], p[:])
 		}
 	}
 	return dst

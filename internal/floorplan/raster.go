@@ -2,6 +2,7 @@ package floorplan
 
 import (
 	"bytes"
+	"image/color"
 	"image/jpeg"
 	"image/png"
 
@@ -38,6 +39,14 @@ func reencode(data []byte, t Type, l Limits, budget int) (out []byte, width, hei
 	}
 	if err := checkSize(cfg.Width, cfg.Height, l, budget); err != nil {
 		return nil, 0, 0, err
+	}
+	if deep := cfg.ColorModel == color.RGBA64Model || cfg.ColorModel == color.NRGBA64Model; deep && 2*cfg.Width*cfg.Height > budget {
+		// 8 bytes a pixel decoded, twice what the limit of pixels is
+		// measured for.
+		return nil, 0, 0, refuse(TooBig, func(lo *i18n.Localizer) string {
+			return lo.T("floorplan.too_many_deep_pixels", "pixels", lo.Number(cfg.Width*cfg.Height),
+				"width", lo.Number(cfg.Width), "height", lo.Number(cfg.Height), "max", lo.Number(l.MaxPixels/2))
+		})
 	}
 	img, err := decode(bytes.NewReader(data))
 	if err != nil {

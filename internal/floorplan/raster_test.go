@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/draw"
@@ -174,4 +175,25 @@ func sameColor(a, b image.Image, x, y int) bool {
 	r1, g1, b1, a1 := a.At(x, y).RGBA()
 	r2, g2, b2, a2 := b.At(x, y).RGBA()
 	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
+}
+
+// TestAcceptRefusesDeepBombs: a PNG of 16 bits a channel takes 8 bytes a
+// pixel decoded, so it may have half the pixels of another; one past that
+// is refused from its header.
+func TestAcceptRefusesDeepBombs(t *testing.T) {
+	t.Parallel()
+	deep := pngHeader(6000, 6000, []byte("not image data"))
+	deep[16+8], deep[16+9] = 16, 6 // 16 bits a channel, RGBA
+	binary.BigEndian.PutUint32(deep[29:], crc32.ChecksumIEEE(deep[12:29]))
+	_, err := accept(t, deep)
+	refusedAs(t, err, TooBig, "36,000,000 pixels of 16 bits a channel", "at most 20,000,000")
+
+	small := image.NewNRGBA64(image.Rect(0, 0, 3, 2))
+	var b bytes.Buffer
+	if err := png.Encode(&b, small); err != nil {
+		t.Fatal(err)
+	}
+	if p := mustAccept(t, b.Bytes()); p.Width != 3 || p.Height != 2 {
+		t.Errorf("a small PNG of 16 bits a channel came out %d × %d", p.Width, p.Height)
+	}
 }
