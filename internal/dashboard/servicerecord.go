@@ -19,6 +19,7 @@ func (s *Service) serviceSources() []servicerecord.Source {
 	return []servicerecord.Source{
 		servicerecord.DoneReports(s.store),
 		servicerecord.Claims(s.store),
+		servicerecord.DoorScans(s.store),
 	}
 }
 

@@ -114,3 +114,33 @@ func TestTheServiceRecordOfAScopeTellsNothingOfOtherBuildings(t *testing.T) {
 		t.Errorf("the Annex's room for a person limited to North: %v; want not found", err)
 	}
 }
+
+// A scan of a room's code at its door is a visit of the record: who was
+// there and when, with the room's dispensers before and after.
+func TestADoorScanIsAVisitOfTheRoomsRecord(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 24, 9, 30, 0, 0, time.UTC)
+	s, st := twoBuildings(t, now)
+	writeLevel(t, st, now.Add(-3*time.Hour), 5)
+	writeLevel(t, st, now.Add(-10*time.Minute), 100)
+	scan := domain.PresenceScan{RoomID: "r1", PersonID: "p-cy", Name: "Cy", At: now.Add(-2 * time.Hour)}
+	if added, err := st.AddPresenceScan(ctx, "acme", scan, 100); !added || err != nil {
+		t.Fatalf("the scan: %v, %v", added, err)
+	}
+	rec, err := s.RoomServiceRecord(ctx, "acme", domain.EveryBuilding(), "r1", now.Add(-RecentService), now, RecentVisits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cy *servicerecord.Visit
+	for i, v := range rec.Visits {
+		if v.Name == "Cy" {
+			cy = &rec.Visits[i]
+		}
+	}
+	if cy == nil || len(cy.Entries) != 1 || cy.Entries[0].Kind != servicerecord.DoorScan || !cy.Start.Equal(scan.At) {
+		t.Fatalf("visits = %+v; want Cy's scan at the door at %v", rec.Visits, scan.At)
+	}
+	if len(cy.Dispensers) != 1 || cy.Dispensers[0].Before.Level() != servicerecord.Low {
+		t.Errorf("the dispensers of Cy's visit = %+v; want the sinks' low before it", cy.Dispensers)
+	}
+}

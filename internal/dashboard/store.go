@@ -88,4 +88,5 @@ type claimStore interface {
 	DoneReportsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.DoneReport, error)
 	DoneReportsIn(ctx context.Context, f store.ServiceFilter) ([]store.PlacedDoneReport, error)
 	ClaimsIn(ctx context.Context, f store.ServiceFilter) ([]store.PlacedClaim, error)
+	PresenceScansIn(ctx context.Context, f store.ServiceFilter) ([]domain.PresenceScan, error)
 }

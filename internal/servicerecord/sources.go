@@ -3,6 +3,7 @@ package servicerecord
 import (
 	"context"
 
+	"washboard/internal/domain"
 	"washboard/internal/store"
 )
 
@@ -54,6 +55,29 @@ func (s claimSource) Entries(ctx context.Context, q Query) ([]Entry, error) {
 	for i, c := range claims {
 		out[i] = Entry{Kind: Claimed, At: c.At, PersonID: c.PersonID, Name: c.Name, RoomID: c.RoomID, LocationID: c.LocationID,
 			AlertType: c.Type, TookOver: c.TookOver}
+	}
+	return out, nil
+}
+
+// ScanStore reads the scans of rooms' codes at their doors.
+type ScanStore interface {
+	PresenceScansIn(ctx context.Context, f store.ServiceFilter) ([]domain.PresenceScan, error)
+}
+
+// DoorScans is the source of the scans of rooms' codes: a person who
+// scanned a room's code was there.
+func DoorScans(st ScanStore) Source { return scanSource{st} }
+
+type scanSource struct{ st ScanStore }
+
+func (s scanSource) Entries(ctx context.Context, q Query) ([]Entry, error) {
+	scans, err := s.st.PresenceScansIn(ctx, filterOf(q))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, len(scans))
+	for i, sc := range scans {
+		out[i] = Entry{Kind: DoorScan, At: sc.At, PersonID: sc.PersonID, Name: sc.Name, RoomID: sc.RoomID}
 	}
 	return out, nil
 }

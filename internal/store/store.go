@@ -361,6 +361,10 @@ type Claims interface {
 	// selects, ended ones included, newest first, at most its Limit, each
 	// with its alert's location and type and whose claim it took over.
 	ClaimsIn(ctx context.Context, f ServiceFilter) ([]PlacedClaim, error)
+	// PresenceScansIn returns the scans of rooms' codes made in the
+	// filter's span that it selects, newest first, at most its Limit; a
+	// scan of a room the layout no longer has is left out.
+	PresenceScansIn(ctx context.Context, f ServiceFilter) ([]domain.PresenceScan, error)
 }
 
 // DoneReportsKept is how long a "done" report is kept.

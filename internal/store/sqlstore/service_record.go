@@ -86,3 +86,32 @@ func (s *Store) ClaimsIn(ctx context.Context, f store.ServiceFilter) ([]store.Pl
 		})
 	return out, err
 }
+
+// PresenceScansIn returns the scans of rooms' codes the filter selects,
+// newest first, at most its Limit.
+func (s *Store) PresenceScansIn(ctx context.Context, f store.ServiceFilter) ([]domain.PresenceScan, error) {
+	if f.Limit <= 0 {
+		return nil, errors.New("a read of the service record needs a limit")
+	}
+	acc, err := s.accountKey(ctx, f.Account, false)
+	if err != nil {
+		return nil, err
+	}
+	cond, condArgs := s.inBuildings("r.building_id", f.Buildings)
+	if f.RoomID != "" {
+		cond, condArgs = cond+" AND r.id = ?", append(condArgs, f.RoomID)
+	}
+	args := append(append([]any{acc, s.d.Time(f.From), s.d.Time(f.To)}, condArgs...), f.Limit)
+	var out []domain.PresenceScan
+	var sc domain.PresenceScan
+	err = each(ctx, s.read, `SELECT p.room_id, p.person_id, p.name, p.at
+		FROM presence_scans p
+		JOIN rooms r ON r.account_id = p.account_id AND r.id = p.room_id
+		WHERE p.account_id = ? AND p.at >= ? AND p.at < ?`+cond+`
+		ORDER BY p.at DESC, p.id DESC LIMIT ?`, args,
+		[]any{&sc.RoomID, &sc.PersonID, &sc.Name, s.d.ScanTime(&sc.At)}, func() error {
+			out = append(out, sc)
+			return nil
+		})
+	return out, err
+}

@@ -9,7 +9,7 @@ import (
 	"washboard/internal/store"
 )
 
-// testServiceRecord: the "done" reports and claims of a room, or of a
+// testServiceRecord: the "done" reports, claims and door scans of a room, or of a
 // scope's buildings, are read newest first with their alerts' places and
 // types, bounded, of the span and the account alone; a claim that took
 // another over names its holder; a scope of no building reads nothing.
@@ -99,5 +99,39 @@ func testServiceRecord(t *testing.T, open func(*testing.T) store.Store) {
 		if err != nil || !reflect.DeepEqual(got, c.want) {
 			t.Errorf("claims of %s = %+v, %v;\nwant %+v", c.name, got, err, c.want)
 		}
+	}
+
+	// Ana scans the Restroom's code, then the Annex's; Ben scans a room
+	// of account b.
+	scanAna1 := domain.PresenceScan{RoomID: "a-r1", PersonID: "p-Ana", Name: "Ana", At: t0.Add(11 * time.Minute)}
+	scanAna3 := domain.PresenceScan{RoomID: "a-r3", PersonID: "p-Ana", Name: "Ana", At: t0.Add(12 * time.Minute)}
+	for _, sc := range []domain.PresenceScan{scanAna1, scanAna3} {
+		if added, err := s.AddPresenceScan(ctx, "a", sc, 100); !added || err != nil {
+			t.Fatalf("scan of %s: %v, %v", sc.RoomID, added, err)
+		}
+	}
+	if added, err := s.AddPresenceScan(ctx, "b", domain.PresenceScan{RoomID: "b-r1", PersonID: "p-Ben", Name: "Ben", At: t0.Add(11 * time.Minute)}, 100); !added || err != nil {
+		t.Fatalf("account b's scan: %v, %v", added, err)
+	}
+	for _, c := range []struct {
+		name string
+		f    store.ServiceFilter
+		want []domain.PresenceScan
+	}{
+		{"every room", hour, []domain.PresenceScan{scanAna3, scanAna1}},
+		{"one room", store.ServiceFilter{Account: "a", RoomID: "a-r1", From: t0, To: t0.Add(time.Hour), Limit: 10}, []domain.PresenceScan{scanAna1}},
+		{"the Annex", store.ServiceFilter{Account: "a", Buildings: []string{"a-b2"}, From: t0, To: t0.Add(time.Hour), Limit: 10}, []domain.PresenceScan{scanAna3}},
+		{"a room outside the buildings", store.ServiceFilter{Account: "a", Buildings: []string{"a-b1"}, RoomID: "a-r3", From: t0, To: t0.Add(time.Hour), Limit: 10}, nil},
+		{"no building", store.ServiceFilter{Account: "a", Buildings: []string{}, From: t0, To: t0.Add(time.Hour), Limit: 10}, nil},
+		{"the newest alone", store.ServiceFilter{Account: "a", From: t0, To: t0.Add(time.Hour), Limit: 1}, []domain.PresenceScan{scanAna3}},
+		{"a span that ends at the Annex's", store.ServiceFilter{Account: "a", From: t0, To: scanAna3.At, Limit: 10}, []domain.PresenceScan{scanAna1}},
+	} {
+		got, err := s.PresenceScansIn(ctx, c.f)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("scans of %s = %+v, %v;\nwant %+v", c.name, got, err, c.want)
+		}
+	}
+	if _, err := s.PresenceScansIn(ctx, store.ServiceFilter{Account: "a", From: t0, To: t0.Add(time.Hour)}); err == nil {
+		t.Error("a read of scans without a limit was not refused")
 	}
 }
