@@ -47,6 +47,7 @@ type Store interface {
 	ReportMail
 	OrganisationScreens
 	Push
+	Rounds
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 	Close() error

@@ -115,6 +115,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ReportScheduleLanguage", testReportScheduleLanguage},
 		{"PortfolioScreens", testPortfolioScreens},
 		{"ScreenLanguage", testScreenLanguage},
+		{"Rounds", testRounds},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
