@@ -18,6 +18,7 @@ type Store interface {
 	portfolioScreenStore
 	claimStore
 	serviceLevelStore
+	roundStore
 	SyncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error)
 	ReportSettings(ctx context.Context, account string) (rs store.ReportSettings, ok bool, err error)
 	SaveReportSettings(ctx context.Context, account string, rs store.ReportSettings) error
