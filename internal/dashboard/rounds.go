@@ -608,3 +608,55 @@ func (s *Service) MyRound(ctx context.Context, account string, sc domain.Buildin
 	v, err := s.roundView(ctx, account, list[0])
 	return v, err == nil, err
 }
+
+// maxRoundFloorsOffered bounds the floors the form of a round offers.
+const maxRoundFloorsOffered = 1000
+
+// RoundChoices are the parts of the account a round may cover, as the
+// scope sees them, in the layout's order: its buildings, and their floors.
+type RoundChoices struct {
+	Buildings []domain.Building
+	Floors    []domain.Floor
+}
+
+// RoundChoices reads the buildings and floors the scope sees, for the
+// form of a round.
+func (s *Service) RoundChoices(ctx context.Context, account string, sc domain.BuildingScope) (RoundChoices, error) {
+	var c RoundChoices
+	bs, err := s.store.Buildings(ctx, account)
+	if err != nil {
+		return c, err
+	}
+	c.Buildings = seen(sc, bs)
+	fs, err := s.store.Floors(ctx, account, "")
+	if err != nil {
+		return c, err
+	}
+	order := map[string]int{}
+	for i, b := range c.Buildings {
+		order[b.ID] = i
+	}
+	for _, f := range fs {
+		if _, ok := order[f.BuildingID]; ok && len(c.Floors) < maxRoundFloorsOffered {
+			c.Floors = append(c.Floors, f)
+		}
+	}
+	slices.SortStableFunc(c.Floors, func(a, b domain.Floor) int { return cmp.Compare(order[a.BuildingID], order[b.BuildingID]) })
+	return c, nil
+}
+
+// Duration is the time the round's rooms take by its limits' times: a
+// time per room, and per change of floor in walking order.
+func (v RoundView) Duration() time.Duration {
+	var d time.Duration
+	prev := ""
+	for i, st := range v.Round.Stops {
+		floor := v.Places.Rooms[st.RoomID].FloorID
+		d += v.Round.Limits.PerRoom
+		if i > 0 && floor != prev {
+			d += v.Round.Limits.PerFloorChange
+		}
+		prev = floor
+	}
+	return d
+}
