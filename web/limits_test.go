@@ -41,6 +41,7 @@ func TestSignedInResponsesAreNeverCachedAndVaryByHTMX(t *testing.T) {
 		"/", "/alerts", "/alerts?status=closed", "/buildings/" + bld.ID, "/floors/" + bld.Floors[0].ID,
 		"/search?q=stall", "/alerts.csv", "/devices.csv", "/screens", "/reports/shift",
 		"/reports/shift.csv?table=opened", "/reports/settings", "/service-levels", "/reports/client/schedules", "/trends", "/trends.csv?table=heatmap", "/status", "/no-such-page",
+		"/rounds",
 	}
 	for _, path := range paths {
 		for _, htmx := range []bool{false, true} {
