@@ -50,7 +50,10 @@ func roundsPages() map[string]templ.Component {
 	emptyEnded.Left = nil
 	viewer := page
 	viewer.Role = domain.Viewer
+	screen := kindedScreen()
+	screen.Rounds = []ScreenRound{{Person: "Ana Lima", Done: 4, Skipped: 1, All: 11}, {Team: "Day crew", All: 1}}
 	return map[string]templ.Component{
+		"screen-rounds":  ScreenPage(screen),
 		"rounds":         RoundsPage(Rounds{Page: page, Running: []RoundLine{line}, Recent: []RoundLine{ended}, MayMake: true, Form: form}),
 		"rounds-refused": RoundsPage(Rounds{Page: page, MayMake: true, Form: refused}),
 		"rounds-viewer":  RoundsPage(Rounds{Page: viewer}),
@@ -79,6 +82,8 @@ func TestRoundsSpeakTheirLanguage(t *testing.T) {
 		{"fr", "round-ended", ".round-since", "Nouveau depuis la création de la tournée"},
 		{"de", "my-work-round", "#my-round-heading", "Ihre Runde"},
 		{"es", "my-work-round", ".my-round .round-progress-line", "4 de 11 salas hechas"},
+		{"de", "screen-rounds", ".screen-rounds li", "Ana Lima: noch 6 Räume"},
+		{"fr", "screen-rounds", "#screen-rounds-title", "Tournées en cours"},
 	} {
 		doc := renderIn(t, i18n.For(tc.lang), pages[tc.page])
 		got := strings.Join(strings.Fields(doc.Find(tc.selector).First().Text()), " ")
@@ -98,7 +103,7 @@ func TestRoundsTranslationsDifferFromEnglish(t *testing.T) {
 			doc := renderIn(t, i18n.For(l.Code), c)
 			text := doc.Find("body").Text()
 			for _, en := range []string{"Rounds", "Make a round", "What to bring", "Left for the next round", "End the round",
-				"Minutes per room", "rooms done", "Your round", "Reason to skip", "Running"} {
+				"Minutes per room", "rooms done", "Your round", "Reason to skip", "Running", "rooms left"} {
 				if strings.Contains(text, en) {
 					t.Errorf("%s in %s shows %q", name, l.Code, en)
 				}

@@ -101,3 +101,10 @@ type MyRound struct {
 	// Next are the next rooms to do, in walking order: "Level 2 › Room 2.04".
 	Next []string
 }
+
+// ScreenRound is a round running, as a wall screen shows it: who walks
+// it (a person's name, or a team's), and its rooms.
+type ScreenRound struct {
+	Person, Team       string
+	Done, Skipped, All int
+}

@@ -399,3 +399,13 @@ func myRound(c echo.Context, v *dashboard.RoundView) *views.MyRound {
 	}
 	return m
 }
+
+// screenRounds are the rounds a wall screen shows.
+func screenRounds(list []domain.Round) []views.ScreenRound {
+	var out []views.ScreenRound
+	for _, r := range list {
+		done, skipped, all := r.Progress()
+		out = append(out, views.ScreenRound{Person: r.Name, Team: r.Team, Done: done, Skipped: skipped, All: all})
+	}
+	return out
+}

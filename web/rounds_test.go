@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -203,5 +204,51 @@ func TestRoundsOfAnotherBuildingStayHidden(t *testing.T) {
 	unknown := limited.post("/rounds", url.Values{"csrf_token": {csrf}, "building": {"zz-unknown"}, "team": {"T"}, "per_room": {"4"}, "per_floor": {"2"}})
 	if r.StatusCode != http.StatusUnprocessableEntity || r.StatusCode != unknown.StatusCode {
 		t.Errorf("a round of the other building: %d, of an unknown one %d; want 422 both", r.StatusCode, unknown.StatusCode)
+	}
+}
+
+// A wall screen made to show rounds shows the rounds running in its
+// place, with the rooms they have left; its form keeps the choice; a
+// screen made without shows none.
+func TestAWallScreenShowsTheRoundsRunning(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	boss := a.browser()
+	boss.signIn(credA)
+	acc := a.world.Accounts()[0]
+	building := acc.Buildings[0].ID
+	form := screenForm("Staff room", "building:"+building)
+	form.Set("rounds", "on")
+	token := boss.createScreen(form)
+	plain := boss.createScreen(screenForm("Lobby", "building:"+building))
+
+	page := makeRoundOf(t, boss, building, a.owner(acc.ID).PersonID)
+	left := len(roundStops(t, boss.get(page)))
+
+	tv := a.browser()
+	tv.get("/s/" + token)
+	screen := tv.get("/screen").doc(t)
+	want := defaultPersonName + ": " + strconv.Itoa(left) + " room"
+	if got := strings.Join(strings.Fields(screen.Find(".screen-rounds li").First().Text()), " "); !strings.HasPrefix(got, want) {
+		t.Errorf("the screen's round says %q; want it to begin %q", got, want)
+	}
+	other := a.browser()
+	other.get("/s/" + plain)
+	if n := other.get("/screen").doc(t).Find(".screen-rounds").Length(); n != 0 {
+		t.Error("a screen made without rounds shows them")
+	}
+
+	screens := boss.get("/screens").doc(t)
+	edit := ""
+	screens.Find(`a[href$="/edit"]`).Each(func(_ int, s *goquery.Selection) {
+		if strings.Contains(s.Text(), "Staff room") {
+			edit = s.AttrOr("href", "")
+		}
+	})
+	if edit == "" {
+		t.Fatal("no edit link of the screen")
+	}
+	if boss.get(edit).doc(t).Find(`input[name=rounds]`).AttrOr("checked", "no") == "no" {
+		t.Error("the form of a screen that shows rounds does not say so")
 	}
 }

@@ -660,3 +660,38 @@ func (v RoundView) Duration() time.Duration {
 	}
 	return d
 }
+
+// screenRoundsShown bounds the rounds a wall screen shows.
+const screenRoundsShown = 10
+
+// screenRounds are the rounds running in a screen's place: of the account;
+// of its building alone; of its floor's building with a room on the floor.
+func (s *Service) screenRounds(ctx context.Context, sc domain.Screen) ([]domain.Round, error) {
+	f := store.RoundFilter{Account: sc.Account, Running: true, Limit: screenRoundsShown}
+	var floorRooms map[string]bool
+	switch sc.Scope.Kind {
+	case "building":
+		f.Buildings = []string{sc.Scope.ID}
+	case "floor":
+		fl, err := s.store.Floor(ctx, sc.Account, sc.Scope.ID)
+		if err != nil {
+			return nil, err
+		}
+		rooms, err := s.store.Rooms(ctx, sc.Account, fl.ID)
+		if err != nil {
+			return nil, err
+		}
+		floorRooms = map[string]bool{}
+		for _, r := range rooms {
+			floorRooms[r.ID] = true
+		}
+		f.Buildings = []string{fl.BuildingID}
+	}
+	list, err := s.store.FindRounds(ctx, f)
+	if err != nil || floorRooms == nil {
+		return list, err
+	}
+	return slices.DeleteFunc(list, func(r domain.Round) bool {
+		return !slices.ContainsFunc(r.Stops, func(st domain.RoundStop) bool { return floorRooms[st.RoomID] })
+	}), nil
+}

@@ -297,3 +297,52 @@ func TestAPersonLimitedToABuildingSeesOnlyItsRounds(t *testing.T) {
 		t.Errorf("Ana's round, of North: %v, %v", ok, err)
 	}
 }
+
+// A wall screen made to show rounds shows those running in its place:
+// the account's, its building's, those with a room on its floor; a
+// screen not made to, none.
+func TestAWallScreenShowsTheRoundsRunningInItsPlace(t *testing.T) {
+	s, _, clk := roundsAccount(t)
+	ctx := context.Background()
+	all := domain.EveryBuilding()
+	north, err := s.MakeRound(ctx, "acme", all, NewRound{Part: RoundPart{Floors: []string{"f2"}}, PersonID: "p-ana", Name: "Ana", Limits: defaultTimes}, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Minute)
+	annex, err := s.MakeRound(ctx, "acme", all, NewRound{Part: RoundPart{Buildings: []string{"b2"}}, Team: "Annex team", Limits: defaultTimes}, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended, err := s.MakeRound(ctx, "acme", all, NewRound{Part: RoundPart{Buildings: []string{"b1"}}, Team: "Old", Limits: defaultTimes}, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.EndRound(ctx, "acme", all, ended.ID, time.UTC); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		scope domain.ScreenScope
+		shows bool
+		want  []string
+	}{
+		{"the account's", domain.ScreenScope{Kind: "account"}, true, []string{annex.ID, north.ID}},
+		{"the Annex's", domain.ScreenScope{Kind: "building", ID: "b2"}, true, []string{annex.ID}},
+		{"Level 2's", domain.ScreenScope{Kind: "floor", ID: "f2"}, true, []string{north.ID}},
+		{"Level 1's", domain.ScreenScope{Kind: "floor", ID: "f1"}, true, nil},
+		{"the account's, not made to", domain.ScreenScope{Kind: "account"}, false, nil},
+	} {
+		v, err := s.ScreenView(ctx, domain.Screen{Account: "acme", Scope: c.scope, Rounds: c.shows, Healths: []domain.Health{domain.HealthAction}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range v.Rounds {
+			got = append(got, r.ID)
+		}
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%s screen shows rounds %v; want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -153,3 +153,39 @@ func testRounds(t *testing.T, open func(*testing.T) store.Store) {
 		t.Errorf("account b's round after account a's went: %v", err)
 	}
 }
+
+// testScreenShowsRounds: a wall screen keeps whether it shows the rounds
+// running, as made and as an edit changes it; a screen made without says
+// no.
+func testScreenShowsRounds(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	mustReplaceLayout(t, s, testLayout("a", false))
+	sc := domain.Screen{ID: "scr1", Account: "a", Name: "Staff room", Scope: domain.ScreenScope{Kind: "account"},
+		Healths: []domain.Health{domain.HealthAction}, PageSeconds: 15, DimFrom: -1, DimTo: -1, Rounds: true, Created: t0}
+	plain := sc
+	plain.ID, plain.Rounds = "scr2", false
+	for i, x := range []domain.Screen{sc, plain} {
+		if err := s.CreateScreen(ctx, x, []byte{'r', byte(i)}, []byte("sealed"), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _, err := s.ScreenByToken(ctx, []byte{'r', 0}); err != nil || !got.Rounds {
+		t.Errorf("a screen made to show rounds, by its link: %v, %v", got.Rounds, err)
+	}
+	if got, err := s.Screen(ctx, "a", "scr2"); err != nil || got.Rounds {
+		t.Errorf("a screen made without rounds: %v, %v; want none", got.Rounds, err)
+	}
+	sc.Rounds, plain.Rounds = false, true
+	for _, x := range []domain.Screen{sc, plain} {
+		if err := s.UpdateScreen(ctx, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if list, err := s.Screens(ctx, "a"); err != nil || len(list) != 2 || list[0].Rounds == list[1].Rounds {
+		t.Fatalf("after the edits, the screens = %+v, %v", list, err)
+	}
+	if got, _ := s.Screen(ctx, "a", "scr2"); !got.Rounds {
+		t.Error("the screen edited to show rounds does not")
+	}
+}

@@ -116,6 +116,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"PortfolioScreens", testPortfolioScreens},
 		{"ScreenLanguage", testScreenLanguage},
 		{"Rounds", testRounds},
+		{"ScreenShowsRounds", testScreenShowsRounds},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -44,3 +44,6 @@ CREATE TABLE round_stops (
     at         timestamptz, -- NULL: not ticked
     PRIMARY KEY (account_id, round_id, position)
 );
+-- A wall screen may show the rounds running in its place, with the rooms
+-- they have left (docs/wall-screens.md).
+ALTER TABLE screens ADD COLUMN show_rounds boolean NOT NULL DEFAULT false;

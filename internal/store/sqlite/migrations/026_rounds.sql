@@ -44,3 +44,6 @@ CREATE TABLE round_stops (
     at         INTEGER NOT NULL, -- 0: not ticked
     PRIMARY KEY (account_id, round_id, position)
 ) WITHOUT ROWID;
+-- A wall screen may show the rounds running in its place, with the rooms
+-- they have left (docs/wall-screens.md).
+ALTER TABLE screens ADD COLUMN show_rounds INTEGER NOT NULL DEFAULT 0;
