@@ -89,3 +89,14 @@ func (r Round) Progress() (done, skipped, all int) {
 
 // Running says whether the round has not ended.
 func (r Round) Running() bool { return r.Ended.IsZero() }
+
+// RoundSchedule makes a round at each start of a shift of the account:
+// of the part, for the person or team, within the limits.
+type RoundSchedule struct {
+	ID                   string
+	Buildings, Floors    []string
+	PersonID, Team, Name string
+	Limits               RoundLimits
+	MadeBy               string
+	Created              time.Time
+}

@@ -51,4 +51,26 @@ type Rounds interface {
 	// next round (at most RoundStopsKept); domain.ErrNotFound when the
 	// account has no running round of the id.
 	EndRound(ctx context.Context, account, id string, at time.Time, left []domain.RoundStop) error
+
+	// AddRoundSchedule keeps a schedule of the account, unless it has max
+	// already: domain.ErrLimit.
+	AddRoundSchedule(ctx context.Context, account string, rs domain.RoundSchedule, max int) error
+	// RoundSchedules lists the account's schedules, oldest first.
+	RoundSchedules(ctx context.Context, account string) ([]domain.RoundSchedule, error)
+	// EveryRoundSchedule lists the schedules of every account, by
+	// account, at most limit of them.
+	EveryRoundSchedule(ctx context.Context, limit int) ([]AccountRoundSchedule, error)
+	// RemoveRoundSchedule removes a schedule of the account;
+	// domain.ErrNotFound when it has none of the id.
+	RemoveRoundSchedule(ctx context.Context, account, id string) error
+	// TakeRoundShift takes the start of a shift for a schedule: true for
+	// the first taker of every process, false for the others. Starts
+	// taken before pruneBefore are let go.
+	TakeRoundShift(ctx context.Context, account, scheduleID string, start, pruneBefore time.Time) (bool, error)
+}
+
+// AccountRoundSchedule is a schedule and its account.
+type AccountRoundSchedule struct {
+	Account string
+	domain.RoundSchedule
 }

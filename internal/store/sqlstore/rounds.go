@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"washboard/internal/domain"
@@ -289,4 +290,107 @@ func (s *Store) EndRound(ctx context.Context, account, id string, at time.Time, 
 		}
 		return tx.Batch(ctx, stmts)
 	})
+}
+
+const roundScheduleCols = `id, buildings, floors, person_id, team, name, limit_rooms, limit_minutes, per_room, per_floor_change, made_by, created`
+
+// AddRoundSchedule keeps a schedule, unless the account has max (see
+// insertWithinLimit).
+func (s *Store) AddRoundSchedule(ctx context.Context, account string, rs domain.RoundSchedule, max int) error {
+	acc, err := s.accountKey(ctx, account, true)
+	if err != nil {
+		return err
+	}
+	buildings, err := json.Marshal(nonNil(rs.Buildings))
+	if err != nil {
+		return err
+	}
+	floors, err := json.Marshal(nonNil(rs.Floors))
+	if err != nil {
+		return err
+	}
+	return s.insertWithinLimit(ctx, acc, max, `INSERT INTO round_schedules (account_id, `+roundScheduleCols+`)
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+		WHERE (SELECT count(*) FROM round_schedules WHERE account_id = ?) < ?`,
+		acc, rs.ID, string(buildings), string(floors), rs.PersonID, rs.Team, rs.Name, rs.Limits.Rooms, rs.Limits.Minutes,
+		int64(rs.Limits.PerRoom/time.Second), int64(rs.Limits.PerFloorChange/time.Second), rs.MadeBy, s.d.Time(rs.Created))
+}
+
+// RoundSchedules lists the account's schedules, oldest first.
+func (s *Store) RoundSchedules(ctx context.Context, account string) ([]domain.RoundSchedule, error) {
+	acc, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.readRoundSchedules(ctx, `WHERE r.account_id = ? ORDER BY r.created, r.id`, acc)
+	out := make([]domain.RoundSchedule, 0, len(list))
+	for _, rs := range list {
+		out = append(out, rs.RoundSchedule)
+	}
+	return out, err
+}
+
+// EveryRoundSchedule lists every account's schedules, by account.
+func (s *Store) EveryRoundSchedule(ctx context.Context, limit int) ([]store.AccountRoundSchedule, error) {
+	return s.readRoundSchedules(ctx, `ORDER BY a.id, r.created, r.id LIMIT ?`, limit)
+}
+
+func (s *Store) readRoundSchedules(ctx context.Context, where string, args ...any) ([]store.AccountRoundSchedule, error) {
+	var out []store.AccountRoundSchedule
+	var rs store.AccountRoundSchedule
+	var buildings, floors string
+	var perRoom, perFloor int64
+	cols := "r." + strings.ReplaceAll(roundScheduleCols, ", ", ", r.")
+	err := each(ctx, s.read, `SELECT a.id, `+cols+` FROM round_schedules r JOIN accounts a ON a.key = r.account_id `+where, args,
+		[]any{&rs.Account, &rs.ID, &buildings, &floors, &rs.PersonID, &rs.Team, &rs.Name, &rs.Limits.Rooms, &rs.Limits.Minutes,
+			&perRoom, &perFloor, &rs.MadeBy, s.d.ScanTime(&rs.Created)}, func() error {
+			rs.Buildings, rs.Floors = nil, nil
+			if err := json.Unmarshal([]byte(buildings), &rs.Buildings); err != nil {
+				return fmt.Errorf("round schedule %q: %w", rs.ID, err)
+			}
+			if err := json.Unmarshal([]byte(floors), &rs.Floors); err != nil {
+				return fmt.Errorf("round schedule %q: %w", rs.ID, err)
+			}
+			rs.Buildings, rs.Floors = nilIfEmpty(rs.Buildings), nilIfEmpty(rs.Floors)
+			rs.Limits.PerRoom, rs.Limits.PerFloorChange = time.Duration(perRoom)*time.Second, time.Duration(perFloor)*time.Second
+			out = append(out, rs)
+			return nil
+		})
+	return out, err
+}
+
+// RemoveRoundSchedule removes a schedule of the account, and the shift
+// starts it took.
+func (s *Store) RemoveRoundSchedule(ctx context.Context, account, id string) error {
+	acc, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return err
+	}
+	return s.inTx(ctx, func(tx Tx) error {
+		n, err := tx.Exec(ctx, `DELETE FROM round_schedules WHERE account_id = ? AND id = ?`, acc, id)
+		if err := oneRow(n, err, "round schedule", id); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM round_schedule_runs WHERE account_id = ? AND schedule_id = ?`, acc, id)
+		return err
+	})
+}
+
+// TakeRoundShift takes a shift start for a schedule, once: the insert
+// that loses a race inserts nothing.
+func (s *Store) TakeRoundShift(ctx context.Context, account, scheduleID string, start, pruneBefore time.Time) (bool, error) {
+	acc, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return false, err
+	}
+	var n int64
+	err = s.inTx(ctx, func(tx Tx) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM round_schedule_runs WHERE shift_start < ?`, s.d.Time(pruneBefore)); err != nil {
+			return err
+		}
+		n, err = tx.Exec(ctx, `INSERT INTO round_schedule_runs (account_id, schedule_id, shift_start) VALUES (?, ?, ?)
+			ON CONFLICT (account_id, schedule_id, shift_start) DO NOTHING`, acc, scheduleID, s.d.Time(start))
+		return err
+	})
+	return n == 1, err
 }

@@ -189,3 +189,77 @@ func testScreenShowsRounds(t *testing.T, open func(*testing.T) store.Store) {
 		t.Error("the screen edited to show rounds does not")
 	}
 }
+
+// testRoundSchedules: a schedule is kept with its part, who and limits,
+// listed by account and for every account; an account keeps at most max;
+// a shift start is taken once per schedule, by one of several takers at
+// once; a schedule removed goes, with the starts it took.
+func testRoundSchedules(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	mustReplaceLayout(t, s, testLayout("a", false))
+	mustReplaceLayout(t, s, testLayout("b", false))
+	day := domain.RoundSchedule{ID: "sch-1", Buildings: []string{"a-b1"}, PersonID: "p-ana", Name: "Ana", MadeBy: "p-sup", Created: t0,
+		Limits: domain.RoundLimits{Rooms: 10, PerRoom: 4 * time.Minute, PerFloorChange: 2 * time.Minute}}
+	night := domain.RoundSchedule{ID: "sch-2", Floors: []string{"a-f2"}, Team: "Night team", MadeBy: "p-sup", Created: t0.Add(time.Minute),
+		Limits: domain.RoundLimits{Minutes: 30, PerRoom: time.Minute}}
+	for _, rs := range []domain.RoundSchedule{day, night} {
+		if err := s.AddRoundSchedule(ctx, "a", rs, 2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddRoundSchedule(ctx, "a", domain.RoundSchedule{ID: "sch-3", Created: t0}, 2); !errors.Is(err, domain.ErrLimit) {
+		t.Errorf("a third schedule with a bound of 2: %v; want ErrLimit", err)
+	}
+	if err := s.AddRoundSchedule(ctx, "b", domain.RoundSchedule{ID: "sch-1", Team: "B", Created: t0}, 2); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.RoundSchedules(ctx, "a")
+	if err != nil || !reflect.DeepEqual(got, []domain.RoundSchedule{day, night}) {
+		t.Errorf("account a's schedules = %+v, %v\nwant %+v", got, err, []domain.RoundSchedule{day, night})
+	}
+	every, err := s.EveryRoundSchedule(ctx, 10)
+	if err != nil || len(every) != 3 || every[0].Account != "a" || every[2].Account != "b" || every[2].Team != "B" {
+		t.Errorf("every schedule = %+v, %v", every, err)
+	}
+
+	start := t0.Add(6 * time.Hour)
+	taken := make(chan bool, 4)
+	for range 4 {
+		go func() {
+			ok, err := s.TakeRoundShift(ctx, "a", "sch-1", start, t0)
+			if err != nil {
+				t.Error(err)
+			}
+			taken <- ok
+		}()
+	}
+	n := 0
+	for range 4 {
+		if <-taken {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("a shift start taken by %d of 4 takers at once; want 1", n)
+	}
+	if ok, _ := s.TakeRoundShift(ctx, "a", "sch-2", start, t0); !ok {
+		t.Error("another schedule could not take the same start")
+	}
+	if ok, _ := s.TakeRoundShift(ctx, "b", "sch-1", start, t0); !ok {
+		t.Error("account b's schedule of the same id could not take the same start")
+	}
+	if ok, _ := s.TakeRoundShift(ctx, "a", "sch-1", start.Add(8*time.Hour), t0); !ok {
+		t.Error("the next shift's start could not be taken")
+	}
+
+	if err := s.RemoveRoundSchedule(ctx, "a", "sch-1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RemoveRoundSchedule(ctx, "a", "sch-1"); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("removing it again: %v; want ErrNotFound", err)
+	}
+	if got, _ := s.RoundSchedules(ctx, "a"); len(got) != 1 || got[0].ID != "sch-2" {
+		t.Errorf("after removing sch-1: %+v", got)
+	}
+}

@@ -117,6 +117,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ScreenLanguage", testScreenLanguage},
 		{"Rounds", testRounds},
 		{"ScreenShowsRounds", testScreenShowsRounds},
+		{"RoundSchedules", testRoundSchedules},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -47,3 +47,29 @@ CREATE TABLE round_stops (
 -- A wall screen may show the rounds running in its place, with the rooms
 -- they have left (docs/wall-screens.md).
 ALTER TABLE screens ADD COLUMN show_rounds boolean NOT NULL DEFAULT false;
+-- Schedules that make a round at each start of a shift of the account,
+-- and the shift starts each one took: a start is taken once, by one
+-- replica, which makes its round.
+CREATE TABLE round_schedules (
+    account_id       bigint NOT NULL,
+    id               text COLLATE "C" NOT NULL,
+    buildings        text NOT NULL, -- a JSON array
+    floors           text NOT NULL, -- a JSON array
+    person_id        text COLLATE "C" NOT NULL,
+    team             text NOT NULL,
+    name             text NOT NULL,
+    limit_rooms      integer NOT NULL,
+    limit_minutes    integer NOT NULL,
+    per_room         integer NOT NULL, -- seconds
+    per_floor_change integer NOT NULL, -- seconds
+    made_by          text COLLATE "C" NOT NULL,
+    created          timestamptz NOT NULL,
+    PRIMARY KEY (account_id, id)
+);
+CREATE TABLE round_schedule_runs (
+    account_id  bigint NOT NULL,
+    schedule_id text COLLATE "C" NOT NULL,
+    shift_start timestamptz NOT NULL,
+    PRIMARY KEY (account_id, schedule_id, shift_start)
+);
+CREATE INDEX round_schedule_runs_start ON round_schedule_runs (shift_start);

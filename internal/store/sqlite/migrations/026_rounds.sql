@@ -47,3 +47,29 @@ CREATE TABLE round_stops (
 -- A wall screen may show the rounds running in its place, with the rooms
 -- they have left (docs/wall-screens.md).
 ALTER TABLE screens ADD COLUMN show_rounds INTEGER NOT NULL DEFAULT 0;
+-- Schedules that make a round at each start of a shift of the account,
+-- and the shift starts each one took: a start is taken once, by one
+-- replica, which makes its round.
+CREATE TABLE round_schedules (
+    account_id       INTEGER NOT NULL,
+    id               TEXT NOT NULL,
+    buildings        TEXT NOT NULL, -- a JSON array
+    floors           TEXT NOT NULL, -- a JSON array
+    person_id        TEXT NOT NULL,
+    team             TEXT NOT NULL,
+    name             TEXT NOT NULL,
+    limit_rooms      INTEGER NOT NULL,
+    limit_minutes    INTEGER NOT NULL,
+    per_room         INTEGER NOT NULL, -- seconds
+    per_floor_change INTEGER NOT NULL, -- seconds
+    made_by          TEXT NOT NULL,
+    created          INTEGER NOT NULL,
+    PRIMARY KEY (account_id, id)
+) WITHOUT ROWID;
+CREATE TABLE round_schedule_runs (
+    account_id  INTEGER NOT NULL,
+    schedule_id TEXT NOT NULL,
+    shift_start INTEGER NOT NULL,
+    PRIMARY KEY (account_id, schedule_id, shift_start)
+) WITHOUT ROWID;
+CREATE INDEX round_schedule_runs_start ON round_schedule_runs (shift_start);
