@@ -32,6 +32,11 @@ type roundStore interface {
 	FindRounds(ctx context.Context, f store.RoundFilter) ([]domain.Round, error)
 	TickRoundStop(ctx context.Context, account, id string, position int, st domain.RoundStop) error
 	EndRound(ctx context.Context, account, id string, at time.Time, left []domain.RoundStop) error
+	AddRoundSchedule(ctx context.Context, account string, rs domain.RoundSchedule, max int) error
+	RoundSchedules(ctx context.Context, account string) ([]domain.RoundSchedule, error)
+	EveryRoundSchedule(ctx context.Context, limit int) ([]store.AccountRoundSchedule, error)
+	RemoveRoundSchedule(ctx context.Context, account, id string) error
+	TakeRoundShift(ctx context.Context, account, scheduleID string, start, pruneBefore time.Time) (bool, error)
 }
 
 // The bounds of what a round is made of.

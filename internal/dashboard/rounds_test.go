@@ -346,3 +346,64 @@ func TestAWallScreenShowsTheRoundsRunningInItsPlace(t *testing.T) {
 		}
 	}
 }
+
+// A schedule makes its round at each shift start, once however many
+// replicas look at it, and none for a shift started over an hour ago;
+// a person of other buildings neither sees nor removes it.
+func TestAScheduleMakesARoundOnceAtEachShiftStart(t *testing.T) {
+	s, st, clk := roundsAccount(t)
+	ctx := context.Background()
+	replica := New(Deps{Store: st, Clock: clk, Forecasts: fixedForecasts{}})
+	rs, err := s.AddRoundSchedule(ctx, "acme", domain.EveryBuilding(), NewRound{Part: RoundPart{Buildings: []string{"b1"}}, Team: "Day team",
+		MadeBy: "p-sup", Limits: rounds.Limits{Rooms: 2, PerRoom: 4 * time.Minute, PerFloorChange: 2 * time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := func() int {
+		t.Helper()
+		for _, x := range []*Service{s, replica} {
+			if err := x.RoundSchedulesPass(ctx, time.UTC); err != nil {
+				t.Fatal(err)
+			}
+		}
+		running, recent, err := s.Rounds(ctx, "acme", domain.EveryBuilding())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range running {
+			if r.MadeBy != domain.RoundBySchedule || r.Team != "Day team" || len(r.Stops) != 2 {
+				t.Errorf("a round of the schedule: by %q for %q with %d rooms", r.MadeBy, r.Team, len(r.Stops))
+			}
+		}
+		return len(running) + len(recent)
+	}
+	if n := made(); n != 0 {
+		t.Errorf("at 09:00, three hours into the early shift: %d rounds; want none", n)
+	}
+	clk.Set(time.Date(2026, 11, 27, 14, 5, 0, 0, time.UTC))
+	if n := made(); n != 1 {
+		t.Errorf("at 14:05, after the late shift started, with two replicas: %d rounds; want 1", n)
+	}
+	clk.Set(time.Date(2026, 11, 27, 14, 30, 0, 0, time.UTC))
+	if n := made(); n != 1 {
+		t.Errorf("later in the late shift: %d rounds; want still 1", n)
+	}
+	clk.Set(time.Date(2026, 11, 27, 22, 1, 0, 0, time.UTC))
+	if n := made(); n != 2 {
+		t.Errorf("after the night shift started: %d rounds; want 2", n)
+	}
+
+	if list, _ := s.RoundSchedules(ctx, "acme", domain.OnlyBuildings("b2")); len(list) != 0 {
+		t.Errorf("a person of the Annex sees %d schedules of North", len(list))
+	}
+	if err := s.RemoveRoundSchedule(ctx, "acme", domain.OnlyBuildings("b2"), rs.ID); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("a person of the Annex removing North's schedule: %v; want not found", err)
+	}
+	if err := s.RemoveRoundSchedule(ctx, "acme", domain.EveryBuilding(), rs.ID); err != nil {
+		t.Fatal(err)
+	}
+	clk.Set(time.Date(2026, 11, 28, 6, 1, 0, 0, time.UTC))
+	if n := made(); n != 2 {
+		t.Errorf("after the schedule was removed, at the next start: %d rounds; want still 2", n)
+	}
+}
