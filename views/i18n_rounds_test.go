@@ -53,8 +53,10 @@ func roundsPages() map[string]templ.Component {
 	screen := kindedScreen()
 	screen.Rounds = []ScreenRound{{Person: "Ana Lima", Done: 4, Skipped: 1, All: 11}, {Team: "Day crew", All: 1}}
 	return map[string]templ.Component{
-		"screen-rounds":  ScreenPage(screen),
-		"rounds":         RoundsPage(Rounds{Page: page, Running: []RoundLine{line}, Recent: []RoundLine{ended}, MayMake: true, Form: form}),
+		"screen-rounds": ScreenPage(screen),
+		"rounds": RoundsPage(Rounds{Page: page, Running: []RoundLine{line}, Recent: []RoundLine{ended}, MayMake: true, Form: form,
+			Schedules: []RoundScheduleLine{{Who: "Ana Lima", Part: "North Tower", Rooms: 10, Minutes: 30, RemoveAction: "/rounds/schedules/rsc_1/remove"},
+				{Who: "⟦Team Day crew⟧", Part: "North Tower", Rooms: 1}, {Who: "Ana Lima", Part: "North Tower", Minutes: 30}, {Who: "Ana Lima", Part: "North Tower"}}}),
 		"rounds-refused": RoundsPage(Rounds{Page: page, MayMake: true, Form: refused}),
 		"rounds-viewer":  RoundsPage(Rounds{Page: viewer}),
 		"round":          RoundPagePage(running),
@@ -83,6 +85,8 @@ func TestRoundsSpeakTheirLanguage(t *testing.T) {
 		{"de", "my-work-round", "#my-round-heading", "Ihre Runde"},
 		{"es", "my-work-round", ".my-round .round-progress-line", "4 de 11 salas hechas"},
 		{"de", "screen-rounds", ".screen-rounds li", "Ana Lima: noch 6 Räume"},
+		{"es", "rounds", "#round-schedules-heading + ul li .round-when", "Máximo 10 salas, 30 minutos"},
+		{"fr", "rounds", ".form-buttons button[formaction]", "En créer une à chaque début d'équipe"},
 		{"fr", "screen-rounds", "#screen-rounds-title", "Tournées en cours"},
 	} {
 		doc := renderIn(t, i18n.For(tc.lang), pages[tc.page])
@@ -103,7 +107,7 @@ func TestRoundsTranslationsDifferFromEnglish(t *testing.T) {
 			doc := renderIn(t, i18n.For(l.Code), c)
 			text := doc.Find("body").Text()
 			for _, en := range []string{"Rounds", "Make a round", "What to bring", "Left for the next round", "End the round",
-				"Minutes per room", "rooms done", "Your round", "Reason to skip", "Running", "rooms left"} {
+				"Minutes per room", "rooms done", "Your round", "Reason to skip", "Running", "rooms left", "shift start", "At most"} {
 				if strings.Contains(text, en) {
 					t.Errorf("%s in %s shows %q", name, l.Code, en)
 				}

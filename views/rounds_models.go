@@ -10,6 +10,17 @@ type Rounds struct {
 	// MayMake shows the form: supervisors and above.
 	MayMake bool
 	Form    RoundForm
+	// Schedules make a round at each shift start.
+	Schedules []RoundScheduleLine
+}
+
+// RoundScheduleLine is a schedule of rounds in the list.
+type RoundScheduleLine struct {
+	Who, Part      string
+	Rooms, Minutes int
+	// RemoveAction is where the form that removes it posts; "" for a
+	// person who may not.
+	RemoveAction string
 }
 
 // RoundLine is a round in the list.

@@ -60,6 +60,9 @@ func (s *Server) renderRounds(c echo.Context, status int, in roundInput, problem
 				MadeAt: r.MadeAt, Ended: r.Ended, Done: done, Skipped: skipped, All: all})
 		}
 	}
+	if m.Schedules, err = s.roundSchedules(c, names); err != nil {
+		return err
+	}
 	if !m.MayMake {
 		return render(c, status, views.RoundsPage(m))
 	}
@@ -151,8 +154,20 @@ func (s *Server) roundWalkers(c echo.Context, buildings []domain.Building) ([]do
 
 // makeRound makes a round from the form, and shows it.
 func (s *Server) makeRound(c echo.Context) error {
-	ss := sessionOf(c)
-	ctx := c.Request().Context()
+	in, nr, problem, err := s.readRound(c)
+	if err != nil || problem != "" {
+		return s.refuseRound(c, in, problem, err)
+	}
+	r, err := s.dash.MakeRound(c.Request().Context(), sessionOf(c).Account, s.scopeOf(c), nr, s.cfg.Zone)
+	if err != nil {
+		return s.refuseRound(c, in, "", err)
+	}
+	return redirect(c, "/rounds/"+r.ID)
+}
+
+// readRound reads the form of a round: what was sent, the round asked
+// for, and in words what is wrong with it.
+func (s *Server) readRound(c echo.Context) (roundInput, dashboard.NewRound, string, error) {
 	in := roundInput{PerRoom: -1, PerFloor: -1}
 	problem, err := readForm(c,
 		form.List("building", tr(c, "rounds.buildings"), &in.Buildings),
@@ -163,35 +178,37 @@ func (s *Server) makeRound(c echo.Context) error {
 		form.Number("minutes", tr(c, "rounds.limit_minutes"), &in.Minutes).Range(0, dashboard.MaxRoundMinutes).Typed(&in.typed[1]),
 		form.Number("per_room", tr(c, "rounds.per_room"), &in.PerRoom).Required().Range(1, dashboard.MaxPerRoomMinutes).Typed(&in.typed[2]),
 		form.Number("per_floor", tr(c, "rounds.per_floor"), &in.PerFloor).Required().Range(0, dashboard.MaxPerFloorMinutes).Typed(&in.typed[3]))
-	if err != nil {
-		return err
+	if err != nil || problem != nil {
+		return in, dashboard.NewRound{}, problemWords(problem), err
 	}
-	if problem != nil {
-		return s.renderRounds(c, http.StatusUnprocessableEntity, in, problem.Msg)
-	}
-	nr := dashboard.NewRound{Part: dashboard.RoundPart{Buildings: in.Buildings, Floors: in.Floors}, Team: in.Team, MadeBy: ss.PersonID,
+	nr := dashboard.NewRound{Part: dashboard.RoundPart{Buildings: in.Buildings, Floors: in.Floors}, Team: in.Team, MadeBy: sessionOf(c).PersonID,
 		Limits: rounds.Limits{Rooms: in.Rooms, Minutes: in.Minutes, PerRoom: time.Duration(in.PerRoom) * time.Minute, PerFloorChange: time.Duration(in.PerFloor) * time.Minute}}
 	if in.Person != "" {
 		walker, err := s.roundWalker(c, in)
-		if err != nil {
-			return err
-		}
-		if walker.PersonID == "" {
-			return s.renderRounds(c, http.StatusUnprocessableEntity, in, tr(c, "rounds.person_not_walker"))
+		if err != nil || walker.PersonID == "" {
+			return in, nr, tr(c, "rounds.person_not_walker"), err
 		}
 		nr.PersonID, nr.Name = walker.PersonID, walker.Name
 	}
-	r, err := s.dash.MakeRound(ctx, ss.Account, s.scopeOf(c), nr, s.cfg.Zone)
+	return in, nr, "", nil
+}
+
+// refuseRound shows the form of a round again, as sent, with what is
+// wrong with it: a problem in words, or an error the dashboard said.
+func (s *Server) refuseRound(c echo.Context, in roundInput, problem string, err error) error {
 	var re dashboard.RoundError
 	switch {
+	case problem != "" && err == nil:
 	case errors.As(err, &re):
-		return s.renderRounds(c, http.StatusUnprocessableEntity, in, roundProblem(c, re))
+		problem = roundProblem(c, re)
 	case errors.Is(err, domain.ErrNotFound):
-		return s.renderRounds(c, http.StatusUnprocessableEntity, in, tr(c, "rounds.part_unknown"))
-	case err != nil:
+		problem = tr(c, "rounds.part_unknown")
+	case errors.Is(err, domain.ErrLimit):
+		problem = tr(c, "rounds.schedules_full", "max", i18n.From(c.Request().Context()).Number(dashboard.MaxRoundSchedules))
+	default:
 		return err
 	}
-	return redirect(c, "/rounds/"+r.ID)
+	return s.renderRounds(c, http.StatusUnprocessableEntity, in, problem)
 }
 
 // roundWalker is the person chosen to walk a round, when they may walk

@@ -252,3 +252,36 @@ func TestAWallScreenShowsTheRoundsRunning(t *testing.T) {
 		t.Error("the form of a screen that shows rounds does not say so")
 	}
 }
+
+// The form of a round asks, with its second button, for such a round at
+// each shift start: /rounds lists the schedule, and a supervisor stops
+// it; a refused form says why, as for a round.
+func TestARoundAtEachShiftStartIsAskedAndStoppedWithTheForm(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	boss := a.browser()
+	boss.signIn(credA)
+	building := a.world.Accounts()[0].Buildings[0].ID
+	if got := boss.get("/rounds").doc(t).Find(`.round-form button[formaction="/rounds/schedules"]`).Length(); got != 1 {
+		t.Fatalf("the form of a round has %d buttons for a schedule; want 1", got)
+	}
+	form := url.Values{"csrf_token": {boss.pageCSRF("/rounds")}, "building": {building}, "team": {"Day crew"}, "rooms": {"10"}, "per_room": {"4"}, "per_floor": {"2"}}
+	if r := boss.post("/rounds/schedules", form); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("asking for a round at each shift start: %d\n%s", r.StatusCode, r.body)
+	}
+	list := boss.get("/rounds").doc(t).Find("#round-schedules-heading").Parent()
+	if got := strings.Join(strings.Fields(list.Find("li").Text()), " "); !strings.Contains(got, "Team Day crew") || !strings.Contains(got, "At most 10 rooms") {
+		t.Errorf("the schedules listed: %q", got)
+	}
+	form.Del("team")
+	if r := boss.post("/rounds/schedules", form); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(r.body, "Choose a person, or name a team.") {
+		t.Errorf("a schedule for nobody: %d", r.StatusCode)
+	}
+	remove := list.Find("form").AttrOr("action", "")
+	if r := boss.post(remove, url.Values{"csrf_token": {boss.pageCSRF("/rounds")}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("stopping the schedule: %d", r.StatusCode)
+	}
+	if n := boss.get("/rounds").doc(t).Find("#round-schedules-heading").Parent().Find("li").Length(); n != 0 {
+		t.Errorf("after stopping it, %d schedules are listed", n)
+	}
+}

@@ -162,6 +162,8 @@ func (s *Server) routeTable() []route {
 		{get, "/rounds/:id", s.showRound, firstSynced, viewer},
 		{post, "/rounds/:id/stops/:n", s.tickRoundStop, firstSynced, staff},
 		{post, "/rounds/:id/end", s.endRound, firstSynced, supervisor},
+		{post, "/rounds/schedules", s.addRoundSchedule, firstSynced, supervisor},
+		{post, "/rounds/schedules/:id/remove", s.removeRoundSchedule, firstSynced, supervisor},
 		{get, "/devices.csv", s.exportDevices, firstSynced, viewer},
 		{get, "/screens", s.listScreens, firstSynced, viewer},
 		{post, "/screens", s.createScreen, firstSynced, supervisor},
