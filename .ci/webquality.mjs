@@ -605,6 +605,18 @@ async function main(work, server) {
   const accepted = await request(base, `/invitations/${invitation}`, staff, { method: 'POST', form: [['csrf_token', staffToken], ['name', 'Robin Staff']] });
   if (accepted.status !== 303) problems.push(`accepting the invitation answered ${accepted.status}, not 303`);
   await expect('my work', '/my', 200, staff);
+  // Rounds: the list with its form, a round of the first building, and
+  // the list again with the round running.
+  await expect('rounds, none yet', '/rounds');
+  const made = await request(base, '/rounds', user, {
+    method: 'POST',
+    form: [['csrf_token', csrf], ['building', building], ['team', 'Web quality team'], ['per_room', '4'], ['per_floor', '2']],
+  });
+  if (made.status !== 303) problems.push(`making a round answered ${made.status}, not 303`);
+  const roundPath = made.location ?? '';
+  if (roundPath.startsWith('/rounds/')) await expect('round', roundPath);
+  else problems.push(`making a round led to ${roundPath}`);
+  await expect('rounds', '/rounds');
   await expect('own page', '/me');
   await expect('accounts', '/accounts');
   await expect('audit log', '/audit');

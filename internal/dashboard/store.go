@@ -20,6 +20,7 @@ type Store interface {
 	claimStore
 	serviceLevelStore
 	visitors.Store
+	roundStore
 	SyncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error)
 	ReportSettings(ctx context.Context, account string) (rs store.ReportSettings, ok bool, err error)
 	SaveReportSettings(ctx context.Context, account string, rs store.ReportSettings) error

@@ -48,6 +48,7 @@ type Store interface {
 	OrganisationScreens
 	Push
 	Visitors
+	Rounds
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 	Close() error

@@ -118,6 +118,9 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ScreenLanguage", testScreenLanguage},
 		{"RoomCodes", testRoomCodes},
 		{"VisitorRecords", testVisitorRecords},
+		{"Rounds", testRounds},
+		{"ScreenShowsRounds", testScreenShowsRounds},
+		{"RoundSchedules", testRoundSchedules},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
