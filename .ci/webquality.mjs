@@ -526,6 +526,7 @@ async function main(work, server) {
   const roomPage = await expect('room', `/rooms/${room}`);
   const location = firstMatch(roomPage, /href="\/locations\/([^"?#/]+)"/, 'location link on the room page');
   await expect('location', `/locations/${location}`);
+  await expect('room service record', `/rooms/${room}/service`);
   await expect('search', '/search?q=Stall');
   await expect('search, none', '/search?q=zzzzzz');
   const alertsPage = await expect('alerts, open', '/alerts');
@@ -536,6 +537,11 @@ async function main(work, server) {
   await expect('alerts, by run-out', '/alerts?sort=runs_out&runs_out=48h');
   await expect('floor, by run-out', `/floors/${floor}?sort=runs_out`);
   await expect('floor plan', `/floors/${floor}/plan`);
+  const codesPage = await expect('room codes', `/floors/${floor}/codes`);
+  const roomCode = firstMatch(codesPage, /<code>[^<]*\/r\/([A-Za-z0-9_-]+)<\/code>/, 'room code on the floor\'s sheet');
+  secrets.add(roomCode);
+  await expect('room code, visitors', `/r/${roomCode}`, 200, new Jar());
+  await expect('room code, presence', `/r/${roomCode}`);
   await expect('not found', '/no/such/page', 404);
   await expect('bad parameter', '/alerts?status=bogus', 400);
   await expect('report', '/reports/shift');
@@ -600,6 +606,18 @@ async function main(work, server) {
   const accepted = await request(base, `/invitations/${invitation}`, staff, { method: 'POST', form: [['csrf_token', staffToken], ['name', 'Robin Staff']] });
   if (accepted.status !== 303) problems.push(`accepting the invitation answered ${accepted.status}, not 303`);
   await expect('my work', '/my', 200, staff);
+  // Rounds: the list with its form, a round of the first building, and
+  // the list again with the round running.
+  await expect('rounds, none yet', '/rounds');
+  const made = await request(base, '/rounds', user, {
+    method: 'POST',
+    form: [['csrf_token', csrf], ['building', building], ['team', 'Web quality team'], ['per_room', '4'], ['per_floor', '2']],
+  });
+  if (made.status !== 303) problems.push(`making a round answered ${made.status}, not 303`);
+  const roundPath = made.location ?? '';
+  if (roundPath.startsWith('/rounds/')) await expect('round', roundPath);
+  else problems.push(`making a round led to ${roundPath}`);
+  await expect('rounds', '/rounds');
   await expect('own page', '/me');
   await expect('accounts', '/accounts');
   await expect('audit log', '/audit');

@@ -41,6 +41,8 @@ type ClientReportBody struct {
 	OutBuildings []ClientOut
 	OutWorst     []ClientOut
 	ServiceHours bool
+	// Service is the service record's section; nil when not read.
+	Service *ClientService
 }
 
 // ClientOut is how long the dispensers of a building or a location were

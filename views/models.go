@@ -132,6 +132,13 @@ type Place struct {
 	Self     string        // this page's URL with its query, which live updates fetch again
 	Plan     *PlacePlan    // a floor's plan with its markers; nil without one
 	PlanHref string        // a floor's plan page, offered when it has no plan
+
+	// CodesHref is a floor's sheet of room codes, for those who may print it.
+	CodesHref string
+	// Service is a room's recent service record, ServiceHref the page of
+	// its whole record; nil on other pages.
+	Service     *ServiceVisits
+	ServiceHref string
 }
 
 // RoomSection is a room's device cards on a floor or room page.

@@ -25,6 +25,8 @@ type MyWork struct {
 	// Drawn is when the page was drawn: a copy kept on the phone says it
 	// is from then.
 	Drawn time.Time
+	// Round is the person's running round; nil when they have none.
+	Round *MyRound
 }
 
 // WorkItem is one line of "My work".

@@ -72,6 +72,7 @@ type ScreenForm struct {
 	DimTo       string // "06:00" or ""
 	Language    string // the code of the language the screen speaks
 	Contact     string
+	Rounds      bool // shows the rounds running in its place
 }
 
 // ScreenView is what a wall screen shows: its scope's state from a
@@ -104,6 +105,9 @@ type ScreenView struct {
 	// Levels counts the open alerts at risk of missing a target and past
 	// one; nil when the account has no service level.
 	Levels *LevelCounts
+	// Rounds are the rounds running in its place, for a screen that shows
+	// them.
+	Rounds []ScreenRound
 
 	PageSeconds int    // how long each page of items shows
 	DimFrom     string // "22:00", or "" for no dimming

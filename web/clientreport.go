@@ -15,6 +15,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
 	"washboard/internal/servicelevel"
+	"washboard/internal/servicerecord"
 	"washboard/views"
 	"washboard/web/httpkit"
 )
@@ -228,6 +229,28 @@ func clientReportView(l *i18n.Localizer, r clientreport.Report) *views.ClientRep
 			v.OutWorst = append(v.OutWorst, views.ClientOut{Name: w.Place(l), Building: r.BuildingNameIn(l, w.Building),
 				Out: clientreport.OutWords(l, w.Out), InService: clientreport.OutWords(l, w.InService)})
 		}
+	}
+	v.Service = clientServiceView(l, r)
+	return v
+}
+
+// clientServiceView is the report's service record section in words of
+// l's language; nil when it was not read.
+func clientServiceView(l *i18n.Localizer, r clientreport.Report) *views.ClientService {
+	if !r.Service.Read {
+		return nil
+	}
+	v := &views.ClientService{Summary: r.ServiceSummary(l)}
+	for _, b := range r.Service.ByBuilding {
+		v.Buildings = append(v.Buildings, views.ClientServiceRow{Name: r.BuildingNameIn(l, b.Building), Visits: b.Visits,
+			Rooms: l.T("servicerecord.client_of", "visited", l.Number(b.RoomsVisited), "rooms", l.Number(b.Rooms))})
+	}
+	for _, room := range r.Service.Least {
+		v.Least = append(v.Least, views.ClientServiceRow{Name: room.Place(), Building: room.BuildingName, Visits: room.Visits,
+			Last: room.LastVisitWords(l, r.Period.From.Location())})
+	}
+	if servicerecord.CheckPeriod(r.Period.From, r.Period.To) == nil {
+		v.CSVHref = "/reports/service.csv?" + url.Values{"from": {r.Period.From.Format(time.DateOnly)}, "to": {r.Period.Last().Format(time.DateOnly)}}.Encode()
 	}
 	return v
 }

@@ -42,6 +42,9 @@ func TestSignedInResponsesAreNeverCachedAndVaryByHTMX(t *testing.T) {
 		"/search?q=stall", "/alerts.csv", "/devices.csv", "/screens", "/reports/shift",
 		"/reports/shift.csv?table=opened", "/reports/settings", "/service-levels", "/reports/client/schedules", "/trends", "/trends.csv?table=heatmap", "/status", "/no-such-page",
 		"/floors/" + bld.Floors[0].ID + "/plan",
+		"/floors/" + bld.Floors[0].ID + "/codes",
+		"/rooms/" + bld.Floors[0].Rooms[0].ID + "/service", "/reports/service.csv",
+		"/rounds",
 	}
 	for _, path := range paths {
 		for _, htmx := range []bool{false, true} {

@@ -42,7 +42,7 @@ func (s *Server) renderMyWork(c echo.Context, status int, problem string, in myW
 		return err
 	}
 	m := views.MyWork{Page: s.page(c, tr(c, "my.title"), "my"), Shift: w.Shift, ShiftEnd: w.ShiftEnd, Bring: bringWords(c, w.Bring),
-		MayAct: ss.Role >= domain.Staff, Cut: w.Cut, Problem: problem, Drawn: s.clock.Now()}
+		MayAct: ss.Role >= domain.Staff, Cut: w.Cut, Problem: problem, Drawn: s.clock.Now(), Round: myRound(c, w.Round)}
 	for _, list := range []struct {
 		from []dashboard.WorkItem
 		to   *[]views.WorkItem

@@ -18,6 +18,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"washboard/internal/domain"
 	"washboard/internal/i18n"
 	"washboard/views"
 	"washboard/web/httpkit"
@@ -59,6 +60,10 @@ type pageKey struct {
 	name    string // the account's name as the session holds it
 	scope   string // the buildings the person sees (domain.BuildingScope.Key)
 	lang    string // the language it is in: its frame and, once converted, its region
+
+	// role is the person's role: what the page offers them (a floor's
+	// room codes to supervisors).
+	role domain.Role
 }
 
 // LogValue is what a log line says of the page: its path.
@@ -190,7 +195,7 @@ type pageBuilder func(ctx context.Context, now time.Time) (*renderedPage, error)
 // alone to htmx, the whole page otherwise.
 func (s *Server) servePage(c echo.Context, path string, build pageBuilder) error {
 	ss := sessionOf(c)
-	key := pageKey{account: ss.Account, path: path, name: ss.AccountName, scope: s.scopeOf(c).Key(), lang: i18n.From(c.Request().Context()).Lang()}
+	key := pageKey{account: ss.Account, path: path, name: ss.AccountName, scope: s.scopeOf(c).Key(), lang: i18n.From(c.Request().Context()).Lang(), role: ss.Role}
 	return s.serveKept(c, key, s.sync.Generation(ss.Account), build)
 }
 

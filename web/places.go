@@ -40,6 +40,9 @@ func (s *Server) showFloor(c echo.Context) error {
 			return nil, err
 		}
 		m.Self = self
+		if ss.Role >= domain.Supervisor {
+			m.CodesHref = "/floors/" + m.ID + "/codes"
+		}
 		return s.renderPlace(ctx, m)
 	})
 }
@@ -115,6 +118,13 @@ func (s *Server) room(ctx context.Context, account string, sc domain.BuildingSco
 		{Label: f.Name, Href: "/floors/" + f.ID}, {Label: r.Name}}
 	m.Filter = filter.view(ctx, "/rooms/"+r.ID)
 	m.CSVHref = "/devices.csv?" + filter.query(url.Values{"room": {r.ID}}).Encode()
+	rec, err := s.dash.RoomServiceRecord(ctx, account, sc, r.ID, now.Add(-dashboard.RecentService), now.Add(time.Second), dashboard.RecentVisits)
+	if err != nil {
+		return m, err
+	}
+	service := serviceVisits(rec, s.cfg.Zone)
+	service.Since = time.Time{} // the page shows the latest visits; the whole record, the rest
+	m.Service, m.ServiceHref = &service, "/rooms/"+url.PathEscape(r.ID)+"/service"
 	return m, nil
 }
 

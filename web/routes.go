@@ -48,6 +48,7 @@ const (
 	sessionOnly                 // a session, signed in or not, and a form token for a POST
 	signedIn                    // a session signed in to an account, whose sync it holds
 	firstSynced                 // signedIn, and the account's first sync done
+	roomCode                    // a room's code, public: the session of a person signed in, if any, and no other
 )
 
 // routeTable is every route of the server, as configured: the service's
@@ -69,6 +70,10 @@ func (s *Server) routeTable() []route {
 		{get, "/screen", s.showScreen, wallScreen, anyRole},
 		{get, "/screen/content", s.showScreenContent, wallScreen, anyRole},
 		{get, "/screen/events", s.streamScreenEvents, wallScreen, anyRole},
+
+		// A room's code: visitors' reports, and staff's presence scans.
+		{get, "/r/:token", s.openRoomCode, roomCode, anyRole},
+		{post, "/r/:token", s.reportFromRoom, roomCode, anyRole},
 
 		{get, "/signin", s.showSignIn, sessionOnly, anyRole},
 		{post, "/signin", s.signIn, sessionOnly, anyRole},
@@ -146,7 +151,11 @@ func (s *Server) routeTable() []route {
 		{get, "/", s.showOverview, firstSynced, viewer},
 		{get, "/buildings/:id", s.showBuilding, firstSynced, viewer},
 		{get, "/floors/:id", s.showFloor, firstSynced, viewer},
+		{get, "/floors/:id/codes", s.showFloorCodes, firstSynced, supervisor},
+		{post, "/floors/:id/codes", s.replaceRoomCode, firstSynced, supervisor},
 		{get, "/rooms/:id", s.showRoom, firstSynced, viewer},
+		{get, "/rooms/:id/service", s.showRoomService, firstSynced, viewer},
+		{get, "/rooms/:id/service.csv", s.exportRoomService, firstSynced, viewer},
 		{get, "/locations/:id", s.showLocation, firstSynced, viewer},
 		{get, "/search", s.searchLocations, firstSynced, viewer},
 		{get, "/alerts", s.listAlerts, firstSynced, viewer},
@@ -157,6 +166,13 @@ func (s *Server) routeTable() []route {
 		{get, "/my", s.showMyWork, firstSynced, viewer},
 		{post, "/my/alerts/:id/claim", s.claimMyWork, firstSynced, staff},
 		{post, "/my/alerts/:id/done", s.markMyWorkDone, firstSynced, staff},
+		{get, "/rounds", s.listRounds, firstSynced, viewer},
+		{post, "/rounds", s.makeRound, firstSynced, supervisor},
+		{get, "/rounds/:id", s.showRound, firstSynced, viewer},
+		{post, "/rounds/:id/stops/:n", s.tickRoundStop, firstSynced, staff},
+		{post, "/rounds/:id/end", s.endRound, firstSynced, supervisor},
+		{post, "/rounds/schedules", s.addRoundSchedule, firstSynced, supervisor},
+		{post, "/rounds/schedules/:id/remove", s.removeRoundSchedule, firstSynced, supervisor},
 		{get, "/devices.csv", s.exportDevices, firstSynced, viewer},
 		{get, "/screens", s.listScreens, firstSynced, viewer},
 		{post, "/screens", s.createScreen, firstSynced, supervisor},
@@ -171,6 +187,7 @@ func (s *Server) routeTable() []route {
 		{get, "/reports/client", s.showClientReport, firstSynced, supervisor},
 		{get, "/reports/client.csv", s.exportClientReport, firstSynced, supervisor},
 		{get, "/reports/client.pdf", s.printClientReport, firstSynced, supervisor},
+		{get, "/reports/service.csv", s.exportService, firstSynced, supervisor},
 		{get, "/reports/settings", s.showReportSettings, firstSynced, supervisor},
 		{post, "/reports/settings", s.saveReportSettings, firstSynced, supervisor},
 		{get, "/service-levels", s.showServiceLevels, firstSynced, admin},
@@ -254,9 +271,9 @@ func (s *Server) routes() *echo.Echo {
 
 // logging is how requests are logged: the paths whose rest is a token
 // (a screen's link, an invitation, an e-mailed sign-in link, a device's
-// enrolment link) are redacted.
+// enrolment link, a room's code) are redacted.
 func (s *Server) logging() httpkit.Logging {
-	return httpkit.Logging{Log: s.log, SecretPaths: []string{"/s/", "/invitations/", "/signin/email/", "/enrol/"}, Observe: s.metrics.ObserveRequest}
+	return httpkit.Logging{Log: s.log, SecretPaths: []string{"/s/", "/invitations/", "/signin/email/", "/enrol/", "/r/"}, Observe: s.metrics.ObserveRequest}
 }
 
 // accessChecks are the middleware that let through only the requests
@@ -275,6 +292,8 @@ func (s *Server) accessChecks(a access, least domain.Role) []echo.MiddlewareFunc
 		return nil
 	case hookSignature, linkToken:
 		return []echo.MiddlewareFunc{private}
+	case roomCode:
+		return []echo.MiddlewareFunc{private, s.sessionIfAny}
 	case wallScreen:
 		return []echo.MiddlewareFunc{private, s.requireScreen}
 	case sessionOnly:

@@ -129,10 +129,12 @@ func TestAPersonLimitedToOneBuildingLearnsNothingOfAnother(t *testing.T) {
 	const unknown = "zz-unknown"
 	ids := map[string][]string{
 		"/buildings/:id": {o.building}, "/floors/:id": {o.floor}, "/rooms/:id": {o.room}, "/locations/:id": {o.location},
+		"/rooms/:id/service": {o.room}, "/rooms/:id/service.csv": {o.room},
 		"/alerts/:id/claim": {o.alert}, "/alerts/:id/release": {o.alert},
 		"/screens/:id/edit": {o.screen}, "/screens/:id": {o.screen}, "/screens/:id/revoke": {o.screen},
 		"/screens/:id/relink": {o.screen}, "/screens/:id/remove": {o.screen},
 		"/floors/:id/plan": {o.floor}, "/floors/:id/plan/image": {o.floor}, "/floors/:id/plan/remove": {o.floor}, "/floors/:id/plan/placements": {o.floor},
+		"/floors/:id/codes": {o.floor},
 	}
 	// Paths without an id, with the other building's places in their
 	// filters.

@@ -205,6 +205,7 @@ func (s *Server) screenView(c echo.Context, sc screenCtx) (views.ScreenView, err
 	if v.Levels.Set {
 		m.Levels = &views.LevelCounts{AtRisk: v.Levels.AtRisk, Missed: v.Levels.Missed}
 	}
+	m.Rounds = screenRounds(v.Rounds)
 	m.AllClear = len(m.Groups) == 0 && len(m.Attention) == 0
 	return m, nil
 }

@@ -31,7 +31,7 @@ func (s *Server) editScreen(c echo.Context) error {
 		return err
 	}
 	in := screenFormInput{ID: sc.ID, Name: sc.Name, Scope: scopeValue(sc.Scope), Healths: sc.Healths, PageSeconds: sc.PageSeconds,
-		DimFrom: sc.DimFrom, DimTo: sc.DimTo, Language: languageCodeOf(sc), Contact: sc.Contact}
+		DimFrom: sc.DimFrom, DimTo: sc.DimTo, Language: languageCodeOf(sc), Contact: sc.Contact, Rounds: sc.Rounds}
 	m, err := s.screensModel(c, in, "")
 	if err != nil {
 		return err
@@ -185,7 +185,7 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 		m.Screens = append(m.Screens, r)
 	}
 	f := views.ScreenForm{Action: "/screens", Name: in.Name, PageSeconds: in.PageSeconds, DimFrom: formatClock(in.DimFrom),
-		DimTo: formatClock(in.DimTo), Language: in.Language, Contact: in.Contact}
+		DimTo: formatClock(in.DimTo), Language: in.Language, Contact: in.Contact, Rounds: in.Rounds}
 	if f.Language == "" {
 		f.Language = i18n.From(ctx).Lang() // whoever makes a screen reads its form in the language it most likely speaks
 	}

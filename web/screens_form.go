@@ -30,12 +30,14 @@ type screenFormInput struct {
 	DimTo       int
 	Language    string // the code of the language the screen speaks
 	Contact     string
-	scope       domain.ScreenScope
+	// Rounds shows the rounds running in the screen's place.
+	Rounds bool
+	scope  domain.ScreenScope
 }
 
 func (in screenFormInput) screen(account string) domain.Screen {
 	return domain.Screen{Account: account, Name: in.Name, Scope: in.scope, Healths: in.Healths, PageSeconds: in.PageSeconds,
-		DimFrom: in.DimFrom, DimTo: in.DimTo, Language: in.Language, Contact: in.Contact}
+		DimFrom: in.DimFrom, DimTo: in.DimTo, Language: in.Language, Contact: in.Contact, Rounds: in.Rounds}
 }
 
 func scopeValue(sc domain.ScreenScope) string {
@@ -50,7 +52,9 @@ func scopeValue(sc domain.ScreenScope) string {
 func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput, string, error) {
 	in := screenFormInput{DimFrom: -1, DimTo: -1}
 	var healths []string
+	var rounds string
 	problem, err := readForm(c,
+		form.Text("rounds", "Rounds", &rounds),
 		form.Text("name", "Name", &in.Name).Trim().Required().MaxChars(80).Says(tr(c, "screens.problem_name")),
 		form.Text("contact", "Contact", &in.Contact).Trim().MaxChars(120).Says(tr(c, "screens.problem_contact")),
 		form.List("health", "Health states", &healths).Keep(healthValues()...).Required().Says(tr(c, "screens.problem_healths")),
@@ -62,6 +66,7 @@ func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput
 		h, _ := domain.ParseHealth(v)
 		in.Healths = append(in.Healths, h)
 	}
+	in.Rounds = rounds == "on"
 	if err != nil || problem != nil {
 		return in, problemWords(problem), err
 	}

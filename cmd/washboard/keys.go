@@ -75,8 +75,16 @@ func checkKeys(ctx context.Context, keys *keyring.Ring, st store.Store, log *slo
 		if err != nil {
 			return fmt.Errorf("sealing push subscriptions with the new key: %w", err)
 		}
+		seals, err := st.RoomCodeSeals(ctx)
+		if err != nil {
+			return err
+		}
+		codes, err := st.ResealRoomCodes(ctx, resealed(keys, keyring.RoomCodes, seals))
+		if err != nil {
+			return fmt.Errorf("sealing room codes with the new key: %w", err)
+		}
 		log.Info("secret key rotated: sealed again with the new key", "sessions", sessions, "screens", screens, "webhook_receivers", receivers,
-			"notification_settings", notifications, "connected_accounts", accounts, "push_subscriptions", devices)
+			"notification_settings", notifications, "connected_accounts", accounts, "push_subscriptions", devices, "room_codes", codes)
 	}
 	recorded, err := st.KeyCheck(ctx)
 	if err != nil {

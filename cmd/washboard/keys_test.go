@@ -70,6 +70,10 @@ func newSealedData(t *testing.T, keys *keyring.Ring) *sealedData {
 		Cred: domain.Credentials{APIKey: "key", Authorization: "Bearer value"}, Name: "Ann"}); err != nil {
 		t.Fatal(err)
 	}
+	if err := st.AddRoomCodes(ctx, "acc", []store.RoomCode{{RoomID: "room1", Hash: []byte("code-hash"), Created: time.Now(),
+		Sealed: keys.Seal(keyring.RoomCodes, []byte("code"), []byte("acc\x00room1"))}}); err != nil {
+		t.Fatal(err)
+	}
 	return &sealedData{t: t, st: st, sdb: sdb}
 }
 
@@ -97,11 +101,16 @@ func (d *sealedData) opensWith(keys *keyring.Ring) (session, screen bool) {
 		d.t.Fatal(err)
 	}
 	_, _, nerr := keys.Open(keyring.NotificationSettings, settings, []byte("acc"))
+	codes, err := d.st.RoomCodeSeals(context.Background())
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	_, _, rcerr := keys.Open(keyring.RoomCodes, codes["acc\x00room1"], []byte("acc\x00room1"))
 	connected, err := people.New(d.st, keys, nil, people.Config{}).ConnectedAccounts(context.Background())
 	if err != nil || len(connected) != 1 {
 		d.t.Fatalf("connected accounts: %d, %v", len(connected), err)
 	}
-	return serr == nil, cerr == nil && rerr == nil && nerr == nil && !connected[0].NeedsCredentials
+	return serr == nil, cerr == nil && rerr == nil && nerr == nil && rcerr == nil && !connected[0].NeedsCredentials
 }
 
 func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
@@ -126,6 +135,9 @@ func TestARotationSealsEverythingAgainWithTheNewKey(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "sessions=1 screens=1 webhook_receivers=1 notification_settings=1 connected_accounts=1") {
 		t.Errorf("the rotation does not say what it sealed again:\n%s", logs.String())
+	}
+	if !strings.Contains(logs.String(), "room_codes=1") {
+		t.Errorf("the rotation does not say it sealed the room codes again:\n%s", logs.String())
 	}
 	// The next start, with the new key alone, has nothing to say.
 	logs.Reset()

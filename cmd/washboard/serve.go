@@ -379,6 +379,11 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	reports := reportmail.New(st, reportmail.Config{SMTP: notifierCfg.SMTP, Zone: zone, Link: notifierCfg.Link}, opts.clock, log)
 	reportsDone := make(chan struct{})
 	go func() { reports.Run(syncCtx); close(reportsDone) }()
+	// The rounds of the schedules, on every replica: each shift start is
+	// taken by one of them (internal/dashboard, docs/rounds.md).
+	dash := dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log})
+	roundsDone := make(chan struct{})
+	go func() { dash.RunRoundSchedules(syncCtx, zone, log); close(roundsDone) }()
 	// Stops the sync, the receiver's worker and the notifications and
 	// waits for them; shutdownGracefully calls it within the grace period,
 	// and the deferred call covers the early returns.
@@ -389,6 +394,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		<-notifyDone
 		<-forecastsDone
 		<-reportsDone
+		<-roundsDone
 	})
 	defer stopEngine()
 
@@ -401,7 +407,7 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 		Zone:     zone, TrustedProxies: cfg.TrustedProxies, Demo: opts.demo, DemoPerson: demoPerson,
 		ServeMetrics: cfg.MetricsListen == "", ClockSpeed: opts.clockSpeed, SingleSignOnName: cfg.OIDC.Name, PublicURL: notifierCfg.Link,
 	}, web.Deps{
-		Dashboard: dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log}),
+		Dashboard: dash,
 		Sessions:  st, Sync: engine, Clock: opts.clock, Log: log, Metrics: m, Keys: keys, Receiver: events,
 		SessionAnnouncements: sessionAnnouncements, Notifications: notifications, People: team, Mail: letters(notifierCfg.SMTP, opts.clock),
 		SingleSignOn: webSingleSignOn(sso), Passkeys: passkeys, ReportMail: reports, Push: pusher,

@@ -175,6 +175,8 @@ type Report struct {
 	Buildings map[string]string
 	// Outs is how long the dispensers were out of product (AddOutHours).
 	Outs Outs
+	// Service is the service record's visits (AddService).
+	Service Service
 }
 
 // Cell is the measure of the alerts of one type in one building.

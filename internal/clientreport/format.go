@@ -80,7 +80,8 @@ func Minutes(s servicelevel.Stat, d time.Duration) string {
 // CSVHeader is the header of the report's CSV.
 var CSVHeader = []string{"building", "alert_type", "alerts", "claim_met", "claim_missed", "claim_share_met_percent",
 	"claim_median_minutes", "claim_p90_minutes", "resolve_met", "resolve_missed", "resolve_share_met_percent",
-	"resolve_median_minutes", "resolve_p90_minutes", "dispensers", "dispenser_out_hours", "dispenser_out_hours_in_service"}
+	"resolve_median_minutes", "resolve_p90_minutes", "dispensers", "dispenser_out_hours", "dispenser_out_hours_in_service",
+	"visits", "rooms", "rooms_visited"}
 
 // AllTypes is the alert type of a CSV row of a building's whole: its
 // alerts of every type, and its dispensers' out-hours.
@@ -88,7 +89,8 @@ const AllTypes = "all"
 
 // CSVRows is one row per building and alert type measured, then one row
 // per building of its whole (AllTypes), in the order of CSVHeader; the
-// out-hours are on the rows of a building's whole only.
+// out-hours and the service record's visits are on the rows of a
+// building's whole only.
 func (r Report) CSVRows() [][]string {
 	rows := make([][]string, 0, len(r.Cells)+len(r.Now.ByBuilding)+len(r.Outs.ByBuilding))
 	figures := func(building, typ string, g servicelevel.Group) []string {
@@ -99,7 +101,7 @@ func (r Report) CSVRows() [][]string {
 			Minutes(g.Resolve, g.Resolve.Median), Minutes(g.Resolve, g.Resolve.P90)}
 	}
 	for _, c := range r.Cells {
-		rows = append(rows, append(figures(c.Building, c.Type.Label(), c.Group), "", "", ""))
+		rows = append(rows, append(figures(c.Building, c.Type.Label(), c.Group), "", "", "", "", "", ""))
 	}
 	whole := map[string]servicelevel.Group{}
 	var ids []string
@@ -117,6 +119,14 @@ func (r Report) CSVRows() [][]string {
 			ids = append(ids, b.Building)
 		}
 	}
+	service := map[string]ServiceBuilding{}
+	for _, b := range r.Service.ByBuilding {
+		service[b.Building] = b
+		_, measured := whole[b.Building]
+		if _, out := outs[b.Building]; !measured && !out {
+			ids = append(ids, b.Building)
+		}
+	}
 	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(r.BuildingName(a), r.BuildingName(b)) })
 	for _, id := range ids {
 		row := figures(r.BuildingName(id), AllTypes, whole[id])
@@ -126,6 +136,11 @@ func (r Report) CSVRows() [][]string {
 				in = Hours(o.InService)
 			}
 			row = append(row, strconv.Itoa(o.Dispensers), Hours(o.Out), in)
+		} else {
+			row = append(row, "", "", "")
+		}
+		if b, ok := service[id]; ok {
+			row = append(row, strconv.Itoa(b.Visits), strconv.Itoa(b.Rooms), strconv.Itoa(b.RoomsVisited))
 		} else {
 			row = append(row, "", "", "")
 		}

@@ -80,6 +80,7 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 	if !r.Set {
 		text(11, "", l.T("client.no_level"))
 		r.writeOuts(l, pdf, text, heading, fit)
+		r.writeService(l, pdf, text, heading, fit)
 		return pdf.Output(w)
 	}
 	for _, line := range r.Summary(l) {
@@ -163,6 +164,7 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 		text(9, "", l.N("client.unmeasured", r.Now.Unmeasured))
 	}
 	r.writeOuts(l, pdf, text, heading, fit)
+	r.writeService(l, pdf, text, heading, fit)
 	return pdf.Output(w)
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"washboard/internal/clientreport"
 	"washboard/internal/domain"
+	"washboard/internal/servicerecord"
 )
 
 // ClientReportZone is the time zone of the account's client report: its
@@ -36,6 +37,9 @@ func (s *Service) ClientReport(ctx context.Context, account string, sc domain.Bu
 	if err := r.AddOutHours(ctx, s.store, account, sc, s.clock.Now()); err != nil {
 		return clientreport.Report{}, err
 	}
+	if err := s.addService(ctx, &r, account, sc, p); err != nil {
+		return clientreport.Report{}, err
+	}
 	after, err := s.store.Connection(ctx, account)
 	if err != nil {
 		return clientreport.Report{}, err
@@ -44,4 +48,41 @@ func (s *Service) ClientReport(ctx context.Context, account string, sc domain.Bu
 		return clientreport.Report{}, fmt.Errorf("account %q was connected again while its report was made: %w", account, domain.ErrNotConnected)
 	}
 	return r, nil
+}
+
+// addService adds the service record's visits of the period to the
+// report, read servicerecord.MaxDays at a time (a visit across two of
+// them counts twice), of the rooms of the buildings the scope sees.
+func (s *Service) addService(ctx context.Context, r *clientreport.Report, account string, sc domain.BuildingScope, p clientreport.Period) error {
+	places, err := s.allPlaces(ctx, account)
+	if err != nil {
+		return err
+	}
+	var rooms []clientreport.ServiceRoom
+	for id := range places.Rooms {
+		b, f, room, _ := places.Path(id)
+		if sc.Sees(b.ID) {
+			rooms = append(rooms, clientreport.ServiceRoom{RoomID: id, Building: b.ID, BuildingName: b.Name, Floor: f.Name, Room: room.Name})
+		}
+	}
+	var all servicerecord.Record
+	for from := p.From; from.Before(p.To); {
+		to := from.AddDate(0, 0, servicerecord.MaxDays)
+		if to.After(p.To) {
+			to = p.To
+		}
+		rec, err := s.AccountServiceRecord(ctx, account, sc, from, to, false)
+		if err != nil {
+			return err
+		}
+		for _, v := range rec.Visits {
+			all.Visits = append(all.Visits, servicerecord.Visit{RoomID: v.RoomID, PersonID: v.PersonID, Name: v.Name, Start: v.Start, End: v.End})
+		}
+		if rec.Since.After(all.Since) {
+			all.Since = rec.Since
+		}
+		from = to
+	}
+	r.AddService(all, rooms)
+	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"washboard/internal/keyring"
 	"washboard/internal/syncer"
 	"washboard/internal/upstream"
+	"washboard/internal/visitors"
 )
 
 // Deps are what the service reads from.
@@ -67,6 +68,9 @@ type Service struct {
 
 	// The accounts' states the portfolio shows (see ClientState).
 	clients clientStates
+
+	// The rooms' codes, and what is done with them.
+	visitors *visitors.Service
 }
 
 // New returns the service.
@@ -75,8 +79,14 @@ func New(d Deps) *Service {
 		d.Clock = clock.Real{}
 	}
 	return &Service{store: d.Store, sync: d.Sync, upstream: d.Upstream, clock: d.Clock, keys: d.Keys, forecast: d.Forecasts,
-		statuses: map[string]keptStatuses{}, trendHeat: renewedValues[heatScope, heatTrends]{log: d.Log}}
+		statuses: map[string]keptStatuses{}, trendHeat: renewedValues[heatScope, heatTrends]{log: d.Log},
+		visitors: visitors.New(d.Store, d.Keys, d.Clock)}
 }
+
+// Visitors keeps the rooms' codes and records what is done with them:
+// presence scans and visitors' reports, throttled in this process's
+// memory.
+func (s *Service) Visitors() *visitors.Service { return s.visitors }
 
 // Ready reports whether the database answers and every migration is
 // applied.

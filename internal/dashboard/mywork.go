@@ -39,6 +39,9 @@ type MyWork struct {
 	// Cut says that there were more than maxMyWork alerts or dispensers,
 	// and some are not listed.
 	Cut bool
+	// Round is the person's running round (docs/rounds.md); nil when they
+	// have none.
+	Round *RoundView
 }
 
 // WorkItem is one line of "My work": an open alert, or a dispenser that
@@ -90,6 +93,11 @@ func (s *Service) MyWork(ctx context.Context, account string, sc domain.Building
 		return w, err
 	}
 	w.Shift, w.ShiftEnd = shiftAt(shifts, shiftZone, now)
+	if r, ok, err := s.MyRound(ctx, account, sc, personID); err != nil {
+		return w, err
+	} else if ok {
+		w.Round = &r
+	}
 	// A location with an open alert about its supplies is on the list
 	// already: its dispenser is not listed again as running out.
 	supplied := map[string]bool{}

@@ -352,6 +352,9 @@ type ScreenView struct {
 	// target and past one; Set is false when the account has no service
 	// level.
 	Levels LevelCounts
+	// Rounds are the rounds running in its place, for a screen that shows
+	// them, newest first.
+	Rounds []domain.Round
 }
 
 // RoomRunningOut is how many dispensers of a room will run out soon.
@@ -427,7 +430,10 @@ func (s *Service) ScreenView(ctx context.Context, sc domain.Screen) (ScreenView,
 	m.Action, m.Attention = screenGroups(cards, sc, p, warnings)
 	m.RunsOutBy = s.clock.Now().Add(runningOutAhead).Truncate(time.Hour).Add(time.Hour)
 	m.RunningOut = runningOut(cards, sc, p, m.RunsOutBy)
-	return m, nil
+	if sc.Rounds {
+		m.Rounds, err = s.screenRounds(ctx, sc)
+	}
+	return m, err
 }
 
 // screenLevels measures the open alerts of the cards against their

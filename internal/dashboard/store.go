@@ -6,6 +6,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/visitors"
 )
 
 // Store is what the service reads and writes of the cache: the methods of
@@ -19,6 +20,8 @@ type Store interface {
 	claimStore
 	serviceLevelStore
 	floorPlanStore
+	visitors.Store
+	roundStore
 	SyncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error)
 	ReportSettings(ctx context.Context, account string) (rs store.ReportSettings, ok bool, err error)
 	SaveReportSettings(ctx context.Context, account string, rs store.ReportSettings) error
@@ -85,4 +88,7 @@ type claimStore interface {
 	AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string) (bool, error)
 	LastDoneReports(ctx context.Context, account string, alertIDs []string) (map[string]domain.DoneReport, error)
 	DoneReportsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.DoneReport, error)
+	DoneReportsIn(ctx context.Context, f store.ServiceFilter) ([]store.PlacedDoneReport, error)
+	ClaimsIn(ctx context.Context, f store.ServiceFilter) ([]store.PlacedClaim, error)
+	PresenceScansIn(ctx context.Context, f store.ServiceFilter) ([]domain.PresenceScan, error)
 }

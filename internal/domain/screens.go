@@ -21,6 +21,9 @@ type Screen struct {
 	// ("de"), whatever its browser's: "" for English, as the screens made
 	// before screens had one.
 	Language string
+	// Rounds says that the screen shows the rounds running in its place,
+	// with the rooms they have left (docs/rounds.md).
+	Rounds   bool
 	Created  time.Time
 	LastSeen time.Time // zero: never opened
 	Revoked  time.Time // zero: active

@@ -53,11 +53,17 @@ const (
 	// notification's button, for one person and alert, for a while.
 	PushActions Purpose = "push-actions"
 	check       Purpose = "key-check"
+
+	// RoomCodes seals the tokens of the rooms' codes, for a floor's sheet
+	// of codes to print again; VisitorForms signs the forms a room's code
+	// shows its visitors, for a while.
+	RoomCodes    Purpose = "room-codes"
+	VisitorForms Purpose = "visitor-forms"
 )
 
 // sealedPurposes are the purposes whose values are sealed (the others are
 // MACs).
-var sealedPurposes = []Purpose{Sessions, ScreenCookies, ScreenCredentials, AccountCredentials, WebhookSecrets, NotificationSettings, PushKeys, PushSubscriptions}
+var sealedPurposes = []Purpose{Sessions, ScreenCookies, ScreenCredentials, AccountCredentials, WebhookSecrets, NotificationSettings, PushKeys, PushSubscriptions, RoomCodes}
 
 // ErrCannotOpen is returned for a sealed value that no key of the ring
 // opens: it was sealed with another key, for another purpose or other
@@ -109,7 +115,7 @@ func newKeySet(secret []byte) (*keySet, error) {
 		}
 		ks.aeads[p] = a
 	}
-	for _, p := range []Purpose{FormTokens, PushActions, check} {
+	for _, p := range []Purpose{FormTokens, PushActions, VisitorForms, check} {
 		ks.macs[p] = derive(secret, p)
 	}
 	legacy, err := newAEAD(secret)

@@ -48,6 +48,8 @@ type Store interface {
 	OrganisationScreens
 	Push
 	FloorPlans
+	Visitors
+	Rounds
 	// Migrated reports whether every schema migration has been applied.
 	Migrated(ctx context.Context) (bool, error)
 	Close() error
@@ -353,6 +355,18 @@ type Claims interface {
 	// key already; a claim that fails keeps no key. Keys older than
 	// ActionKeysKept are let go.
 	ClaimAlertOnce(ctx context.Context, account string, c domain.Claim, key string) (bool, error)
+	// DoneReportsIn returns the "done" reports the filter selects, newest
+	// first, at most its Limit, each with its alert's location and type;
+	// a report of an alert the cache no longer holds is left out.
+	DoneReportsIn(ctx context.Context, f ServiceFilter) ([]PlacedDoneReport, error)
+	// ClaimsIn returns the claims made in the filter's span that it
+	// selects, ended ones included, newest first, at most its Limit, each
+	// with its alert's location and type and whose claim it took over.
+	ClaimsIn(ctx context.Context, f ServiceFilter) ([]PlacedClaim, error)
+	// PresenceScansIn returns the scans of rooms' codes made in the
+	// filter's span that it selects, newest first, at most its Limit; a
+	// scan of a room the layout no longer has is left out.
+	PresenceScansIn(ctx context.Context, f ServiceFilter) ([]domain.PresenceScan, error)
 }
 
 // DoneReportsKept is how long a "done" report is kept.

@@ -54,6 +54,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ClaimsOfOneAccount", testClaimsOfOneAccount},
 		{"ClaimsOfPeople", testClaimsOfPeople},
 		{"DoneReports", testDoneReports},
+		{"ServiceRecord", testServiceRecord},
 		{"FactsOfAlerts", testFactsOfAlerts},
 		{"FactsOfAlertEvents", testFactsOfAlertEvents},
 		{"FactsOfDevices", testFactsOfDevices},
@@ -116,6 +117,11 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"PortfolioScreens", testPortfolioScreens},
 		{"ScreenLanguage", testScreenLanguage},
 		{"FloorPlans", testFloorPlans},
+		{"RoomCodes", testRoomCodes},
+		{"VisitorRecords", testVisitorRecords},
+		{"Rounds", testRounds},
+		{"ScreenShowsRounds", testScreenShowsRounds},
+		{"RoundSchedules", testRoundSchedules},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
