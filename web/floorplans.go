@@ -1,10 +1,9 @@
 package web
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
-	"image/png"
 	"io"
 	"net/http"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/floorplan"
 	"washboard/internal/i18n"
 	"washboard/views"
 )
@@ -24,9 +24,10 @@ import (
 
 // PlanAccepter makes an uploaded plan safe to keep and serve: it returns
 // the bytes to keep, their content type and the plan's size in pixels, or
-// an error that says in words why the file was refused. name is the
-// file's name as the browser sent it.
-type PlanAccepter func(r io.Reader, name string) (body []byte, contentType string, width, height int, err error)
+// an error that says in words why the file was refused. What the file is
+// comes from its content, never from its name or the type the browser
+// said.
+type PlanAccepter func(ctx context.Context, r io.Reader) (body []byte, contentType string, width, height int, err error)
 
 // keyFloorPlanFlash is the session's value of the message the plan's
 // page shows once, after a change.
@@ -95,7 +96,7 @@ func (s *Server) putFloorPlan(c echo.Context) error {
 		return s.refuseFloorPlan(c, fp, tr(c, "plan.no_file"))
 	}
 	defer f.Close()
-	body, contentType, w, h, err := s.acceptPlan(f, fh.Filename)
+	body, contentType, w, h, err := s.acceptPlan(ctx, f)
 	if err != nil {
 		return s.refuseFloorPlan(c, fp, s.planRefusalWords(c, err))
 	}
@@ -222,69 +223,34 @@ func (s *Server) showFloorPlanImage(c echo.Context) error {
 	return c.Blob(http.StatusOK, contentType, body)
 }
 
-// planRefusal is why the server's own accepter refused a plan.
-type planRefusal int
-
-const (
-	planNotPNG planRefusal = iota + 1
-	planTooLarge
-	planTooWide
-)
-
-func (r planRefusal) Error() string {
-	switch r {
-	case planNotPNG:
-		return "not a PNG image"
-	case planTooLarge:
-		return "larger than 10 MB"
-	default:
-		return "wider or taller than 8,000 pixels"
-	}
-}
-
-// planRefusalWords says why a plan was refused, in the page's language.
+// planRefusalWords says why a plan was refused, in the page's language:
+// the accepter's own words (internal/floorplan), or for a server that
+// cannot draw PDFs, how to put that right.
 func (s *Server) planRefusalWords(c echo.Context, err error) string {
-	var r planRefusal
-	if !errors.As(err, &r) {
-		return tr(c, "plan.refused", "why", err.Error())
+	l := i18n.From(c.Request().Context())
+	var refused *floorplan.Error
+	if errors.As(err, &refused) {
+		return refused.MsgIn(l)
 	}
-	switch r {
-	case planNotPNG:
-		return tr(c, "plan.not_png")
-	case planTooLarge:
-		return tr(c, "plan.too_large")
-	default:
-		return tr(c, "plan.too_wide", "max", i18n.From(c.Request().Context()).Number(domain.MaxPlanSide))
+	var tool *floorplan.ToolError
+	if errors.As(err, &tool) {
+		s.logOf(c).Error("floor plan not drawn", "err", err)
+		return tool.MsgIn(l)
 	}
+	return tr(c, "plan.refused", "why", err.Error())
 }
 
-// acceptPNGPlan is the accepter of a server given none: it takes PNG
-// images only, within the bounds, decoded and encoded again (which drops
-// whatever the file carried beside the pixels).
-func acceptPNGPlan(r io.Reader, _ string) ([]byte, string, int, int, error) {
-	raw, err := io.ReadAll(io.LimitReader(r, domain.MaxPlanBytes+1))
-	if err != nil {
-		return nil, "", 0, 0, err
+// acceptPlanWith is the accepter that checks uploads with checker: an SVG
+// sanitised by an allow-list, a PNG or JPEG decoded and encoded again, a
+// PDF's one page drawn as a PNG (docs/floor-plans.md).
+func acceptPlanWith(checker *floorplan.Checker) PlanAccepter {
+	return func(ctx context.Context, r io.Reader) ([]byte, string, int, int, error) {
+		p, err := checker.Accept(ctx, r)
+		if err != nil {
+			return nil, "", 0, 0, err
+		}
+		return p.Data, p.ContentType(), p.Width, p.Height, nil
 	}
-	if len(raw) > domain.MaxPlanBytes {
-		return nil, "", 0, 0, planTooLarge
-	}
-	cfg, err := png.DecodeConfig(bytes.NewReader(raw))
-	if err != nil {
-		return nil, "", 0, 0, planNotPNG
-	}
-	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > domain.MaxPlanSide || cfg.Height > domain.MaxPlanSide {
-		return nil, "", 0, 0, planTooWide
-	}
-	img, err := png.Decode(bytes.NewReader(raw))
-	if err != nil {
-		return nil, "", 0, 0, planNotPNG
-	}
-	var out bytes.Buffer
-	if err := png.Encode(&out, img); err != nil {
-		return nil, "", 0, 0, err
-	}
-	return out.Bytes(), "image/png", cfg.Width, cfg.Height, nil
 }
 
 // placePlan is a floor's plan as its page shows it, with a marker for

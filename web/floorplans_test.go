@@ -187,9 +187,9 @@ func TestFloorPlanRefusals(t *testing.T) {
 		says string
 	}{
 		{"", nil, "Choose a plan file to upload."},
-		{"plan.png", []byte("<html><script>alert(1)</script></html>"), "The file is not a PNG image this server can read"},
-		{"wide.png", pngOf(t, domain.MaxPlanSide+1, 1), "wider or taller than 8,000 pixels"},
-		{"huge.png", append(pngOf(t, 10, 10), make([]byte, domain.MaxPlanBytes)...), "The file is larger than 10 MB"},
+		{"plan.png", []byte("<html><script>alert(1)</script></html>"), "This file is not an SVG, PNG, JPEG or PDF."},
+		{"wide.png", pngOf(t, domain.MaxPlanSide+1, 1), "a plan may be at most 8,000 px a side"},
+		{"huge.png", append(pngOf(t, 10, 10), make([]byte, domain.MaxPlanBytes)...), "This file is larger than 10 MB"},
 	} {
 		r := b.uploadPlan(f.ID, c.name, c.file)
 		if r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(html.UnescapeString(r.body), c.says) {

@@ -19,6 +19,7 @@ import (
 	"washboard/internal/clock"
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/internal/floorplan"
 	"washboard/internal/keyring"
 	"washboard/internal/metrics"
 	"washboard/internal/passkey"
@@ -118,7 +119,8 @@ type Deps struct {
 	// the server sends none.
 	Push PushDevices
 	// AcceptPlan makes an uploaded floor plan safe to keep and serve;
-	// nil takes PNG images only (acceptPNGPlan).
+	// nil takes SVG, PNG, JPEG and one-page PDF files as internal/floorplan
+	// makes them safe.
 	AcceptPlan PlanAccepter
 }
 
@@ -189,7 +191,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	s.push = deps.Push
 	s.acceptPlan = deps.AcceptPlan
 	if s.acceptPlan == nil {
-		s.acceptPlan = acceptPNGPlan
+		s.acceptPlan = acceptPlanWith(floorplan.NewChecker(floorplan.Limits{MaxBytes: domain.MaxPlanBytes, MaxSide: domain.MaxPlanSide}))
 	}
 	s.ssoBegins = httpkit.NewFailureLimiter(singleSignOnBegins, time.Minute, deps.Clock)
 	if s.version == "" {
