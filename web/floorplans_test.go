@@ -268,3 +268,43 @@ func TestFloorPlanRoles(t *testing.T) {
 		t.Errorf("the other building's plan is gone: %v", err)
 	}
 }
+
+// TestAHostileSVGPlanIsKeptHarmless: an SVG plan that carries a script, an
+// event handler, a foreign object and an external image is kept without
+// them, served as an image under a policy that runs nothing; one with an
+// entity (XXE) is refused in words, and the floor keeps no plan of it.
+func TestAHostileSVGPlanIsKeptHarmless(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	a.browser().signIn(credA)
+	b := a.browserAs(domain.Supervisor, "Sam Supervisor")
+	f, _, _ := a.aFloor()
+	path := "/floors/" + f.ID + "/plan"
+	xxe := `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&x;</text></svg>`
+	if r := b.uploadPlan(f.ID, "plan.svg", []byte(xxe)); r.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("an SVG with an entity: %d; want 422", r.StatusCode)
+	}
+	if r := b.get(path + "/image"); r.StatusCode != http.StatusNotFound {
+		t.Errorf("after the refused SVG the floor's plan answers %d; want none", r.StatusCode)
+	}
+	hostile := `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="800" height="600" onload="alert(1)">
+<script>alert(2)</script><rect x="10" y="10" width="100" height="50" onclick="alert(3)"/>
+<foreignObject width="100" height="100"><div xmlns="http://www.w3.org/1999/xhtml">hi</div></foreignObject>
+<image xlink:href="http://198.51.100.7/track.png" width="10" height="10"/><a href="javascript:alert(4)"><text x="5" y="20">Restroom</text></a></svg>`
+	if r := b.uploadPlan(f.ID, "plan.png", []byte(hostile)); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("a drawing with scripts in it: %d; want it kept, made harmless\n%s", r.StatusCode, r.body)
+	}
+	img := b.get(path + "/image")
+	if img.StatusCode != http.StatusOK || img.Header.Get("Content-Type") != "image/svg+xml" ||
+		!strings.Contains(img.Header.Get("Content-Security-Policy"), "default-src 'none'") || img.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("the SVG plan served: %d, %q, %q", img.StatusCode, img.Header.Get("Content-Type"), img.Header.Get("Content-Security-Policy"))
+	}
+	for _, bad := range []string{"script", "onload", "onclick", "foreignObject", "198.51.100.7", "javascript:"} {
+		if strings.Contains(img.body, bad) {
+			t.Errorf("the plan kept %q:\n%s", bad, img.body)
+		}
+	}
+	if !strings.Contains(img.body, "<rect") || !strings.Contains(img.body, "Restroom") {
+		t.Errorf("the plan lost its drawing:\n%s", img.body)
+	}
+}
