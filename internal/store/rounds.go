@@ -51,6 +51,11 @@ type Rounds interface {
 	// next round (at most RoundStopsKept); domain.ErrNotFound when the
 	// account has no running round of the id.
 	EndRound(ctx context.Context, account, id string, at time.Time, left []domain.RoundStop) error
+	// RoundTicksIn returns the rooms ticked done on rounds in the
+	// filter's span that it selects (rooms skipped are not), newest
+	// first, at most its Limit; a room the layout no longer has is left
+	// out.
+	RoundTicksIn(ctx context.Context, f ServiceFilter) ([]RoundTick, error)
 
 	// AddRoundSchedule keeps a schedule of the account, unless it has max
 	// already: domain.ErrLimit.
@@ -73,4 +78,11 @@ type Rounds interface {
 type AccountRoundSchedule struct {
 	Account string
 	domain.RoundSchedule
+}
+
+// RoundTick is a room ticked done on a round: who ticked it, and when.
+type RoundTick struct {
+	RoundID, RoomID string
+	PersonID, Name  string
+	At              time.Time
 }

@@ -119,6 +119,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RoomCodes", testRoomCodes},
 		{"VisitorRecords", testVisitorRecords},
 		{"Rounds", testRounds},
+		{"RoundTicks", testRoundTicks},
 		{"ScreenShowsRounds", testScreenShowsRounds},
 		{"RoundSchedules", testRoundSchedules},
 	} {
