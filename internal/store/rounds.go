@@ -56,6 +56,12 @@ type Rounds interface {
 	// first, at most its Limit; a room the layout no longer has is left
 	// out.
 	RoundTicksIn(ctx context.Context, f ServiceFilter) ([]RoundTick, error)
+	// OpenVisitorComplaints returns the open visitors' reports of the
+	// rooms of the buildings (every building's for nil) that say
+	// something is wrong (a rating alone and flood markers are not),
+	// oldest first, at most limit (which must be above 0): the needs a
+	// round is planned from.
+	OpenVisitorComplaints(ctx context.Context, account string, buildings []string, limit int) ([]domain.VisitorReport, error)
 
 	// AddRoundSchedule keeps a schedule of the account, unless it has max
 	// already: domain.ErrLimit.

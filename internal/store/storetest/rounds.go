@@ -345,3 +345,55 @@ func testRoundTicks(t *testing.T, open func(*testing.T) store.Store) {
 		t.Error("a read of ticks without a limit was not refused")
 	}
 }
+
+// testOpenVisitorComplaints: the open visitors' reports that say
+// something is wrong are read oldest first, of the buildings and the
+// account alone, bounded; a rating alone, a flood marker and a closed
+// report are not.
+func testOpenVisitorComplaints(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	l := testLayout("a", false)
+	l.Buildings = append(l.Buildings, domain.Building{ID: "a-b2", Name: "Annex"})
+	l.Floors = append(l.Floors, domain.Floor{ID: "a-f3", BuildingID: "a-b2", Name: "Ground"})
+	l.Rooms = append(l.Rooms, domain.Room{ID: "a-r3", FloorID: "a-f3", Name: "Annex Restroom"})
+	mustReplaceLayout(t, s, l)
+	mustReplaceLayout(t, s, testLayout("b", false))
+	soap := domain.VisitorReport{RoomID: "a-r1", Kind: domain.VisitorNoSoap, Created: t0.Add(time.Minute)}
+	rated := domain.VisitorReport{RoomID: "a-r1", Kind: domain.VisitorRatingOnly, Rating: 5, Created: t0.Add(2 * time.Minute)}
+	closed := domain.VisitorReport{RoomID: "a-r2", Kind: domain.VisitorDirty, Created: t0.Add(3 * time.Minute), Closed: t0.Add(time.Hour), ClosedBy: domain.ClosedPerson}
+	annex := domain.VisitorReport{RoomID: "a-r3", Kind: domain.VisitorOther, Text: "The door does not lock", Rating: 2, Created: t0.Add(4 * time.Minute)}
+	for i, r := range []*domain.VisitorReport{&soap, &rated, &closed, &annex} {
+		id, err := s.AddVisitorReport(ctx, "a", *r, 100)
+		if err != nil {
+			t.Fatalf("report %d: %v", i+1, err)
+		}
+		r.ID = id
+	}
+	if marked, err := s.AddVisitorFlood(ctx, "a", "a-r1", t0.Add(5*time.Minute), t0, 100); !marked || err != nil {
+		t.Fatalf("the flood marker: %v, %v", marked, err)
+	}
+	if _, err := s.AddVisitorReport(ctx, "b", domain.VisitorReport{RoomID: "b-r1", Kind: domain.VisitorNoPaper, Created: t0}, 100); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		buildings []string
+		limit     int
+		want      []domain.VisitorReport
+	}{
+		{"every building", nil, 10, []domain.VisitorReport{soap, annex}},
+		{"North Tower", []string{"a-b1"}, 10, []domain.VisitorReport{soap}},
+		{"the Annex", []string{"a-b2"}, 10, []domain.VisitorReport{annex}},
+		{"no building", []string{}, 10, nil},
+		{"the oldest alone", nil, 1, []domain.VisitorReport{soap}},
+	} {
+		got, err := s.OpenVisitorComplaints(ctx, "a", c.buildings, c.limit)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("complaints of %s = %+v, %v;\nwant %+v", c.name, got, err, c.want)
+		}
+	}
+	if _, err := s.OpenVisitorComplaints(ctx, "a", nil, 0); err == nil {
+		t.Error("a read of complaints without a limit was not refused")
+	}
+}

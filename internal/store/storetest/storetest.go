@@ -120,6 +120,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"VisitorRecords", testVisitorRecords},
 		{"Rounds", testRounds},
 		{"RoundTicks", testRoundTicks},
+		{"OpenVisitorComplaints", testOpenVisitorComplaints},
 		{"ScreenShowsRounds", testScreenShowsRounds},
 		{"RoundSchedules", testRoundSchedules},
 	} {
