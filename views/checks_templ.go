@@ -62,7 +62,7 @@ func checksSaved(m ChecksSaved) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if !m.None {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<div class=\"table-wrap\"><table class=\"data-table report-table checks-table\" id=\"table-checks\"><caption class=\"visually-hidden\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<div class=\"table-wrap\"><table class=\"data-table report-table client-table checks-table\" id=\"table-checks\"><caption class=\"visually-hidden\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
