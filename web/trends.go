@@ -158,7 +158,7 @@ func (s *Server) showTrends(c echo.Context) error {
 	}
 	l, zone, now := i18n.From(c.Request().Context()), t.Period.Zone, s.clock.Now()
 	ctx := c.Request().Context()
-	checks, err := s.dash.ChecksSaved(ctx, ss.Account, s.scopeOf(c), q.building.ID, t.Period.Start, t.Period.End, q.every)
+	checks, err := s.dash.TrendChecks(ctx, ss.Account, s.scopeOf(c), q.building.ID, q.days, t.Period.Zone, t.Period.Start, t.Period.End, q.every)
 	if err != nil {
 		return err
 	}

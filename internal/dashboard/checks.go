@@ -43,3 +43,19 @@ func (s *Service) ChecksSaved(ctx context.Context, account string, sc domain.Bui
 	}
 	return clientreport.ReadChecks(ctx, s.store, q)
 }
+
+// checksKey names the checks saved of a trends page.
+type checksKey struct {
+	trendsKey
+	every time.Duration
+}
+
+// TrendChecks is ChecksSaved over the trends' period [from, to) of days
+// days in zone, kept as the trends' alerts are: asked for again within
+// TrendsKeptFor, it answers from memory.
+func (s *Service) TrendChecks(ctx context.Context, account string, sc domain.BuildingScope, building string, days int, zone *time.Location, from, to time.Time, every time.Duration) (clientreport.Checks, error) {
+	key := checksKey{trendsKey{account: account, building: building, zone: zone.String(), days: days, scope: sc.Key()}, every}
+	return s.trendChecks.get(ctx, key, s.clock.Now(), TrendsKeptFor, func(ctx context.Context) (clientreport.Checks, error) {
+		return s.ChecksSaved(ctx, account, sc, building, from, to, every)
+	})
+}
