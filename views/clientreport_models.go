@@ -18,6 +18,9 @@ type ClientReport struct {
 	CSVHref   string
 	PDFHref   string
 	Running   string // the line at the top of every printed page
+	// Every is how often fixed rounds would visit, in hours (checks
+	// saved).
+	Every int
 }
 
 // ClientReportBody is the client report's figures, in words.
@@ -43,6 +46,8 @@ type ClientReportBody struct {
 	ServiceHours bool
 	// Service is the service record's section; nil when not read.
 	Service *ClientService
+	// Checks is what rounds from need saved; nil when not read.
+	Checks *ChecksSaved
 }
 
 // ClientOut is how long the dispensers of a building or a location were

@@ -37,6 +37,10 @@ type TrendsPage struct {
 	CSV map[string]string
 	// Running is the line printed at the top of every page.
 	Running string
+	// Every is how often fixed rounds would visit, in hours, and Checks
+	// what rounds from need saved against them in the period.
+	Every  int
+	Checks ChecksSaved
 }
 
 // HeatMap is one heat map of consumption: a building's, or all the

@@ -14,6 +14,7 @@ import (
 	"washboard/internal/clientreport"
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	"washboard/internal/rounds"
 	"washboard/internal/servicelevel"
 	"washboard/internal/servicerecord"
 	"washboard/views"
@@ -29,6 +30,7 @@ import (
 // current one, in the report's zone.
 type clientQuery struct {
 	period                clientreport.Period
+	every                 time.Duration
 	month, from, to       string
 	problem, problemField string
 }
@@ -38,6 +40,10 @@ func parseClientQuery(c echo.Context, zone *time.Location, now time.Time) client
 	fail := func(field, problem string) clientQuery {
 		q.problemField, q.problem = field, tr(c, "client.bad_param", "param", field, "problem", problem)
 		return q
+	}
+	var problem string
+	if q.every, problem = parseEvery(c); problem != "" {
+		return fail("every", problem)
 	}
 	var err error
 	switch {
@@ -73,6 +79,9 @@ func (q clientQuery) values() url.Values {
 		v.Set("from", q.from)
 		v.Set("to", q.to)
 	}
+	if q.every != rounds.DefaultEvery {
+		v.Set("every", strconv.Itoa(int(q.every/time.Hour)))
+	}
 	return v
 }
 
@@ -89,7 +98,7 @@ func (s *Server) clientReport(c echo.Context) (clientQuery, *clientreport.Report
 	if q.problem != "" {
 		return q, nil, zone, nil
 	}
-	r, err := s.dash.ClientReport(ctx, ss.Account, s.scopeOf(c), q.period)
+	r, err := s.dash.ClientReport(ctx, ss.Account, s.scopeOf(c), q.period, q.every)
 	if errors.Is(err, domain.ErrNotConnected) {
 		return q, nil, zone, &httpkit.Error{Code: http.StatusGone, Err: err,
 			Msg: tr(c, "client.disconnected")}
@@ -112,7 +121,7 @@ func (s *Server) showClientReport(c echo.Context) error {
 	}
 	l := i18n.From(c.Request().Context())
 	m := views.ClientReport{Page: s.page(c, tr(c, "client.title"), "reports"), Month: q.month, From: q.from, To: q.to,
-		Error: q.problem, ErrorFor: q.problemField, Zone: zone, PrintedAt: now}
+		Error: q.problem, ErrorFor: q.problemField, Zone: zone, PrintedAt: now, Every: int(q.every / time.Hour)}
 	m.Page.Live, m.Page.Still = false, true // a record of a period: it does not change under the reader
 	m.Crumbs = []views.Crumb{{Label: tr(c, "report.crumb_overview"), Href: "/"}, {Label: tr(c, "client.title")}}
 	if r == nil {
@@ -231,6 +240,10 @@ func clientReportView(l *i18n.Localizer, r clientreport.Report) *views.ClientRep
 		}
 	}
 	v.Service = clientServiceView(l, r)
+	if r.Checks.Read {
+		checks := checksView(l, r.Checks)
+		v.Checks = &checks
+	}
 	return v
 }
 

@@ -337,6 +337,8 @@ func (s *Server) needWords(c echo.Context, v dashboard.RoundView, n domain.Round
 		return tr(c, "rounds.need_batteries", "place", place)
 	case n.Kind == string(rounds.NeedOut):
 		return tr(c, "rounds.need_out", "place", place)
+	case n.Kind == string(rounds.NeedVisitor) && n.Visitor != "":
+		return visitorNeedWords(c, n)
 	case n.Kind == string(rounds.NeedVisitor):
 		return tr(c, "rounds.need_visitor", "place", place)
 	case n.Kind == string(rounds.NeedRunsOut):

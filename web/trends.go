@@ -15,6 +15,7 @@ import (
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	"washboard/internal/rounds"
 	"washboard/internal/trends"
 	"washboard/views"
 	"washboard/web/httpkit"
@@ -37,6 +38,7 @@ var trendTables = []string{"perday", "resolve", "locations", "rooms", "heatmap"}
 // trendsQuery is the trends' period and scope, read from the URL.
 type trendsQuery struct {
 	days      int
+	every     time.Duration
 	building  domain.Building // zero for the whole account
 	buildings []domain.Building
 }
@@ -51,6 +53,10 @@ func (s *Server) parseTrendsQuery(c echo.Context, account string) (trendsQuery, 
 			return q, &httpkit.Error{Code: http.StatusBadRequest, Param: "period", Msg: tr(c, "trends.problem_period", "value", fmt.Sprintf("%q", httpkit.Clip(v)))}
 		}
 		q.days = n
+	}
+	var problem string
+	if q.every, problem = parseEvery(c); problem != "" {
+		return q, &httpkit.Error{Code: http.StatusBadRequest, Param: "every", Msg: problem}
 	}
 	var err error
 	if q.buildings, err = s.dash.Buildings(c.Request().Context(), account, s.scopeOf(c)); err != nil {
@@ -76,6 +82,9 @@ func (q trendsQuery) values() url.Values {
 	v.Set("period", strconv.Itoa(q.days))
 	if q.building.ID != "" {
 		v.Set("building", q.building.ID)
+	}
+	if q.every != 0 && q.every != rounds.DefaultEvery {
+		v.Set("every", strconv.Itoa(int(q.every/time.Hour)))
 	}
 	return v
 }
@@ -148,6 +157,12 @@ func (s *Server) showTrends(c echo.Context) error {
 		m.CSV[table] = "/trends.csv?" + v.Encode()
 	}
 	l, zone, now := i18n.From(c.Request().Context()), t.Period.Zone, s.clock.Now()
+	ctx := c.Request().Context()
+	checks, err := s.dash.TrendChecks(ctx, ss.Account, s.scopeOf(c), q.building.ID, q.days, t.Period.Zone, t.Period.Start, t.Period.End, q.every)
+	if err != nil {
+		return err
+	}
+	m.Every, m.Checks = int(q.every/time.Hour), checksView(l, checks)
 	m.Running = tr(c, "trends.running", "scope", m.Scope, "days", strconv.Itoa(q.days),
 		"end", l.DateTime(t.Period.End, zone)+" "+t.Period.End.In(zone).Format("MST"), "printed", l.DateTime(now, zone)+" "+now.In(zone).Format("MST"))
 	return render(c, http.StatusOK, views.TrendsPageView(m))

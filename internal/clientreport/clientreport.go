@@ -177,6 +177,8 @@ type Report struct {
 	Outs Outs
 	// Service is the service record's visits (AddService).
 	Service Service
+	// Checks is what rounds from need saved (ReadChecks).
+	Checks Checks
 }
 
 // Cell is the measure of the alerts of one type in one building.

@@ -81,7 +81,8 @@ func Minutes(s servicelevel.Stat, d time.Duration) string {
 var CSVHeader = []string{"building", "alert_type", "alerts", "claim_met", "claim_missed", "claim_share_met_percent",
 	"claim_median_minutes", "claim_p90_minutes", "resolve_met", "resolve_missed", "resolve_share_met_percent",
 	"resolve_median_minutes", "resolve_p90_minutes", "dispensers", "dispenser_out_hours", "dispenser_out_hours_in_service",
-	"visits", "rooms", "rooms_visited"}
+	"visits", "rooms", "rooms_visited",
+	"fixed_every_hours", "need_visits", "fixed_visits", "need_out_hours", "fixed_out_hours", "need_out_hours_in_service", "fixed_out_hours_in_service"}
 
 // AllTypes is the alert type of a CSV row of a building's whole: its
 // alerts of every type, and its dispensers' out-hours.
@@ -89,8 +90,8 @@ const AllTypes = "all"
 
 // CSVRows is one row per building and alert type measured, then one row
 // per building of its whole (AllTypes), in the order of CSVHeader; the
-// out-hours and the service record's visits are on the rows of a
-// building's whole only.
+// out-hours, the service record's visits and checks saved are on the
+// rows of a building's whole only.
 func (r Report) CSVRows() [][]string {
 	rows := make([][]string, 0, len(r.Cells)+len(r.Now.ByBuilding)+len(r.Outs.ByBuilding))
 	figures := func(building, typ string, g servicelevel.Group) []string {
@@ -101,7 +102,7 @@ func (r Report) CSVRows() [][]string {
 			Minutes(g.Resolve, g.Resolve.Median), Minutes(g.Resolve, g.Resolve.P90)}
 	}
 	for _, c := range r.Cells {
-		rows = append(rows, append(figures(c.Building, c.Type.Label(), c.Group), "", "", "", "", "", ""))
+		rows = append(rows, append(figures(c.Building, c.Type.Label(), c.Group), "", "", "", "", "", "", "", "", "", "", "", "", ""))
 	}
 	whole := map[string]servicelevel.Group{}
 	var ids []string
@@ -127,6 +128,11 @@ func (r Report) CSVRows() [][]string {
 			ids = append(ids, b.Building)
 		}
 	}
+	for _, b := range r.Checks.ByBuilding {
+		if !slices.Contains(ids, b.Building) {
+			ids = append(ids, b.Building)
+		}
+	}
 	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(r.BuildingName(a), r.BuildingName(b)) })
 	for _, id := range ids {
 		row := figures(r.BuildingName(id), AllTypes, whole[id])
@@ -144,7 +150,7 @@ func (r Report) CSVRows() [][]string {
 		} else {
 			row = append(row, "", "", "")
 		}
-		rows = append(rows, row)
+		rows = append(rows, append(row, r.Checks.checksCells(id)...))
 	}
 	return rows
 }

@@ -81,6 +81,7 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 		text(11, "", l.T("client.no_level"))
 		r.writeOuts(l, pdf, text, heading, fit)
 		r.writeService(l, pdf, text, heading, fit)
+		r.writeChecks(l, text, heading)
 		return pdf.Output(w)
 	}
 	for _, line := range r.Summary(l) {
@@ -165,6 +166,7 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 	}
 	r.writeOuts(l, pdf, text, heading, fit)
 	r.writeService(l, pdf, text, heading, fit)
+	r.writeChecks(l, text, heading)
 	return pdf.Output(w)
 }
 

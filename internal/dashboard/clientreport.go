@@ -18,14 +18,16 @@ func (s *Service) ClientReportZone(ctx context.Context, account string, zone *ti
 
 // ClientReport is the client report of the account's alerts closed in
 // the period, of the buildings the scope sees (clientreport.Build), with
-// how long their dispensers were out of product (AddOutHours).
+// how long their dispensers were out of product (AddOutHours), the
+// service record's visits, and what rounds from need saved against fixed
+// rounds every every (ChecksSaved).
 //
 // The report reads the account several times; an account disconnected
 // meanwhile would leave it half read (what was kept of the account is
 // removed at once). So the account must be connected, by the same
 // connection, before the first read and after the last:
 // domain.ErrNotConnected otherwise, and no report.
-func (s *Service) ClientReport(ctx context.Context, account string, sc domain.BuildingScope, p clientreport.Period) (clientreport.Report, error) {
+func (s *Service) ClientReport(ctx context.Context, account string, sc domain.BuildingScope, p clientreport.Period, every time.Duration) (clientreport.Report, error) {
 	before, err := s.store.Connection(ctx, account)
 	if err != nil {
 		return clientreport.Report{}, err
@@ -38,6 +40,9 @@ func (s *Service) ClientReport(ctx context.Context, account string, sc domain.Bu
 		return clientreport.Report{}, err
 	}
 	if err := s.addService(ctx, &r, account, sc, p); err != nil {
+		return clientreport.Report{}, err
+	}
+	if r.Checks, err = s.ChecksSaved(ctx, account, sc, "", p.From, p.To, every); err != nil {
 		return clientreport.Report{}, err
 	}
 	after, err := s.store.Connection(ctx, account)

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"washboard/internal/clientreport"
 	"washboard/internal/clock"
 	"washboard/internal/domain"
 	"washboard/internal/forecast"
@@ -61,6 +62,8 @@ type Service struct {
 	// Trends computed lately (see Trends): the alerts' counts by scope and
 	// period, the latest heat maps by account and zone.
 	trendAlerts keptValues[trendsKey, alertTrends]
+	// trendChecks are the trends pages' checks saved (TrendChecks).
+	trendChecks keptValues[checksKey, clientreport.Checks]
 	trendHeat   renewedValues[heatScope, heatTrends]
 
 	// The reads of periods older than the cache covers (see Report).

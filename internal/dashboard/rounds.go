@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -37,6 +38,7 @@ type roundStore interface {
 	EveryRoundSchedule(ctx context.Context, limit int) ([]store.AccountRoundSchedule, error)
 	RemoveRoundSchedule(ctx context.Context, account, id string) error
 	TakeRoundShift(ctx context.Context, account, scheduleID string, start, pruneBefore time.Time) (bool, error)
+	OpenVisitorComplaints(ctx context.Context, account string, buildings []string, limit int) ([]domain.VisitorReport, error)
 }
 
 // The bounds of what a round is made of.
@@ -274,15 +276,17 @@ func (s *Service) readRoundLayout(ctx context.Context, account string, sc domain
 
 // roundNeeds reads what the part needs now: its open alerts, and its
 // dispensers the forecasts say run out by next (those of a location with
-// an open alert about supplies aside). created holds the alerts' times.
-func (s *Service) roundNeeds(ctx context.Context, account string, l roundLayout, next time.Time) (needs []rounds.Need, created map[string]time.Time, err error) {
+// an open alert about supplies aside), and its rooms' open visitors'
+// reports. created holds the alerts' and reports' times, visitors the
+// reports by their needs' ids.
+func (s *Service) roundNeeds(ctx context.Context, account string, l roundLayout, next time.Time) (needs []rounds.Need, created map[string]time.Time, visitors map[string]domain.VisitorReport, err error) {
 	roomOf := func(locationID string) (string, domain.Location, bool) {
 		loc, ok := l.locations[locationID]
 		return loc.RoomID, loc, ok
 	}
 	alerts, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, Buildings: l.buildings, Status: domain.AlertOpen, Limit: maxRoundAlerts})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	created = map[string]time.Time{}
 	supplied := map[string]bool{}
@@ -302,7 +306,7 @@ func (s *Service) roundNeeds(ctx context.Context, account string, l roundLayout,
 	}
 	devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: account, Buildings: l.buildings})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	estimates := s.estimates(account)
 	for _, d := range devices {
@@ -314,8 +318,62 @@ func (s *Service) roundNeeds(ctx context.Context, account string, l roundLayout,
 			needs = append(needs, rounds.Need{Kind: rounds.NeedRunsOut, LocationID: d.LocationID, RoomID: room, DeviceType: loc.Type, RunsOut: at, Refills: 1})
 		}
 	}
-	return needs, created, nil
+	complaints, err := s.store.OpenVisitorComplaints(ctx, account, l.buildings, maxRoundAlerts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	visitors = map[string]domain.VisitorReport{}
+	needs = append(needs, visitorNeeds(complaints, l, needs, created, visitors)...)
+	return needs, created, visitors, nil
 }
+
+// visitorNeeds are the needs of the open visitors' reports of the part's
+// rooms: one a room and kind, the oldest report's, with a refill of the
+// dispenser the kind names to bring, unless the room's other needs bring
+// one already. created and visitors get the reports, by their needs' ids.
+func visitorNeeds(reports []domain.VisitorReport, l roundLayout, others []rounds.Need, created map[string]time.Time, visitors map[string]domain.VisitorReport) []rounds.Need {
+	inPart := make(map[string]bool, len(l.rooms))
+	for _, r := range l.rooms {
+		inPart[r.ID] = true
+	}
+	type roomType struct {
+		room string
+		typ  domain.DeviceType
+	}
+	brought := map[roomType]bool{}
+	for _, n := range others {
+		if n.Refills > 0 {
+			brought[roomType{n.RoomID, n.DeviceType}] = true
+		}
+	}
+	type roomKind struct {
+		room string
+		kind domain.VisitorKind
+	}
+	seen := map[roomKind]bool{}
+	var out []rounds.Need
+	for _, r := range reports {
+		if !inPart[r.RoomID] || !r.Kind.Chosen() || seen[roomKind{r.RoomID, r.Kind}] {
+			continue
+		}
+		seen[roomKind{r.RoomID, r.Kind}] = true
+		n := rounds.Need{Kind: rounds.NeedVisitor, RoomID: r.RoomID, AlertID: visitorNeedID(r)}
+		if types := r.Kind.Dispensers(); len(types) > 0 {
+			n.DeviceType = types[0]
+			if !brought[roomType{r.RoomID, n.DeviceType}] {
+				n.Refills = 1
+				brought[roomType{r.RoomID, n.DeviceType}] = true
+			}
+		}
+		created[n.AlertID], visitors[n.AlertID] = r.Created, r
+		out = append(out, n)
+	}
+	return out
+}
+
+// visitorNeedID is the id a need of a visitor's report carries in place
+// of an alert's.
+func visitorNeedID(r domain.VisitorReport) string { return "visitor-" + strconv.FormatInt(r.ID, 10) }
 
 // nextRound is when the next round is due: the start of the next shift,
 // or RoundInterval from now, whichever comes first.
@@ -353,7 +411,7 @@ func (s *Service) PlanRound(ctx context.Context, account string, sc domain.Build
 	if err != nil {
 		return domain.Round{}, err
 	}
-	needs, _, err := s.roundNeeds(ctx, account, l, next)
+	needs, _, visitors, err := s.roundNeeds(ctx, account, l, next)
 	if err != nil {
 		return domain.Round{}, err
 	}
@@ -367,15 +425,16 @@ func (s *Service) PlanRound(ctx context.Context, account string, sc domain.Build
 		PersonID: in.PersonID, Name: in.Name, Team: in.Team, MadeBy: in.MadeBy, MadeAt: now,
 		Limits: domain.RoundLimits{Rooms: in.Limits.Rooms, Minutes: in.Limits.Minutes, PerRoom: in.Limits.PerRoom, PerFloorChange: in.Limits.PerFloorChange},
 	}
-	r.Stops = roundStops(p.Stops, nil, time.Time{})
-	r.Left = roundStops(p.Left, nil, time.Time{})
+	r.Stops = roundStops(p.Stops, nil, visitors, time.Time{})
+	r.Left = roundStops(p.Left, nil, visitors, time.Time{})
 	return r, nil
 }
 
 // roundStops are a plan's stops as a round keeps them, at most
 // store.RoundStopsKept; a need of an alert created after since (unless
-// zero) is marked as appeared since.
-func roundStops(stops []rounds.Stop, created map[string]time.Time, since time.Time) []domain.RoundStop {
+// zero) is marked as appeared since; a need of a visitor's report says
+// what the visitor said.
+func roundStops(stops []rounds.Stop, created map[string]time.Time, visitors map[string]domain.VisitorReport, since time.Time) []domain.RoundStop {
 	out := make([]domain.RoundStop, 0, min(len(stops), store.RoundStopsKept))
 	for _, st := range stops[:min(len(stops), store.RoundStopsKept)] {
 		rs := domain.RoundStop{RoomID: st.Room.ID, Status: domain.StopToDo}
@@ -383,6 +442,9 @@ func roundStops(stops []rounds.Stop, created map[string]time.Time, since time.Ti
 			rs.Needs = append(rs.Needs, domain.RoundNeed{Kind: string(n.Kind), LocationID: n.LocationID, DeviceType: n.DeviceType,
 				AlertID: n.AlertID, RunsOut: n.RunsOut, Refills: n.Refills, Batteries: n.Batteries,
 				Since: n.AlertID != "" && !since.IsZero() && created[n.AlertID].After(since)})
+			if v, ok := visitors[n.AlertID]; ok && n.Kind == rounds.NeedVisitor {
+				rs.Needs[len(rs.Needs)-1].Visitor, rs.Needs[len(rs.Needs)-1].VisitorText = v.Kind, v.Text
+			}
 		}
 		out = append(out, rs)
 	}
@@ -500,7 +562,7 @@ func (s *Service) EndRound(ctx context.Context, account string, sc domain.Buildi
 	if err != nil {
 		return r, err
 	}
-	needs, created, err := s.roundNeeds(ctx, account, l, next)
+	needs, created, visitors, err := s.roundNeeds(ctx, account, l, next)
 	if err != nil {
 		return r, err
 	}
@@ -518,7 +580,7 @@ func (s *Service) EndRound(ctx context.Context, account string, sc domain.Buildi
 		kept = append(kept, n)
 	}
 	p := rounds.Make(rounds.Input{Rooms: l.rooms, Needs: kept, NextRound: next, Limits: rounds.Limits{Rooms: store.RoundStopsKept}})
-	left := roundStops(append(p.Stops, p.Left...), created, r.MadeAt)
+	left := roundStops(append(p.Stops, p.Left...), created, visitors, r.MadeAt)
 	if err := s.store.EndRound(ctx, account, id, now, left); err != nil {
 		return r, err
 	}

@@ -407,3 +407,37 @@ func TestAScheduleMakesARoundOnceAtEachShiftStart(t *testing.T) {
 		t.Errorf("after the schedule was removed, at the next start: %d rounds; want still 2", n)
 	}
 }
+
+// A visitor's report of "out of soap" puts its room on the round, to be
+// told what the visitor said and to bring a soap refill; a room with a
+// rating alone (nothing said wrong) is not put on it, nor a room of
+// another building.
+func TestAVisitorsReportPutsItsRoomOnTheRound(t *testing.T) {
+	s, st, _ := roundsAccount(t)
+	ctx := context.Background()
+	for _, r := range []domain.VisitorReport{
+		{RoomID: "r5", Kind: domain.VisitorNoSoap, Created: roundsNow.Add(-10 * time.Minute)},
+		{RoomID: "r5", Kind: domain.VisitorNoSoap, Rating: 1, Created: roundsNow.Add(-5 * time.Minute)},
+		{RoomID: "r3", Kind: domain.VisitorRatingOnly, Rating: 2, Created: roundsNow.Add(-5 * time.Minute)},
+	} {
+		if _, err := st.AddVisitorReport(ctx, "acme", r, 100); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := NewRound{Part: RoundPart{Buildings: []string{"b1"}}, PersonID: "p-ana", Name: "Ana", MadeBy: "p-sup", Limits: defaultTimes}
+	r, err := s.PlanRound(ctx, "acme", domain.EveryBuilding(), in, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stopRooms(r.Stops); got != "r1 r2 r4 r5" {
+		t.Fatalf("stops = %q; want r5 (a visitor's report of no soap) after r1 r2 r4, and not r3 (a rating alone)", got)
+	}
+	n := r.Stops[3].Needs
+	if len(n) != 1 || n[0].Kind != string(rounds.NeedVisitor) || n[0].Visitor != domain.VisitorNoSoap || n[0].DeviceType != domain.Soap || n[0].Refills != 1 {
+		t.Errorf("r5's needs = %+v; want one, the visitor's report of no soap, with a soap refill to bring", n)
+	}
+	var v RoundView
+	if got := v.StopBring(r.Stops[3]); len(got) != 1 || got[0] != (RefillItem{Kind: string(domain.Soap), Count: 1}) {
+		t.Errorf("what to bring to r5 = %+v; want one soap refill", got)
+	}
+}

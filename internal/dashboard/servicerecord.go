@@ -20,6 +20,7 @@ func (s *Service) serviceSources() []servicerecord.Source {
 		servicerecord.DoneReports(s.store),
 		servicerecord.Claims(s.store),
 		servicerecord.DoorScans(s.store),
+		servicerecord.RoundTicks(s.store),
 	}
 }
 

@@ -144,3 +144,42 @@ func TestADoorScanIsAVisitOfTheRoomsRecord(t *testing.T) {
 		t.Errorf("the dispensers of Cy's visit = %+v; want the sinks' low before it", cy.Dispensers)
 	}
 }
+
+// A room ticked done on a round is a visit of the room's record, with who
+// ticked it and when; a room skipped on the round is none.
+func TestARoomTickedOnARoundIsAVisitOfTheRoomsRecord(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 24, 9, 30, 0, 0, time.UTC)
+	s, st := twoBuildings(t, now)
+	round := domain.Round{ID: "round-1", InBuildings: []string{"b1", "b2"}, PersonID: "p-dee", Name: "Dee", MadeBy: "p-sup", MadeAt: now.Add(-3 * time.Hour),
+		Stops: []domain.RoundStop{{RoomID: "r1", Status: domain.StopToDo}, {RoomID: "r2", Status: domain.StopToDo}}}
+	if err := st.SaveRound(ctx, "acme", round, time.Time{}, 0); err != nil {
+		t.Fatal(err)
+	}
+	ticked := now.Add(-2 * time.Hour)
+	if err := st.TickRoundStop(ctx, "acme", "round-1", 0, domain.RoundStop{Status: domain.StopDone, PersonID: "p-dee", Name: "Dee", At: ticked}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.TickRoundStop(ctx, "acme", "round-1", 1, domain.RoundStop{Status: domain.StopSkipped, Reason: "locked", PersonID: "p-dee", Name: "Dee", At: ticked.Add(5 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	dee := func(roomID string) []servicerecord.Visit {
+		rec, err := s.RoomServiceRecord(ctx, "acme", domain.EveryBuilding(), roomID, now.Add(-RecentService), now, RecentVisits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []servicerecord.Visit
+		for _, v := range rec.Visits {
+			if v.Name == "Dee" {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	if v := dee("r1"); len(v) != 1 || v[0].PersonID != "p-dee" || len(v[0].Entries) != 1 || v[0].Entries[0].Kind != servicerecord.RoomTicked || !v[0].Start.Equal(ticked) {
+		t.Errorf("Dee's visits of the room ticked = %+v; want one, the room ticked off at %v", v, ticked)
+	}
+	if v := dee("r2"); len(v) != 0 {
+		t.Errorf("Dee's visits of the room skipped = %+v; want none", v)
+	}
+}

@@ -91,4 +91,5 @@ type claimStore interface {
 	DoneReportsIn(ctx context.Context, f store.ServiceFilter) ([]store.PlacedDoneReport, error)
 	ClaimsIn(ctx context.Context, f store.ServiceFilter) ([]store.PlacedClaim, error)
 	PresenceScansIn(ctx context.Context, f store.ServiceFilter) ([]domain.PresenceScan, error)
+	RoundTicksIn(ctx context.Context, f store.ServiceFilter) ([]store.RoundTick, error)
 }

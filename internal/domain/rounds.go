@@ -62,6 +62,10 @@ type RoundNeed struct {
 	// Since says that the need appeared after the round was made (a need
 	// the round left for the next).
 	Since bool `json:"since,omitempty"`
+	// Visitor is what a visitor's report said was wrong (a "visitor"
+	// need), and VisitorText what they wrote with VisitorOther.
+	Visitor     VisitorKind `json:"visitor,omitempty"`
+	VisitorText string      `json:"visitor_text,omitempty"`
 }
 
 // StopStatus is where a stop of a round stands.

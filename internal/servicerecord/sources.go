@@ -82,6 +82,30 @@ func (s scanSource) Entries(ctx context.Context, q Query) ([]Entry, error) {
 	return out, nil
 }
 
+// TickStore reads the rooms ticked done on rounds.
+type TickStore interface {
+	RoundTicksIn(ctx context.Context, f store.ServiceFilter) ([]store.RoundTick, error)
+}
+
+// RoundTicks is the source of the rooms ticked done on rounds from need:
+// a person who ticked a room done was there. A room skipped is not a
+// visit: its round's end says why.
+func RoundTicks(st TickStore) Source { return tickSource{st} }
+
+type tickSource struct{ st TickStore }
+
+func (s tickSource) Entries(ctx context.Context, q Query) ([]Entry, error) {
+	ticks, err := s.st.RoundTicksIn(ctx, filterOf(q))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, len(ticks))
+	for i, t := range ticks {
+		out[i] = Entry{Kind: RoomTicked, At: t.At, PersonID: t.PersonID, Name: t.Name, RoomID: t.RoomID}
+	}
+	return out, nil
+}
+
 func filterOf(q Query) store.ServiceFilter {
 	return store.ServiceFilter{Account: q.Account, Buildings: q.Buildings, RoomID: q.RoomID, From: q.From, To: q.To, Limit: q.Limit}
 }

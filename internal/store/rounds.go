@@ -51,6 +51,17 @@ type Rounds interface {
 	// next round (at most RoundStopsKept); domain.ErrNotFound when the
 	// account has no running round of the id.
 	EndRound(ctx context.Context, account, id string, at time.Time, left []domain.RoundStop) error
+	// RoundTicksIn returns the rooms ticked done on rounds in the
+	// filter's span that it selects (rooms skipped are not), newest
+	// first, at most its Limit; a room the layout no longer has is left
+	// out.
+	RoundTicksIn(ctx context.Context, f ServiceFilter) ([]RoundTick, error)
+	// OpenVisitorComplaints returns the open visitors' reports of the
+	// rooms of the buildings (every building's for nil) that say
+	// something is wrong (a rating alone and flood markers are not),
+	// oldest first, at most limit (which must be above 0): the needs a
+	// round is planned from.
+	OpenVisitorComplaints(ctx context.Context, account string, buildings []string, limit int) ([]domain.VisitorReport, error)
 
 	// AddRoundSchedule keeps a schedule of the account, unless it has max
 	// already: domain.ErrLimit.
@@ -73,4 +84,11 @@ type Rounds interface {
 type AccountRoundSchedule struct {
 	Account string
 	domain.RoundSchedule
+}
+
+// RoundTick is a room ticked done on a round: who ticked it, and when.
+type RoundTick struct {
+	RoundID, RoomID string
+	PersonID, Name  string
+	At              time.Time
 }

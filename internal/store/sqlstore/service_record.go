@@ -115,3 +115,33 @@ func (s *Store) PresenceScansIn(ctx context.Context, f store.ServiceFilter) ([]d
 		})
 	return out, err
 }
+
+// RoundTicksIn returns the rooms ticked done on rounds that the filter
+// selects, newest first, at most its Limit. The account's stops are
+// bounded (store.RoundsKept rounds of store.RoundStopsKept stops).
+func (s *Store) RoundTicksIn(ctx context.Context, f store.ServiceFilter) ([]store.RoundTick, error) {
+	if f.Limit <= 0 {
+		return nil, errors.New("a read of the service record needs a limit")
+	}
+	acc, err := s.accountKey(ctx, f.Account, false)
+	if err != nil {
+		return nil, err
+	}
+	cond, condArgs := s.inBuildings("r.building_id", f.Buildings)
+	if f.RoomID != "" {
+		cond, condArgs = cond+" AND r.id = ?", append(condArgs, f.RoomID)
+	}
+	args := append(append([]any{acc, string(domain.StopDone), s.d.Time(f.From), s.d.Time(f.To)}, condArgs...), f.Limit)
+	var out []store.RoundTick
+	var t store.RoundTick
+	err = each(ctx, s.read, `SELECT st.round_id, st.room_id, st.person_id, st.name, st.at
+		FROM round_stops st
+		JOIN rooms r ON r.account_id = st.account_id AND r.id = st.room_id
+		WHERE st.account_id = ? AND st.for_next = `+s.d.BoolLiteral(false)+` AND st.status = ? AND st.at >= ? AND st.at < ?`+cond+`
+		ORDER BY st.at DESC, st.round_id DESC, st.position DESC LIMIT ?`, args,
+		[]any{&t.RoundID, &t.RoomID, &t.PersonID, &t.Name, s.d.ScanTime(&t.At)}, func() error {
+			out = append(out, t)
+			return nil
+		})
+	return out, err
+}

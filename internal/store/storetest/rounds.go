@@ -263,3 +263,137 @@ func testRoundSchedules(t *testing.T, open func(*testing.T) store.Store) {
 		t.Errorf("after removing sch-1: %+v", got)
 	}
 }
+
+// testRoundTicks: the rooms ticked done on rounds are read newest first,
+// of the span, the room or the buildings and the account alone, bounded;
+// a room skipped, one still to do and what a round left for the next are
+// not.
+func testRoundTicks(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	l := testLayout("a", false)
+	l.Buildings = append(l.Buildings, domain.Building{ID: "a-b2", Name: "Annex"})
+	l.Floors = append(l.Floors, domain.Floor{ID: "a-f3", BuildingID: "a-b2", Name: "Ground"})
+	l.Rooms = append(l.Rooms, domain.Room{ID: "a-r3", FloorID: "a-f3", Name: "Annex Restroom"})
+	mustReplaceLayout(t, s, l)
+	mustReplaceLayout(t, s, testLayout("b", false))
+	stops := func(rooms ...string) []domain.RoundStop {
+		out := make([]domain.RoundStop, len(rooms))
+		for i, r := range rooms {
+			out[i] = domain.RoundStop{RoomID: r, Status: domain.StopToDo}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		account string
+		r       domain.Round
+	}{
+		{"a", domain.Round{ID: "round-1", InBuildings: []string{"a-b1", "a-b2"}, PersonID: "p-ana", Name: "Ana", MadeBy: "p-sup", MadeAt: t0, Stops: stops("a-r1", "a-r2", "a-r3", "a-r1")}},
+		{"b", domain.Round{ID: "round-1", InBuildings: []string{"b-b1"}, PersonID: "p-ben", Name: "Ben", MadeBy: "p-sup", MadeAt: t0, Stops: stops("b-r1")}},
+	} {
+		if err := s.SaveRound(ctx, c.account, c.r, time.Time{}, 0); err != nil {
+			t.Fatalf("saving the round of %s: %v", c.account, err)
+		}
+	}
+	tick := func(account string, position int, status domain.StopStatus, name string, minutes int) store.RoundTick {
+		st := domain.RoundStop{Status: status, PersonID: "p-" + name, Name: name, At: t0.Add(time.Duration(minutes) * time.Minute)}
+		if status == domain.StopSkipped {
+			st.Reason = "locked"
+		}
+		if err := s.TickRoundStop(ctx, account, "round-1", position, st); err != nil {
+			t.Fatalf("ticking stop %d of %s: %v", position, account, err)
+		}
+		return store.RoundTick{RoundID: "round-1", PersonID: st.PersonID, Name: name, At: st.At}
+	}
+	r1 := tick("a", 0, domain.StopDone, "Ana", 10)
+	r1.RoomID = "a-r1"
+	tick("a", 1, domain.StopSkipped, "Ana", 15)
+	r3 := tick("a", 2, domain.StopDone, "Ana", 20)
+	r3.RoomID = "a-r3"
+	tick("b", 0, domain.StopDone, "Ben", 12)
+	// The round ends, leaving a room it did not reach for the next.
+	if err := s.EndRound(ctx, "a", "round-1", t0.Add(30*time.Minute), []domain.RoundStop{{RoomID: "a-r2", Status: domain.StopDone, At: t0.Add(25 * time.Minute)}}); err != nil {
+		t.Fatal(err)
+	}
+	hour := func(f store.ServiceFilter) store.ServiceFilter {
+		f.Account, f.From, f.To = "a", t0, t0.Add(time.Hour)
+		if f.Limit == 0 {
+			f.Limit = 10
+		}
+		return f
+	}
+	for _, c := range []struct {
+		name string
+		f    store.ServiceFilter
+		want []store.RoundTick
+	}{
+		{"every room", hour(store.ServiceFilter{}), []store.RoundTick{r3, r1}},
+		{"one room", hour(store.ServiceFilter{RoomID: "a-r1"}), []store.RoundTick{r1}},
+		{"the Annex", hour(store.ServiceFilter{Buildings: []string{"a-b2"}}), []store.RoundTick{r3}},
+		{"a room outside the buildings", hour(store.ServiceFilter{Buildings: []string{"a-b1"}, RoomID: "a-r3"}), nil},
+		{"no building", hour(store.ServiceFilter{Buildings: []string{}}), nil},
+		{"the newest alone", hour(store.ServiceFilter{Limit: 1}), []store.RoundTick{r3}},
+		{"a span that ends at the Annex's", store.ServiceFilter{Account: "a", From: t0, To: r3.At, Limit: 10}, []store.RoundTick{r1}},
+		{"account b", store.ServiceFilter{Account: "b", From: t0, To: t0.Add(time.Hour), Limit: 10}, []store.RoundTick{{RoundID: "round-1", RoomID: "b-r1", PersonID: "p-Ben", Name: "Ben", At: t0.Add(12 * time.Minute)}}},
+	} {
+		got, err := s.RoundTicksIn(ctx, c.f)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("ticks of %s = %+v, %v;\nwant %+v", c.name, got, err, c.want)
+		}
+	}
+	if _, err := s.RoundTicksIn(ctx, store.ServiceFilter{Account: "a", From: t0, To: t0.Add(time.Hour)}); err == nil {
+		t.Error("a read of ticks without a limit was not refused")
+	}
+}
+
+// testOpenVisitorComplaints: the open visitors' reports that say
+// something is wrong are read oldest first, of the buildings and the
+// account alone, bounded; a rating alone, a flood marker and a closed
+// report are not.
+func testOpenVisitorComplaints(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	l := testLayout("a", false)
+	l.Buildings = append(l.Buildings, domain.Building{ID: "a-b2", Name: "Annex"})
+	l.Floors = append(l.Floors, domain.Floor{ID: "a-f3", BuildingID: "a-b2", Name: "Ground"})
+	l.Rooms = append(l.Rooms, domain.Room{ID: "a-r3", FloorID: "a-f3", Name: "Annex Restroom"})
+	mustReplaceLayout(t, s, l)
+	mustReplaceLayout(t, s, testLayout("b", false))
+	soap := domain.VisitorReport{RoomID: "a-r1", Kind: domain.VisitorNoSoap, Created: t0.Add(time.Minute)}
+	rated := domain.VisitorReport{RoomID: "a-r1", Kind: domain.VisitorRatingOnly, Rating: 5, Created: t0.Add(2 * time.Minute)}
+	closed := domain.VisitorReport{RoomID: "a-r2", Kind: domain.VisitorDirty, Created: t0.Add(3 * time.Minute), Closed: t0.Add(time.Hour), ClosedBy: domain.ClosedPerson}
+	annex := domain.VisitorReport{RoomID: "a-r3", Kind: domain.VisitorOther, Text: "The door does not lock", Rating: 2, Created: t0.Add(4 * time.Minute)}
+	for i, r := range []*domain.VisitorReport{&soap, &rated, &closed, &annex} {
+		id, err := s.AddVisitorReport(ctx, "a", *r, 100)
+		if err != nil {
+			t.Fatalf("report %d: %v", i+1, err)
+		}
+		r.ID = id
+	}
+	if marked, err := s.AddVisitorFlood(ctx, "a", "a-r1", t0.Add(5*time.Minute), t0, 100); !marked || err != nil {
+		t.Fatalf("the flood marker: %v, %v", marked, err)
+	}
+	if _, err := s.AddVisitorReport(ctx, "b", domain.VisitorReport{RoomID: "b-r1", Kind: domain.VisitorNoPaper, Created: t0}, 100); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		buildings []string
+		limit     int
+		want      []domain.VisitorReport
+	}{
+		{"every building", nil, 10, []domain.VisitorReport{soap, annex}},
+		{"North Tower", []string{"a-b1"}, 10, []domain.VisitorReport{soap}},
+		{"the Annex", []string{"a-b2"}, 10, []domain.VisitorReport{annex}},
+		{"no building", []string{}, 10, nil},
+		{"the oldest alone", nil, 1, []domain.VisitorReport{soap}},
+	} {
+		got, err := s.OpenVisitorComplaints(ctx, "a", c.buildings, c.limit)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("complaints of %s = %+v, %v;\nwant %+v", c.name, got, err, c.want)
+		}
+	}
+	if _, err := s.OpenVisitorComplaints(ctx, "a", nil, 0); err == nil {
+		t.Error("a read of complaints without a limit was not refused")
+	}
+}

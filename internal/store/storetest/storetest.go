@@ -120,6 +120,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"RoomCodes", testRoomCodes},
 		{"VisitorRecords", testVisitorRecords},
 		{"Rounds", testRounds},
+		{"RoundTicks", testRoundTicks},
+		{"OpenVisitorComplaints", testOpenVisitorComplaints},
 		{"ScreenShowsRounds", testScreenShowsRounds},
 		{"RoundSchedules", testRoundSchedules},
 	} {
