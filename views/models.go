@@ -272,6 +272,11 @@ type AlertRow struct {
 	// Level is where the alert stands against its targets; nil when it
 	// has none.
 	Level *Level
+	// Visitor is what a visitor reported, for an alert of the type
+	// domain.AlertVisitor, with the text they wrote ("other"); "" for the
+	// service's alerts.
+	Visitor     domain.VisitorKind
+	VisitorText string
 }
 
 // ClaimView is who is on an alert: "Maria — 4 min", and their note.

@@ -20,6 +20,10 @@ type Store interface {
 	claimStore
 	serviceLevelStore
 	visitors.Store
+	// VisitorReports and CloseVisitorReports read and close the
+	// visitors' reports that stand for alerts (visitoralerts.go).
+	VisitorReports(ctx context.Context, account string, f store.VisitorReportFilter) ([]domain.VisitorReport, error)
+	CloseVisitorReports(ctx context.Context, account string, ids []int64, at time.Time, by domain.VisitorClosing) (int, error)
 	SyncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error)
 	ReportSettings(ctx context.Context, account string) (rs store.ReportSettings, ok bool, err error)
 	SaveReportSettings(ctx context.Context, account string, rs store.ReportSettings) error

@@ -2,6 +2,9 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -210,6 +213,12 @@ func (s *Store) VisitorReports(ctx context.Context, account string, f store.Visi
 	if f.Room != "" {
 		q, args = q+` AND room_id = ?`, append(args, f.Room)
 	}
+	if f.ID != 0 {
+		q, args = q+` AND id = ?`, append(args, f.ID)
+	}
+	if f.Problems {
+		q, args = q+` AND kind <> ?`, append(args, string(domain.VisitorRatingOnly))
+	}
 	if f.OpenOnly {
 		q += ` AND ` + s.d.IsNever("closed")
 	}
@@ -294,4 +303,82 @@ func (s *Store) ResealRoomCodes(ctx context.Context, byRoom map[string]store.Res
 		return 0, err
 	}
 	return n, nil
+}
+
+// CloseVisitorReports closes the account's open reports of these ids at
+// at, ends the claims on their alerts, and counts those it closed.
+func (s *Store) CloseVisitorReports(ctx context.Context, account string, ids []int64, at time.Time, by domain.VisitorClosing) (int, error) {
+	acc, err := s.accountKey(ctx, account, false)
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	n := 0
+	err = s.inTx(ctx, func(tx Tx) error {
+		for _, id := range ids {
+			c, err := tx.Exec(ctx, `UPDATE visitor_reports SET closed = ?, closed_by = ? WHERE account_id = ? AND id = ? AND `+s.d.IsNever("closed"),
+				s.d.Time(at), string(by), acc, id)
+			if err != nil {
+				return err
+			}
+			if c == 0 {
+				continue
+			}
+			n++
+			if err := s.endClaim(ctx, tx, acc, domain.VisitorAlertID(id), at, domain.ClaimClosed); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// closeVisitorReportsByRefill closes, in a refresh's transaction, the
+// open reports that the refills of the closed alerts put right (see
+// store.Visitors): those of the alert location's room, made before the
+// refill, of a kind the location's dispenser puts right.
+func (s *Store) closeVisitorReportsByRefill(ctx context.Context, tx Tx, acc int64, closed map[string]domain.Alert) error {
+	for _, a := range closed {
+		if !a.TellsOfRefill() || a.Resolved.IsZero() {
+			continue
+		}
+		var room, typ string
+		err := tx.QueryRow(ctx, `SELECT room_id, type FROM locations WHERE account_id = ? AND id = ?`, acc, a.LocationID).Scan(&room, &typ)
+		if err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				continue // a location no longer in the layout
+			}
+			return err
+		}
+		var kinds []any
+		for _, k := range domain.VisitorKinds {
+			if slices.Contains(k.Dispensers(), domain.DeviceType(typ)) {
+				kinds = append(kinds, string(k))
+			}
+		}
+		if len(kinds) == 0 {
+			continue
+		}
+		in := strings.TrimSuffix(strings.Repeat("?, ", len(kinds)), ", ")
+		var ids []int64
+		var id int64
+		err = each(ctx, tx, `SELECT id FROM visitor_reports WHERE account_id = ? AND room_id = ? AND created <= ? AND kind IN (`+in+`) AND `+s.d.IsNever("closed"),
+			append([]any{acc, room, s.d.Time(a.Resolved)}, kinds...), []any{&id}, func() error {
+				ids = append(ids, id)
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if _, err := tx.Exec(ctx, `UPDATE visitor_reports SET closed = ?, closed_by = ? WHERE account_id = ? AND id = ?`,
+				s.d.Time(a.Resolved), string(domain.ClosedService), acc, id); err != nil {
+				return err
+			}
+			if err := s.endClaim(ctx, tx, acc, domain.VisitorAlertID(id), a.Resolved, domain.ClaimClosed); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -117,6 +117,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ScreenLanguage", testScreenLanguage},
 		{"RoomCodes", testRoomCodes},
 		{"VisitorRecords", testVisitorRecords},
+		{"VisitorAlerts", testVisitorAlerts},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
