@@ -133,6 +133,10 @@ type Place struct {
 
 	// CodesHref is a floor's sheet of room codes, for those who may print it.
 	CodesHref string
+
+	// Visitors are the open visitors' reports of a floor's or a room's
+	// rooms, as alerts (docs/visitors.md).
+	Visitors []AlertRow
 }
 
 // RoomSection is a room's device cards on a floor or room page.

@@ -102,6 +102,7 @@ func (s *Server) floor(ctx context.Context, account string, sc domain.BuildingSc
 	m.Crumbs = []views.Crumb{{Label: i18n.From(ctx).T("nav.overview"), Href: "/"}, {Label: b.Name, Href: "/buildings/" + b.ID}, {Label: f.Name}}
 	m.Filter = filter.view(ctx, "/floors/"+f.ID)
 	m.CSVHref = "/devices.csv?" + filter.query(url.Values{"floor": {f.ID}}).Encode()
+	m.Visitors = visitorRows(pl, "/floors/"+f.ID, now)
 	return m, nil
 }
 
@@ -117,6 +118,7 @@ func (s *Server) room(ctx context.Context, account string, sc domain.BuildingSco
 		{Label: f.Name, Href: "/floors/" + f.ID}, {Label: r.Name}}
 	m.Filter = filter.view(ctx, "/rooms/"+r.ID)
 	m.CSVHref = "/devices.csv?" + filter.query(url.Values{"room": {r.ID}}).Encode()
+	m.Visitors = visitorRows(pl, "/rooms/"+r.ID, now)
 	return m, nil
 }
 
@@ -311,4 +313,14 @@ func (f deviceFilter) view(ctx context.Context, action string) views.DeviceFilte
 		v.Healths = append(v.Healths, views.Option{Value: h.String(), Label: views.HealthName(ctx, h), Selected: f.Health != nil && *f.Health == h})
 	}
 	return v
+}
+
+// visitorRows presents the open visitors' alerts of a place's page, with
+// their claims, whose pages lead back to back.
+func visitorRows(pl dashboard.Place, back string, now time.Time) []views.AlertRow {
+	rows := make([]views.AlertRow, 0, len(pl.Visitors))
+	for _, a := range pl.Visitors {
+		rows = append(rows, alertRow(a, domain.Location{}, pl.Places, now))
+	}
+	return withClaims(rows, pl.VisitorClaims, back)
 }

@@ -73,7 +73,14 @@ func (s *Service) Overview(ctx context.Context, account string, sc domain.Buildi
 	if m.Alerts, err = s.locate(ctx, account, open); err != nil {
 		return m, err
 	}
-	return m, s.overviewLevels(ctx, account, sc, &m)
+	if err := s.overviewLevels(ctx, account, sc, &m); err != nil {
+		return m, err
+	}
+	// The visitors' reports are listed first; the counts stay those of
+	// the service's alerts, which the rollups keep.
+	visitors, places, err := s.visitorAlerts(ctx, sc, AlertFilter{Account: account, Buildings: sc.IDs()})
+	m.Alerts = withVisitorAlerts(m.Alerts, visitors, places, alertLimit)
+	return m, err
 }
 
 // DeviceFilter keeps the cards of one device type, one health, or both;
@@ -152,6 +159,10 @@ type Place struct {
 	Parts    []Summary
 	Rooms    []RoomCards
 	Places   Places
+	// Visitors are the open visitors' alerts of a floor's or a room's
+	// rooms (domain.VisitorAlert), and VisitorClaims who is on them.
+	Visitors      []domain.Alert
+	VisitorClaims map[string]domain.Claim
 }
 
 // Building reads a building's page: its counts and its floors.
@@ -228,7 +239,7 @@ func (s *Service) Floor(ctx context.Context, account string, sc domain.BuildingS
 	for i := range m.Rooms {
 		m.Rooms[i].Rollup = rollups[m.Rooms[i].Room.ID]
 	}
-	return m, nil
+	return m, s.addVisitorAlerts(ctx, sc, &m, AlertFilter{Account: account, FloorID: f.ID})
 }
 
 // Room reads a room's page: its cards that pass the filter.
@@ -258,7 +269,20 @@ func (s *Service) Room(ctx context.Context, account string, sc domain.BuildingSc
 	for i := range m.Rooms {
 		m.Rooms[i].Rollup = m.Rollup
 	}
-	return m, nil
+	return m, s.addVisitorAlerts(ctx, sc, &m, AlertFilter{Account: account, RoomID: r.ID})
+}
+
+// addVisitorAlerts adds to a place's page the open visitors' alerts the
+// filter chooses, and who is on them.
+func (s *Service) addVisitorAlerts(ctx context.Context, sc domain.BuildingScope, m *Place, f AlertFilter) error {
+	alerts, places, err := s.visitorAlerts(ctx, sc, f)
+	if err != nil || len(alerts) == 0 {
+		return err
+	}
+	m.Visitors, m.Places = alerts, addPlaces(m.Places, places)
+	claims, err := s.store.ActiveClaims(ctx, f.Account)
+	m.VisitorClaims = claimsOf(claims, alerts)
+	return err
 }
 
 // placesIn holds the places of one building, one floor and its rooms.
