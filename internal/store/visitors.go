@@ -41,7 +41,8 @@ type Visitors interface {
 	PresenceScans(ctx context.Context, account, room string, from, to time.Time, limit int) ([]domain.PresenceScan, error)
 
 	// AddVisitorReport keeps r (its ID is the store's) and returns its
-	// id. Reports older than VisitorRecordsKept before it go, and of the
+	// id, with the fact of it (FactVisitorReport) unless it is a rating
+	// alone; AddVisitorFlood records the fact of the marker it keeps. Reports older than VisitorRecordsKept before it go, and of the
 	// account's reports only the max newest are kept.
 	AddVisitorReport(ctx context.Context, account string, r domain.VisitorReport, max int) (int64, error)
 	// AddVisitorFlood keeps a flood marker (domain.VisitorFlood) of the

@@ -159,7 +159,13 @@ func (s *Store) AddVisitorReport(ctx context.Context, account string, r domain.V
 		if id, err = s.insertVisitorReport(ctx, tx, acc, r); err != nil {
 			return err
 		}
-		return s.trimVisitorTable(ctx, tx, "visitor_reports", "created", acc, r.Created, max)
+		if err := s.trimVisitorTable(ctx, tx, "visitor_reports", "created", acc, r.Created, max); err != nil {
+			return err
+		}
+		if r.Kind == domain.VisitorRatingOnly || !r.Open() {
+			return nil // a rating alone is no alert: nothing to notify of
+		}
+		return s.recordVisitorFact(ctx, tx, acc, account, id, r.Created)
 	})
 	return id, err
 }
@@ -189,11 +195,15 @@ func (s *Store) AddVisitorFlood(ctx context.Context, account, room string, at, s
 			acc, room, string(domain.VisitorFlood), s.d.Time(since)).Scan(&n); err != nil || n > 0 {
 			return err
 		}
-		if _, err := s.insertVisitorReport(ctx, tx, acc, domain.VisitorReport{RoomID: room, Kind: domain.VisitorFlood, Created: at}); err != nil {
+		id, err := s.insertVisitorReport(ctx, tx, acc, domain.VisitorReport{RoomID: room, Kind: domain.VisitorFlood, Created: at})
+		if err != nil {
 			return err
 		}
 		added = true
-		return s.trimVisitorTable(ctx, tx, "visitor_reports", "created", acc, at, max)
+		if err := s.trimVisitorTable(ctx, tx, "visitor_reports", "created", acc, at, max); err != nil {
+			return err
+		}
+		return s.recordVisitorFact(ctx, tx, acc, account, id, at)
 	})
 	return added, err
 }
@@ -381,4 +391,12 @@ func (s *Store) closeVisitorReportsByRefill(ctx context.Context, tx Tx, acc int6
 		}
 	}
 	return nil
+}
+
+// recordVisitorFact records, in the transaction that kept it, the fact of
+// a visitor's report or flood marker (store.FactVisitorReport), for the
+// rules of visitor.report.
+func (s *Store) recordVisitorFact(ctx context.Context, tx Tx, acc int64, account string, id int64, at time.Time) error {
+	return s.recordFacts(ctx, tx, acc, []store.Fact{{Account: account, Kind: store.FactVisitorReport, AlertID: domain.VisitorAlertID(id),
+		AlertType: domain.AlertVisitor, At: at}})
 }

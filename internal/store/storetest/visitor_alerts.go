@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -36,6 +37,21 @@ func testVisitorAlerts(t *testing.T, open func(*testing.T) store.Store) {
 	later := add("a", "a-r1", domain.VisitorNoSoap, 0, t0.Add(3*time.Hour))
 	other := add("b", "b-r1", domain.VisitorNoSoap, 0, t0)
 
+	facts, err := s.FactsAfter(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	for _, f := range facts {
+		if f.Kind == store.FactVisitorReport {
+			said = append(said, f.Account+" "+f.AlertID+" "+string(f.AlertType))
+		}
+	}
+	if want := []string{"a " + domain.VisitorAlertID(soap) + " visitor_report", "a " + domain.VisitorAlertID(towels) + " visitor_report",
+		"a " + domain.VisitorAlertID(soap2) + " visitor_report", "a " + domain.VisitorAlertID(later) + " visitor_report",
+		"b " + domain.VisitorAlertID(other) + " visitor_report"}; !reflect.DeepEqual(said, want) {
+		t.Errorf("the facts of the reports = %q; want %q (none of the rating alone)", said, want)
+	}
 	got, err := s.VisitorReports(ctx, "a", store.VisitorReportFilter{Problems: true, OpenOnly: true})
 	if err != nil || len(got) != 4 {
 		t.Errorf("open problems = %+v, %v; want the 4 reports but the rating", got, err)
