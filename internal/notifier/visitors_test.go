@@ -2,11 +2,13 @@ package notifier_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/notifier"
 	"washboard/internal/visitors"
 )
 
@@ -71,4 +73,53 @@ func TestVisitorsReportsNotifyAndAFloodOnce(t *testing.T) {
 	if floods != 1 || dirty != visitors.DefaultLimits.PerRoom {
 		t.Errorf("a thousand reports on a room in a minute notified %d floods and %d reports; want 1 and %d", floods, dirty, visitors.DefaultLimits.PerRoom)
 	}
+}
+
+// BenchmarkVisitorReportToPush measures, report after report, the time
+// from a visitor's report (what POST /r/{token} calls: checked,
+// throttled, kept with its fact) to its push accepted by the push
+// service for the staff of the room's building: the outbox read, the
+// rule of visitor.report decided, the report and its room read, the
+// push encrypted, signed and posted. It reports the 95th percentile.
+func BenchmarkVisitorReportToPush(b *testing.B) {
+	p := newPushFixture(b, `{"name": "Visitors", "when": "visitor.report", "channels": ["phones"]}`, func(c *notifier.Config) { c.RatePerMinute = 1 << 30 })
+	if _, err := p.svc.Subscribe(p.ctx, "p-ana", "Ana's phone", p.srv.NewDevice(b, "Ana's phone").Sub); err != nil {
+		b.Fatal(err)
+	}
+	v := p.visitorsOf()
+	var took []time.Duration
+	for i := range b.N {
+		p.clk.Advance(time.Minute) // a new minute: the room takes reports again
+		began := time.Now()
+		if _, err := v.Report(p.ctx, room("r2"), visitors.Report{Kind: domain.VisitorNoPaper}, fmt.Sprint("192.0.2.", i%250)); err != nil {
+			b.Fatal(err)
+		}
+		for len(p.srv.Pushes()) <= i {
+			p.pass()
+		}
+		took = append(took, p.srv.Pushes()[i].At.Sub(began))
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)*95/100].Microseconds())/1000, "p95-ms")
+}
+
+// BenchmarkVisitorReportToWebhook is BenchmarkVisitorReportToPush to a
+// webhook (Washboard's JSON, signed): until the receiver has it.
+func BenchmarkVisitorReportToWebhook(b *testing.B) {
+	f := newFixture(b, oneWebhook(`{"name": "Visitors", "when": "visitor.report", "channels": ["ops"]}`), func(c *notifier.Config) { c.RatePerMinute = 1 << 30 })
+	v := f.visitorsOf()
+	var took []time.Duration
+	for i := range b.N {
+		f.clk.Advance(time.Minute)
+		began := time.Now()
+		if _, err := v.Report(f.ctx, room("r1"), visitors.Report{Kind: domain.VisitorNoSoap}, fmt.Sprint("192.0.2.", i%250)); err != nil {
+			b.Fatal(err)
+		}
+		for len(f.hooks.deliveries()) <= i {
+			f.pass()
+		}
+		took = append(took, time.Since(began))
+	}
+	slices.Sort(took)
+	b.ReportMetric(float64(took[len(took)*95/100].Microseconds())/1000, "p95-ms")
 }
