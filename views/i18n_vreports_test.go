@@ -38,11 +38,20 @@ func visitorAlertRows() []AlertRow {
 func vreportPages() map[string]templ.Component {
 	page := alertsPage()
 	alerts := Alerts{Page: page, Rows: append(visitorAlertRows(), sampleAlert()), Total: 8, Self: "/alerts", CSVHref: "/alerts.csv"}
+	ratings := Ratings{Count: 13, Average: 3.46, Zone: cet, Weeks: []RatingWeek{{Week: now.AddDate(0, 0, -7), Count: 1, Average: 2},
+		{Week: now, Count: 12, Average: 3.58}}}
 	room := Place{Page: page, Kind: "room", ID: "r1", Name: "Ladies' Room 1.04", Where: "North Tower › Level 3", Self: "/rooms/r1",
-		Filter: DeviceFilter{Action: "/rooms/r1"}, Visitors: visitorAlertRows()}
+		Filter: DeviceFilter{Action: "/rooms/r1"}, Visitors: visitorAlertRows(), Ratings: &ratings}
+	unrated := room
+	unrated.Visitors, unrated.Ratings = nil, &Ratings{Zone: cet}
+	trends := ratings
+	trends.Lowest = []RatedRoom{{Room: "Ladies' Room 1.04", Where: "North Tower › Level 3", Href: "/rooms/r1", Count: 1, Average: 1},
+		{Room: "Ladies' Room 1.04", Count: 12, Average: 2.5}}
 	return map[string]templ.Component{
-		"vreports-alerts": AlertsPage(alerts),
-		"vreports-room":   Frame(page, PlaceContent(room)),
+		"vreports-alerts":  AlertsPage(alerts),
+		"vreports-room":    Frame(page, PlaceContent(room)),
+		"vreports-unrated": Frame(page, PlaceContent(unrated)),
+		"vreports-trends":  Frame(page, ratingsSection(trends, "trend-ratings")),
 	}
 }
 
@@ -56,6 +65,11 @@ func TestVisitorAlertsSpeakTheirLanguage(t *testing.T) {
 		{"es", "vreports-room", ".visitor-alerts h2", "Avisos de visitantes"},
 		{"fr", "vreports-room", ".visitor-said", "Signalé par un visiteur : "},
 		{"fr", "vreports-alerts", ".visitor-text", "The door does not lock"},
+		{"de", "vreports-room", ".ratings-summary", "Im Schnitt 3,5 von 5, aus 13 Bewertungen"},
+		{"fr", "vreports-room", ".rating-weeks li:last-child .rating-words", "3,6 sur 5 (12 notes)"},
+		{"es", "vreports-unrated", ".ratings .empty", "Ninguna valoración de visitantes en este tiempo."},
+		{"en", "vreports-trends", ".rating-lowest li:first-child", "Ladies' Room 1.04 North Tower › Level 3 1.0 of 5 (1 rating)"},
+		{"de", "vreports-trends", "h3", "Am schlechtesten bewertete Räume"},
 	} {
 		doc := renderIn(t, i18n.For(tc.lang), pages[tc.page])
 		if got := strings.Join(strings.Fields(doc.Find(tc.selector).First().Text()), " "); !strings.Contains(got, tc.want) {
@@ -71,7 +85,8 @@ func TestVisitorAlertTranslationsDifferFromEnglish(t *testing.T) {
 	for _, l := range i18n.Languages[1:] {
 		for name, c := range vreportPages() {
 			text := renderIn(t, i18n.For(l.Code), c).Find("body").Text()
-			for _, en := range []string{"Reported by a visitor", "Reported by visitors", "put right what was reported"} {
+			for _, en := range []string{"Reported by a visitor", "Reported by visitors", "put right what was reported", "Visitors' ratings",
+				"of 5", "Week of", "Rooms rated lowest", "from visitors"} {
 				if strings.Contains(text, en) {
 					t.Errorf("%s in %s shows %q", name, l.Code, en)
 				}

@@ -137,6 +137,9 @@ type Place struct {
 	// Visitors are the open visitors' reports of a floor's or a room's
 	// rooms, as alerts (docs/visitors.md).
 	Visitors []AlertRow
+	// Ratings are what visitors rated a room, by week; nil but on a
+	// room's page.
+	Ratings *Ratings
 }
 
 // RoomSection is a room's device cards on a floor or room page.

@@ -12,6 +12,7 @@ import (
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	"washboard/internal/visitors"
 	"washboard/views"
 	"washboard/web/httpkit"
 )
@@ -119,6 +120,11 @@ func (s *Server) room(ctx context.Context, account string, sc domain.BuildingSco
 	m.Filter = filter.view(ctx, "/rooms/"+r.ID)
 	m.CSVHref = "/devices.csv?" + filter.query(url.Values{"room": {r.ID}}).Encode()
 	m.Visitors = visitorRows(pl, "/rooms/"+r.ID, now)
+	weeks, err := s.dash.RoomRatings(ctx, account, sc, r.ID, s.cfg.Zone)
+	if err != nil {
+		return m, err
+	}
+	m.Ratings = ratingsView(weeks, s.cfg.Zone)
 	return m, nil
 }
 
@@ -323,4 +329,19 @@ func visitorRows(pl dashboard.Place, back string, now time.Time) []views.AlertRo
 		rows = append(rows, alertRow(a, domain.Location{}, pl.Places, now))
 	}
 	return withClaims(rows, pl.VisitorClaims, back)
+}
+
+// ratingsView presents a room's ratings by week, with their sum.
+func ratingsView(weeks []visitors.WeekRating, zone *time.Location) *views.Ratings {
+	r := &views.Ratings{Zone: zone}
+	sum := 0.0
+	for _, w := range weeks {
+		r.Weeks = append(r.Weeks, views.RatingWeek{Week: w.Week, Count: w.Count, Average: w.Average})
+		r.Count += w.Count
+		sum += w.Average * float64(w.Count)
+	}
+	if r.Count > 0 {
+		r.Average = sum / float64(r.Count)
+	}
+	return r
 }

@@ -136,3 +136,35 @@ func TestTheServicesRefillClosesAVisitorsReport(t *testing.T) {
 	}
 	t.Fatal("no open consumable_out alert of a dispenser a visitor can say is out")
 }
+
+// What visitors rate a room shows on its page, by week, and on the
+// trends page, among the rooms rated lowest.
+func TestRatingsShowOnTheRoomsPageAndTheTrends(t *testing.T) {
+	t.Parallel()
+	a := newAppOf(t, Config{}, 10)
+	a.browser().signIn(credA)
+	sup := a.browserAs(domain.Supervisor, "Sue")
+	code := sup.roomCodes(a.firstFloor())[0]
+	if got := sup.get("/rooms/" + code.id).doc(t).Find(".ratings .empty").Text(); got != "No ratings from visitors in this time." {
+		t.Errorf("the room's page, unrated, says %q", got)
+	}
+	for i, rating := range []string{"2", "4"} {
+		v := a.browser()
+		f := v.visitorForm(code.path, url.Values{"rating": {rating}})
+		if i == 1 {
+			f.Set("kind", string(domain.VisitorDirty))
+		}
+		if r := v.post(code.path, f); r.StatusCode != http.StatusOK {
+			t.Fatalf("a rating: %d", r.StatusCode)
+		}
+	}
+	doc := sup.get("/rooms/" + code.id).doc(t)
+	if got := strings.Join(strings.Fields(doc.Find(".ratings").Text()), " "); !strings.Contains(got, "3.0 of 5 on average, from 2 ratings") ||
+		!strings.Contains(got, "Week of ") || doc.Find(".rating-weeks meter").Length() != 1 {
+		t.Errorf("the room's page says of its ratings %q", got)
+	}
+	lowest := sup.get("/trends").doc(t).Find(".rating-lowest li").First()
+	if got := strings.Join(strings.Fields(lowest.Text()), " "); !strings.Contains(got, code.name) || !strings.Contains(got, "3.0 of 5 (2 ratings)") {
+		t.Errorf("the trends' rooms rated lowest begin with %q", got)
+	}
+}

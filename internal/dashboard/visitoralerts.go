@@ -3,9 +3,11 @@ package dashboard
 import (
 	"context"
 	"slices"
+	"time"
 
 	"washboard/internal/domain"
 	"washboard/internal/store"
+	"washboard/internal/visitors"
 )
 
 // Visitors' reports as alerts (docs/visitors.md). A report that says
@@ -169,4 +171,84 @@ func (s *Service) seesVisitorAlert(ctx context.Context, account string, sc domai
 		return ErrNoOpenAlert
 	}
 	return nil
+}
+
+// RatingWeeks is how many weeks of a room's ratings its page shows: this
+// week and the seven before.
+const RatingWeeks = 8
+
+// RoomRatings reads what visitors rated a room the scope sees, by week in
+// zone, over this week and the RatingWeeks-1 before: the weeks that have
+// a rating, oldest first.
+func (s *Service) RoomRatings(ctx context.Context, account string, sc domain.BuildingScope, room string, zone *time.Location) ([]visitors.WeekRating, error) {
+	if err := s.seesRoomOf(ctx, account, sc, room); err != nil {
+		return nil, err
+	}
+	now := s.clock.Now()
+	l := now.In(zone)
+	today := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, zone)
+	from := today.AddDate(0, 0, -(int(today.Weekday())+6)%7-7*(RatingWeeks-1))
+	days, err := s.store.VisitorRatings(ctx, account, room, from, now.Add(time.Millisecond), zone)
+	if err != nil {
+		return nil, err
+	}
+	return visitors.ByWeek(days, zone), nil
+}
+
+// RatingTrends is what visitors rated over a period: the rooms the scope
+// sees, by week, and the rooms rated lowest.
+type RatingTrends struct {
+	Weeks  []visitors.WeekRating
+	Lowest []RatedRoom
+	// Count and Average are of the whole period.
+	Count   int
+	Average float64
+}
+
+// RatedRoom is a room's ratings, with where it is.
+type RatedRoom struct {
+	visitors.RoomRating
+	Building, Floor, Room string
+}
+
+// LowestRooms is how many of the rooms rated lowest the trends list.
+const LowestRooms = 5
+
+// RatingTrends reads the ratings of the rooms the scope sees made from
+// from up to to (now, for a period that ends now), by week in zone, and
+// the LowestRooms rooms rated lowest.
+func (s *Service) RatingTrends(ctx context.Context, account string, sc domain.BuildingScope, from, to time.Time, zone *time.Location) (RatingTrends, error) {
+	var t RatingTrends
+	rs, err := s.store.RatingsDuring(ctx, account, from, to.Add(time.Millisecond))
+	if err != nil || len(rs) == 0 {
+		return t, err
+	}
+	all, err := s.allPlaces(ctx, account)
+	if err != nil {
+		return t, err
+	}
+	seen := rs[:0:0]
+	sum := 0
+	for _, r := range rs {
+		if b, _, _, _ := all.Path(r.RoomID); sc.Sees(b.ID) {
+			seen = append(seen, r)
+			sum += r.Rating
+		}
+	}
+	if len(seen) == 0 {
+		return t, nil
+	}
+	t.Count, t.Average = len(seen), float64(sum)/float64(len(seen))
+	t.Weeks = visitors.ByWeek(visitors.Daily(seen, zone), zone)
+	for _, r := range visitors.ByRoom(seen) {
+		if len(t.Lowest) == LowestRooms {
+			break
+		}
+		b, f, room := all.Parts(r.RoomID)
+		if room == "" {
+			room = r.RoomID
+		}
+		t.Lowest = append(t.Lowest, RatedRoom{RoomRating: r, Building: b, Floor: f, Room: room})
+	}
+	return t, nil
 }

@@ -158,3 +158,10 @@ func VisitorAlert(r VisitorReport) Alert {
 // nothing closes it: after a day the staff have been by, or it is no
 // longer worth a round, and it closes as expired (ClosedExpired).
 const VisitorReportsOpenFor = 24 * time.Hour
+
+// Rating is one visitor's rating of a room, 1 to 5, and when.
+type Rating struct {
+	RoomID string
+	At     time.Time
+	Rating int
+}

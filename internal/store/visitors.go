@@ -56,6 +56,9 @@ type Visitors interface {
 	// in zone: their count and average, for the days that have one,
 	// oldest first.
 	VisitorRatings(ctx context.Context, account, room string, from, to time.Time, zone *time.Location) ([]domain.DailyRating, error)
+	// RatingsDuring returns the account's ratings made in [from, to), of
+	// every room, oldest first: at most the reports an account keeps.
+	RatingsDuring(ctx context.Context, account string, from, to time.Time) ([]domain.Rating, error)
 	// CloseVisitorReports closes those of the account's reports of these
 	// ids that are open, at at and by what by says, ends the claims on
 	// their alerts (domain.VisitorAlertID) and counts those it closed.

@@ -400,3 +400,21 @@ func (s *Store) recordVisitorFact(ctx context.Context, tx Tx, acc int64, account
 	return s.recordFacts(ctx, tx, acc, []store.Fact{{Account: account, Kind: store.FactVisitorReport, AlertID: domain.VisitorAlertID(id),
 		AlertType: domain.AlertVisitor, At: at}})
 }
+
+// RatingsDuring returns the account's ratings made in [from, to), oldest
+// first. The rows read are bounded by what AddVisitorReport keeps.
+func (s *Store) RatingsDuring(ctx context.Context, account string, from, to time.Time) ([]domain.Rating, error) {
+	acc, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []domain.Rating
+	var r domain.Rating
+	err = each(ctx, s.read, `SELECT room_id, created, rating FROM visitor_reports
+		WHERE account_id = ? AND created >= ? AND created < ? AND rating > 0 ORDER BY created, id`,
+		[]any{acc, s.d.Time(from), s.d.Time(to)}, []any{&r.RoomID, s.d.ScanTime(&r.At), &r.Rating}, func() error {
+			out = append(out, r)
+			return nil
+		})
+	return out, err
+}

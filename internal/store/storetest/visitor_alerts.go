@@ -122,4 +122,19 @@ func testVisitorAlerts(t *testing.T, open func(*testing.T) store.Store) {
 	if n, err := s.CloseVisitorReports(ctx, "a", []int64{towels}, at, domain.ClosedPerson); err != nil || n != 0 {
 		t.Errorf("closing it again = %d, %v; want 0", n, err)
 	}
+
+	// The ratings of every room, in the period alone, oldest first.
+	add("a", "a-r2", domain.VisitorRatingOnly, 2, t0.Add(time.Hour))
+	add("a", "a-r1", domain.VisitorDirty, 1, t0.Add(5*time.Hour))
+	add("b", "b-r1", domain.VisitorRatingOnly, 5, t0.Add(time.Hour))
+	ratings, err := s.RatingsDuring(ctx, "a", t0, t0.Add(5*time.Hour))
+	want := []domain.Rating{{RoomID: "a-r1", At: t0, Rating: 4}, {RoomID: "a-r2", At: t0.Add(time.Hour), Rating: 2}}
+	if err != nil || len(ratings) != len(want) {
+		t.Fatalf("ratings = %+v, %v; want %+v", ratings, err, want)
+	}
+	for i := range want {
+		if ratings[i].RoomID != want[i].RoomID || !ratings[i].At.Equal(want[i].At) || ratings[i].Rating != want[i].Rating {
+			t.Errorf("rating %d = %+v; want %+v", i, ratings[i], want[i])
+		}
+	}
 }
