@@ -47,11 +47,13 @@ func vreportPages() map[string]templ.Component {
 	trends := ratings
 	trends.Lowest = []RatedRoom{{Room: "Ladies' Room 1.04", Where: "North Tower › Level 3", Href: "/rooms/r1", Count: 1, Average: 1},
 		{Room: "Ladies' Room 1.04", Count: 12, Average: 2.5}}
+	client := Ratings{Count: 13, Average: 3.46, Buildings: []RatedRoom{{Room: "North Tower", Count: 13, Average: 3.46}}, Lowest: trends.Lowest}
 	return map[string]templ.Component{
 		"vreports-alerts":  AlertsPage(alerts),
 		"vreports-room":    Frame(page, PlaceContent(room)),
 		"vreports-unrated": Frame(page, PlaceContent(unrated)),
 		"vreports-trends":  Frame(page, ratingsSection(trends, "trend-ratings")),
+		"vreports-client":  Frame(page, ratingsSection(client, "client-ratings")),
 	}
 }
 
@@ -70,6 +72,7 @@ func TestVisitorAlertsSpeakTheirLanguage(t *testing.T) {
 		{"es", "vreports-unrated", ".ratings .empty", "Ninguna valoración de visitantes en este tiempo."},
 		{"en", "vreports-trends", ".rating-lowest li:first-child", "Ladies' Room 1.04 North Tower › Level 3 1.0 of 5 (1 rating)"},
 		{"de", "vreports-trends", "h3", "Am schlechtesten bewertete Räume"},
+		{"fr", "vreports-client", ".rating-buildings li", "North Tower 3,5 sur 5 (13 notes)"},
 	} {
 		doc := renderIn(t, i18n.For(tc.lang), pages[tc.page])
 		if got := strings.Join(strings.Fields(doc.Find(tc.selector).First().Text()), " "); !strings.Contains(got, tc.want) {

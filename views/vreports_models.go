@@ -9,8 +9,11 @@ type Ratings struct {
 	Count   int
 	Average float64
 	Weeks   []RatingWeek
-	Lowest  []RatedRoom // on the trends page
-	Zone    *time.Location
+	// Buildings are each building's, in the client report (Room is the
+	// building's name).
+	Buildings []RatedRoom
+	Lowest    []RatedRoom // on the trends page and the client report
+	Zone      *time.Location
 }
 
 // RatingWeek is a week's ratings, from Monday.

@@ -168,3 +168,26 @@ func TestRatingsShowOnTheRoomsPageAndTheTrends(t *testing.T) {
 		t.Errorf("the trends' rooms rated lowest begin with %q", got)
 	}
 }
+
+// The client report says what visitors rated the buildings of its scope
+// in the period: on its page and in its CSV.
+func TestTheClientReportSaysWhatVisitorsRated(t *testing.T) {
+	t.Parallel()
+	a := newAppOf(t, Config{}, 10)
+	a.browser().signIn(credA)
+	sup := a.browserAs(domain.Supervisor, "Sue")
+	code := sup.roomCodes(a.firstFloor())[0]
+	v := a.browser()
+	if r := v.post(code.path, v.visitorForm(code.path, url.Values{"rating": {"2"}})); r.StatusCode != http.StatusOK {
+		t.Fatalf("a rating: %d", r.StatusCode)
+	}
+	month := "month=" + a.clock.Now().In(a.cfg.Zone).Format("2006-01")
+	got := strings.Join(strings.Fields(sup.get("/reports/client?"+month).doc(t).Find("#client-ratings-heading").Closest("section").Text()), " ")
+	if !strings.Contains(got, "2.0 of 5 on average, from 1 rating") || !strings.Contains(got, code.name) {
+		t.Errorf("the client report's ratings say %q", got)
+	}
+	csv := sup.get("/reports/client.csv?" + month).body
+	if !strings.Contains(strings.SplitN(csv, "\n", 2)[0], ",visitor_ratings,visitor_rating_average") || !strings.Contains(csv, ",1,2.00") {
+		t.Errorf("the client report's CSV:\n%s", csv)
+	}
+}

@@ -175,6 +175,8 @@ type Report struct {
 	Buildings map[string]string
 	// Outs is how long the dispensers were out of product (AddOutHours).
 	Outs Outs
+	// Ratings are what visitors rated the rooms (AddRatings).
+	Ratings Ratings
 }
 
 // Cell is the measure of the alerts of one type in one building.

@@ -80,7 +80,8 @@ func Minutes(s servicelevel.Stat, d time.Duration) string {
 // CSVHeader is the header of the report's CSV.
 var CSVHeader = []string{"building", "alert_type", "alerts", "claim_met", "claim_missed", "claim_share_met_percent",
 	"claim_median_minutes", "claim_p90_minutes", "resolve_met", "resolve_missed", "resolve_share_met_percent",
-	"resolve_median_minutes", "resolve_p90_minutes", "dispensers", "dispenser_out_hours", "dispenser_out_hours_in_service"}
+	"resolve_median_minutes", "resolve_p90_minutes", "dispensers", "dispenser_out_hours", "dispenser_out_hours_in_service",
+	"visitor_ratings", "visitor_rating_average"}
 
 // AllTypes is the alert type of a CSV row of a building's whole: its
 // alerts of every type, and its dispensers' out-hours.
@@ -99,7 +100,7 @@ func (r Report) CSVRows() [][]string {
 			Minutes(g.Resolve, g.Resolve.Median), Minutes(g.Resolve, g.Resolve.P90)}
 	}
 	for _, c := range r.Cells {
-		rows = append(rows, append(figures(c.Building, c.Type.Label(), c.Group), "", "", ""))
+		rows = append(rows, append(figures(c.Building, c.Type.Label(), c.Group), "", "", "", "", ""))
 	}
 	whole := map[string]servicelevel.Group{}
 	var ids []string
@@ -117,6 +118,15 @@ func (r Report) CSVRows() [][]string {
 			ids = append(ids, b.Building)
 		}
 	}
+	rated := map[string]BuildingRating{}
+	for _, b := range r.Ratings.ByBuilding {
+		rated[b.Building] = b
+		if _, ok := whole[b.Building]; !ok {
+			if _, ok := outs[b.Building]; !ok {
+				ids = append(ids, b.Building)
+			}
+		}
+	}
 	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(r.BuildingName(a), r.BuildingName(b)) })
 	for _, id := range ids {
 		row := figures(r.BuildingName(id), AllTypes, whole[id])
@@ -128,6 +138,11 @@ func (r Report) CSVRows() [][]string {
 			row = append(row, strconv.Itoa(o.Dispensers), Hours(o.Out), in)
 		} else {
 			row = append(row, "", "", "")
+		}
+		if b, ok := rated[id]; ok {
+			row = append(row, strconv.Itoa(b.Count), strconv.FormatFloat(b.Average, 'f', 2, 64))
+		} else {
+			row = append(row, "", "")
 		}
 		rows = append(rows, row)
 	}
