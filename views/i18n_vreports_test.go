@@ -54,6 +54,8 @@ func vreportPages() map[string]templ.Component {
 		"vreports-unrated": Frame(page, PlaceContent(unrated)),
 		"vreports-trends":  Frame(page, ratingsSection(trends, "trend-ratings")),
 		"vreports-client":  Frame(page, ratingsSection(client, "client-ratings")),
+		"vreports-claim": ClaimPage(Claim{Page: page, Alert: visitorAlertRows()[5], Name: "Ana Lima", NameFixed: true, Back: "/alerts",
+			Action: "/alerts/v-6/claim", Release: "/alerts/v-6/release", CloseReport: "/alerts/v-6/close"}),
 	}
 }
 
@@ -73,6 +75,7 @@ func TestVisitorAlertsSpeakTheirLanguage(t *testing.T) {
 		{"en", "vreports-trends", ".rating-lowest li:first-child", "Ladies' Room 1.04 North Tower › Level 3 1.0 of 5 (1 rating)"},
 		{"de", "vreports-trends", "h3", "Am schlechtesten bewertete Räume"},
 		{"fr", "vreports-client", ".rating-buildings li", "North Tower 3,5 sur 5 (13 notes)"},
+		{"de", "vreports-claim", ".close-report button", "Meldung schließen"},
 	} {
 		doc := renderIn(t, i18n.For(tc.lang), pages[tc.page])
 		if got := strings.Join(strings.Fields(doc.Find(tc.selector).First().Text()), " "); !strings.Contains(got, tc.want) {

@@ -296,6 +296,9 @@ type ClaimView struct {
 // it over, or releases it.
 type Claim struct {
 	Page
+	// CloseReport is where a supervisor closes a visitor's report by
+	// hand (docs/visitors.md); "" when it is not offered.
+	CloseReport     string
 	Alert           AlertRow
 	Name            string // the name of the person signed in
 	Note            string // the form's note

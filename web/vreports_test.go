@@ -191,3 +191,32 @@ func TestTheClientReportSaysWhatVisitorsRated(t *testing.T) {
 		t.Errorf("the client report's CSV:\n%s", csv)
 	}
 }
+
+// A supervisor closes a visitor's report by hand from its claim page;
+// staff are not offered to, and are refused.
+func TestASupervisorClosesAVisitorsReport(t *testing.T) {
+	t.Parallel()
+	a := newAppOf(t, Config{}, 10)
+	a.browser().signIn(credA)
+	sup := a.browserAs(domain.Supervisor, "Sue")
+	staff := a.browserAs(domain.Staff, "Sid")
+	code := sup.roomCodes(a.firstFloor())[0]
+	id := a.visitorReportIn(code, domain.VisitorBroken)
+	claim, closePath := "/alerts/"+id+"/claim", "/alerts/"+id+"/close"
+	if staff.get(claim).doc(t).Find(`form[action="`+closePath+`"]`).Length() != 0 {
+		t.Error("staff are offered to close the report")
+	}
+	if r := staff.post(closePath, url.Values{"csrf_token": {staff.pageCSRF(claim)}}); r.StatusCode != http.StatusForbidden {
+		t.Errorf("staff closing the report: %d; want 403", r.StatusCode)
+	}
+	if got := sup.get(claim).doc(t).Find(`form[action="` + closePath + `"] button`).Text(); got != "Close the report" {
+		t.Errorf("the supervisor's claim page offers %q", got)
+	}
+	if r := sup.post(closePath, url.Values{"csrf_token": {sup.pageCSRF(claim)}, "back": {"/alerts"}}); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("closing the report: %d\n%s", r.StatusCode, r.body)
+	}
+	rs := a.visitorReports()
+	if r := rs[len(rs)-1]; r.ClosedBy != domain.ClosedPerson {
+		t.Errorf("the report closed by hand = %+v", r)
+	}
+}
