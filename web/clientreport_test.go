@@ -96,7 +96,7 @@ func TestClientReport(t *testing.T) {
 	if err != nil || r.StatusCode != http.StatusOK || len(typeRows(rows)) != 1 {
 		t.Fatalf("the CSV: %d, %v, %q", r.StatusCode, err, r.body)
 	}
-	want := []string{building, "Jammed", "2", "1", "1", "50", "5", "20", "2", "0", "100", "30", "40", "", "", ""}
+	want := []string{building, "Jammed", "2", "1", "1", "50", "5", "20", "2", "0", "100", "30", "40", "", "", "", "", ""}
 	if !slices.Equal(rows[1], want) {
 		t.Errorf("the CSV row is %q, want %q", rows[1], want)
 	}
@@ -319,7 +319,7 @@ func TestClientReportOutHours(t *testing.T) {
 	}
 	rows := csvRows(t, b.get("/reports/client.csv?month=2026-10"))
 	if !slices.ContainsFunc(rows, func(row []string) bool {
-		return slices.Equal(row, []string{place.Building.Name, "all", "0", "0", "0", "", "", "", "0", "0", "", "", "", "1", "3.0", "2.0"})
+		return slices.Equal(row, []string{place.Building.Name, "all", "0", "0", "0", "", "", "", "0", "0", "", "", "", "1", "3.0", "2.0", "", ""})
 	}) {
 		t.Errorf("the CSV has no row of the building's out-hours:\n%q", rows)
 	}
