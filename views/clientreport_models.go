@@ -26,6 +26,9 @@ type ClientReport struct {
 // ClientReportBody is the client report's figures, in words.
 type ClientReportBody struct {
 	Period, Prior string // "November 2026", "October 2026"
+	// Ratings are what visitors rated the rooms in the period, by
+	// building, and the rooms rated lowest; Count 0 when nobody rated.
+	Ratings Ratings
 	// Set says the account has a service level.
 	Set bool
 	// Measured says some alert of the period was measured.

@@ -376,6 +376,8 @@ func alertTypeIcon(t domain.AlertType) string {
 		return "fault"
 	case domain.AlertDeviceOff:
 		return "offline"
+	case domain.AlertVisitor:
+		return "person"
 	}
 	return "alert"
 }

@@ -139,6 +139,13 @@ type Place struct {
 	// its whole record; nil on other pages.
 	Service     *ServiceVisits
 	ServiceHref string
+
+	// Visitors are the open visitors' reports of a floor's or a room's
+	// rooms, as alerts (docs/visitors.md).
+	Visitors []AlertRow
+	// Ratings are what visitors rated a room, by week; nil but on a
+	// room's page.
+	Ratings *Ratings
 }
 
 // RoomSection is a room's device cards on a floor or room page.
@@ -278,6 +285,11 @@ type AlertRow struct {
 	// Level is where the alert stands against its targets; nil when it
 	// has none.
 	Level *Level
+	// Visitor is what a visitor reported, for an alert of the type
+	// domain.AlertVisitor, with the text they wrote ("other"); "" for the
+	// service's alerts.
+	Visitor     domain.VisitorKind
+	VisitorText string
 }
 
 // ClaimView is who is on an alert: "Maria — 4 min", and their note.
@@ -290,6 +302,9 @@ type ClaimView struct {
 // it over, or releases it.
 type Claim struct {
 	Page
+	// CloseReport is where a supervisor closes a visitor's report by
+	// hand (docs/visitors.md); "" when it is not offered.
+	CloseReport     string
 	Alert           AlertRow
 	Name            string // the name of the person signed in
 	Note            string // the form's note

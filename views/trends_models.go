@@ -9,6 +9,9 @@ import (
 // TrendsPage is the trends page of an account or a building.
 type TrendsPage struct {
 	Page
+	// Ratings are what visitors rated the rooms of the scope in the
+	// period (docs/visitors.md).
+	Ratings   Ratings
 	Days      int      // the period: the last Days days
 	Periods   []Option // the periods offered
 	Buildings []Option // "" for the whole account

@@ -45,6 +45,8 @@ func AlertTypeName(ctx context.Context, t domain.AlertType) string {
 		return tr(ctx, "format.alert_incorrectly_loaded")
 	case domain.AlertDeviceOff:
 		return tr(ctx, "format.alert_device_off")
+	case domain.AlertVisitor:
+		return tr(ctx, "vreport.alert_type")
 	}
 	return t.Label()
 }
@@ -66,6 +68,8 @@ func alertAction(ctx context.Context, t domain.AlertType) string {
 		return tr(ctx, "format.action_incorrectly_loaded")
 	case domain.AlertDeviceOff:
 		return tr(ctx, "format.action_device_off")
+	case domain.AlertVisitor:
+		return tr(ctx, "vreport.action")
 	}
 	return tr(ctx, "format.action_unknown")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -213,7 +214,8 @@ func alertFilterView(ctx context.Context, q alertQuery, pg dashboard.AlertsPage)
 	}
 	f.Types = []views.Option{{Value: "", Label: l.T("format.all_types"), Selected: q.Type == ""}}
 	known := false
-	for _, t := range domain.AlertTypes {
+	// The service's types, then the visitors' reports (docs/visitors.md).
+	for _, t := range append(slices.Clip(domain.AlertTypes), domain.AlertVisitor) {
 		known = known || t == q.Type
 		f.Types = append(f.Types, views.Option{Value: string(t), Label: views.AlertTypeName(ctx, t), Selected: t == q.Type})
 	}

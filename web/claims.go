@@ -84,6 +84,9 @@ func (s *Server) renderClaim(c echo.Context, status int, in claimInput, problem 
 	m.MayRelease = v.Claim.Name == "" || mayEndClaim(ss, v.Claim)
 	m.Action = "/alerts/" + v.Alert.ID + "/claim"
 	m.Release = "/alerts/" + v.Alert.ID + "/release"
+	if v.Alert.Visitor != nil && ss.Role >= domain.Supervisor {
+		m.CloseReport = "/alerts/" + v.Alert.ID + "/close"
+	}
 	return render(c, status, views.ClaimPage(m))
 }
 
@@ -206,3 +209,21 @@ func mayEndClaim(ss session, c domain.Claim) bool {
 // claimBack is the page to go back to: back when it is a path of this
 // site (returnPath), else the alerts page.
 func claimBack(back string) string { return returnPath(back, "/alerts") }
+
+// closeVisitorReport closes a visitor's report by hand, a supervisor's
+// word that it needs nothing more, and goes back where the user came
+// from.
+func (s *Server) closeVisitorReport(c echo.Context) error {
+	var in claimInput
+	if _, err := readForm(c, backField(&in.Back)); err != nil {
+		return err
+	}
+	err := s.dash.CloseVisitorAlert(c.Request().Context(), sessionOf(c).Account, s.scopeOf(c), c.Param("id"))
+	if errors.Is(err, dashboard.ErrNoOpenAlert) {
+		return s.renderClaim(c, http.StatusNotFound, in, "")
+	}
+	if err != nil {
+		return err
+	}
+	return redirect(c, claimBack(in.Back))
+}

@@ -239,6 +239,15 @@ func clientReportView(l *i18n.Localizer, r clientreport.Report) *views.ClientRep
 				Out: clientreport.OutWords(l, w.Out), InService: clientreport.OutWords(l, w.InService)})
 		}
 	}
+	g := r.Ratings
+	v.Ratings = views.Ratings{Count: g.Count, Average: g.Average}
+	for _, b := range g.ByBuilding {
+		v.Ratings.Buildings = append(v.Ratings.Buildings, views.RatedRoom{Room: r.BuildingNameIn(l, b.Building), Count: b.Count, Average: b.Average})
+	}
+	for _, room := range g.Lowest {
+		v.Ratings.Lowest = append(v.Ratings.Lowest, views.RatedRoom{Room: room.Room, Where: joinNonEmpty(" › ", room.Building, room.Floor),
+			Count: room.Count, Average: room.Average})
+	}
 	v.Service = clientServiceView(l, r)
 	if r.Checks.Read {
 		checks := checksView(l, r.Checks)

@@ -96,7 +96,7 @@ func TestClientReport(t *testing.T) {
 	if err != nil || r.StatusCode != http.StatusOK || len(typeRows(rows)) != 1 {
 		t.Fatalf("the CSV: %d, %v, %q", r.StatusCode, err, r.body)
 	}
-	want := []string{building, "Jammed", "2", "1", "1", "50", "5", "20", "2", "0", "100", "30", "40", "", "", "", "", "", "", "", "", "", "", "", "", ""}
+	want := []string{building, "Jammed", "2", "1", "1", "50", "5", "20", "2", "0", "100", "30", "40", "", "", "", "", "", "", "", "", "", "", "", "", "", "", ""}
 	if !slices.Equal(rows[1], want) {
 		t.Errorf("the CSV row is %q, want %q", rows[1], want)
 	}

@@ -28,7 +28,7 @@ func (s *Server) exportAlerts(c echo.Context) error {
 	}
 	w := csvResponse(c, "alerts.csv")
 	w.Write([]string{"alert_id", "status", "type", "overdue", "created_at", "resolved_at", "resolution_type",
-		"refill_count", "building", "floor", "room", "location", "device_macids"})
+		"refill_count", "building", "floor", "room", "location", "device_macids", "source", "visitor_report", "visitor_text"})
 	for _, a := range al.Alerts {
 		loc := al.Locations[a.LocationID]
 		b, f, r := al.Places.Parts(loc.RoomID)
@@ -36,9 +36,16 @@ func (s *Server) exportAlerts(c echo.Context) error {
 		if !a.Open() {
 			status = "closed"
 		}
+		// source says whose alert it is: the service's, or a visitor's
+		// report (docs/visitors.md), with what they said.
+		source, said, text := "service", "", ""
+		if v := a.Visitor; v != nil {
+			b, f, r = al.Places.Parts(v.RoomID)
+			source, said, text = "visitor", string(v.Kind), v.Text
+		}
 		w.Write(cells(a.ID, status, string(a.Type), strconv.FormatBool(a.Overdue), isoTime(a.Created), isoTime(a.Resolved),
 			strings.ToLower(string(a.Resolution)), strconv.Itoa(a.RefillCount), b, f, r, loc.Name,
-			strings.Join(a.MACs, ";")))
+			strings.Join(a.MACs, ";"), source, said, text))
 	}
 	w.Flush()
 	return w.Error()

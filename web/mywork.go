@@ -71,6 +71,9 @@ func (s *Server) workLine(c echo.Context, it dashboard.WorkItem) views.WorkItem 
 		return v
 	}
 	v.ID, v.What = "alert-"+it.Alert.ID, alertTypeWords(c, it.Alert.Type)
+	if r := it.Alert.Visitor; r != nil {
+		v.What = visitorSaidWords(c, *r)
+	}
 	v.Mine = ss.PersonID != "" && it.Claim.PersonID == ss.PersonID
 	if it.Claim.Name != "" && !v.Mine {
 		v.Claim = tr(c, "my.on_it", "name", it.Claim.Name)
@@ -303,4 +306,14 @@ func (s *Server) afterMyWork(c echo.Context, in myWorkInput, err error) error {
 	}
 	// The alert closed: its line goes.
 	return c.NoContent(http.StatusOK)
+}
+
+// visitorSaidWords is a visitor's report as an item of work says it:
+// "Reported by a visitor: Out of soap", with the words they wrote.
+func visitorSaidWords(c echo.Context, r domain.VisitorReport) string {
+	what := views.VisitorKindName(c.Request().Context(), r.Kind)
+	if r.Text != "" {
+		return tr(c, "vreport.said_text", "what", what, "text", r.Text)
+	}
+	return tr(c, "vreport.said", "what", what)
 }

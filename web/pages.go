@@ -90,6 +90,14 @@ func alertRow(a domain.Alert, l domain.Location, p dashboard.Places, now time.Ti
 	if l.ID != "" {
 		r.LocationHref = "/locations/" + l.ID
 	}
+	if v := a.Visitor; v != nil {
+		// A visitor's report is of a room: the row names the room.
+		_, _, room, ok := p.Path(v.RoomID)
+		r.Visitor, r.VisitorText, r.LocationID, r.LocationName, r.Where = v.Kind, v.Text, v.RoomID, room.Name, p.Where(v.RoomID)
+		if ok {
+			r.LocationHref = "/rooms/" + url.PathEscape(v.RoomID)
+		}
+	}
 	return r
 }
 

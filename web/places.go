@@ -12,6 +12,7 @@ import (
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	"washboard/internal/visitors"
 	"washboard/views"
 	"washboard/web/httpkit"
 )
@@ -103,6 +104,7 @@ func (s *Server) floor(ctx context.Context, account string, sc domain.BuildingSc
 	m.Filter = filter.view(ctx, "/floors/"+f.ID)
 	m.CSVHref = "/devices.csv?" + filter.query(url.Values{"floor": {f.ID}}).Encode()
 	m.Plan, m.PlanHref = placePlan(pl, m.Sections), "/floors/"+f.ID+"/plan"
+	m.Visitors = visitorRows(pl, "/floors/"+f.ID, now)
 	return m, nil
 }
 
@@ -125,6 +127,12 @@ func (s *Server) room(ctx context.Context, account string, sc domain.BuildingSco
 	service := serviceVisits(rec, s.cfg.Zone)
 	service.Since = time.Time{} // the page shows the latest visits; the whole record, the rest
 	m.Service, m.ServiceHref = &service, "/rooms/"+url.PathEscape(r.ID)+"/service"
+	m.Visitors = visitorRows(pl, "/rooms/"+r.ID, now)
+	weeks, err := s.dash.RoomRatings(ctx, account, sc, r.ID, s.cfg.Zone)
+	if err != nil {
+		return m, err
+	}
+	m.Ratings = ratingsView(weeks, s.cfg.Zone)
 	return m, nil
 }
 
@@ -319,4 +327,29 @@ func (f deviceFilter) view(ctx context.Context, action string) views.DeviceFilte
 		v.Healths = append(v.Healths, views.Option{Value: h.String(), Label: views.HealthName(ctx, h), Selected: f.Health != nil && *f.Health == h})
 	}
 	return v
+}
+
+// visitorRows presents the open visitors' alerts of a place's page, with
+// their claims, whose pages lead back to back.
+func visitorRows(pl dashboard.Place, back string, now time.Time) []views.AlertRow {
+	rows := make([]views.AlertRow, 0, len(pl.Visitors))
+	for _, a := range pl.Visitors {
+		rows = append(rows, alertRow(a, domain.Location{}, pl.Places, now))
+	}
+	return withClaims(rows, pl.VisitorClaims, back)
+}
+
+// ratingsView presents a room's ratings by week, with their sum.
+func ratingsView(weeks []visitors.WeekRating, zone *time.Location) *views.Ratings {
+	r := &views.Ratings{Zone: zone}
+	sum := 0.0
+	for _, w := range weeks {
+		r.Weeks = append(r.Weeks, views.RatingWeek{Week: w.Week, Count: w.Count, Average: w.Average})
+		r.Count += w.Count
+		sum += w.Average * float64(w.Count)
+	}
+	if r.Count > 0 {
+		r.Average = sum / float64(r.Count)
+	}
+	return r
 }

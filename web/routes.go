@@ -163,6 +163,7 @@ func (s *Server) routeTable() []route {
 		{get, "/alerts/:id/claim", s.showClaim, firstSynced, staff},
 		{post, "/alerts/:id/claim", s.claimAlert, firstSynced, staff},
 		{post, "/alerts/:id/release", s.releaseClaim, firstSynced, staff},
+		{post, "/alerts/:id/close", s.closeVisitorReport, firstSynced, supervisor},
 		{get, "/my", s.showMyWork, firstSynced, viewer},
 		{post, "/my/alerts/:id/claim", s.claimMyWork, firstSynced, staff},
 		{post, "/my/alerts/:id/done", s.markMyWorkDone, firstSynced, staff},

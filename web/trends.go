@@ -129,6 +129,22 @@ func (s *Server) showTrends(c echo.Context) error {
 		m.Buildings = append(m.Buildings, views.Option{Value: b.ID, Label: b.Name, Selected: b.ID == q.building.ID})
 	}
 	m.LocationsTied, m.RoomsTied = trends.Tied(t.Locations, trendsTop), trends.Tied(t.Rooms, trendsTop)
+	ratingScope := s.scopeOf(c)
+	if q.building.ID != "" {
+		ratingScope = domain.OnlyBuildings(q.building.ID)
+	}
+	rt, err := s.dash.RatingTrends(c.Request().Context(), ss.Account, ratingScope, t.Period.Start, t.Period.End, t.Period.Zone)
+	if err != nil {
+		return err
+	}
+	m.Ratings = views.Ratings{Count: rt.Count, Average: rt.Average, Zone: t.Period.Zone}
+	for _, w := range rt.Weeks {
+		m.Ratings.Weeks = append(m.Ratings.Weeks, views.RatingWeek{Week: w.Week, Count: w.Count, Average: w.Average})
+	}
+	for _, r := range rt.Lowest {
+		m.Ratings.Lowest = append(m.Ratings.Lowest, views.RatedRoom{Room: r.Room, Where: joinNonEmpty(" › ", r.Building, r.Floor), Href: "/rooms/" + url.PathEscape(r.RoomID),
+			Count: r.Count, Average: r.Average})
+	}
 
 	// The heat maps: the scope's; at the account's, also each building's,
 	// the first trendsHeatMaps by name.

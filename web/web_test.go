@@ -687,7 +687,7 @@ func TestCSVExports(t *testing.T) {
 		t.Errorf("alerts.csv Content-Type %q", ct)
 	}
 	lines := strings.Split(strings.TrimSpace(r.body), "\n")
-	if lines[0] != "alert_id,status,type,overdue,created_at,resolved_at,resolution_type,refill_count,building,floor,room,location,device_macids" {
+	if lines[0] != "alert_id,status,type,overdue,created_at,resolved_at,resolution_type,refill_count,building,floor,room,location,device_macids,source,visitor_report,visitor_text" {
 		t.Errorf("alerts.csv header = %q", lines[0])
 	}
 	if want := len(a.world.Accounts()[0].AlertRecords()); len(lines)-1 < want/2 {

@@ -179,6 +179,8 @@ type Report struct {
 	Service Service
 	// Checks is what rounds from need saved (ReadChecks).
 	Checks Checks
+	// Ratings are what visitors rated the rooms (AddRatings).
+	Ratings Ratings
 }
 
 // Cell is the measure of the alerts of one type in one building.

@@ -82,7 +82,8 @@ var CSVHeader = []string{"building", "alert_type", "alerts", "claim_met", "claim
 	"claim_median_minutes", "claim_p90_minutes", "resolve_met", "resolve_missed", "resolve_share_met_percent",
 	"resolve_median_minutes", "resolve_p90_minutes", "dispensers", "dispenser_out_hours", "dispenser_out_hours_in_service",
 	"visits", "rooms", "rooms_visited",
-	"fixed_every_hours", "need_visits", "fixed_visits", "need_out_hours", "fixed_out_hours", "need_out_hours_in_service", "fixed_out_hours_in_service"}
+	"fixed_every_hours", "need_visits", "fixed_visits", "need_out_hours", "fixed_out_hours", "need_out_hours_in_service", "fixed_out_hours_in_service",
+	"visitor_ratings", "visitor_rating_average"}
 
 // AllTypes is the alert type of a CSV row of a building's whole: its
 // alerts of every type, and its dispensers' out-hours.
@@ -102,7 +103,7 @@ func (r Report) CSVRows() [][]string {
 			Minutes(g.Resolve, g.Resolve.Median), Minutes(g.Resolve, g.Resolve.P90)}
 	}
 	for _, c := range r.Cells {
-		rows = append(rows, append(figures(c.Building, c.Type.Label(), c.Group), "", "", "", "", "", "", "", "", "", "", "", "", ""))
+		rows = append(rows, append(figures(c.Building, c.Type.Label(), c.Group), "", "", "", "", "", "", "", "", "", "", "", "", "", "", ""))
 	}
 	whole := map[string]servicelevel.Group{}
 	var ids []string
@@ -133,6 +134,13 @@ func (r Report) CSVRows() [][]string {
 			ids = append(ids, b.Building)
 		}
 	}
+	rated := map[string]BuildingRating{}
+	for _, b := range r.Ratings.ByBuilding {
+		rated[b.Building] = b
+		if !slices.Contains(ids, b.Building) {
+			ids = append(ids, b.Building)
+		}
+	}
 	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(r.BuildingName(a), r.BuildingName(b)) })
 	for _, id := range ids {
 		row := figures(r.BuildingName(id), AllTypes, whole[id])
@@ -150,7 +158,13 @@ func (r Report) CSVRows() [][]string {
 		} else {
 			row = append(row, "", "", "")
 		}
-		rows = append(rows, append(row, r.Checks.checksCells(id)...))
+		row = append(row, r.Checks.checksCells(id)...)
+		if b, ok := rated[id]; ok {
+			row = append(row, strconv.Itoa(b.Count), strconv.FormatFloat(b.Average, 'f', 2, 64))
+		} else {
+			row = append(row, "", "")
+		}
+		rows = append(rows, row)
 	}
 	return rows
 }

@@ -3,6 +3,7 @@ package clientreport
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/go-pdf/fpdf"
@@ -82,6 +83,7 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 		r.writeOuts(l, pdf, text, heading, fit)
 		r.writeService(l, pdf, text, heading, fit)
 		r.writeChecks(l, text, heading)
+		r.writeRatings(l, pdf, text, heading, fit)
 		return pdf.Output(w)
 	}
 	for _, line := range r.Summary(l) {
@@ -167,7 +169,59 @@ func (r Report) WritePDF(w io.Writer, meta PDF) error {
 	r.writeOuts(l, pdf, text, heading, fit)
 	r.writeService(l, pdf, text, heading, fit)
 	r.writeChecks(l, text, heading)
+	r.writeRatings(l, pdf, text, heading, fit)
 	return pdf.Output(w)
+}
+
+// writeRatings writes what visitors rated: in all, by building, and the
+// rooms rated lowest; nothing when nobody rated.
+func (r Report) writeRatings(l *i18n.Localizer, pdf *fpdf.Fpdf, text func(size float64, style, s string), heading func(string), fit func(string, float64) string) {
+	g := r.Ratings
+	if g.Count == 0 {
+		return
+	}
+	heading(l.T("vreport.ratings_heading"))
+	text(10, "", l.N("vreport.ratings_summary", g.Count, "average", l.Decimal(g.Average, 1)))
+	row := func(widths []float64, style string, cells ...string) {
+		pdf.SetFont("Helvetica", style, 8)
+		border := ""
+		if style == "B" {
+			border = "B"
+		}
+		for i, c := range cells {
+			pdf.CellFormat(widths[i], 5, fit(c, widths[i]), border, 0, "L", false, 0, "")
+		}
+		pdf.Ln(-1)
+	}
+	pdf.Ln(1)
+	bw := []float64{80, 50}
+	row(bw, "B", l.T("pdf.building"), l.T("vreport.pdf_rating"))
+	for i, b := range g.ByBuilding {
+		if i == MaxPDFRows {
+			text(8, "I", l.N("pdf.more_buildings", len(g.ByBuilding)-MaxPDFRows))
+			break
+		}
+		row(bw, "", r.BuildingNameIn(l, b.Building), l.N("vreport.room_rating", b.Count, "average", l.Decimal(b.Average, 1)))
+	}
+	if len(g.Lowest) > 0 {
+		pdf.Ln(2)
+		lw := []float64{80, 50, 50}
+		row(lw, "B", l.T("vreport.lowest_heading"), l.T("pdf.building"), l.T("vreport.pdf_rating"))
+		for _, room := range g.Lowest {
+			row(lw, "", joinWords(room.Room, room.Floor), room.Building, l.N("vreport.room_rating", room.Count, "average", l.Decimal(room.Average, 1)))
+		}
+	}
+}
+
+// joinWords joins the words that are not empty with ", ".
+func joinWords(words ...string) string {
+	var out []string
+	for _, w := range words {
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // writeOuts writes how long the dispensers were out of product: in all

@@ -89,6 +89,17 @@ func (s *Service) Alerts(ctx context.Context, sc domain.BuildingScope, q AlertsQ
 	if m.Levels, err = s.alertLevels(ctx, f.Account, m.Alerts, s.clock.Now()); err != nil {
 		return m, err
 	}
+	// Visitors' reports come first, before the service's alerts: what
+	// someone in the room said just now. A run-out filter chooses none.
+	if q.RunsOutBy.IsZero() {
+		visitors, places, err := s.visitorAlerts(ctx, sc, f)
+		if err != nil {
+			return m, err
+		}
+		m.Total += len(visitors)
+		m.Alerts = withVisitorAlerts(m.Alerts, visitors, places, limit)
+		alerts = m.Alerts.Alerts
+	}
 	if f.Status != domain.AlertClosed {
 		// What to bring is what the open consumable_out and battery_out
 		// alerts ask for: a dispenser that has yet to run out asks for
@@ -144,7 +155,12 @@ func (s *Service) AllAlerts(ctx context.Context, sc domain.BuildingScope, q Aler
 	if err != nil {
 		return Located{}, err
 	}
-	return s.locate(ctx, q.Account, alerts)
+	l, err := s.locate(ctx, q.Account, alerts)
+	if err != nil || !q.RunsOutBy.IsZero() {
+		return l, err
+	}
+	visitors, places, err := s.visitorAlerts(ctx, sc, q.AlertFilter)
+	return withVisitorAlerts(l, visitors, places, 0), err
 }
 
 // alertsByForecast reads the open alerts of the query's filter, keeps

@@ -175,6 +175,9 @@ type ClaimView struct {
 // not place its location.
 func (v ClaimView) Building() domain.Building {
 	b, _, _, _ := v.Places.Path(v.Location.RoomID)
+	if v.Alert.Visitor != nil {
+		b, _, _, _ = v.Places.Path(v.Alert.Visitor.RoomID)
+	}
 	return b
 }
 
@@ -182,16 +185,26 @@ func (v ClaimView) Building() domain.Building {
 // ErrNoOpenAlert when it is not open.
 func (s *Service) ClaimOf(ctx context.Context, account string, sc domain.BuildingScope, alertID string) (ClaimView, error) {
 	var v ClaimView
-	alerts, err := s.store.FindAlerts(ctx, store.AlertFilter{Account: account, Buildings: sc.IDs(), AlertID: alertID, Status: domain.AlertOpen, Limit: 1})
-	if err != nil {
+	f := store.AlertFilter{Account: account, Buildings: sc.IDs(), AlertID: alertID, Status: domain.AlertOpen, Limit: 1}
+	var alerts []domain.Alert
+	var located Located
+	var err error
+	if _, ok := domain.VisitorReportID(alertID); ok {
+		var places Places
+		if alerts, places, err = s.visitorAlerts(ctx, sc, f); err != nil {
+			return v, err
+		}
+		located = withVisitorAlerts(Located{}, alerts, places, 1)
+	} else if alerts, err = s.store.FindAlerts(ctx, f); err != nil {
 		return v, err
 	}
 	if len(alerts) == 0 {
 		return v, ErrNoOpenAlert
 	}
-	located, err := s.locate(ctx, account, alerts)
-	if err != nil {
-		return v, err
+	if alerts[0].Visitor == nil {
+		if located, err = s.locate(ctx, account, alerts); err != nil {
+			return v, err
+		}
 	}
 	v.Alert, v.Places = alerts[0], located.Places
 	v.Location = located.Locations[v.Alert.LocationID]

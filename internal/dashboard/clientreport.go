@@ -45,6 +45,9 @@ func (s *Service) ClientReport(ctx context.Context, account string, sc domain.Bu
 	if r.Checks, err = s.ChecksSaved(ctx, account, sc, "", p.From, p.To, every); err != nil {
 		return clientreport.Report{}, err
 	}
+	if err := s.addRatings(ctx, account, sc, &r); err != nil {
+		return clientreport.Report{}, err
+	}
 	after, err := s.store.Connection(ctx, account)
 	if err != nil {
 		return clientreport.Report{}, err
@@ -89,5 +92,37 @@ func (s *Service) addService(ctx context.Context, r *clientreport.Report, accoun
 		from = to
 	}
 	r.AddService(all, rooms)
+	return nil
+}
+
+// addRatings adds to the report what visitors rated the rooms of the
+// buildings the scope sees in its period (and of the building it is of,
+// when it is of one).
+func (s *Service) addRatings(ctx context.Context, account string, sc domain.BuildingScope, r *clientreport.Report) error {
+	rs, err := s.store.RatingsDuring(ctx, account, r.Period.From, r.Period.To)
+	if err != nil || len(rs) == 0 {
+		return err
+	}
+	all, err := s.allPlaces(ctx, account)
+	if err != nil {
+		return err
+	}
+	places := map[string]clientreport.RoomPlace{}
+	seen := rs[:0:0]
+	for _, x := range rs {
+		b, f, room, _ := all.Path(x.RoomID)
+		if !sc.Sees(b.ID) {
+			continue
+		}
+		seen = append(seen, x)
+		places[x.RoomID] = clientreport.RoomPlace{BuildingID: b.ID, Building: b.Name, Floor: f.Name, Room: room.Name}
+		if _, ok := r.Buildings[b.ID]; !ok && b.ID != "" {
+			if r.Buildings == nil {
+				r.Buildings = map[string]string{}
+			}
+			r.Buildings[b.ID] = b.Name
+		}
+	}
+	r.AddRatings(seen, places)
 	return nil
 }

@@ -81,9 +81,16 @@ func New(d Deps) *Service {
 	if d.Clock == nil {
 		d.Clock = clock.Real{}
 	}
-	return &Service{store: d.Store, sync: d.Sync, upstream: d.Upstream, clock: d.Clock, keys: d.Keys, forecast: d.Forecasts,
+	s := &Service{store: d.Store, sync: d.Sync, upstream: d.Upstream, clock: d.Clock, keys: d.Keys, forecast: d.Forecasts,
 		statuses: map[string]keptStatuses{}, trendHeat: renewedValues[heatScope, heatTrends]{log: d.Log},
 		visitors: visitors.New(d.Store, d.Keys, d.Clock)}
+	// A visitor's report is an alert: the pages that list alerts show it
+	// at once, and the notifier (woken by the engine's change) decides
+	// the rules of visitor.report now rather than at its next poll.
+	if s.sync != nil {
+		s.visitors.OnReport(func(account string) { s.sync.Changed(account, domain.ResourceAlerts) })
+	}
+	return s
 }
 
 // Visitors keeps the rooms' codes and records what is done with them:

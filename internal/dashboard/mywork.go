@@ -81,6 +81,11 @@ func (s *Service) MyWork(ctx context.Context, account string, sc domain.Building
 	if err != nil {
 		return w, err
 	}
+	visitors, visitorPlaces, err := s.visitorAlerts(ctx, sc, store.AlertFilter{Account: account, Buildings: sc.IDs()})
+	if err != nil {
+		return w, err
+	}
+	alerts = append(visitors, alerts...)
 	if len(alerts) > maxMyWork {
 		alerts, w.Cut = alerts[:maxMyWork], true
 	}
@@ -134,6 +139,7 @@ func (s *Service) MyWork(ctx context.Context, account string, sc domain.Building
 	if err != nil {
 		return w, err
 	}
+	places = addPlaces(places, visitorPlaces)
 	order, err := s.layoutOrder(ctx, account)
 	if err != nil {
 		return w, err
@@ -157,6 +163,13 @@ func (s *Service) MyWork(ctx context.Context, account string, sc domain.Building
 	var mine, open, runs []*WorkItem
 	for _, a := range alerts {
 		it, k := item(a.LocationID)
+		if a.Visitor != nil {
+			// A visitor's report is of a room: the room's first place in
+			// the walk, with nothing to bring but what it says is out.
+			b, f, r, _ := places.Path(a.Visitor.RoomID)
+			it.Building, it.Floor, it.Room = b.Name, f.Name, r.Name
+			k = walkKey{building: order[placeID{'b', b.ID}], floor: order[placeID{'f', f.ID}], room: order[placeID{'r', r.ID}]}
+		}
 		it.Alert, it.Claim, it.Done, k.created = a, claims[a.ID], done[a.ID], a.Created
 		refills, batteries := report.AlertNeeds(a, it.Location.Type)
 		it.Bring = bring(it.Location.Type, refills, batteries)
@@ -327,6 +340,16 @@ func (s *Service) MarkDone(ctx context.Context, account string, sc domain.Buildi
 	}
 	r := domain.DoneReport{AlertID: alertID, PersonID: in.PersonID, Name: in.Name, Outcome: in.Outcome, Reason: reason, At: s.clock.Now()}
 	added, err := s.store.AddDoneReport(ctx, account, r, in.Key)
+	if err != nil {
+		return added, err
+	}
+	// "Done" closes a visitor's report, but for "could not fix": then
+	// it stays open for someone else, as the service's alert would.
+	if id, ok := domain.VisitorReportID(alertID); ok && added && in.Outcome != domain.CouldNotFix {
+		if _, err := s.store.CloseVisitorReports(ctx, account, []int64{id}, r.At, domain.ClosedDone); err != nil {
+			return added, err
+		}
+	}
 	if added {
 		s.sync.Changed(account, domain.ResourceAlerts)
 	}

@@ -73,7 +73,14 @@ func (s *Service) Overview(ctx context.Context, account string, sc domain.Buildi
 	if m.Alerts, err = s.locate(ctx, account, open); err != nil {
 		return m, err
 	}
-	return m, s.overviewLevels(ctx, account, sc, &m)
+	if err := s.overviewLevels(ctx, account, sc, &m); err != nil {
+		return m, err
+	}
+	// The visitors' reports are listed first; the counts stay those of
+	// the service's alerts, which the rollups keep.
+	visitors, places, err := s.visitorAlerts(ctx, sc, AlertFilter{Account: account, Buildings: sc.IDs()})
+	m.Alerts = withVisitorAlerts(m.Alerts, visitors, places, alertLimit)
+	return m, err
 }
 
 // DeviceFilter keeps the cards of one device type, one health, or both;
@@ -156,6 +163,10 @@ type Place struct {
 	// floor's page only.
 	Plan    domain.FloorPlan
 	HasPlan bool
+	// Visitors are the open visitors' alerts of a floor's or a room's
+	// rooms (domain.VisitorAlert), and VisitorClaims who is on them.
+	Visitors      []domain.Alert
+	VisitorClaims map[string]domain.Claim
 }
 
 // Building reads a building's page: its counts and its floors.
@@ -232,6 +243,9 @@ func (s *Service) Floor(ctx context.Context, account string, sc domain.BuildingS
 	for i := range m.Rooms {
 		m.Rooms[i].Rollup = rollups[m.Rooms[i].Room.ID]
 	}
+	if err := s.addVisitorAlerts(ctx, sc, &m, AlertFilter{Account: account, FloorID: f.ID}); err != nil {
+		return m, err
+	}
 	m.Plan, err = s.store.FloorPlan(ctx, account, f.ID)
 	if errors.Is(err, domain.ErrNotFound) {
 		return m, nil
@@ -267,7 +281,20 @@ func (s *Service) Room(ctx context.Context, account string, sc domain.BuildingSc
 	for i := range m.Rooms {
 		m.Rooms[i].Rollup = m.Rollup
 	}
-	return m, nil
+	return m, s.addVisitorAlerts(ctx, sc, &m, AlertFilter{Account: account, RoomID: r.ID})
+}
+
+// addVisitorAlerts adds to a place's page the open visitors' alerts the
+// filter chooses, and who is on them.
+func (s *Service) addVisitorAlerts(ctx context.Context, sc domain.BuildingScope, m *Place, f AlertFilter) error {
+	alerts, places, err := s.visitorAlerts(ctx, sc, f)
+	if err != nil || len(alerts) == 0 {
+		return err
+	}
+	m.Visitors, m.Places = alerts, addPlaces(m.Places, places)
+	claims, err := s.store.ActiveClaims(ctx, f.Account)
+	m.VisitorClaims = claimsOf(claims, alerts)
+	return err
 }
 
 // placesIn holds the places of one building, one floor and its rooms.

@@ -85,6 +85,9 @@ func (s *Service) seesRoom(ctx context.Context, account string, sc domain.Buildi
 // location of the scope's buildings; ErrNoOpenAlert otherwise, as for an
 // alert that is closed or unknown.
 func (s *Service) seesOpenAlert(ctx context.Context, account string, sc domain.BuildingScope, id string) error {
+	if _, ok := domain.VisitorReportID(id); ok {
+		return s.seesVisitorAlert(ctx, account, sc, id, true)
+	}
 	n, err := s.store.CountAlerts(ctx, store.AlertFilter{Account: account, Buildings: sc.IDs(), AlertID: id, Status: domain.AlertOpen})
 	if err != nil {
 		return err
@@ -98,6 +101,9 @@ func (s *Service) seesOpenAlert(ctx context.Context, account string, sc domain.B
 // seesAlert answers ErrNoOpenAlert when the scope sees no alert of the
 // id, open or closed.
 func (s *Service) seesAlert(ctx context.Context, account string, sc domain.BuildingScope, id string) error {
+	if _, ok := domain.VisitorReportID(id); ok {
+		return s.seesVisitorAlert(ctx, account, sc, id, false)
+	}
 	n, err := s.store.CountAlerts(ctx, store.AlertFilter{Account: account, Buildings: sc.IDs(), AlertID: id})
 	if err != nil {
 		return err

@@ -22,6 +22,13 @@ type Store interface {
 	floorPlanStore
 	visitors.Store
 	roundStore
+	// VisitorReports and CloseVisitorReports read and close the
+	// visitors' reports that stand for alerts (visitoralerts.go).
+	VisitorReports(ctx context.Context, account string, f store.VisitorReportFilter) ([]domain.VisitorReport, error)
+	CloseVisitorReports(ctx context.Context, account string, ids []int64, at time.Time, by domain.VisitorClosing) (int, error)
+	// VisitorRatings and RatingsDuring read what visitors rated.
+	VisitorRatings(ctx context.Context, account, room string, from, to time.Time, zone *time.Location) ([]domain.DailyRating, error)
+	RatingsDuring(ctx context.Context, account string, from, to time.Time) ([]domain.Rating, error)
 	SyncStatuses(ctx context.Context, account string) (map[domain.Resource]store.SyncStatus, error)
 	ReportSettings(ctx context.Context, account string) (rs store.ReportSettings, ok bool, err error)
 	SaveReportSettings(ctx context.Context, account string, rs store.ReportSettings) error

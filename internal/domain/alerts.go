@@ -127,6 +127,9 @@ type Alert struct {
 	// one sync interval; zero when it never did. The service says whether an
 	// alert is overdue, not since when.
 	OverdueSince time.Time
+	// Visitor is the visitor's report the alert stands for (VisitorAlert);
+	// nil for the service's alerts.
+	Visitor *VisitorReport
 }
 
 // Open reports whether the alert is open.

@@ -1,6 +1,10 @@
 package domain
 
-import "time"
+import (
+	"strconv"
+	"strings"
+	"time"
+)
 
 // VisitorReport is what someone using a washroom said about it, from the
 // page its room's code opens (docs/visitors.md): something wrong (out of
@@ -90,6 +94,7 @@ const (
 	ClosedDone    VisitorClosing = "done"    // a person reported it done ("My work")
 	ClosedService VisitorClosing = "service" // the service's own alert resolved the same thing (a refill)
 	ClosedPerson  VisitorClosing = "person"  // a person closed it by hand
+	ClosedExpired VisitorClosing = "expired" // open longer than VisitorReportsOpenFor
 )
 
 // PresenceScan says that a person opened a room's code: they were there.
@@ -107,4 +112,56 @@ type DailyRating struct {
 	Day     time.Time // midnight of the day, in the zone asked for
 	Count   int
 	Average float64
+}
+
+// AlertVisitor is the type of the alerts that stand for visitors' open
+// reports (VisitorAlert): Washboard's own, never the service's. It is
+// not in AlertTypes, which are the service's.
+const AlertVisitor AlertType = "visitor_report"
+
+// visitorAlertPrefix starts the id of a visitor's alert: the service's
+// alert ids are its own, and Washboard keeps the visitors' reports in a
+// table of their own, so an id of this form names a report, never one
+// of the service's alerts (the sync's table is never written with it).
+const visitorAlertPrefix = "v-"
+
+// VisitorAlertID is the alert id of a visitor's report of the id: "v-12".
+func VisitorAlertID(report int64) string {
+	return visitorAlertPrefix + strconv.FormatInt(report, 10)
+}
+
+// VisitorReportID is the report a visitor's alert id names, and whether
+// id is one ("v-" and a positive number, written as VisitorAlertID
+// writes it).
+func VisitorReportID(id string) (int64, bool) {
+	digits, ok := strings.CutPrefix(id, visitorAlertPrefix)
+	if !ok || digits == "" || len(digits) > 18 || digits[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	return n, err == nil && n > 0
+}
+
+// VisitorAlert is the alert that stands for a visitor's report, shown
+// beside the service's alerts and claimable like them: its id is
+// VisitorAlertID, its type AlertVisitor, open while the report is. It
+// has no location (a report is of a room): Visitor says which room.
+func VisitorAlert(r VisitorReport) Alert {
+	a := Alert{ID: VisitorAlertID(r.ID), Status: AlertOpen, Type: AlertVisitor, Created: r.Created, Visitor: &r}
+	if !r.Open() {
+		a.Status, a.Resolved = AlertClosed, r.Closed
+	}
+	return a
+}
+
+// VisitorReportsOpenFor is how long a visitor's report stays open when
+// nothing closes it: after a day the staff have been by, or it is no
+// longer worth a round, and it closes as expired (ClosedExpired).
+const VisitorReportsOpenFor = 24 * time.Hour
+
+// Rating is one visitor's rating of a room, 1 to 5, and when.
+type Rating struct {
+	RoomID string
+	At     time.Time
+	Rating int
 }

@@ -71,8 +71,14 @@ func (n *Notifier) newBatch() *batch {
 
 // fact decides one fact for the account's rules.
 func (b *batch) fact(ctx context.Context, a rules.Account, f store.Fact) error {
-	path, err := b.path(ctx, f.Account, f.LocationID)
-	if err != nil {
+	var path store.Path
+	var err error
+	var visitor *domain.VisitorReport
+	if f.Kind == store.FactVisitorReport {
+		if visitor, path, err = b.n.visitorReport(ctx, f); err != nil || visitor == nil {
+			return err
+		}
+	} else if path, err = b.path(ctx, f.Account, f.LocationID); err != nil {
 		return err
 	}
 	kinds := []notify.Kind{notify.Kind(f.Kind)}
@@ -83,6 +89,10 @@ func (b *batch) fact(ctx context.Context, a rules.Account, f store.Fact) error {
 	for _, kind := range kinds {
 		rf := rules.Fact{Kind: kind, AlertType: f.AlertType, BuildingID: path.Building.ID, FloorID: path.Floor.ID, At: f.At}
 		for _, r := range a.Matching(rf) {
+			if item == nil && visitor != nil {
+				it := b.n.visitorItem(f, path, *visitor)
+				item = &it
+			}
 			if item == nil {
 				it, err := b.n.item(ctx, f, path)
 				if err != nil {
@@ -359,4 +369,40 @@ func (n *Notifier) item(ctx context.Context, f store.Fact, p store.Path) (notify
 		it.Bring = notify.Bring{BatterySets: 1}
 	}
 	return it, nil
+}
+
+// visitorReport reads the report of a fact of visitor.report, and the
+// places of its room: nil when it is gone (too many reports kept), or
+// closed already, and there is nothing to notify of.
+func (n *Notifier) visitorReport(ctx context.Context, f store.Fact) (*domain.VisitorReport, store.Path, error) {
+	var p store.Path
+	id, ok := domain.VisitorReportID(f.AlertID)
+	if !ok {
+		return nil, p, nil
+	}
+	rs, err := n.st.VisitorReports(ctx, f.Account, store.VisitorReportFilter{ID: id, OpenOnly: true, Limit: 1})
+	if err != nil || len(rs) == 0 {
+		return nil, p, err
+	}
+	r := rs[0]
+	p.Room = domain.Room{ID: r.RoomID, Name: r.RoomID}
+	if room, err := n.st.Room(ctx, f.Account, r.RoomID); err == nil {
+		p.Room = room
+		if p.Floor, err = n.st.Floor(ctx, f.Account, room.FloorID); err == nil {
+			p.Building, _ = n.st.Building(ctx, f.Account, p.Floor.BuildingID)
+		}
+	}
+	return &r, p, nil
+}
+
+// visitorItem is what a notification of a visitor's report says: what
+// they reported, in which room, since when, what to do, and the link to
+// the room's page.
+func (n *Notifier) visitorItem(f store.Fact, p store.Path, r domain.VisitorReport) notify.Item {
+	it := notify.Item{Kind: notify.VisitorReport, Where: notify.Where{Building: p.Building, Floor: p.Floor, Room: p.Room}, Since: r.Created,
+		Visitor: &notify.Visitor{AlertID: f.AlertID, Kind: r.Kind, Text: r.Text}}
+	if n.cfg.Link != "" {
+		it.URL = n.cfg.Link + "/rooms/" + url.PathEscape(r.RoomID)
+	}
+	return it
 }

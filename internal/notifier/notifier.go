@@ -98,6 +98,11 @@ type Store interface {
 	Paths(ctx context.Context, account string, ids []string) (map[string]store.Path, error)
 	ServiceLevels(ctx context.Context, account string) (map[string]store.ServiceLevel, error)
 	FirstClaims(ctx context.Context, account string, ids []string) (map[string]time.Time, error)
+	// The visitors' reports, and the places of their rooms.
+	VisitorReports(ctx context.Context, account string, f store.VisitorReportFilter) ([]domain.VisitorReport, error)
+	Room(ctx context.Context, account, id string) (domain.Room, error)
+	Floor(ctx context.Context, account, id string) (domain.Floor, error)
+	Building(ctx context.Context, account, id string) (domain.Building, error)
 }
 
 // Leases hands out the lease the notifier works under: cluster.Replicas

@@ -84,7 +84,7 @@ const (
 
 func accent(k Kind) template.CSS {
 	switch k {
-	case AlertOpened, AlertOverdue, AlertUnclaimed, AlertAtRisk, ProductOut:
+	case AlertOpened, AlertOverdue, AlertUnclaimed, AlertAtRisk, ProductOut, VisitorReport:
 		return accentAction
 	case BatteryLow:
 		return accentAttention

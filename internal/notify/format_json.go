@@ -22,31 +22,43 @@ func init() { registerFormat(FormatJSON, "JSON", "Washboard's own JSON", FormatJ
 // out: alert when the item is about no alert; where, since, bring and
 // action in a digest's top level and in a test; items except in a digest.
 type jsonBody struct {
-	ID     string          `json:"id"`
-	Event  Kind            `json:"event"`
-	At     string          `json:"at"`
-	Title  string          `json:"title"`
-	Text   string          `json:"text,omitempty"`
-	Alert  json.RawMessage `json:"alert,omitempty"`
-	Where  *jsonWhere      `json:"where,omitempty"`
-	Since  string          `json:"since,omitempty"`
-	Bring  *jsonBring      `json:"bring,omitempty"`
-	Action string          `json:"action,omitempty"`
-	URL    string          `json:"url,omitempty"`
-	Items  []jsonItem      `json:"items,omitempty"`
+	ID    string          `json:"id"`
+	Event Kind            `json:"event"`
+	At    string          `json:"at"`
+	Title string          `json:"title"`
+	Text  string          `json:"text,omitempty"`
+	Alert json.RawMessage `json:"alert,omitempty"`
+	// Visitor is a visitor's report (the event visitor.report).
+	Visitor *jsonVisitor `json:"visitor,omitempty"`
+	Where   *jsonWhere   `json:"where,omitempty"`
+	Since   string       `json:"since,omitempty"`
+	Bring   *jsonBring   `json:"bring,omitempty"`
+	Action  string       `json:"action,omitempty"`
+	URL     string       `json:"url,omitempty"`
+	Items   []jsonItem   `json:"items,omitempty"`
 }
 
 // jsonItem is an item of a digest: the fields of a single notification's
 // item.
 type jsonItem struct {
-	Event  Kind            `json:"event"`
-	Title  string          `json:"title"`
-	Alert  json.RawMessage `json:"alert,omitempty"`
-	Where  *jsonWhere      `json:"where,omitempty"`
-	Since  string          `json:"since,omitempty"`
-	Bring  *jsonBring      `json:"bring,omitempty"`
-	Action string          `json:"action,omitempty"`
-	URL    string          `json:"url,omitempty"`
+	Event   Kind            `json:"event"`
+	Title   string          `json:"title"`
+	Alert   json.RawMessage `json:"alert,omitempty"`
+	Visitor *jsonVisitor    `json:"visitor,omitempty"`
+	Where   *jsonWhere      `json:"where,omitempty"`
+	Since   string          `json:"since,omitempty"`
+	Bring   *jsonBring      `json:"bring,omitempty"`
+	Action  string          `json:"action,omitempty"`
+	URL     string          `json:"url,omitempty"`
+}
+
+// jsonVisitor is a visitor's report: its alert id, what is wrong (the
+// kinds of domain.VisitorKind, "flood" for many reports of the room at
+// once) and the words they wrote, if any.
+type jsonVisitor struct {
+	AlertID string `json:"alert_id"`
+	Kind    string `json:"kind"`
+	Text    string `json:"text,omitempty"`
 }
 
 type jsonWhere struct {
@@ -97,7 +109,7 @@ func FormatJSONBody(n Notification) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.Alert, b.Where, b.Since, b.Bring, b.Action = j.Alert, j.Where, j.Since, j.Bring, j.Action
+		b.Alert, b.Visitor, b.Where, b.Since, b.Bring, b.Action = j.Alert, j.Visitor, j.Where, j.Since, j.Bring, j.Action
 	}
 	return marshal(b)
 }
@@ -123,6 +135,9 @@ func toJSONItem(it Item, lang string) (jsonItem, error) {
 			return jsonItem{}, err
 		}
 		j.Alert = raw
+	}
+	if v := it.Visitor; v != nil {
+		j.Visitor = &jsonVisitor{AlertID: v.AlertID, Kind: string(v.Kind), Text: v.Text}
 	}
 	w := it.Where
 	j.Where = &jsonWhere{

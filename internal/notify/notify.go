@@ -48,12 +48,13 @@ const (
 	ProductOut     Kind = "product.out"     // a compartment's product_out became true
 	BatteryLow     Kind = "battery.low"     // a device's battery_state became Low
 	DeviceOffline  Kind = "device.offline"  // a device went offline (device_off)
+	VisitorReport  Kind = "visitor.report"  // a washroom's visitor reported something wrong, or their reports flood in (docs/visitors.md)
 	KindDigest     Kind = "digest"          // several items in one message
 	KindTest       Kind = "test"            // the "send a test" button
 )
 
 // Kinds are the kinds a rule can notify of, in the order a form lists them.
-var Kinds = []Kind{AlertOpened, AlertOverdue, AlertUnclaimed, AlertAtRisk, ProductOut, BatteryLow, DeviceOffline}
+var Kinds = []Kind{AlertOpened, AlertOverdue, AlertUnclaimed, AlertAtRisk, ProductOut, BatteryLow, DeviceOffline, VisitorReport}
 
 // Label is the kind in English words: "Alert opened".
 func (k Kind) Label() string { return wordsIn(i18n.Default).kind(k) }
@@ -106,6 +107,18 @@ type Item struct {
 	// Target is, for AlertAtRisk, the target about to be missed:
 	// "claim" or "resolve".
 	Target string `json:",omitempty"`
+	// Visitor is, for VisitorReport, what the visitor reported: Where
+	// names its room, and no location.
+	Visitor *Visitor `json:",omitempty"`
+}
+
+// Visitor is a visitor's report as a notification carries it: its alert
+// id ("v-12"), what is wrong (domain.VisitorFlood for the marker of many
+// reports of the room in a minute) and the words they wrote.
+type Visitor struct {
+	AlertID string
+	Kind    domain.VisitorKind
+	Text    string `json:",omitempty"`
 }
 
 // Alert is an alert as a notification carries it: the typed fields, and

@@ -38,6 +38,8 @@ func (w words) kind(k Kind) string {
 		return l.T("notif.kind_battery_low")
 	case DeviceOffline:
 		return l.T("notif.kind_device_offline")
+	case VisitorReport:
+		return l.T("vreport.notif_kind")
 	case KindDigest:
 		return l.T("notif.kind_digest")
 	case KindTest:
@@ -94,6 +96,9 @@ func (w words) action(t domain.AlertType) string {
 // headline is what happened in a few words: "Product out", "Jammed,
 // overdue".
 func (w words) headline(it Item) string {
+	if v := it.Visitor; v != nil {
+		return w.visitorSaid(*v, it.Where.Room.Name)
+	}
 	label := w.kind(it.Kind)
 	if it.Alert != nil {
 		label = w.alertType(it.Alert.Type)
@@ -111,6 +116,9 @@ func (w words) headline(it Item) string {
 
 // summary is what and where: "Product out: Stall 2, Men's Restroom 3.12".
 func (w words) summary(it Item) string {
+	if it.Visitor != nil && it.Visitor.Kind == domain.VisitorFlood {
+		return w.headline(it) // names its room already
+	}
 	if place := it.Where.Place(); place != "" {
 		return w.l.T("notif.summary", "what", w.headline(it), "place", place)
 	}
@@ -123,6 +131,8 @@ func (w words) todo(it Item) string {
 	switch {
 	case it.Action != "":
 		return it.Action
+	case it.Visitor != nil:
+		return w.l.T("vreport.action")
 	case it.Alert != nil:
 		return w.action(it.Alert.Type)
 	}
@@ -231,3 +241,31 @@ func (w words) alertLine(a Alert, zone *time.Location) string {
 // AlertTypeIn is an alert type in the localizer's language, as
 // notifications say it: "Produkt leer".
 func AlertTypeIn(l *i18n.Localizer, t domain.AlertType) string { return words{l}.alertType(t) }
+
+// visitorSaid is a visitor's report in a few words: "Out of soap,
+// reported by a visitor"; a flood of them, "Many reports from Room 2.14
+// in a minute".
+func (w words) visitorSaid(v Visitor, room string) string {
+	l := w.l
+	var what string
+	switch v.Kind {
+	case domain.VisitorFlood:
+		return l.T("vreport.notif_flood", "room", room)
+	case domain.VisitorNoPaper:
+		what = l.T("vreport.notif_paper")
+	case domain.VisitorNoSoap:
+		what = l.T("vreport.notif_soap")
+	case domain.VisitorNoTowels:
+		what = l.T("vreport.notif_towels")
+	case domain.VisitorDirty:
+		what = l.T("vreport.notif_dirty")
+	case domain.VisitorBroken:
+		what = l.T("vreport.notif_broken")
+	default:
+		what = l.T("vreport.notif_other")
+	}
+	if v.Text != "" {
+		return l.T("vreport.notif_said_text", "what", what, "text", v.Text)
+	}
+	return l.T("vreport.notif_said", "what", what)
+}

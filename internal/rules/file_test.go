@@ -191,7 +191,7 @@ func TestParseFileErrors(t *testing.T) {
 		{
 			name: "an unknown when",
 			file: oneAccount(`{"name": "Out of product", "when": "alert.open", "channels": ["ops"]}`),
-			want: []string{`accounts[0].rules[0] ("Out of product"): "when" must be one of alert.opened, alert.overdue, alert.unclaimed, alert.at_risk, product.out, battery.low, device.offline, not "alert.open"`},
+			want: []string{`accounts[0].rules[0] ("Out of product"): "when" must be one of alert.opened, alert.overdue, alert.unclaimed, alert.at_risk, product.out, battery.low, device.offline, visitor.report, not "alert.open"`},
 			at:   `"alert.open"`,
 		},
 		{

@@ -428,6 +428,10 @@ const (
 	FactProductOut    FactKind = "product.out"    // a compartment's product ran out (Out became true)
 	FactBatteryLow    FactKind = "battery.low"    // a device's battery state became Low or Shutdown
 	FactDeviceOffline FactKind = "device.offline" // a device went offline (Offline became true)
+	// FactVisitorReport: a visitor reported something wrong, or a flood
+	// marker was left (store.Visitors); AlertID is the report's alert id
+	// (domain.VisitorAlertID), AlertType domain.AlertVisitor, no location.
+	FactVisitorReport FactKind = "visitor.report"
 )
 
 // Fact is something that happened to an account's alerts or devices that

@@ -41,7 +41,8 @@ type Visitors interface {
 	PresenceScans(ctx context.Context, account, room string, from, to time.Time, limit int) ([]domain.PresenceScan, error)
 
 	// AddVisitorReport keeps r (its ID is the store's) and returns its
-	// id. Reports older than VisitorRecordsKept before it go, and of the
+	// id, with the fact of it (FactVisitorReport) unless it is a rating
+	// alone; AddVisitorFlood records the fact of the marker it keeps. Reports older than VisitorRecordsKept before it go, and of the
 	// account's reports only the max newest are kept.
 	AddVisitorReport(ctx context.Context, account string, r domain.VisitorReport, max int) (int64, error)
 	// AddVisitorFlood keeps a flood marker (domain.VisitorFlood) of the
@@ -55,7 +56,21 @@ type Visitors interface {
 	// in zone: their count and average, for the days that have one,
 	// oldest first.
 	VisitorRatings(ctx context.Context, account, room string, from, to time.Time, zone *time.Location) ([]domain.DailyRating, error)
+	// RatingsDuring returns the account's ratings made in [from, to), of
+	// every room, oldest first: at most the reports an account keeps.
+	RatingsDuring(ctx context.Context, account string, from, to time.Time) ([]domain.Rating, error)
+	// CloseVisitorReports closes those of the account's reports of these
+	// ids that are open, at at and by what by says, ends the claims on
+	// their alerts (domain.VisitorAlertID) and counts those it closed.
+	CloseVisitorReports(ctx context.Context, account string, ids []int64, at time.Time, by domain.VisitorClosing) (int, error)
 }
+
+// A refresh of alerts, or the service's events, that leaves a
+// consumable_out alert closed by a refill (domain.Alert.TellsOfRefill)
+// closes, in its transaction, the open reports of the alert location's
+// room made before the refill whose kind that location's dispenser puts
+// right (domain.VisitorKind.Dispensers): by domain.ClosedService, at the
+// alert's resolution, ending the claims on them.
 
 // RoomCode is a room's code: the hash of its token, looked up when the
 // code is opened, and the token sealed with the server's key, for the
@@ -73,9 +88,14 @@ type RoomCode struct {
 // for ""), made in [From, To) (To zero: until now), open ones only, at
 // most Limit (VisitorReportsRead when <= 0).
 type VisitorReportFilter struct {
+	// ID chooses the report of the id alone, when set.
+	ID       int64
 	Room     string
 	From, To time.Time
 	OpenOnly bool
+	// Problems leaves out the ratings alone (domain.VisitorRatingOnly):
+	// the reports that stand for alerts.
+	Problems bool
 	Limit    int
 }
 

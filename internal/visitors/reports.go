@@ -78,13 +78,22 @@ func (s *Service) Report(ctx context.Context, p Place, r Report, addr string) (d
 	room := p.Account + "\x00" + p.Room.ID
 	if why := s.throttle.allow(room, addr, now); why != allowed {
 		if s.throttle.floodToSay(room, now) {
-			if _, err := s.store.AddVisitorFlood(ctx, p.Account, p.Room.ID, now, now.Add(-s.throttle.limits.FloodPeriod), MaxReports); err != nil {
+			added, err := s.store.AddVisitorFlood(ctx, p.Account, p.Room.ID, now, now.Add(-s.throttle.limits.FloodPeriod), MaxReports)
+			if err != nil {
 				return domain.VisitorReport{}, err
+			}
+			if added {
+				s.tell(p.Account)
 			}
 		}
 		return domain.VisitorReport{}, ErrTooMany
 	}
 	v := domain.VisitorReport{RoomID: p.Room.ID, Kind: r.Kind, Text: r.Text, Rating: r.Rating, Created: now}
-	v.ID, err = s.store.AddVisitorReport(ctx, p.Account, v, MaxReports)
-	return v, err
+	if v.ID, err = s.store.AddVisitorReport(ctx, p.Account, v, MaxReports); err != nil {
+		return v, err
+	}
+	if v.Kind != domain.VisitorRatingOnly {
+		s.tell(p.Account)
+	}
+	return v, nil
 }

@@ -51,6 +51,21 @@ type Service struct {
 	keys     *keyring.Ring
 	clock    clock.Clock
 	throttle *throttle
+	// reported, when set, is told of each report or flood marker kept
+	// that is an alert (OnReport).
+	reported func(account string)
+}
+
+// OnReport has f told of each report kept that is an alert, and of each
+// flood marker, once it is committed: the pages that list alerts and the
+// notifier look again at once.
+func (s *Service) OnReport(f func(account string)) { s.reported = f }
+
+// tell tells OnReport's function of a change to the account's reports.
+func (s *Service) tell(account string) {
+	if s.reported != nil {
+		s.reported(account)
+	}
 }
 
 // New returns the service.

@@ -276,6 +276,9 @@ func (r *AlertRefresh) Commit(ctx context.Context, remove []string, pruneBefore 
 	if err := r.s.measureClosed(ctx, r.tx, r.account.key, r.closed, r.seen); err != nil {
 		return *c, err
 	}
+	if err := r.s.closeVisitorReportsByRefill(ctx, r.tx, r.account.key, r.closed); err != nil {
+		return *c, err
+	}
 	return *c, r.tx.Commit(ctx)
 }
 

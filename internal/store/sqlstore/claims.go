@@ -35,8 +35,14 @@ func (s *Store) ClaimAlert(ctx context.Context, account string, c domain.Claim) 
 // claimAlert is ClaimAlert within a transaction.
 func (s *Store) claimAlert(ctx context.Context, tx Tx, key int64, c domain.Claim) error {
 	var one int
-	err := tx.QueryRow(ctx, `SELECT 1 FROM alerts WHERE account_id = ? AND id = ? AND status = 'OPEN'`+s.d.ForUpdate(),
-		key, c.AlertID).Scan(&one)
+	var err error
+	if report, ok := domain.VisitorReportID(c.AlertID); ok {
+		err = tx.QueryRow(ctx, `SELECT 1 FROM visitor_reports WHERE account_id = ? AND id = ? AND kind <> ? AND `+s.d.IsNever("closed")+s.d.ForUpdate(),
+			key, report, string(domain.VisitorRatingOnly)).Scan(&one)
+	} else {
+		err = tx.QueryRow(ctx, `SELECT 1 FROM alerts WHERE account_id = ? AND id = ? AND status = 'OPEN'`+s.d.ForUpdate(),
+			key, c.AlertID).Scan(&one)
+	}
 	if err != nil {
 		return notFound(err, "open alert", c.AlertID)
 	}
@@ -152,7 +158,9 @@ func (s *Store) claims(ctx context.Context, q string, args []any, f func(domain.
 // when the alert was resolved, if the cache still holds it, or else at
 // now. No claim ends before it was made.
 func (s *Store) endClaimsOfClosedAlerts(ctx context.Context, tx Tx, account int64, seen, now time.Time) error {
-	const notOpen = `WHERE account_id = ? AND ended IS NULL
+	// The claims on visitors' reports (domain.VisitorAlert) end when
+	// their reports close (CloseVisitorReports), not here.
+	const notOpen = `WHERE account_id = ? AND ended IS NULL AND alert_id NOT LIKE 'v-%'
 		AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a.account_id = claims.account_id AND a.id = claims.alert_id AND a.status = 'OPEN')`
 	if !seen.IsZero() {
 		at := s.d.Time(seen)

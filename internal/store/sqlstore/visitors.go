@@ -2,6 +2,9 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -156,7 +159,13 @@ func (s *Store) AddVisitorReport(ctx context.Context, account string, r domain.V
 		if id, err = s.insertVisitorReport(ctx, tx, acc, r); err != nil {
 			return err
 		}
-		return s.trimVisitorTable(ctx, tx, "visitor_reports", "created", acc, r.Created, max)
+		if err := s.trimVisitorTable(ctx, tx, "visitor_reports", "created", acc, r.Created, max); err != nil {
+			return err
+		}
+		if r.Kind == domain.VisitorRatingOnly || !r.Open() {
+			return nil // a rating alone is no alert: nothing to notify of
+		}
+		return s.recordVisitorFact(ctx, tx, acc, account, id, r.Created)
 	})
 	return id, err
 }
@@ -186,11 +195,15 @@ func (s *Store) AddVisitorFlood(ctx context.Context, account, room string, at, s
 			acc, room, string(domain.VisitorFlood), s.d.Time(since)).Scan(&n); err != nil || n > 0 {
 			return err
 		}
-		if _, err := s.insertVisitorReport(ctx, tx, acc, domain.VisitorReport{RoomID: room, Kind: domain.VisitorFlood, Created: at}); err != nil {
+		id, err := s.insertVisitorReport(ctx, tx, acc, domain.VisitorReport{RoomID: room, Kind: domain.VisitorFlood, Created: at})
+		if err != nil {
 			return err
 		}
 		added = true
-		return s.trimVisitorTable(ctx, tx, "visitor_reports", "created", acc, at, max)
+		if err := s.trimVisitorTable(ctx, tx, "visitor_reports", "created", acc, at, max); err != nil {
+			return err
+		}
+		return s.recordVisitorFact(ctx, tx, acc, account, id, at)
 	})
 	return added, err
 }
@@ -209,6 +222,12 @@ func (s *Store) VisitorReports(ctx context.Context, account string, f store.Visi
 	}
 	if f.Room != "" {
 		q, args = q+` AND room_id = ?`, append(args, f.Room)
+	}
+	if f.ID != 0 {
+		q, args = q+` AND id = ?`, append(args, f.ID)
+	}
+	if f.Problems {
+		q, args = q+` AND kind <> ?`, append(args, string(domain.VisitorRatingOnly))
 	}
 	if f.OpenOnly {
 		q += ` AND ` + s.d.IsNever("closed")
@@ -294,4 +313,108 @@ func (s *Store) ResealRoomCodes(ctx context.Context, byRoom map[string]store.Res
 		return 0, err
 	}
 	return n, nil
+}
+
+// CloseVisitorReports closes the account's open reports of these ids at
+// at, ends the claims on their alerts, and counts those it closed.
+func (s *Store) CloseVisitorReports(ctx context.Context, account string, ids []int64, at time.Time, by domain.VisitorClosing) (int, error) {
+	acc, err := s.accountKey(ctx, account, false)
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	n := 0
+	err = s.inTx(ctx, func(tx Tx) error {
+		for _, id := range ids {
+			c, err := tx.Exec(ctx, `UPDATE visitor_reports SET closed = ?, closed_by = ? WHERE account_id = ? AND id = ? AND `+s.d.IsNever("closed"),
+				s.d.Time(at), string(by), acc, id)
+			if err != nil {
+				return err
+			}
+			if c == 0 {
+				continue
+			}
+			n++
+			if err := s.endClaim(ctx, tx, acc, domain.VisitorAlertID(id), at, domain.ClaimClosed); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// closeVisitorReportsByRefill closes, in a refresh's transaction, the
+// open reports that the refills of the closed alerts put right (see
+// store.Visitors): those of the alert location's room, made before the
+// refill, of a kind the location's dispenser puts right.
+func (s *Store) closeVisitorReportsByRefill(ctx context.Context, tx Tx, acc int64, closed map[string]domain.Alert) error {
+	for _, a := range closed {
+		if !a.TellsOfRefill() || a.Resolved.IsZero() {
+			continue
+		}
+		var room, typ string
+		err := tx.QueryRow(ctx, `SELECT room_id, type FROM locations WHERE account_id = ? AND id = ?`, acc, a.LocationID).Scan(&room, &typ)
+		if err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				continue // a location no longer in the layout
+			}
+			return err
+		}
+		var kinds []any
+		for _, k := range domain.VisitorKinds {
+			if slices.Contains(k.Dispensers(), domain.DeviceType(typ)) {
+				kinds = append(kinds, string(k))
+			}
+		}
+		if len(kinds) == 0 {
+			continue
+		}
+		in := strings.TrimSuffix(strings.Repeat("?, ", len(kinds)), ", ")
+		var ids []int64
+		var id int64
+		err = each(ctx, tx, `SELECT id FROM visitor_reports WHERE account_id = ? AND room_id = ? AND created <= ? AND kind IN (`+in+`) AND `+s.d.IsNever("closed"),
+			append([]any{acc, room, s.d.Time(a.Resolved)}, kinds...), []any{&id}, func() error {
+				ids = append(ids, id)
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if _, err := tx.Exec(ctx, `UPDATE visitor_reports SET closed = ?, closed_by = ? WHERE account_id = ? AND id = ?`,
+				s.d.Time(a.Resolved), string(domain.ClosedService), acc, id); err != nil {
+				return err
+			}
+			if err := s.endClaim(ctx, tx, acc, domain.VisitorAlertID(id), a.Resolved, domain.ClaimClosed); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// recordVisitorFact records, in the transaction that kept it, the fact of
+// a visitor's report or flood marker (store.FactVisitorReport), for the
+// rules of visitor.report.
+func (s *Store) recordVisitorFact(ctx context.Context, tx Tx, acc int64, account string, id int64, at time.Time) error {
+	return s.recordFacts(ctx, tx, acc, []store.Fact{{Account: account, Kind: store.FactVisitorReport, AlertID: domain.VisitorAlertID(id),
+		AlertType: domain.AlertVisitor, At: at}})
+}
+
+// RatingsDuring returns the account's ratings made in [from, to), oldest
+// first. The rows read are bounded by what AddVisitorReport keeps.
+func (s *Store) RatingsDuring(ctx context.Context, account string, from, to time.Time) ([]domain.Rating, error) {
+	acc, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return nil, err
+	}
+	var out []domain.Rating
+	var r domain.Rating
+	err = each(ctx, s.read, `SELECT room_id, created, rating FROM visitor_reports
+		WHERE account_id = ? AND created >= ? AND created < ? AND rating > 0 ORDER BY created, id`,
+		[]any{acc, s.d.Time(from), s.d.Time(to)}, []any{&r.RoomID, s.d.ScanTime(&r.At), &r.Rating}, func() error {
+			out = append(out, r)
+			return nil
+		})
+	return out, err
 }

@@ -124,6 +124,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"OpenVisitorComplaints", testOpenVisitorComplaints},
 		{"ScreenShowsRounds", testScreenShowsRounds},
 		{"RoundSchedules", testRoundSchedules},
+		{"VisitorAlerts", testVisitorAlerts},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
