@@ -40,7 +40,7 @@ func TestChecksSavedInWords(t *testing.T) {
 		t.Errorf("without rounds from need: %q", got)
 	}
 	rows := r.CSVRows()
-	if len(rows) != 1 || strings.Join(rows[0][len(rows[0])-7:], ",") != "2,65,532,27.8,31.4,1.5,2.0" || len(rows[0]) != len(CSVHeader) {
+	if len(rows) != 1 || strings.Join(rows[0][len(rows[0])-9:len(rows[0])-2], ",") != "2,65,532,27.8,31.4,1.5,2.0" || len(rows[0]) != len(CSVHeader) {
 		t.Errorf("the CSV's rows: %q", rows)
 	}
 }

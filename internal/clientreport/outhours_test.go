@@ -106,7 +106,7 @@ func TestOutHours(t *testing.T) {
 	for _, row := range r.CSVRows() {
 		rows = append(rows, strings.Join(row, ","))
 	}
-	if !slices.Contains(rows, "North,all,0,0,0,,,,0,0,,,,2,58.0,12.0,,,,,,,,,,,,") || !slices.Contains(rows, "South,all,0,0,0,,,,0,0,,,,1,2.5,2.5,,,,,,,,,,,") {
+	if !slices.Contains(rows, "North,all,0,0,0,,,,0,0,,,,2,58.0,12.0,,,,,,,,,,,,") || !slices.Contains(rows, "South,all,0,0,0,,,,0,0,,,,1,2.5,2.5,,,,,,,,,,,,") {
 		t.Errorf("the CSV's rows of each building's whole:\n%s", strings.Join(rows, "\n"))
 	}
 
