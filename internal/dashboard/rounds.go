@@ -282,7 +282,7 @@ func (s *Service) walkPlans(ctx context.Context, account string, l *roundLayout)
 		for end < len(l.rooms) && l.rooms[end].FloorID == l.rooms[start].FloorID {
 			end++
 		}
-		floor := l.rooms[start : end : end]
+		floor := l.rooms[start:end]
 		start = end
 		plan, err := s.store.FloorPlan(ctx, account, floor[0].FloorID)
 		if errors.Is(err, domain.ErrNotFound) {
