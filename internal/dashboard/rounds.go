@@ -597,6 +597,9 @@ type RoundView struct {
 	Locations map[string]domain.Location
 	// Bring is the pick list of the stops still to do.
 	Bring []RefillItem
+	// Plans are the plans of the floors of its stops that have one, by
+	// floor.
+	Plans map[string]PrintedPlan
 }
 
 // StopBring is what to carry to a stop: its needs' refills and
@@ -637,12 +640,17 @@ func (s *Service) roundView(ctx context.Context, account string, r domain.Round)
 		return v, err
 	}
 	v.Locations = locations
+	var floors []string
 	for _, st := range r.Stops {
 		if st.Status == domain.StopToDo {
 			v.Bring = addBring(v.Bring, v.StopBring(st))
 		}
+		if room, ok := v.Places.Rooms[st.RoomID]; ok {
+			floors = append(floors, room.FloorID)
+		}
 	}
-	return v, nil
+	v.Plans, err = s.printedPlans(ctx, account, floors)
+	return v, err
 }
 
 // MyRound is the person's running round, newest first, of the buildings
