@@ -1,6 +1,7 @@
 package views
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -40,9 +41,16 @@ func planShowPages() map[string]templ.Component {
 			{ID: "stop-1", Room: "Restroom 2.05", Status: "todo", StatusWords: "⟦To do⟧"}}}}}
 	rep := ShiftReport{Page: page, Report: &report.Report{Period: report.Period{Start: at.Add(-8 * time.Hour), End: at}}, Scope: "North Tower",
 		Zone: time.UTC, PrintedAt: at, Plans: []PrintPlan{samplePrintPlan(true)}}
+	screen := kindedScreen()
+	screen.Plans = []ScreenPlan{{FloorID: "f2", Width: 2000, Height: 1000, ImageHref: "/screen/plans/f2?v=1", Where: "North Tower › Level 2",
+		Marks: []ScreenMark{{Name: "Sink Left", At: domain.PlanPoint{X: 100, Y: 100}, Health: domain.HealthOK},
+			{Name: "Sink Left", At: domain.PlanPoint{X: 300, Y: 100}, Health: domain.HealthAction, Open: 2, Overdue: 1},
+			{Name: "Sink Left", At: domain.PlanPoint{X: 500, Y: 100}, Health: domain.HealthOffline}}},
+		{FloorID: "f3", Width: 800, Height: 600, ImageHref: "/screen/plans/f3?v=1", Where: "North Tower › Level 2"}}
 	return map[string]templ.Component{
-		"round-with-plan":  RoundPagePage(round),
-		"report-with-plan": ShiftReportPage(rep),
+		"screen-with-plans": ScreenPage(screen),
+		"round-with-plan":   RoundPagePage(round),
+		"report-with-plan":  ShiftReportPage(rep),
 	}
 }
 
@@ -69,5 +77,21 @@ func TestPrintPlanMarksThePlacesToGo(t *testing.T) {
 	doc = renderIn(t, i18n.For("en"), pages["round-with-plan"])
 	if doc.Find(".round-floor figure.print-plan .print-plan-mark").Length() != 2 || doc.Find(".print-plan-marks").Length() != 0 {
 		t.Errorf("the round's plan: %d marks, key list %d; want 2 marks and no list", doc.Find(".print-plan-mark").Length(), doc.Find(".print-plan-marks").Length())
+	}
+}
+
+// A wall screen's plans in German: the floor named, a mark's label says
+// its state and alerts in the screen's words.
+func TestScreenPlansSpeakTheScreensLanguage(t *testing.T) {
+	t.Parallel()
+	doc := renderIn(t, i18n.For("de"), planShowPages()["screen-with-plans"])
+	if got := doc.Find(".screen-plan figcaption").First().Text(); got != "Plan von North Tower › Level 2" {
+		t.Errorf("the plan's caption in German: %q", got)
+	}
+	if got := doc.Find(".screen-plan-mark.health-action text").Text(); !strings.Contains(got, "2 offene Meldungen") {
+		t.Errorf("a mark's label in German: %q", got)
+	}
+	if n := doc.Find(".screen-plan-mark.health-ok text").Length(); n != 0 {
+		t.Errorf("a fine location's mark has %d labels; want none", n)
 	}
 }

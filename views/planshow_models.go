@@ -1,7 +1,9 @@
 package views
 
 import (
+	"context"
 	"strconv"
+	"strings"
 
 	"washboard/internal/domain"
 )
@@ -43,4 +45,44 @@ func (p PrintPlan) viewBox() string {
 // a new plan is a new image.
 func PlanImageHref(floorID string, updated int64) string {
 	return "/floors/" + floorID + "/plan/image?v=" + strconv.FormatInt(updated, 36)
+}
+
+// ScreenPlan is a floor's plan on a wall screen: the plan, and a mark
+// per placed location, those not fine labelled with what is wrong.
+type ScreenPlan struct {
+	FloorID       string
+	Width, Height int
+	ImageHref     string
+	// Where names the floor: "North › Level 1".
+	Where string
+	Marks []ScreenMark
+}
+
+// ScreenMark is a location on a screen's plan.
+type ScreenMark struct {
+	Name          string
+	At            domain.PlanPoint
+	Health        domain.Health
+	Open, Overdue int
+}
+
+// markR is the radius of a mark on a screen's plan, in the plan's
+// pixels: a fortieth of its longer side, seen from across a room.
+func (p ScreenPlan) markR() int { return max(10, max(p.Width, p.Height)/40) }
+
+func (p ScreenPlan) viewBox() string {
+	return planViewBox(domain.FloorPlan{Width: p.Width, Height: p.Height})
+}
+
+// label is a mark's label: where its location is, in what state, with
+// its open and overdue alerts.
+func (m ScreenMark) label(ctx context.Context) string {
+	parts := []string{m.Name, screenHealth(ctx, m.Health)}
+	if m.Open > 0 {
+		parts = append(parts, trn(ctx, "format.open_alerts", m.Open))
+	}
+	if m.Overdue > 0 {
+		parts = append(parts, trn(ctx, "plan.overdue", m.Overdue))
+	}
+	return strings.Join(parts, " · ")
 }

@@ -76,3 +76,17 @@ func (s *Server) reportPlans(c echo.Context, account string, open []report.Alert
 	}
 	return out, nil
 }
+
+// showScreenPlanImage serves a wall screen the image of a floor plan it
+// shows, with the headers of the plans' images.
+func (s *Server) showScreenPlanImage(c echo.Context) error {
+	sc := c.Get(ctxScreen).(screenCtx)
+	if !sc.stopped.IsZero() || sc.screen.Portfolio() {
+		return errNoScreen(c)
+	}
+	contentType, body, err := s.dash.ScreenPlanImage(c.Request().Context(), sc.screen, c.Param("floor"))
+	if err != nil {
+		return err
+	}
+	return servePlanImage(c, contentType, body)
+}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -210,5 +211,54 @@ func TestBrowserShiftReportPrintsThePlansOfFloorsWithOpenAlerts(t *testing.T) {
 	}
 	if without := where[len(where)-1]; strings.Contains(text, "Plan of "+without) {
 		t.Errorf("the printed report shows a plan of %s, which has none", without)
+	}
+}
+
+// TestBrowserScreenPlansFitTheScreen: a wall screen showing the busy
+// floors' plans, at 1080p and at 4K, shows one plan at a time as large as
+// the space below its counts allows, nothing scrolls, the labels of what
+// is wrong stand at least a fortieth of the screen's height, and
+// axe-core finds nothing.
+func TestBrowserScreenPlansFitTheScreen(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	ctx := newChrome(t, 1920, 1080)
+	acc := a.world.Accounts()[0]
+	b := acc.Buildings[0]
+	user := a.browser()
+	user.signIn(credA) // the first sync reads the layout
+	for _, f := range b.Floors {
+		putTestPlan(t, a, acc.ID, f.ID)
+	}
+	form := screenForm("Staff room", "building:"+b.ID)
+	form.Set("plans", "busy")
+	token := user.createScreen(form)
+	loadAfter(t, ctx, chromedp.Navigate(a.srv.URL+"/s/"+token), "opening the screen's link")
+	for _, size := range []struct{ w, h int64 }{{1920, 1080}, {3840, 2160}} {
+		name := strconv.FormatInt(size.w, 10) + "×" + strconv.FormatInt(size.h, 10)
+		must(t, chromedp.Do(ctx, chromedp.EmulateViewport(size.w, size.h), chromedp.Reload(),
+			chromedp.WaitVisible(chromedp.CSS(".screen-plan:not(.screen-off) .screen-plan-map"))), "showing the screen at "+name)
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+			const shown = [...document.querySelectorAll('.screen-plan')].filter(p => getComputedStyle(p).display !== 'none');
+			const map = shown[0].querySelector('.screen-plan-map').getBoundingClientRect();
+			const image = shown[0].querySelector('.screen-plan-map image').getBoundingClientRect();
+			const labels = [...shown[0].querySelectorAll('.screen-plan-label')].map(l => l.getBoundingClientRect().height);
+			return [shown.length, document.documentElement.scrollWidth - innerWidth, document.documentElement.scrollHeight - innerHeight,
+				map.bottom - innerHeight, image.width / innerWidth, image.height / innerHeight, labels.length ? Math.min(...labels) : 0];
+		})()`))
+		must(t, err, "measuring the screen at "+name)
+		if got[0] != 1 {
+			t.Errorf("%s: %v plans shown at once; want one", name, got[0])
+		}
+		if got[1] > 0 || got[2] > 0 || got[3] > 0 {
+			t.Errorf("%s: the screen scrolls (%v px sideways, %v px down) or the plan ends %v px below it", name, got[1], got[2], got[3])
+		}
+		if got[4] < 0.9 && got[5] < 0.6 {
+			t.Errorf("%s: the plan takes %.0f%% of the width and %.0f%% of the height; want it as large as the screen allows", name, got[4]*100, got[5]*100)
+		}
+		if got[6] < float64(size.h)/40 {
+			t.Errorf("%s: the smallest label of what is wrong is %.0f px tall; want %d px or more, to read from across a room", name, got[6], size.h/40)
+		}
+		checkAxe(t, ctx, "the screen's plans at "+name)
 	}
 }

@@ -2,9 +2,12 @@ package web
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
@@ -63,5 +66,75 @@ func TestARoundsPlanSpeaksTheReadersLanguage(t *testing.T) {
 		if marks == 0 || marks != stops {
 			t.Errorf("%s: %d marks on the plan for %d rooms to visit", tc.lang, marks, stops)
 		}
+	}
+}
+
+// A wall screen made to show the floors with something to do shows the
+// plans of those of its place's floors that have one, instead of the
+// list, one at a time: a mark per placed location, those not fine
+// labelled with what is wrong; it serves the images of those plans and
+// no other; a screen made to show one floor shows that floor's plan; a
+// floor outside the screen's place is refused in words.
+func TestAWallScreenShowsFloorPlans(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	boss := a.browser()
+	boss.signIn(credA)
+	acc := a.world.Accounts()[0]
+	b := acc.Buildings[0]
+	for _, f := range b.Floors {
+		putTestPlan(t, a, acc.ID, f.ID)
+	}
+	if len(b.Floors) < 2 {
+		t.Fatalf("the building has %d floors; the test needs two", len(b.Floors))
+	}
+	first, second := b.Floors[0], b.Floors[1]
+
+	busy := screenForm("Staff room", "building:"+b.ID)
+	busy.Set("plans", "busy")
+	tv := a.browser()
+	tv.get("/s/" + boss.createScreen(busy))
+	doc := tv.get("/screen").doc(t)
+	plans := doc.Find(".screen-plans figure.screen-plan")
+	if plans.Length() == 0 || doc.Find(".screen-groups").Length() != 0 {
+		t.Fatalf("the screen shows %d plans and %d lists; want plans instead of the list", plans.Length(), doc.Find(".screen-groups").Length())
+	}
+	if plans.Not(".screen-off").Length() != 1 {
+		t.Errorf("%d plans shown at first; want one, the others paged", plans.Not(".screen-off").Length())
+	}
+	labelled := 0
+	plans.Find(".screen-plan-mark").Each(func(_ int, m *goquery.Selection) {
+		if !m.HasClass("health-ok") {
+			if m.Find("text.screen-plan-label").Length() != 1 || m.Find("use").Length() != 1 {
+				t.Errorf("a mark not fine (%s) without its icon and label", m.AttrOr("class", ""))
+			}
+			labelled++
+		}
+	})
+	if labelled == 0 {
+		t.Error("no mark on the plans says what is wrong")
+	}
+	img := plans.First().Find("image").AttrOr("href", "")
+	if r := tv.get(img); r.StatusCode != http.StatusOK || r.Header.Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(r.body, "<svg") {
+		t.Errorf("the screen's plan image %s: %d %q", img, r.StatusCode, r.Header.Get("Content-Type"))
+	}
+
+	one := screenForm("Lobby", "floor:"+second.ID)
+	one.Set("plans", second.ID)
+	tv2 := a.browser()
+	tv2.get("/s/" + boss.createScreen(one))
+	doc = tv2.get("/screen").doc(t)
+	if got := doc.Find(".screen-plan figcaption").Text(); got != "Plan of "+b.Name+" › "+second.Name {
+		t.Errorf("a screen of one floor's plan shows %q", got)
+	}
+	if r := tv2.get("/screen/plans/" + first.ID); r.StatusCode != http.StatusNotFound {
+		t.Errorf("the plan of a floor beyond the screen's place, to the screen: %d; want 404", r.StatusCode)
+	}
+
+	wrong := screenForm("Hall", "floor:"+second.ID)
+	wrong.Set("plans", first.ID)
+	wrong.Set("csrf_token", csrfInput.FindStringSubmatch(boss.get("/screens").body)[1])
+	if r := boss.post("/screens", wrong); r.StatusCode != http.StatusBadRequest || !strings.Contains(r.body, "Choose a floor of the screen&#39;s place for its plan.") {
+		t.Errorf("a plan of a floor outside the screen's place: %d", r.StatusCode)
 	}
 }
