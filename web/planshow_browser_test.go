@@ -17,6 +17,8 @@ import (
 	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/rounds"
+	"washboard/internal/store"
+	"washboard/internal/upstream"
 )
 
 // testPlanSVG is a plan a test puts on a floor: a plain drawing.
@@ -260,5 +262,71 @@ func TestBrowserScreenPlansFitTheScreen(t *testing.T) {
 			t.Errorf("%s: the smallest label of what is wrong is %.0f px tall; want %d px or more, to read from across a room", name, got[6], size.h/40)
 		}
 		checkAxe(t, ctx, "the screen's plans at "+name)
+	}
+}
+
+// TestBrowserALocationsChangeUpdatesItsMarkerAlone: on a floor's page
+// with a plan, an alert opening at one location changes that location's
+// marker, live; the plan itself and every other marker stay the very
+// elements they were.
+func TestBrowserALocationsChangeUpdatesItsMarkerAlone(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	ctx := newChrome(t, 1280, 900)
+	acc := a.world.Accounts()[0]
+	floor := acc.Buildings[0].Floors[0]
+	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/signin"),
+		chromedp.SendKeys(chromedp.ID("api_key"), credA.APIKey),
+		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
+	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
+	a.clock.BlockUntil(1)
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
+	putTestPlan(t, a, acc.ID, floor.ID)
+	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/floors/"+floor.ID), chromedp.WaitVisible(chromedp.CSS(".plan-map .plan-spot"))), "opening the floor")
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`!!document.body['htmx-internal-data']?.sseEventSource`,
+		chromedp.WithPollingTimeout(5*time.Second))), "waiting for the page's event stream")
+	// Every marker and the map are tagged; a quiet marker is chosen.
+	spot, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		document.querySelector('.plan-map').washboardKept = true;
+		document.querySelectorAll('.plan-spot').forEach(a => { a.washboardKept = true; });
+		const quiet = [...document.querySelectorAll('.plan-spot')].find(a => !a.querySelector('.plan-badge'));
+		return quiet ? quiet.id : '';
+	})()`))
+	must(t, err, "tagging the markers")
+	if spot == "" {
+		t.Fatal("no marker without alerts on the floor; the test needs one")
+	}
+	location := strings.TrimPrefix(spot, "plan-marker-")
+	devices, err := a.store.FindDevices(context.Background(), store.DeviceFilter{Account: acc.ID, LocationID: location})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var macs []string
+	for _, d := range devices {
+		if d.LocationID == location {
+			macs = append(macs, d.MAC)
+		}
+	}
+	jam := upstream.Alert{ID: "test-jam", LocationID: location, MacIDs: macs, Status: upstream.StatusOpen, Type: upstream.AlertJam, Created: a.clock.Now()}
+	if _, err := a.engine.ApplyAlerts(context.Background(), acc.ID, []upstream.Alert{jam}); err != nil {
+		t.Fatal(err)
+	}
+	must(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](`!!document.querySelector('#`+spot+` .plan-badge')`,
+		chromedp.WithPollingTimeout(10*time.Second))), "waiting for the marker's badge")
+	kept, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`[
+		document.querySelector('.plan-map').washboardKept ? 1 : 0,
+		document.getElementById('`+spot+`').washboardKept ? 1 : 0,
+		[...document.querySelectorAll('.plan-spot')].filter(a => a.id !== '`+spot+`' && !a.washboardKept).length,
+		document.querySelectorAll('.plan-spot').length,
+	]`))
+	must(t, err, "reading which elements stayed")
+	if kept[0] != 1 {
+		t.Error("the live update replaced the whole plan")
+	}
+	if kept[1] != 0 {
+		t.Error("the changed location's marker is the element it was")
+	}
+	if kept[2] != 0 {
+		t.Errorf("%d of the %d other markers were replaced though their locations did not change", kept[2], kept[3]-1)
 	}
 }
