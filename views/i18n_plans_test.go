@@ -69,8 +69,8 @@ func TestPlaceShowsItsPlan(t *testing.T) {
 	floor.Sections[0].Cards = nil
 	floor.Plan = samplePlacePlan()
 	doc := renderIn(t, i18n.For("en"), PlaceContent(floor))
-	if img := doc.Find(`#live .plan-map image#plan-image-f3`); img.AttrOr("href", "") != "/floors/f3/plan/image?v=1" || img.AttrOr("hx-preserve", "") != "true" {
-		t.Errorf("the plan's image: %q, preserved %q", img.AttrOr("href", ""), img.AttrOr("hx-preserve", ""))
+	if img := doc.Find(`#live .plan-map image#plan-image-f3`); img.AttrOr("href", "") != "/floors/f3/plan/image?v=1" || doc.Find("svg#plan-map-f3").AttrOr("hx-preserve", "") != "true" {
+		t.Errorf("the plan's image: %q, its map preserved %q", img.AttrOr("href", ""), doc.Find("svg#plan-map-f3").AttrOr("hx-preserve", ""))
 	}
 	stall := doc.Find("a#plan-marker-l2")
 	if stall.AttrOr("href", "") != "/locations/l2" || !stall.HasClass("health-action") || stall.Find(`use`).AttrOr("href", "") != iconsURL+"#action" {

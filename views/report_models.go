@@ -29,6 +29,9 @@ type ShiftReport struct {
 	// Running is the line printed at the top of every page: the report's
 	// period and the time it was printed.
 	Running string
+	// Plans are the plans of the floors with alerts open at the end of
+	// the period that have one, those locations marked: printed only.
+	Plans []PrintPlan
 }
 
 // ReportCSV is the download link of one of the report's tables.

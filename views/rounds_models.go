@@ -79,6 +79,9 @@ type RoundPage struct {
 type RoundFloor struct {
 	Building, Floor string
 	Stops           []RoundStopLine
+	// Plan is the floor's plan with its rooms to visit numbered in
+	// walking order, printed above them; nil without a plan.
+	Plan *PrintPlan
 }
 
 // RoundStopLine is a room of a round.

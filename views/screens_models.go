@@ -73,6 +73,9 @@ type ScreenForm struct {
 	Language    string // the code of the language the screen speaks
 	Contact     string
 	Rounds      bool // shows the rounds running in its place
+	// Plans are the choices of floor plans it shows: none, the busy
+	// floors in turn, or one floor.
+	Plans []Option
 }
 
 // ScreenView is what a wall screen shows: its scope's state from a
@@ -118,6 +121,9 @@ type ScreenView struct {
 	// state, and the alerts are theirs summed.
 	Portfolio bool
 	Clients   []ScreenClient
+	// Plans are the floor plans it shows in turn instead of its list,
+	// for a screen that shows plans and has some to show.
+	Plans []ScreenPlan
 }
 
 // ScreenClient is a client of a portfolio screen: its row of the

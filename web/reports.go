@@ -188,6 +188,9 @@ func (s *Server) showShiftReport(c echo.Context) error {
 		v.Set("table", t.Name)
 		m.CSV = append(m.CSV, views.ReportCSV{Table: t.Name, Label: csvTableLabel(c, t), Href: "/reports/shift.csv?" + v.Encode()})
 	}
+	if m.Plans, err = s.reportPlans(c, ss.Account, built.Report.StillOpen); err != nil {
+		return err
+	}
 	m.Running = runningHeader(c, m, zone)
 	return render(c, http.StatusOK, views.ShiftReportPage(m))
 }

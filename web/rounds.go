@@ -293,8 +293,17 @@ func (s *Server) renderRound(c echo.Context, status, position int, reason, probl
 		b, f, _ := v.Places.Parts(st.RoomID)
 		if n := len(m.Floors); n == 0 || m.Floors[n-1].Floor != f || m.Floors[n-1].Building != b {
 			m.Floors = append(m.Floors, views.RoundFloor{Building: b, Floor: f})
+			if plan, ok := v.Plans[v.Places.Rooms[st.RoomID].FloorID]; ok {
+				m.Floors[len(m.Floors)-1].Plan = printPlan(c, plan, b+" › "+f, tr(c, "planshow.round_key"))
+			}
 		}
-		m.Floors[len(m.Floors)-1].Stops = append(m.Floors[len(m.Floors)-1].Stops, line)
+		fl := &m.Floors[len(m.Floors)-1]
+		fl.Stops = append(fl.Stops, line)
+		if fl.Plan != nil {
+			if at, ok := v.Plans[v.Places.Rooms[st.RoomID].FloorID].Spots[st.RoomID]; ok {
+				fl.Plan.Marks = append(fl.Plan.Marks, views.PrintMark{Number: len(fl.Stops), At: at, Words: line.Room})
+			}
+		}
 	}
 	for i, st := range r.Left {
 		m.Left = append(m.Left, s.stopLine(c, v, i, st, false))

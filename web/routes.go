@@ -70,6 +70,7 @@ func (s *Server) routeTable() []route {
 		{get, "/screen", s.showScreen, wallScreen, anyRole},
 		{get, "/screen/content", s.showScreenContent, wallScreen, anyRole},
 		{get, "/screen/events", s.streamScreenEvents, wallScreen, anyRole},
+		{get, "/screen/plans/:floor", s.showScreenPlanImage, wallScreen, anyRole},
 
 		// A room's code: visitors' reports, and staff's presence scans.
 		{get, "/r/:token", s.openRoomCode, roomCode, anyRole},

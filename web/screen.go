@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -206,6 +207,14 @@ func (s *Server) screenView(c echo.Context, sc screenCtx) (views.ScreenView, err
 		m.Levels = &views.LevelCounts{AtRisk: v.Levels.AtRisk, Missed: v.Levels.Missed}
 	}
 	m.Rounds = screenRounds(v.Rounds)
+	for _, p := range v.Plans {
+		sp := views.ScreenPlan{FloorID: p.Plan.FloorID, Width: p.Plan.Width, Height: p.Plan.Height, Where: p.Building + " › " + p.Floor,
+			ImageHref: "/screen/plans/" + p.Plan.FloorID + "?v=" + strconv.FormatInt(p.Plan.Updated.UnixMilli(), 36)}
+		for _, mk := range p.Marks {
+			sp.Marks = append(sp.Marks, views.ScreenMark{Name: mk.Name, At: mk.At, Health: mk.Health, Open: mk.Open, Overdue: mk.Overdue})
+		}
+		m.Plans = append(m.Plans, sp)
+	}
 	m.AllClear = len(m.Groups) == 0 && len(m.Attention) == 0
 	return m, nil
 }

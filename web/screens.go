@@ -31,7 +31,7 @@ func (s *Server) editScreen(c echo.Context) error {
 		return err
 	}
 	in := screenFormInput{ID: sc.ID, Name: sc.Name, Scope: scopeValue(sc.Scope), Healths: sc.Healths, PageSeconds: sc.PageSeconds,
-		DimFrom: sc.DimFrom, DimTo: sc.DimTo, Language: languageCodeOf(sc), Contact: sc.Contact, Rounds: sc.Rounds}
+		DimFrom: sc.DimFrom, DimTo: sc.DimTo, Language: languageCodeOf(sc), Contact: sc.Contact, Rounds: sc.Rounds, Plans: sc.Plans}
 	m, err := s.screensModel(c, in, "")
 	if err != nil {
 		return err
@@ -200,11 +200,14 @@ func (s *Server) screensModel(c echo.Context, in screenFormInput, problem string
 	if err != nil {
 		return m, err
 	}
+	f.Plans = []views.Option{{Value: "", Label: tr(c, "planshow.screen_plans_none"), Selected: in.Plans == ""},
+		{Value: domain.ScreenPlansBusy, Label: tr(c, "planshow.screen_plans_busy"), Selected: in.Plans == domain.ScreenPlansBusy}}
 	for _, bf := range places {
 		b := bf.Building
 		f.Scopes = append(f.Scopes, views.Option{Value: "building:" + b.ID, Label: b.Name, Selected: in.Scope == "building:"+b.ID})
 		for _, fl := range bf.Floors {
 			f.Scopes = append(f.Scopes, views.Option{Value: "floor:" + fl.ID, Label: b.Name + " › " + fl.Name, Selected: in.Scope == "floor:"+fl.ID})
+			f.Plans = append(f.Plans, views.Option{Value: fl.ID, Label: tr(c, "planshow.plan_of", "place", b.Name+" › "+fl.Name), Selected: in.Plans == fl.ID})
 		}
 	}
 	for _, h := range domain.Healths {

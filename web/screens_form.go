@@ -32,12 +32,15 @@ type screenFormInput struct {
 	Contact     string
 	// Rounds shows the rounds running in the screen's place.
 	Rounds bool
-	scope  domain.ScreenScope
+	// Plans is which floor plans it shows: "", domain.ScreenPlansBusy or
+	// a floor's id.
+	Plans string
+	scope domain.ScreenScope
 }
 
 func (in screenFormInput) screen(account string) domain.Screen {
 	return domain.Screen{Account: account, Name: in.Name, Scope: in.scope, Healths: in.Healths, PageSeconds: in.PageSeconds,
-		DimFrom: in.DimFrom, DimTo: in.DimTo, Language: in.Language, Contact: in.Contact, Rounds: in.Rounds}
+		DimFrom: in.DimFrom, DimTo: in.DimTo, Language: in.Language, Contact: in.Contact, Rounds: in.Rounds, Plans: in.Plans}
 }
 
 func scopeValue(sc domain.ScreenScope) string {
@@ -55,6 +58,7 @@ func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput
 	var rounds string
 	problem, err := readForm(c,
 		form.Text("rounds", "Rounds", &rounds),
+		form.Text("plans", "Floor plans", &in.Plans).Trim().MaxChars(100),
 		form.Text("name", "Name", &in.Name).Trim().Required().MaxChars(80).Says(tr(c, "screens.problem_name")),
 		form.Text("contact", "Contact", &in.Contact).Trim().MaxChars(120).Says(tr(c, "screens.problem_contact")),
 		form.List("health", "Health states", &healths).Keep(healthValues()...).Required().Says(tr(c, "screens.problem_healths")),
@@ -89,7 +93,31 @@ func (s *Server) readScreenForm(c echo.Context, account string) (screenFormInput
 	default:
 		return in, tr(c, "screens.problem_scope"), nil
 	}
+	if ok, err := s.screenPlansFit(c, account, in); err != nil || !ok {
+		return in, tr(c, "planshow.problem_floor"), err
+	}
 	return in, "", nil
+}
+
+// screenPlansFit reports whether the floor plans a screen is to show are
+// none, the busy floors, or a floor of its place the person sees.
+func (s *Server) screenPlansFit(c echo.Context, account string, in screenFormInput) (bool, error) {
+	if in.Plans == "" || in.Plans == domain.ScreenPlansBusy {
+		return true, nil
+	}
+	places, err := s.dash.ScreenScopes(c.Request().Context(), account, s.scopeOf(c))
+	if err != nil {
+		return false, err
+	}
+	for _, bf := range places {
+		for _, f := range bf.Floors {
+			if f.ID == in.Plans {
+				return in.scope.Kind == "account" || in.scope.Kind == "building" && in.scope.ID == bf.Building.ID ||
+					in.scope.Kind == "floor" && in.scope.ID == f.ID, nil
+			}
+		}
+	}
+	return false, nil
 }
 
 // screenLanguageField reads the language a screen speaks, one of those

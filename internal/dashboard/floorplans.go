@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	"washboard/internal/rounds"
 )
 
 // Floor plans (docs/floor-plans.md): a person sees, puts, places on and
@@ -159,4 +160,69 @@ func (s *Service) seenFloor(ctx context.Context, account string, sc domain.Build
 		return domain.Floor{}, notSeen("floor", id)
 	}
 	return f, nil
+}
+
+// PrintedPlan is a floor's plan as a printed page shows it: the plan and
+// where each room of the floor is on it (rounds.RoomSpot: its shape's
+// centre, else its placed locations' centre).
+type PrintedPlan struct {
+	Plan  domain.FloorPlan
+	Spots map[string]domain.PlanPoint // by room
+}
+
+// printedPlans reads the plans of the floors that have one among floors,
+// by floor, with their rooms' spots.
+func (s *Service) printedPlans(ctx context.Context, account string, floors []string) (map[string]PrintedPlan, error) {
+	out := map[string]PrintedPlan{}
+	seen := map[string]bool{}
+	for _, f := range floors {
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
+		plan, err := s.store.FloorPlan(ctx, account, f)
+		if errors.Is(err, domain.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		rooms, err := s.store.Rooms(ctx, account, f)
+		if err != nil {
+			return nil, err
+		}
+		locs, err := s.store.LocationsIn(ctx, account, "", f, "")
+		if err != nil {
+			return nil, err
+		}
+		markers := map[string][]domain.PlanPoint{}
+		for _, l := range locs {
+			if pt, ok := plan.Placements.Locations[l.ID]; ok {
+				markers[l.RoomID] = append(markers[l.RoomID], pt)
+			}
+		}
+		p := PrintedPlan{Plan: plan, Spots: map[string]domain.PlanPoint{}}
+		for _, r := range rooms {
+			if pt, ok := rounds.RoomSpot(plan.Placements.Rooms[r.ID], markers[r.ID]); ok {
+				p.Spots[r.ID] = pt
+			}
+		}
+		out[f] = p
+	}
+	return out, nil
+}
+
+// PrintedPlans reads the plans of those of floors that have one, of the
+// buildings the scope sees, by floor, with their rooms' spots; a floor
+// the scope does not see, or without a plan, is left out.
+func (s *Service) PrintedPlans(ctx context.Context, account string, sc domain.BuildingScope, floors []string) (map[string]PrintedPlan, error) {
+	var seen []string
+	for _, f := range floors {
+		if _, err := s.seenFloor(ctx, account, sc, f); err == nil {
+			seen = append(seen, f)
+		} else if !errors.Is(err, domain.ErrNotFound) {
+			return nil, err
+		}
+	}
+	return s.printedPlans(ctx, account, seen)
 }

@@ -271,7 +271,52 @@ func (s *Service) readRoundLayout(ctx context.Context, account string, sc domain
 			l.locations[loc.ID] = loc
 		}
 	}
-	return l, nil
+	return l, s.walkPlans(ctx, account, &l)
+}
+
+// walkPlans orders the rooms of each floor of the layout that has a plan
+// by the plan (rounds.WalkPlan: the nearest room next), and numbers the
+// rooms' walking order anew; floors without a plan keep the layout's.
+func (s *Service) walkPlans(ctx context.Context, account string, l *roundLayout) error {
+	markers := map[string][]domain.PlanPoint{} // by room
+	for start := 0; start < len(l.rooms); {
+		end := start + 1
+		for end < len(l.rooms) && l.rooms[end].FloorID == l.rooms[start].FloorID {
+			end++
+		}
+		floor := l.rooms[start:end]
+		start = end
+		plan, err := s.store.FloorPlan(ctx, account, floor[0].FloorID)
+		if errors.Is(err, domain.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		clear(markers)
+		for id, pt := range plan.Placements.Locations {
+			if loc, ok := l.locations[id]; ok {
+				markers[loc.RoomID] = append(markers[loc.RoomID], pt)
+			}
+		}
+		ids := make([]string, len(floor))
+		at := map[string]domain.PlanPoint{}
+		byID := make(map[string]rounds.Room, len(floor))
+		for i, r := range floor {
+			ids[i] = r.ID
+			byID[r.ID] = r
+			if pt, ok := rounds.RoomSpot(plan.Placements.Rooms[r.ID], markers[r.ID]); ok {
+				at[r.ID] = pt
+			}
+		}
+		for i, id := range rounds.WalkPlan(ids, at) {
+			floor[i] = byID[id]
+		}
+	}
+	for i := range l.rooms {
+		l.rooms[i].Order = i
+	}
+	return nil
 }
 
 // roundNeeds reads what the part needs now: its open alerts, and its
@@ -614,6 +659,9 @@ type RoundView struct {
 	Locations map[string]domain.Location
 	// Bring is the pick list of the stops still to do.
 	Bring []RefillItem
+	// Plans are the plans of the floors of its stops that have one, by
+	// floor.
+	Plans map[string]PrintedPlan
 }
 
 // StopBring is what to carry to a stop: its needs' refills and
@@ -654,12 +702,17 @@ func (s *Service) roundView(ctx context.Context, account string, r domain.Round)
 		return v, err
 	}
 	v.Locations = locations
+	var floors []string
 	for _, st := range r.Stops {
 		if st.Status == domain.StopToDo {
 			v.Bring = addBring(v.Bring, v.StopBring(st))
 		}
+		if room, ok := v.Places.Rooms[st.RoomID]; ok {
+			floors = append(floors, room.FloorID)
+		}
 	}
-	return v, nil
+	v.Plans, err = s.printedPlans(ctx, account, floors)
+	return v, err
 }
 
 // MyRound is the person's running round, newest first, of the buildings

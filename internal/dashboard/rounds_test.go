@@ -441,3 +441,32 @@ func TestAVisitorsReportPutsItsRoomOnTheRound(t *testing.T) {
 		t.Errorf("what to bring to r5 = %+v; want one soap refill", got)
 	}
 }
+
+// On a floor with a plan, a round walks from the room nearest the plan's
+// top left corner to the nearest next; a floor without one keeps the
+// layout's order. Level 1's plan has r2 drawn at the top left and r1's
+// dispenser far to the right, so r2 comes before r1, though the layout
+// lists r1 first; Level 2 has no plan.
+func TestARoundWalksAFloorWithAPlanInThePlansOrder(t *testing.T) {
+	s, st, _ := roundsAccount(t)
+	ctx := context.Background()
+	plan := domain.FloorPlan{FloorID: "f1", ContentType: "image/svg+xml", Width: 1000, Height: 500, Updated: roundsNow}
+	if _, err := st.PutFloorPlan(ctx, "acme", plan, []byte("<svg/>")); err != nil {
+		t.Fatal(err)
+	}
+	placed := domain.Placements{
+		Locations: map[string]domain.PlanPoint{"l1": {X: 900, Y: 250}},
+		Rooms:     map[string][]domain.PlanPoint{"r2": {{X: 0, Y: 0}, {X: 200, Y: 0}, {X: 200, Y: 100}, {X: 0, Y: 100}}},
+	}
+	if err := st.SavePlacements(ctx, "acme", "f1", placed, "p-sup", roundsNow); err != nil {
+		t.Fatal(err)
+	}
+	in := NewRound{Part: RoundPart{Buildings: []string{"b1"}}, PersonID: "p-ana", Name: "Ana", MadeBy: "p-sup", Limits: defaultTimes}
+	r, err := s.PlanRound(ctx, "acme", domain.EveryBuilding(), in, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stopRooms(r.Stops); got != "r2 r1 r4" {
+		t.Errorf("stops = %q; want r2 (top left on the plan) r1 (to its right), then Level 2's r4", got)
+	}
+}

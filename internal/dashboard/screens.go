@@ -355,6 +355,8 @@ type ScreenView struct {
 	// Rounds are the rounds running in its place, for a screen that shows
 	// them, newest first.
 	Rounds []domain.Round
+	// Plans are the floor plans it shows, for a screen that shows them.
+	Plans []ScreenPlan
 }
 
 // RoomRunningOut is how many dispensers of a room will run out soon.
@@ -431,8 +433,11 @@ func (s *Service) ScreenView(ctx context.Context, sc domain.Screen) (ScreenView,
 	m.RunsOutBy = s.clock.Now().Add(runningOutAhead).Truncate(time.Hour).Add(time.Hour)
 	m.RunningOut = runningOut(cards, sc, p, m.RunsOutBy)
 	if sc.Rounds {
-		m.Rounds, err = s.screenRounds(ctx, sc)
+		if m.Rounds, err = s.screenRounds(ctx, sc); err != nil {
+			return m, err
+		}
 	}
+	m.Plans, err = s.screenPlans(ctx, sc, cards, p)
 	return m, err
 }
 

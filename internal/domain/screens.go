@@ -23,7 +23,11 @@ type Screen struct {
 	Language string
 	// Rounds says that the screen shows the rounds running in its place,
 	// with the rooms they have left (docs/rounds.md).
-	Rounds   bool
+	Rounds bool
+	// Plans says which floor plans the screen shows (docs/floor-plans.md):
+	// "" none, ScreenPlansBusy the floors of its place with something to
+	// do, in turn, or one floor's id.
+	Plans    string
 	Created  time.Time
 	LastSeen time.Time // zero: never opened
 	Revoked  time.Time // zero: active
@@ -40,6 +44,10 @@ type Screen struct {
 	// more than they may see.
 	Maker string
 }
+
+// ScreenPlansBusy is the Plans of a screen that shows the plans of the
+// floors of its place with something to do, in turn.
+const ScreenPlansBusy = "busy"
 
 // ScreenOrganisation is the scope of a portfolio screen: an organisation's
 // clients, each as one line.

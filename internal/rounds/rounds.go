@@ -23,8 +23,9 @@
 // # Walking
 //
 // A round is walked in the order of Room.Order, lowest first. The caller
-// fills it: the layout's order (building, floor, room) today, a floor
-// plan's order where one exists later; Make only follows it. A round's
+// fills it: the layout's order (building, floor, room), and within a
+// floor with a plan the plan's (WalkPlan: the nearest room next); Make
+// only follows it. A round's
 // time is PerRoom for each room and PerFloorChange for each step to a
 // room on another floor (or building) in that order.
 //

@@ -1,6 +1,7 @@
 // Zooms a floor's plan on its page (+ and −): the plan widens within its
 // frame, which scrolls to pan. The zoom and where the frame was scrolled
-// to stay across the page's live updates, which replace the plan.
+// to stay across the page's live updates, which keep the plan and change
+// only the markers whose location changed.
 (function () {
   "use strict";
   if (window.washboardPlanView) return;
@@ -36,6 +37,30 @@
       top = ev.target.scrollTop;
     }
   }, true);
+  // A live update of the page keeps the plan (hx-preserve on its map) and
+  // replaces only the markers that changed, from the new page; a plan
+  // whose image, rooms or set of markers changed is drawn anew.
+  function spotIDs(map) {
+    return Array.prototype.map.call(map.querySelectorAll(".plan-spot"), function (a) { return a.id; }).join(" ");
+  }
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var map = document.querySelector(".plan-map[hx-preserve]");
+    if (!map || !ev.detail.serverResponse || !ev.detail.target || ev.detail.target.id !== "live") return;
+    var next = new DOMParser().parseFromString(ev.detail.serverResponse, "text/html").getElementById(map.id);
+    if (!next) return; // the plan went: the swap takes it away
+    var image = function (m) { var i = m.querySelector("image"); return i ? i.getAttribute("href") : ""; };
+    var rooms = function (m) { var r = m.querySelector(".plan-rooms"); return r ? r.innerHTML : ""; };
+    if (image(next) !== image(map) || rooms(next) !== rooms(map) || spotIDs(next) !== spotIDs(map) ||
+        next.getAttribute("viewBox") !== map.getAttribute("viewBox")) {
+      map.setAttribute("viewBox", next.getAttribute("viewBox"));
+      map.innerHTML = next.innerHTML;
+      return;
+    }
+    Array.prototype.forEach.call(next.querySelectorAll(".plan-spot"), function (spot) {
+      var cur = document.getElementById(spot.id);
+      if (cur && cur.outerHTML !== spot.outerHTML) cur.replaceWith(document.importNode(spot, true));
+    });
+  });
   document.addEventListener("htmx:afterSettle", apply);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", apply);
   else apply();

@@ -287,11 +287,14 @@
     needsMeasure = false;
     var box = groupsBox();
     if (!box) {
-      units = [];
+      // Floor plans instead of the list: one plan a page, the page kept
+      // across refreshes while there are as many.
+      var el = live();
+      units = el ? Array.prototype.slice.call(el.querySelectorAll(".screen-plan")) : [];
       pinned = 0;
-      pageStarts = [0];
-      pageIndex = 0;
-      showIndicator();
+      pageStarts = units.length ? units.map(function (_, i) { return i; }) : [0];
+      if (pageIndex >= pageStarts.length) pageIndex = 0;
+      showPage(null);
       return;
     }
     setSummarised(box, false);
@@ -332,6 +335,8 @@
     if (box) {
       var to = pageIndex + 1 < pageStarts.length ? pageStarts[pageIndex + 1] : units.length;
       showUnits(box, pageStarts[pageIndex], to);
+    } else {
+      for (var i = 0; i < units.length; i++) units[i].classList.toggle("screen-off", i !== pageIndex);
     }
     showIndicator();
   }

@@ -11,7 +11,7 @@ import (
 )
 
 const screenCols = `s.id, a.id, s.name, s.scope, s.scope_id, s.healths, s.page_seconds, s.dim_from, s.dim_to, s.contact,
-	s.language, s.created, s.last_seen, s.revoked, CASE WHEN s.show_rounds THEN 1 ELSE 0 END`
+	s.language, s.created, s.last_seen, s.revoked, CASE WHEN s.show_rounds THEN 1 ELSE 0 END, s.show_plans`
 
 // CreateScreen stores a new screen with the hash of its link's token and
 // its sealed credentials, unless its account has max screens already
@@ -23,11 +23,11 @@ func (s *Store) CreateScreen(ctx context.Context, sc domain.Screen, tokenHash, s
 	}
 	never := s.d.TimeOrNever(time.Time{})
 	return s.insertWithinLimit(ctx, key, max, `INSERT INTO screens (id, account_id, name, scope, scope_id, healths, page_seconds,
-		dim_from, dim_to, contact, language, token_hash, credentials, created, last_seen, revoked, show_rounds)
-		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+		dim_from, dim_to, contact, language, token_hash, credentials, created, last_seen, revoked, show_rounds, show_plans)
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
 		WHERE (SELECT count(*) FROM screens WHERE account_id = ?) < ?`,
 		sc.ID, key, sc.Name, sc.Scope.Kind, sc.Scope.ID, joinHealths(sc.Healths), sc.PageSeconds,
-		sc.DimFrom, sc.DimTo, sc.Contact, sc.Language, tokenHash, sealed, s.d.Time(sc.Created), never, never, s.d.Bool(sc.Rounds))
+		sc.DimFrom, sc.DimTo, sc.Contact, sc.Language, tokenHash, sealed, s.d.Time(sc.Created), never, never, s.d.Bool(sc.Rounds), sc.Plans)
 }
 
 // insertWithinLimit runs insert, an INSERT … SELECT … WHERE whose last
@@ -63,9 +63,9 @@ func (s *Store) UpdateScreen(ctx context.Context, sc domain.Screen) error {
 		return err
 	}
 	n, err := s.write.Exec(ctx, `UPDATE screens SET name = ?, scope = ?, scope_id = ?, healths = ?, page_seconds = ?,
-		dim_from = ?, dim_to = ?, contact = ?, language = ?, show_rounds = ? WHERE account_id = ? AND id = ?`,
+		dim_from = ?, dim_to = ?, contact = ?, language = ?, show_rounds = ?, show_plans = ? WHERE account_id = ? AND id = ?`,
 		sc.Name, sc.Scope.Kind, sc.Scope.ID, joinHealths(sc.Healths), sc.PageSeconds, sc.DimFrom, sc.DimTo, sc.Contact, sc.Language,
-		s.d.Bool(sc.Rounds), key, sc.ID)
+		s.d.Bool(sc.Rounds), sc.Plans, key, sc.ID)
 	return oneRow(n, err, "screen", sc.ID)
 }
 
@@ -166,7 +166,7 @@ func (s *Store) scanScreen(scan func(...any) error) (domain.Screen, error) {
 	var healths string
 	var rounds int
 	if err := scan(&sc.ID, &sc.Account, &sc.Name, &sc.Scope.Kind, &sc.Scope.ID, &healths, &sc.PageSeconds,
-		&sc.DimFrom, &sc.DimTo, &sc.Contact, &sc.Language, s.d.ScanTime(&sc.Created), s.d.ScanTime(&sc.LastSeen), s.d.ScanTime(&sc.Revoked), &rounds); err != nil {
+		&sc.DimFrom, &sc.DimTo, &sc.Contact, &sc.Language, s.d.ScanTime(&sc.Created), s.d.ScanTime(&sc.LastSeen), s.d.ScanTime(&sc.Revoked), &rounds, &sc.Plans); err != nil {
 		return sc, err
 	}
 	sc.Rounds = rounds == 1

@@ -117,6 +117,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"PortfolioScreens", testPortfolioScreens},
 		{"ScreenLanguage", testScreenLanguage},
 		{"FloorPlans", testFloorPlans},
+		{"ScreenPlans", testScreenPlans},
 		{"RoomCodes", testRoomCodes},
 		{"VisitorRecords", testVisitorRecords},
 		{"Rounds", testRounds},
