@@ -458,7 +458,7 @@ func (s *Service) screenVisitorItems(ctx context.Context, sc domain.Screen, buil
 		r := a.Visitor
 		c := claims[a.ID]
 		out[r.RoomID] = append(out[r.RoomID], rankedItem{ScreenItem{
-			Problem:  "Reported by a visitor: " + string(r.Kind),
+			Problem:  "Reported by a visitor",
 			What:     domain.ScreenProblem{Kind: domain.ProblemVisitor, Visitor: r.Kind, Text: r.Text},
 			Severity: domain.HealthAction, Since: r.Created, ClaimedBy: c.Name, ClaimedAt: c.At,
 		}, rankVisitor})
