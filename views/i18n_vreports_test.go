@@ -100,3 +100,28 @@ func TestVisitorAlertTranslationsDifferFromEnglish(t *testing.T) {
 		}
 	}
 }
+
+// TestAScreensVisitorItemSpeaksItsLanguage: a wall screen says a
+// visitor's report is one in its language, beside the person icon, with
+// the words the visitor wrote quoted the language's way.
+func TestAScreensVisitorItemSpeaksItsLanguage(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 7, 14, 5, 0, 0, time.UTC)
+	it := ScreenItem{What: domain.ScreenProblem{Kind: domain.ProblemVisitor, Visitor: domain.VisitorOther, Text: "The door does not lock"},
+		Severity: domain.HealthAction, Since: now.Add(-time.Hour), ClaimedBy: "Ana Lima", ClaimedAt: now.Add(-time.Minute)}
+	for lang, want := range map[string]string{
+		"en": "Reported by a visitor: Something else – “The door does not lock”",
+		"de": "Von Besuchern gemeldet: Etwas anderes – „The door does not lock“",
+		"es": "Avisado por un visitante: Otra cosa – «The door does not lock»",
+		"fr": "Signalé par un visiteur\u00a0: Autre chose – «\u00a0The door does not lock\u00a0»",
+	} {
+		doc := renderIn(t, i18n.For(lang), screenItem(it, now, time.UTC))
+		problem := doc.Find(".screen-item-problem")
+		if got := strings.Join(strings.Fields(problem.Text()), " "); got != strings.Join(strings.Fields(want), " ") {
+			t.Errorf("in %s the screen says %q; want %q", lang, got, want)
+		}
+		if problem.Find(`use[href$="#person"]`).Length() == 0 {
+			t.Errorf("in %s the visitor's report has no person icon", lang)
+		}
+	}
+}

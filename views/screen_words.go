@@ -202,6 +202,11 @@ func screenProblemWords(ctx context.Context, p domain.ScreenProblem) string {
 		return tr(ctx, "screen.problem_no_device")
 	case domain.ProblemFault:
 		return screenFault(ctx, p.Fault)
+	case domain.ProblemVisitor:
+		if p.Text != "" {
+			return tr(ctx, "vreport.said_text", "what", visitorKindName(ctx, p.Visitor), "text", p.Text)
+		}
+		return tr(ctx, "vreport.said", "what", visitorKindName(ctx, p.Visitor))
 	}
 	return string(p.Kind)
 }

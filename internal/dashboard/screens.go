@@ -429,7 +429,11 @@ func (s *Service) ScreenView(ctx context.Context, sc domain.Screen) (ScreenView,
 	if err != nil {
 		return m, err
 	}
-	m.Action, m.Attention = screenGroups(cards, sc, p, warnings)
+	reports, err := s.screenVisitorItems(ctx, sc, building, floor, &p)
+	if err != nil {
+		return m, err
+	}
+	m.Action, m.Attention = screenGroups(cards, sc, p, warnings, reports)
 	m.RunsOutBy = s.clock.Now().Add(runningOutAhead).Truncate(time.Hour).Add(time.Hour)
 	m.RunningOut = runningOut(cards, sc, p, m.RunsOutBy)
 	if sc.Rounds {
@@ -439,6 +443,32 @@ func (s *Service) ScreenView(ctx context.Context, sc domain.Screen) (ScreenView,
 	}
 	m.Plans, err = s.screenPlans(ctx, sc, cards, p)
 	return m, err
+}
+
+// screenVisitorItems are the items of the visitors' open reports of the
+// screen's place (the account's, the building's or the floor's), by room,
+// each saying who is on it; p gains the places they are in.
+func (s *Service) screenVisitorItems(ctx context.Context, sc domain.Screen, building, floor string, p *Places) (map[string][]rankedItem, error) {
+	alerts, vp, err := s.visitorAlerts(ctx, domain.BuildingScope{}, AlertFilter{Account: sc.Account, BuildingID: building, FloorID: floor})
+	if err != nil || len(alerts) == 0 {
+		return nil, err
+	}
+	claims, err := s.store.ActiveClaims(ctx, sc.Account)
+	if err != nil {
+		return nil, err
+	}
+	*p = addPlaces(*p, vp)
+	out := map[string][]rankedItem{}
+	for _, a := range alerts {
+		r := a.Visitor
+		c := claims[a.ID]
+		out[r.RoomID] = append(out[r.RoomID], rankedItem{ScreenItem{
+			Problem:  "Reported by a visitor",
+			What:     domain.ScreenProblem{Kind: domain.ProblemVisitor, Visitor: r.Kind, Text: r.Text},
+			Severity: domain.HealthAction, Since: r.Created, ClaimedBy: c.Name, ClaimedAt: c.At,
+		}, rankVisitor})
+	}
+	return out, nil
 }
 
 // screenLevels measures the open alerts of the cards against their
@@ -506,6 +536,7 @@ const (
 	rankOverdue = iota
 	rankOut
 	rankFault
+	rankVisitor // a visitor's report: a person's word, after what the devices say is wrong
 	rankBattery
 	rankOffline
 	rankLow
@@ -522,8 +553,10 @@ type rankedItem struct {
 // items first; and apart, what only needs attention (product or battery
 // low). warnings are the open alerts at risk of missing a target or past
 // one, by id: a location with one shows when the screen shows what needs
-// action, whatever its health.
-func screenGroups(cards []Card, sc domain.Screen, p Places, warnings map[string]AlertLevel) (action, attention []ScreenGroup) {
+// action, whatever its health. visitors are the items of the visitors'
+// open reports, by room: they need action, and join their room's group,
+// after its overdue, out and faulty dispensers (oldest report first).
+func screenGroups(cards []Card, sc domain.Screen, p Places, warnings map[string]AlertLevel, visitors map[string][]rankedItem) (action, attention []ScreenGroup) {
 	type group struct {
 		where string
 		items []rankedItem
@@ -554,6 +587,13 @@ func screenGroups(cards []Card, sc domain.Screen, p Places, warnings map[string]
 			}
 			g.items = append(g.items, it)
 			g.best = min(g.best, it.rank)
+		}
+	}
+	if sc.Shows(domain.HealthAction) {
+		for room, items := range visitors {
+			g := groupOf(actionBy, room)
+			g.items = append(g.items, items...)
+			g.best = min(g.best, rankVisitor)
 		}
 	}
 	sorted := func(groups map[string]*group) []ScreenGroup {

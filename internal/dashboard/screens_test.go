@@ -70,7 +70,7 @@ func TestScreenItemsSayTheirAlertsServiceLevel(t *testing.T) {
 	warnings := map[string]AlertLevel{"a1": atRisk, "a3": missed, "a4": atRisk}
 	sc := domain.Screen{Scope: domain.ScreenScope{Kind: "account"}, Healths: []domain.Health{domain.HealthAction}}
 
-	action, _ := screenGroups(cards, sc, p, warnings)
+	action, _ := screenGroups(cards, sc, p, warnings, nil)
 	var got []string
 	for _, g := range action {
 		for _, it := range g.Items {

@@ -102,6 +102,10 @@ type ScreenProblem struct {
 	Kind  ProblemKind
 	Alert AlertType
 	Fault Fault
+	// Visitor is what a visitor reported, of the kind ProblemVisitor,
+	// and Text what they wrote with VisitorOther.
+	Visitor VisitorKind
+	Text    string
 }
 
 // ProblemKind is the kind of a ScreenProblem.
@@ -118,4 +122,5 @@ const (
 	ProblemBatteryOut ProblemKind = "battery-out" // its batteries are out
 	ProblemBatteryLow ProblemKind = "battery-low" // its batteries are low
 	ProblemNoDevice   ProblemKind = "no-device"   // the location has no device reporting
+	ProblemVisitor    ProblemKind = "visitor"     // a visitor's open report of the room (VisitorReport)
 )
