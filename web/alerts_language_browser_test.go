@@ -21,6 +21,7 @@ func TestBrowserRelativeTimesSpeakThePagesLanguage(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 	for _, lang := range []string{"en", "de", "es", "fr"} {
 		must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/alerts?lang="+lang), chromedp.WaitVisible(chromedp.CSS("h1"))), "opening the alerts in "+lang)
 		// Times the server would have said 30 s, 1 min, 2 h, 1 day and 3

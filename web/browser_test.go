@@ -261,6 +261,7 @@ func TestBrowserWalkthrough(t *testing.T) {
 	), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS("main h1"))), "opening the overview")
 	lap("opening the overview")
 	if got := text(t, ctx, "main h1"); !strings.Contains(got, acc.Name) {
@@ -356,6 +357,7 @@ func TestBrowserPhoneShowsTheFloorFirst(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 	floor := a.world.Accounts()[0].Buildings[0].Floors[0]
 
 	visible := func(sel string) bool {

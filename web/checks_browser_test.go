@@ -24,6 +24,7 @@ func TestBrowserChecksSaved(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 
 	acc := a.world.Accounts()[0]
 	bg := context.Background()

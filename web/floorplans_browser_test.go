@@ -29,6 +29,8 @@ func TestBrowserPlacesOnThePlan(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("api_key"), credA.APIKey),
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
+	a.clock.BlockUntil(1)
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/floors/"+f.ID+"/plan"), chromedp.WaitVisible(chromedp.ID("plan-svg"))), "opening the plan")
 
 	placed := func() map[string][2]int {

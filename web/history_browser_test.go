@@ -29,6 +29,7 @@ func TestBrowserLocationHistory(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 	location := a.srv.URL + "/locations/" + a.runOutAndRefill()
 
 	dir := os.Getenv("WASHBOARD_SCREENSHOTS")

@@ -59,6 +59,7 @@ func TestBrowserNotificationsPage(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 	openAlert(t, a, acc.Rooms[0].Locations[0], "browser-alert-1")
 	a.notifier.Pass(context.Background())
 

@@ -156,6 +156,7 @@ func TestBrowserChannelFormShowsTheKindChosen(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/notifications"), chromedp.WaitVisible(chromedp.ID("channel-name"))), "opening /notifications")
 	shown := func() []string {
 		t.Helper()

@@ -38,6 +38,7 @@ func TestBrowserShiftReportPrints(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
 	a.clock.BlockUntil(1)
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 
 	must(t, chromedp.Do(ctx, chromedp.Navigate(a.srv.URL+"/reports/shift?from=2026-11-13T00:00&to=2026-11-18T09:00"),
 		chromedp.WaitVisible(chromedp.CSS(".report-body"))), "opening the report")

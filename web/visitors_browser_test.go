@@ -77,6 +77,8 @@ func TestBrowserRoomCodePagesFitAPhone(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("api_key"), credA.APIKey),
 		chromedp.SendKeys(chromedp.ID("authorization"), credA.Authorization)), "typing the credentials")
 	loadAfter(t, ctx, chromedp.Submit(chromedp.ID("api_key")), "signing in")
+	a.clock.BlockUntil(1)
+	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 	skip = nil
 	open(code.path)
 	if got := text(t, ctx, ".recorded"); got == "" {
