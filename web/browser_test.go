@@ -13,32 +13,23 @@ import (
 	"testing"
 	"time"
 
+	"washboard/internal/chromium"
+
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
-// Browser tests drive Debian's Chromium against the dashboard on loopback.
+// Browser tests drive Debian's Chromium (its headless shell when
+// installed, see internal/chromium) against the dashboard on loopback.
 // Without a browser they are skipped, unless WASHBOARD_BROWSER_TESTS is
 // "required" (as .ci/run sets it), which makes them fail instead.
-
-func chromiumPath() string {
-	if p := os.Getenv("WASHBOARD_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
 
 // The browser tests share one Chromium, started by the first of them and
 // stopped by TestMain. Each test gets a tab of its own in a browser context
 // of its own (like an incognito window: no cookies, storage or cache in
 // common with another test), in a window of the size it asks for.
-var chromium struct {
+var sharedChromium struct {
 	once sync.Once
 	ctx  context.Context // the browser's first tab, which the tests' tabs come from
 	err  error
@@ -52,10 +43,10 @@ var browserSlots = make(chan struct{}, 3)
 
 // startChromium starts the shared browser once, at path.
 func startChromium(path string) (context.Context, error) {
-	chromium.once.Do(func() {
+	sharedChromium.once.Do(func() {
 		dir, err := os.MkdirTemp("", "washboard-chromium-")
 		if err != nil {
-			chromium.err = err
+			sharedChromium.err = err
 			return
 		}
 		opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -69,20 +60,20 @@ func startChromium(path string) (context.Context, error) {
 		)
 		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 		ctx, cancelCtx := chromedp.NewContext(actx)
-		chromium.stop = func() { cancelCtx(); cancelAlloc(); os.RemoveAll(dir) }
+		sharedChromium.stop = func() { cancelCtx(); cancelAlloc(); os.RemoveAll(dir) }
 		if err := chromedp.Do(ctx); err != nil { // starts it
-			chromium.err = err
+			sharedChromium.err = err
 			return
 		}
-		chromium.ctx = ctx
+		sharedChromium.ctx = ctx
 	})
-	return chromium.ctx, chromium.err
+	return sharedChromium.ctx, sharedChromium.err
 }
 
 // stopChromium stops the shared browser, if a test started it.
 func stopChromium() {
-	if chromium.stop != nil {
-		chromium.stop()
+	if sharedChromium.stop != nil {
+		sharedChromium.stop()
 	}
 }
 
@@ -98,9 +89,9 @@ func newChrome(t *testing.T, width, height int) context.Context {
 // to within, from when its tab opens.
 func newChromeWithin(t *testing.T, width, height int, within time.Duration) context.Context {
 	t.Helper()
-	path := chromiumPath()
+	path := chromium.Path()
 	if path == "" {
-		needed(t, "Chromium: install it (apt-get install chromium) or set WASHBOARD_CHROMIUM to its path")
+		needed(t, chromium.Missing)
 	}
 	shared, err := startChromium(path)
 	if err != nil {

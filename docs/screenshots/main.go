@@ -7,9 +7,10 @@
 //
 //	go run ./docs/screenshots
 //
-// It needs Chromium: apt-get install chromium, or WASHBOARD_CHROMIUM set to
-// its path. The demo's fleet is the same on every run (its seed is fixed);
-// the times and the levels shown are those of the moment it runs.
+// It needs Chromium: apt-get install chromium-headless-shell (or
+// chromium), or WASHBOARD_CHROMIUM set to its path. The demo's fleet is
+// the same on every run (its seed is fixed); the times and the levels
+// shown are those of the moment it runs.
 package main
 
 import (
@@ -25,6 +26,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"washboard/internal/chromium"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -70,9 +73,9 @@ func run(out string) error {
 	if _, err := os.Stat(filepath.Join("cmd", "washboard")); err != nil {
 		return errors.New("run it from the repository's root: go run ./docs/screenshots")
 	}
-	chromium := chromiumPath()
-	if chromium == "" {
-		return errors.New("needs Chromium: install it (apt-get install chromium) or set WASHBOARD_CHROMIUM to its path")
+	browser := chromium.Path()
+	if browser == "" {
+		return errors.New("needs " + chromium.Missing)
 	}
 	work, err := os.MkdirTemp("", "washboard-screenshots-")
 	if err != nil {
@@ -87,7 +90,7 @@ func run(out string) error {
 	defer stop()
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
+		chromedp.ExecPath(browser),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
 		chromedp.Flag("disable-sync", true),
@@ -126,19 +129,6 @@ func run(out string) error {
 		return fmt.Errorf("wall-screen.png: %w", err)
 	}
 	return nil
-}
-
-// chromiumPath finds Chromium as the browser tests do.
-func chromiumPath() string {
-	if p := os.Getenv("WASHBOARD_CHROMIUM"); p != "" {
-		return p
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
 }
 
 // startDemo builds washboard into work and starts `washboard demo` on a

@@ -6,11 +6,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"washboard/internal/chromium"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -105,14 +106,9 @@ func TestBrowserRunsNothingOfASanitizedSVG(t *testing.T) {
 // WASHBOARD_BROWSER_TESTS is "required" (as .ci/run sets it).
 func chromeTab(t *testing.T) context.Context {
 	t.Helper()
-	path := os.Getenv("WASHBOARD_CHROMIUM")
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if path == "" {
-			path, _ = exec.LookPath(name)
-		}
-	}
+	path := chromium.Path()
 	if path == "" {
-		msg := "needs Chromium: install it (apt-get install chromium) or set WASHBOARD_CHROMIUM to its path; .ci/run installs it"
+		msg := "needs " + chromium.Missing + "; .ci/run installs it"
 		if os.Getenv("WASHBOARD_BROWSER_TESTS") == "required" {
 			t.Fatal("WASHBOARD_BROWSER_TESTS=required, and this test " + msg)
 		}
