@@ -1,10 +1,12 @@
-package views
+package views_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+
+	. "washboard/views"
 )
 
 func TestAlertsTableMarksOverdueAndPossiblyUnfixed(t *testing.T) {

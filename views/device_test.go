@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"strings"
@@ -8,6 +8,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"washboard/internal/domain"
+	. "washboard/views"
 )
 
 func TestDeviceCardSaysLevelsInWords(t *testing.T) {

@@ -52,14 +52,11 @@ func machineTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// ago is how long before now t was, in English: see agoIn.
-func ago(t, now time.Time) string { return agoIn(context.Background(), t, now) }
-
-// agoIn is how long before now t was, in the page's language: "just now",
+// Ago is how long before now t was, in the page's language: "just now",
 // "5 min ago", "3 h ago", "2 days ago". A t after now (clocks a little
 // apart) is "just now". static/js/app.js says the same from the same
 // messages (relativeWords).
-func agoIn(ctx context.Context, t, now time.Time) string {
+func Ago(ctx context.Context, t, now time.Time) string {
 	d := now.Sub(t)
 	switch {
 	case d < time.Minute:
@@ -72,12 +69,9 @@ func agoIn(ctx context.Context, t, now time.Time) string {
 	return trn(ctx, "format.days_ago", int(d/(24*time.Hour)))
 }
 
-// duration is a length of time in English words: see durationIn.
-func duration(d time.Duration) string { return durationIn(context.Background(), d) }
-
-// durationIn is a length of time in words, to the minute, in the page's
+// Duration is a length of time in words, to the minute, in the page's
 // language: "45 min", "1 h 20 min", "2 days 3 h".
-func durationIn(ctx context.Context, d time.Duration) string {
+func Duration(ctx context.Context, d time.Duration) string {
 	if d < time.Minute {
 		return tr(ctx, "format.under_a_minute")
 	}
@@ -569,5 +563,5 @@ func claimAgeIn(ctx context.Context, since, now time.Time) string {
 	if now.Sub(since) < time.Minute {
 		return tr(ctx, "format.just_now")
 	}
-	return durationIn(ctx, now.Sub(since))
+	return Duration(ctx, now.Sub(since))
 }

@@ -1,8 +1,11 @@
-package views
+package views_test
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	. "washboard/views"
 )
 
 func TestAgo(t *testing.T) {
@@ -19,8 +22,8 @@ func TestAgo(t *testing.T) {
 		{50 * time.Hour, "2 days ago"},
 	}
 	for _, tt := range tests {
-		if got := ago(now.Add(-tt.d), now); got != tt.want {
-			t.Errorf("ago(%s) = %q, want %q", tt.d, got, tt.want)
+		if got := Ago(context.Background(), now.Add(-tt.d), now); got != tt.want {
+			t.Errorf("Ago(%s) = %q, want %q", tt.d, got, tt.want)
 		}
 	}
 }
@@ -38,22 +41,32 @@ func TestDuration(t *testing.T) {
 		{24 * time.Hour, "1 day"},
 	}
 	for _, tt := range tests {
-		if got := duration(tt.d); got != tt.want {
-			t.Errorf("duration(%s) = %q, want %q", tt.d, got, tt.want)
+		if got := Duration(context.Background(), tt.d); got != tt.want {
+			t.Errorf("Duration(%s) = %q, want %q", tt.d, got, tt.want)
 		}
 	}
 }
 
+// A count the page has no words for is written with thousands
+// separators in a floor's refill line; a wall screen's clock says the
+// time of day in the screen's zone, UTC without one.
 func TestNumberAndClock(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1200: "-1,200"} {
-		if got := number(n); got != want {
-			t.Errorf("number(%d) = %q, want %q", n, got, want)
+		m := sampleAlerts()
+		m.RefillTotals = []RefillTotal{{Building: "North Tower", Floor: "Level 3", Items: []RefillItem{{Count: n, Noun: "tissue rolls"}}}}
+		doc, _ := render(t, AlertsContent(m))
+		if got := text(doc.Find(".refill-totals li")); got != "North Tower › Level 3: "+want+" tissue rolls" {
+			t.Errorf("%d in a refill line reads %q, want it written %q", n, got, want)
 		}
 	}
-	if got := clock(now, cet); got != "14:02" {
+	clock := func(zone *time.Location) string {
+		doc, _ := render(t, ScreenContent(ScreenView{Now: now, Zone: zone}))
+		return text(doc.Find("#screen-clock"))
+	}
+	if got := clock(cet); got != "14:02" {
 		t.Errorf("clock in CET = %q", got)
 	}
-	if got := clock(now, nil); got != "13:02" {
+	if got := clock(nil); got != "13:02" {
 		t.Errorf("clock in nil zone = %q, want UTC", got)
 	}
 }

@@ -334,9 +334,9 @@ func offlineWords(ctx context.Context, offline []domain.OfflineSpan) string {
 		total += o.To.Sub(o.From)
 	}
 	if offline[len(offline)-1].Ongoing {
-		return trn(ctx, "history.offline_times_still", len(offline), "duration", durationIn(ctx, total))
+		return trn(ctx, "history.offline_times_still", len(offline), "duration", Duration(ctx, total))
 	}
-	return trn(ctx, "history.offline_times", len(offline), "duration", durationIn(ctx, total))
+	return trn(ctx, "history.offline_times", len(offline), "duration", Duration(ctx, total))
 }
 
 // refillWords says what a refill was: "Refill of Roll 2, 3 % to 100 %",

@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"strconv"
@@ -9,6 +9,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"washboard/internal/domain"
+	. "washboard/views"
 )
 
 // utc is a time of the sample history's week, in UTC: utc(16, 10) is
@@ -78,9 +79,10 @@ func TestLocationHistoryChart(t *testing.T) {
 	// Roll 1 starts at the left edge at 60 % (a fifth of the plot from its
 	// top: the plot has one lane of alerts above it), steps down to 5 %
 	// and up to 100 %, and holds to the right edge.
-	top := float64(historyPad + historyLane + 4)
+	const pad, lane, plot = 10, 30, 260 // the chart's room above its lanes, a lane of alerts, the plot's height
+	top := float64(pad + lane + 4)
 	d := lines.Eq(0).AttrOr("d", "")
-	wantStart := "M64.0 " + ftoa(top+historyPlot*0.4) + " H"
+	wantStart := "M64.0 " + ftoa(top+plot*0.4) + " H"
 	if !strings.HasPrefix(d, wantStart) || !strings.HasSuffix(d, " V"+ftoa(top)+" H784.0") || strings.Count(d, " V") != 2 {
 		t.Errorf("roll 1's path %q, want a step line from %q up to 100 %% and on to the right edge", d, wantStart)
 	}

@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"regexp"
@@ -10,6 +10,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	. "washboard/views"
 )
 
 // The alerts part's pages: the overview, buildings, floors and rooms, a

@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"strings"
@@ -9,6 +9,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	. "washboard/views"
 )
 
 func init() {

@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"regexp"
@@ -10,6 +10,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	. "washboard/views"
 )
 
 // The notifications part's pages: /notifications (channels, rules, the
@@ -124,12 +125,27 @@ func notificationPages() map[string]templ.Component {
 		"service-levels-none-locked":     ServiceLevelsPage(noLevel),
 		"service-levels-building-own":    ServiceLevelsPage(own),
 		"service-levels-building-follow": ServiceLevelsPage(follows),
-		"alert-level-at-risk":            levelSection(level, now, time.UTC),
-		"alert-level-missed":             levelSection(done, now, time.UTC),
-		"alert-level-pending":            levelSection(pending, now, nil),
-		"alert-level-met":                levelBadge(met),
-		"level-counts":                   levelCounts(&LevelCounts{AtRisk: 2, Missed: 1}),
+		"alert-level-at-risk":            alertWithLevel(page, level, now, time.UTC),
+		"alert-level-missed":             alertWithLevel(page, done, now, time.UTC),
+		"alert-level-pending":            alertWithLevel(page, pending, now, nil),
+		"alert-level-met":                AlertsContent(Alerts{Page: page, Rows: []AlertRow{levelled(met, now)}, Total: 1, Self: "/alerts"}),
+		"level-counts": OverviewContent(Overview{Page: page, Buildings: []PlaceCard{{ID: "b1", Name: "North Tower", Href: "/buildings/b1",
+			Levels: &LevelCounts{AtRisk: 2, Missed: 1}}}}),
 	}
+}
+
+// levelled is an open alert at now with its service level l.
+func levelled(l *Level, now time.Time) AlertRow {
+	a := sampleAlert()
+	a.Created, a.Now, a.Level = now.Add(-5*time.Hour), now, l
+	return a
+}
+
+// alertWithLevel is the page of an open alert with its service level l,
+// its times in zone.
+func alertWithLevel(page Page, l *Level, now time.Time, zone *time.Location) templ.Component {
+	page.Zone = zone
+	return ClaimPage(Claim{Page: page, Alert: levelled(l, now), Name: "Ana Lima", Action: "/alerts/a1/claim", Back: "/alerts"})
 }
 
 // The part's pages say their words in the reader's language.
@@ -156,10 +172,10 @@ func TestNotificationPagesSpeakTheirLanguage(t *testing.T) {
 		{"de", "service-levels", "h1", "Service-Level"},
 		{"es", "service-levels", "#table-building-levels td[data-label='Nivel de servicio']", "Propio: Jammed: claim 5 min"},
 		{"fr", "service-levels-building-follow", ".flash", "North Tower suit de nouveau le niveau de service du compte."},
-		{"de", "alert-level-at-risk", ".level span", "Ziel gefährdet"},
-		{"de", "alert-level-at-risk", "li", "Zeit bis Übernahme: gefährdet, 13 Min. von 15 Min. verbraucht, fällig um 14:15 am Samstag 07.11.2026."},
-		{"fr", "alert-level-missed", "li", "Délai de prise en charge\u00a0: manqué, 20 min sur 15 min."},
-		{"es", "alert-level-pending", "li", "Tiempo hasta asignar: dentro del objetivo, 2 h de 3 días consumidos."},
+		{"de", "alert-level-at-risk", ".alert-level .level span", "Ziel gefährdet"},
+		{"de", "alert-level-at-risk", ".alert-level li", "Zeit bis Übernahme: gefährdet, 13 Min. von 15 Min. verbraucht, fällig um 14:15 am Samstag 07.11.2026."},
+		{"fr", "alert-level-missed", ".alert-level li", "Délai de prise en charge\u00a0: manqué, 20 min sur 15 min."},
+		{"es", "alert-level-pending", ".alert-level li", "Tiempo hasta asignar: dentro del objetivo, 2 h de 3 días consumidos."},
 		{"de", "level-counts", ".level-counts", "2 gefährdet 1 verfehlt"},
 	} {
 		doc := renderIn(t, i18n.For(tc.lang), pages[tc.page])

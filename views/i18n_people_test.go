@@ -1,7 +1,6 @@
-package views
+package views_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	. "washboard/views"
 )
 
 // The pages of people, their ways in, their accounts and organisation,
@@ -209,12 +209,15 @@ func TestPasskeyScriptWordsComeFromTheCatalogs(t *testing.T) {
 }
 
 // TestListsJoinAsTheLanguageDoes: the buildings a role is limited to are
-// joined with the language's "and".
+// joined with the language's "and", after the role.
 func TestListsJoinAsTheLanguageDoes(t *testing.T) {
 	t.Parallel()
-	for lang, want := range map[string]string{"en": ", in A, B and C", "de": ", in A, B und C", "es": ", en A, B y C", "fr": ", dans A, B et C"} {
-		ctx := i18n.WithLocalizer(context.Background(), i18n.For(lang))
-		if got := inBuildings(ctx, []string{"A", "B", "C"}); got != want {
+	people := PeoplePage{Page: Page{Title: "T", Nav: "people", SignedIn: true, Role: domain.Admin},
+		Members: []PersonRow{{ID: "p2", Name: "Sid Staff", Role: domain.Staff, Buildings: []string{"A", "B", "C"}}}}
+	for lang, want := range map[string]string{"en": "staff, in A, B and C", "de": "Personal, in A, B und C", "es": "personal, en A, B y C",
+		"fr": "personnel, dans A, B et C"} {
+		doc := renderIn(t, i18n.For(lang), PeopleView(people))
+		if got := doc.Find(".people-table tbody tr td").Eq(1).Text(); got != want {
 			t.Errorf("in %s: %q; want %q", lang, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"strings"
@@ -10,6 +10,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
 	"washboard/internal/report"
+	. "washboard/views"
 )
 
 func init() {

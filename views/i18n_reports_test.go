@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"strings"
@@ -11,6 +11,7 @@ import (
 	"washboard/internal/i18n"
 	"washboard/internal/report"
 	"washboard/internal/trends"
+	. "washboard/views"
 )
 
 // The reports' pages: the shift report (and its shift times), the

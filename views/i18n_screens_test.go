@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"strings"
@@ -11,6 +11,7 @@ import (
 	"washboard/internal/i18n"
 	"washboard/internal/report"
 	"washboard/internal/trends"
+	. "washboard/views"
 )
 
 // The wall screens, the Screens page, the portfolio's screens and the

@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	. "washboard/views"
 )
 
 // renderIn renders a component as the web layer does, with the

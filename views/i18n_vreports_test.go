@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"strings"
@@ -9,6 +9,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	. "washboard/views"
 )
 
 func init() {
@@ -47,13 +48,17 @@ func vreportPages() map[string]templ.Component {
 	trends := ratings
 	trends.Lowest = []RatedRoom{{Room: "Ladies' Room 1.04", Where: "North Tower › Level 3", Href: "/rooms/r1", Count: 1, Average: 1},
 		{Room: "Ladies' Room 1.04", Count: 12, Average: 2.5}}
+	trendsPage := sampleTrends()
+	trendsPage.Page, trendsPage.Ratings = page, trends
+	trendsPage.Periods = []Option{{Value: "30", Label: marked("Last 30 days")}}
 	client := Ratings{Count: 13, Average: 3.46, Buildings: []RatedRoom{{Room: "North Tower", Count: 13, Average: 3.46}}, Lowest: trends.Lowest}
 	return map[string]templ.Component{
 		"vreports-alerts":  AlertsPage(alerts),
 		"vreports-room":    Frame(page, PlaceContent(room)),
 		"vreports-unrated": Frame(page, PlaceContent(unrated)),
-		"vreports-trends":  Frame(page, ratingsSection(trends, "trend-ratings")),
-		"vreports-client":  Frame(page, ratingsSection(client, "client-ratings")),
+		"vreports-trends":  TrendsPageView(trendsPage),
+		"vreports-client": ClientReportPage(ClientReport{Page: page, Month: "2026-11", Zone: time.UTC, PrintedAt: now,
+			Report: &ClientReportBody{Period: "2026-11", Prior: "2026-10", Ratings: client}}),
 		"vreports-claim": ClaimPage(Claim{Page: page, Alert: visitorAlertRows()[5], Name: "Ana Lima", NameFixed: true, Back: "/alerts",
 			Action: "/alerts/v-6/claim", Release: "/alerts/v-6/release", CloseReport: "/alerts/v-6/close"}),
 	}
@@ -73,7 +78,7 @@ func TestVisitorAlertsSpeakTheirLanguage(t *testing.T) {
 		{"fr", "vreports-room", ".rating-weeks li:last-child .rating-words", "3,6 sur 5 (12 notes)"},
 		{"es", "vreports-unrated", ".ratings .empty", "Ninguna valoración de visitantes en este tiempo."},
 		{"en", "vreports-trends", ".rating-lowest li:first-child", "Ladies' Room 1.04 North Tower › Level 3 1.0 of 5 (1 rating)"},
-		{"de", "vreports-trends", "h3", "Am schlechtesten bewertete Räume"},
+		{"de", "vreports-trends", ".ratings h3", "Am schlechtesten bewertete Räume"},
 		{"fr", "vreports-client", ".rating-buildings li", "North Tower 3,5 sur 5 (13 notes)"},
 		{"de", "vreports-claim", ".close-report button", "Meldung schließen"},
 	} {
@@ -115,7 +120,7 @@ func TestAScreensVisitorItemSpeaksItsLanguage(t *testing.T) {
 		"es": "Avisado por un visitante: Otra cosa – «The door does not lock»",
 		"fr": "Signalé par un visiteur\u00a0: Autre chose – «\u00a0The door does not lock\u00a0»",
 	} {
-		doc := renderIn(t, i18n.For(lang), screenItem(it, now, time.UTC))
+		doc := renderIn(t, i18n.For(lang), screenOf(it, now, time.UTC))
 		problem := doc.Find(".screen-item-problem")
 		if got := strings.Join(strings.Fields(problem.Text()), " "); got != strings.Join(strings.Fields(want), " ") {
 			t.Errorf("in %s the screen says %q; want %q", lang, got, want)

@@ -1,8 +1,6 @@
-package views
+package views_test
 
 import (
-	"context"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +9,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
+	. "washboard/views"
 )
 
 // The words part's pages: why a refresh failed, where a page says it (the
@@ -89,12 +88,10 @@ func TestClockStopsInThePagesLanguage(t *testing.T) {
 		{"de", "holiday", "Die Uhr stand 2 T. 8 Std. still: 24. Dez. 22:00–26. Dez. 06:00 außerhalb der Servicezeiten und am 25. Dez. und 31. Dez., Feiertagen."},
 		{"es", "nights", "El reloj se detuvo 1 d 2 h: 22:00–06:00 (3 veces), 18:00–20:00 y 1 parada más fuera del horario de servicio."},
 	} {
-		m := Level{State: "at-risk", Clock: stops[tc.stops]}
-		doc := renderIn(t, i18n.For(tc.lang), templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-			_, err := io.WriteString(w, "<p>"+levelExplanation(ctx, &m)+"</p>")
-			return err
-		}))
-		if got := doc.Find("p").Text(); !strings.HasPrefix(got, tc.want) {
+		claim := Claim{Page: alertsPage(), Alert: alertRows()[1], Name: "Ana Lima", Action: "/alerts/a4/claim", Back: "/alerts"}
+		claim.Alert.Level = &Level{State: "at-risk", Clock: stops[tc.stops]}
+		doc := renderIn(t, i18n.For(tc.lang), ClaimPage(claim))
+		if got := doc.Find(".level-explanation").Text(); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%s %s: %q; want %q", tc.lang, tc.stops, got, tc.want)
 		}
 	}

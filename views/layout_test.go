@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"os"
@@ -10,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"washboard/static"
+	. "washboard/views"
 )
 
 func TestLayout(t *testing.T) {

@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"strings"
@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+
+	. "washboard/views"
 )
 
 // sampleNotifications is a notifications page with a channel and a rule of

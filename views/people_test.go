@@ -1,9 +1,10 @@
-package views
+package views_test
 
 import (
 	"testing"
 
 	"washboard/internal/domain"
+	. "washboard/views"
 )
 
 // A page offers a person only what their role may use: the server refuses

@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"washboard/internal/report"
+	. "washboard/views"
 )
 
 // The report's period names its time zone as a person reads it: the

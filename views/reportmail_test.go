@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"washboard/internal/domain"
+	. "washboard/views"
 )
 
 func sampleReportMail() ReportMail {

@@ -1,10 +1,11 @@
-package views
+package views_test
 
 import (
 	"strings"
 	"testing"
 
 	"washboard/internal/domain"
+	. "washboard/views"
 )
 
 // portfolioScreen is a portfolio screen of four clients, worst first: one

@@ -1,7 +1,6 @@
-package views
+package views_test
 
 import (
-	"context"
 	"os"
 	"regexp"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"washboard/internal/domain"
 	"washboard/static"
+	. "washboard/views"
 )
 
 // sampleScreen is a floor's screen with two rooms' worth of things to do:
@@ -51,6 +51,11 @@ func sampleScreen() ScreenView {
 		DimFrom:     "22:00",
 		DimTo:       "06:00",
 	}
+}
+
+// screenOf is a screen at now in zone whose one thing to do is it.
+func screenOf(it ScreenItem, now time.Time, zone *time.Location) templ.Component {
+	return ScreenContent(ScreenView{Now: now, Zone: zone, Groups: []ScreenGroup{{Where: "Men's Restroom 3.12", Items: []ScreenItem{it}}}})
 }
 
 // levelledScreen is the sample screen of an account with service level
@@ -308,7 +313,7 @@ func TestScreenItemsGroupedByRoom(t *testing.T) {
 	}
 
 	// An overdue item whose problem does not say so gets the word.
-	doc, _ = render(t, screenItem(ScreenItem{Location: "Stall 9", Problem: "Battery out", Severity: domain.HealthAction, Overdue: true}, now, cet))
+	doc, _ = render(t, screenOf(ScreenItem{Location: "Stall 9", Problem: "Battery out", Severity: domain.HealthAction, Overdue: true}, now, cet))
 	if got := text(doc.Find(".screen-item-problem")); got != "Overdue: Battery out" {
 		t.Errorf("overdue problem = %q", got)
 	}
@@ -740,7 +745,8 @@ func TestScreenSaysServiceLevels(t *testing.T) {
 		{&Level{State: "at-risk", Claim: LevelOutcome{State: "at-risk"}}, "At risk of missing its target to claim"},
 		{&Level{State: "pending", Claim: LevelOutcome{State: "pending"}}, ""},
 	} {
-		if got := screenLevelWords(context.Background(), tc.level, now, cet); got != tc.want {
+		doc, _ := render(t, screenOf(ScreenItem{Location: "Stall 2", Problem: "Jammed", Severity: domain.HealthAction, Level: tc.level}, now, cet))
+		if got := text(doc.Find("li.screen-item .screen-item-level")); got != tc.want {
 			t.Errorf("%+v reads %q, want %q", tc.level, got, tc.want)
 		}
 	}

@@ -51,7 +51,7 @@ func levelState(ctx context.Context, state string) string {
 // 20 min of 15 min." or "Time to resolve: within target, 10 min of 1 h
 // used, due at 14:10 on Tuesday 24 Nov 2026."
 func levelOutcomeText(ctx context.Context, what string, o LevelOutcome, zone *time.Location) string {
-	state, used, target := levelState(ctx, o.State), durationIn(ctx, o.Used), durationIn(ctx, o.Target)
+	state, used, target := levelState(ctx, o.State), Duration(ctx, o.Used), Duration(ctx, o.Target)
 	if o.State != "pending" && o.State != "at-risk" {
 		return tr(ctx, "levels.outcome", "what", what, "state", state, "used", used, "target", target)
 	}
@@ -68,11 +68,11 @@ func levelDetail(ctx context.Context, l *Level) string {
 	var parts []string
 	if l.Claim.State != "" {
 		parts = append(parts, tr(ctx, "levels.detail", "what", tr(ctx, "levels.claim"), "state", levelState(ctx, l.Claim.State),
-			"used", durationIn(ctx, l.Claim.Used), "target", durationIn(ctx, l.Claim.Target)))
+			"used", Duration(ctx, l.Claim.Used), "target", Duration(ctx, l.Claim.Target)))
 	}
 	if l.Resolve.State != "" {
 		parts = append(parts, tr(ctx, "levels.detail", "what", tr(ctx, "levels.resolve"), "state", levelState(ctx, l.Resolve.State),
-			"used", durationIn(ctx, l.Resolve.Used), "target", durationIn(ctx, l.Resolve.Target)))
+			"used", Duration(ctx, l.Resolve.Used), "target", Duration(ctx, l.Resolve.Target)))
 	}
 	return strings.Join(parts, "; ")
 }

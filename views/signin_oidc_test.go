@@ -1,8 +1,10 @@
-package views
+package views_test
 
 import (
 	"strings"
 	"testing"
+
+	. "washboard/views"
 )
 
 // The sign-in page offers single sign-on only when there is a provider,

@@ -1,8 +1,10 @@
-package views
+package views_test
 
 import (
 	"strings"
 	"testing"
+
+	. "washboard/views"
 )
 
 func TestSignInFormNeverHoldsCredentials(t *testing.T) {

@@ -1,14 +1,18 @@
-package views
+package views_test
 
 import (
-	"context"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"washboard/internal/domain"
 	"washboard/internal/store"
 	"washboard/internal/trends"
+	. "washboard/views"
 )
 
 // sampleTrends is a building's trends: a few alerts over a week, and a
@@ -110,20 +114,66 @@ func TestTrendsPageEmpty(t *testing.T) {
 }
 
 // The shades of a heat map go by the share of the busiest hour; a cell
-// shows its value rounded.
+// shows its value rounded. Monday's first hours hold the values (the
+// points used over a hundred weeks, a week's share); the busiest is 10.
 func TestHeatLevels(t *testing.T) {
-	for _, tt := range []struct {
-		v, top float64
-		level  int
-		text   string
+	tests := []struct {
+		v     float64
+		level int
+		text  string
 	}{
-		{0, 10, 0, ""}, {0.2, 10, 1, "<1"}, {2, 10, 1, "2"}, {2.1, 10, 2, "2"}, {10, 10, 5, "10"}, {9.99, 10, 5, "10"}, {5, 0, 0, "5"},
-	} {
-		if got := heatLevel(tt.v, tt.top); got != tt.level {
-			t.Errorf("heatLevel(%v, %v) = %d; want %d", tt.v, tt.top, got, tt.level)
-		}
-		if got := cellText(context.Background(), tt.v); got != tt.text {
-			t.Errorf("cellText(%v) = %q; want %q", tt.v, got, tt.text)
+		{0, 0, ""}, {0.2, 1, "<1"}, {2, 1, "2"}, {2.1, 2, "2"}, {10, 5, "10"}, {9.99, 5, "10"}, {5, 3, "5"},
+	}
+	heat := trends.NewHeat(now, cet)
+	heat.Devices = 1
+	for hr, tt := range tests {
+		heat.Used[0][hr], heat.Hours[0][hr] = int(math.Round(tt.v*100)), 100
+	}
+	cells := heatCells(t, heat)
+	for hr, tt := range tests {
+		if got := cells[hr]; got.level != tt.level || got.text != tt.text {
+			t.Errorf("%v of 10 is shade %d, %q; want %d, %q", tt.v, got.level, got.text, tt.level, tt.text)
 		}
 	}
+
+	// A map where nothing was used has no shade and no number.
+	heat = trends.NewHeat(now, cet)
+	heat.Devices = 1
+	for i, got := range heatCells(t, heat) {
+		if got.level != 0 || got.text != "" {
+			t.Errorf("cell %d of an empty map is shade %d, %q", i, got.level, got.text)
+		}
+	}
+}
+
+// heatCell is a cell of a drawn heat map: its shade and its number.
+type heatCell struct {
+	level int
+	text  string
+}
+
+// heatCells are the cells of heat drawn wide on the trends page, a day's
+// hours after another's, Monday first.
+func heatCells(t *testing.T, heat trends.Heat) []heatCell {
+	t.Helper()
+	m := sampleTrends()
+	m.Heat, m.HeatMaps = heat, []HeatMap{{Title: "North Tower", Heat: heat}}
+	doc, _ := render(t, TrendsPageView(m))
+	var cells []heatCell
+	doc.Find("svg.heat-wide rect.heat-cell").Each(func(_ int, r *goquery.Selection) {
+		c := heatCell{level: -1}
+		for l := 0; l <= 5; l++ {
+			if r.HasClass("heat-" + strconv.Itoa(l)) {
+				c.level = l
+			}
+		}
+		if next := r.Next(); next.HasClass("heat-text") {
+			c.text = next.Text()
+		}
+		cells = append(cells, c)
+	})
+	if len(cells) != 7*24 {
+		t.Fatalf("%d cells in the heat map; want one an hour of the week", len(cells))
+	}
+	return cells
 }

@@ -1,4 +1,4 @@
-package views
+package views_test
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"github.com/a-h/templ"
 
 	"washboard/internal/domain"
+	"washboard/static"
+	. "washboard/views"
 )
 
 // The tests render components with sample models and read the HTML back
@@ -21,6 +23,9 @@ var now = time.Date(2026, 11, 21, 13, 2, 0, 0, time.UTC)
 
 // cet is the zone pages are shown in.
 var cet = time.FixedZone("CET", 3600)
+
+// iconsURL is the address of the icon sprite, as pages write it.
+var iconsURL = static.URL("icons/icons.svg")
 
 // render renders c and returns the document and the raw HTML.
 func render(t *testing.T, c templ.Component) (*goquery.Document, string) {
@@ -236,10 +241,18 @@ func TestNoInlineStyleOrScriptInAnyPage(t *testing.T) {
 	}
 }
 
+// healthBadge is the badge of health h on a location's card.
+func healthBadge(t *testing.T, h domain.Health) *goquery.Selection {
+	t.Helper()
+	c := sampleCard()
+	c.Health = h
+	doc, _ := render(t, DeviceCardView(c))
+	return doc.Find(".card-header .badge")
+}
+
 func TestEveryHealthBadgeAndIconHasWords(t *testing.T) {
 	for _, h := range domain.Healths {
-		doc, _ := render(t, healthBadge(h))
-		badge := doc.Find(".badge")
+		badge := healthBadge(t, h)
 		if got := text(badge); got != h.Label() {
 			t.Errorf("badge of %s reads %q, want %q", h, got, h.Label())
 		}
@@ -268,7 +281,7 @@ func TestEveryHealthBadgeAndIconHasWords(t *testing.T) {
 func TestHealthShapesDiffer(t *testing.T) {
 	seen := map[string]domain.Health{}
 	for _, h := range domain.Healths {
-		id := healthIcon(h)
+		id := strings.TrimPrefix(healthBadge(t, h).Find("svg use").AttrOr("href", ""), iconsURL+"#")
 		if other, ok := seen[id]; ok {
 			t.Errorf("%s and %s share the icon %q", h, other, id)
 		}

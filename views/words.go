@@ -266,7 +266,7 @@ func syncFailureIn(ctx context.Context, stored string) string {
 	return domain.ReadSyncFailure(stored).Words(i18n.From(ctx))
 }
 
-// relativeWords are the messages of agoIn for static/js/app.js, which
+// relativeWords are the messages of Ago for static/js/app.js, which
 // keeps relative times current: the page's language, the words for "just
 // now", and the plural forms of minutes, hours and days ago, as JSON.
 func relativeWords(ctx context.Context) string {

@@ -23,7 +23,7 @@
 
   // The words come from the page (<meta name="relative-words">, the
   // catalogs' messages in the page's language), with their plural forms
-  // chosen by the language's rules, as the server says them (agoIn).
+  // chosen by the language's rules, as the server says them (views.Ago).
   var words = null;
   function relativeWords() {
     if (words) return words;
