@@ -165,18 +165,24 @@ func buildBinary(t *testing.T) string {
 }
 
 // testBuildFlags are the flags of go build that give a binary the
-// settings this test binary was built with: -race when it was.
+// settings this test binary was built with: -race when it was, and its
+// -gcflags (.ci/run leaves the SQLite engine out of the race detector's
+// watch), so that the build reuses the packages the test compiled.
 func testBuildFlags() []string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return nil
 	}
+	var flags []string
 	for _, s := range info.Settings {
-		if s.Key == "-race" && s.Value == "true" {
-			return []string{"-race"}
+		switch {
+		case s.Key == "-race" && s.Value == "true":
+			flags = append(flags, "-race")
+		case s.Key == "-gcflags":
+			flags = append(flags, "-gcflags="+s.Value)
 		}
 	}
-	return nil
+	return flags
 }
 
 // startBinary runs the binary with args, its log going to logs, and
