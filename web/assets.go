@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -24,6 +25,11 @@ type asset struct {
 	plain       []byte
 	gzipped     []byte // nil when gzip does not make the file smaller
 }
+
+// embeddedAssets are the files of static.FS, read and gzipped once per
+// process: they cannot change while it runs, and every Server (one per
+// test, or per replica in one process) serves the same, read-only.
+var embeddedAssets = sync.OnceValues(func() (map[string]*asset, error) { return loadAssets(static.FS) })
 
 // loadAssets reads every file of the embedded assets.
 func loadAssets(files fs.FS) (map[string]*asset, error) {

@@ -150,6 +150,44 @@ func pdftotextPath(t *testing.T) string {
 	return p
 }
 
+// printsDir is where a browser test writes what it printed before reading
+// it back: WASHBOARD_SCREENSHOTS, for a person to look at too, or else a
+// directory of the test's own.
+func printsDir(t *testing.T) string {
+	t.Helper()
+	if dir := os.Getenv("WASHBOARD_SCREENSHOTS"); dir != "" {
+		must(t, os.MkdirAll(dir, 0o755), "making the screenshots' directory")
+		return dir
+	}
+	return t.TempDir()
+}
+
+// saveScreenshot saves what the tab ctx shows, the whole page when full
+// is set, as name (.png, or .jpg with the quality given) in the directory
+// WASHBOARD_SCREENSHOTS names, for a person to look at. Without it no
+// screenshot is taken: no test reads them, and encoding one costs the
+// browser more than checking the page (a 4K screen's, a second of CPU).
+func saveScreenshot(t *testing.T, ctx context.Context, name string, full bool, quality int) {
+	t.Helper()
+	dir := os.Getenv("WASHBOARD_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	must(t, os.MkdirAll(dir, 0o755), "making the screenshots' directory")
+	shoot, ext := chromedp.CaptureScreenshot(), ".png"
+	if full {
+		shoot = chromedp.FullScreenshot(quality)
+		if quality < 100 {
+			ext = ".jpg"
+		}
+	}
+	img, err := chromedp.Run(ctx, shoot)
+	must(t, err, "taking a screenshot")
+	path := filepath.Join(dir, name+ext)
+	must(t, os.WriteFile(path, img, 0o644), "saving a screenshot")
+	t.Logf("screenshot: %s", path)
+}
+
 func must(t *testing.T, err error, what string) {
 	t.Helper()
 	if err != nil {

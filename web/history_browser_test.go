@@ -1,8 +1,6 @@
 package web
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -32,19 +30,7 @@ func TestBrowserLocationHistory(t *testing.T) {
 	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("buildings-heading"))), "waiting for the overview")
 	location := a.srv.URL + "/locations/" + a.runOutAndRefill()
 
-	dir := os.Getenv("WASHBOARD_SCREENSHOTS")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "washboard-screenshots")
-	}
-	os.MkdirAll(dir, 0o755)
-	shoot := func(name string) {
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		must(t, err, "taking a screenshot")
-		path := filepath.Join(dir, "location-history-"+name+".png")
-		if err := os.WriteFile(path, png, 0o644); err == nil {
-			t.Logf("screenshot: %s", path)
-		}
-	}
+	shoot := func(name string) { saveScreenshot(t, ctx, "location-history-"+name, true, 100) }
 
 	for _, scheme := range []string{"light", "dark"} {
 		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
 	"washboard/web/httpkit"
 )
 

@@ -65,11 +65,7 @@ func TestBrowserShiftReportPrints(t *testing.T) {
 		t.Errorf("--running is %q; the printed pages would carry no period", running)
 	}
 
-	dir := os.Getenv("WASHBOARD_SCREENSHOTS")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "washboard-screenshots")
-	}
-	os.MkdirAll(dir, 0o755)
+	dir := printsDir(t)
 	pages := map[string]int{}
 	for _, paper := range []struct {
 		name string

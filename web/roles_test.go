@@ -2,13 +2,14 @@ package web
 
 import (
 	"context"
-	"github.com/labstack/echo/v4"
 	"io"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/labstack/echo/v4"
 
 	"washboard/internal/domain"
 )

@@ -44,11 +44,6 @@ func TestBrowserRoundFitsAPhoneAndPrintsAPagePerFloor(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	shots := os.Getenv("WASHBOARD_SCREENSHOTS")
-	if shots == "" {
-		shots = filepath.Join(os.TempDir(), "washboard-screenshots")
-	}
-	os.MkdirAll(shots, 0o755)
 	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(360, 740)), "emulating a phone")
 	for _, scheme := range []string{"light", "dark"} {
 		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
@@ -63,10 +58,8 @@ func TestBrowserRoundFitsAPhoneAndPrintsAPagePerFloor(t *testing.T) {
 			}
 			checkAxe(t, ctx, path+" ("+scheme+")")
 			if path != "/my" {
-				shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-				must(t, err, "taking a screenshot of "+path)
 				name := map[bool]string{true: "rounds-list", false: "round"}[path == "/rounds"]
-				os.WriteFile(filepath.Join(shots, name+"-phone-"+scheme+".png"), shot, 0o644)
+				saveScreenshot(t, ctx, name+"-phone-"+scheme, true, 100)
 			}
 		}
 	}
@@ -81,7 +74,7 @@ func TestBrowserRoundFitsAPhoneAndPrintsAPagePerFloor(t *testing.T) {
 	}
 	res, err := chromedp.Call(ctx, page.PrintToPDF, page.PrintToPDFParams{PaperWidth: 8.27, PaperHeight: 11.69})
 	must(t, err, "printing the round")
-	path := filepath.Join(shots, "round-a4.pdf")
+	path := filepath.Join(printsDir(t), "round-a4.pdf")
 	must(t, os.WriteFile(path, res.Data, 0o644), "writing the PDF")
 	out, err := exec.Command(pdftotext, "-layout", path, "-").Output()
 	must(t, err, "reading the PDF's text")

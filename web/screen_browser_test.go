@@ -5,8 +5,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -181,11 +179,6 @@ func TestBrowserScreen(t *testing.T) {
 	}
 
 	// 1080p and 4K: no scrolling.
-	dir := os.Getenv("WASHBOARD_SCREENSHOTS")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "washboard-screenshots")
-	}
-	os.MkdirAll(dir, 0o755)
 	for _, size := range []struct {
 		name string
 		w, h int64
@@ -197,12 +190,7 @@ func TestBrowserScreen(t *testing.T) {
 		if over > 0 {
 			t.Errorf("at %s the screen overflows by %d px", size.name, over)
 		}
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		must(t, err, "taking a screenshot")
-		path := filepath.Join(dir, "screen-"+size.name+".png")
-		if err := os.WriteFile(path, png, 0o644); err == nil {
-			t.Logf("screenshot: %s", path)
-		}
+		saveScreenshot(t, ctx, "screen-"+size.name, false, 0)
 	}
 
 	// Unlinked: the screen says so within a heartbeat.

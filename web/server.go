@@ -28,7 +28,6 @@ import (
 	"washboard/internal/reportmail"
 	"washboard/internal/syncer"
 	"washboard/internal/version"
-	"washboard/static"
 	"washboard/web/httpkit"
 )
 
@@ -198,7 +197,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		s.version = version.String()
 	}
 	var err error
-	if s.assets, err = loadAssets(static.FS); err != nil {
+	if s.assets, err = embeddedAssets(); err != nil {
 		return nil, err
 	}
 	if s.pwa, err = newPWAFiles(s.version); err != nil {

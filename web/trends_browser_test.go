@@ -53,11 +53,6 @@ func TestBrowserTrends(t *testing.T) {
 	}
 	a.writeReadings(acc.ID, mac, levels, at)
 
-	dir := os.Getenv("WASHBOARD_SCREENSHOTS")
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "washboard-screenshots")
-	}
-	os.MkdirAll(dir, 0o755)
 	openAll := chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('details').forEach(d => d.open = true)`)
 	for _, scheme := range []string{"light", "dark"} {
 		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
@@ -76,16 +71,14 @@ func TestBrowserTrends(t *testing.T) {
 			if over > 0 {
 				t.Errorf("%s, %s: the page is %d px wider than the screen", scheme, size.name, over)
 			}
-			shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
-			must(t, err, "taking a screenshot")
-			os.WriteFile(filepath.Join(dir, "trends-"+scheme+"-"+size.name+".jpg"), shot, 0o644)
+			saveScreenshot(t, ctx, "trends-"+scheme+"-"+size.name, true, 90)
 		}
 	}
 
 	// Printed, from a page whose disclosures are closed.
 	must(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900),
 		chromedp.Navigate(a.srv.URL+"/trends"), chromedp.WaitVisible(chromedp.CSS("main"))), "opening the trends to print")
-	pdftotext := pdftotextPath(t)
+	pdftotext, dir := pdftotextPath(t), printsDir(t)
 	for _, paper := range []struct {
 		name string
 		w, h float64 // inches

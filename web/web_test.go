@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
 	"washboard/internal/store/postgres"
 	"washboard/internal/store/postgres/pgtest"
 
