@@ -27,7 +27,8 @@ import (
 // it shows its scope, follows a change in the simulator, says when the
 // server is gone and recovers without a reload when it is back, keeps its
 // DOM from growing across updates, fits 1080p and 4K without scrolling,
-// passes axe-core, and says when it is unlinked.
+// passes axe-core, and says when it is unlinked. Opened at night, it is
+// dimmed at once, not faded in.
 func TestBrowserScreen(t *testing.T) {
 	t.Parallel()
 	a := newApp(t, Config{ScreenHeartbeat: time.Second})
@@ -62,6 +63,13 @@ func TestBrowserScreen(t *testing.T) {
 
 	loadAfter(t, ctx, chromedp.Navigate(base+"/s/"+token), "opening the screen's link")
 	must(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.ID("screen-live"))), "waiting for the screen")
+	// Dimmed and in its place as it opens: nothing fades or slides.
+	opening, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[getComputedStyle(document.body).filter,
+		...document.getAnimations().filter(a => a instanceof CSSTransition).map(a => a.transitionProperty)]`))
+	must(t, err, "reading the screen as it opens")
+	if opening[0] != "brightness(0.35)" || len(opening) > 1 {
+		t.Errorf("a screen opened at night shows filter %q and transitions %q; want it dimmed at once, nothing moving", opening[0], opening[1:])
+	}
 	if loc, _ := chromedp.Run(ctx, chromedp.Location()); strings.Contains(loc, token) {
 		t.Errorf("the token stays in the address bar: %s", loc)
 	}
@@ -205,11 +213,13 @@ func TestBrowserScreen(t *testing.T) {
 // thousands of updates; they grow neither its DOM nor its JavaScript heap.
 // A test of its own, for its thousand updates keep a browser busy for a
 // while: a minute alone, and over three beside the other tests on a
-// crowded 2-core machine, so its browser is given six.
+// crowded 2-core machine, so its browser is given six. The screen is a
+// 720p one: the size changes nothing that could grow, and a smaller
+// screen is quicker to lay out and paint a thousand times.
 func TestBrowserScreenUpdatesGrowNothing(t *testing.T) {
 	t.Parallel()
 	a := newApp(t, Config{})
-	ctx := newChromeWithin(t, 1920, 1080, 6*time.Minute)
+	ctx := newChromeWithin(t, 1280, 720, 6*time.Minute)
 	floor := a.world.Accounts()[0].Buildings[0].Floors[0]
 	user := a.browser()
 	user.signIn(credA)
@@ -264,11 +274,12 @@ func TestBrowserScreenUpdatesGrowNothing(t *testing.T) {
 // TestBrowserScreenBurnIn runs a screen's clock a hundred times faster
 // (every one-second timer fires every 10 ms) and watches the content
 // against burn-in: it moves by at most 4 px, no more often than every ten
-// minutes of screen time, and slowly.
+// minutes of screen time, and slowly. On a 720p screen, as the move is
+// the same on any, and each slow move repaints the whole screen for 5 s.
 func TestBrowserScreenBurnIn(t *testing.T) {
 	t.Parallel()
 	a := newApp(t, Config{})
-	ctx := newChrome(t, 1920, 1080)
+	ctx := newChrome(t, 1280, 720)
 	user := a.browser()
 	user.signIn(credA)
 	token := user.createScreen(screenForm("Office", "account"))
@@ -327,6 +338,17 @@ func TestBrowserScreenBurnIn(t *testing.T) {
 	}
 	if moves > 2 {
 		t.Errorf("the content moved %d times in 25 minutes of screen time; want at most one move every 10 minutes", moves)
+	}
+
+	// A system that asks for less motion gets the moves, and the
+	// dimming, at once.
+	_, err = chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+	must(t, err, "asking for less motion")
+	for _, el := range []string{"document.body", "document.getElementById('screen-root')"} {
+		if d, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(`+el+`).transitionDuration`)); err != nil || d != "0s" {
+			t.Errorf("with less motion asked for, %s moves in %q (%v); want at once", el, d, err)
+		}
 	}
 }
 

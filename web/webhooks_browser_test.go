@@ -36,12 +36,12 @@ func TestBrowserEventsReachTheScreenAndTheAlertsPageWithoutAPoll(t *testing.T) {
 	}
 	token := user.createScreen(screenForm("Lobby", "account"))
 
-	screen := newChrome(t, 1920, 1080)
+	screen := newChrome(t, 1280, 720)
 	loadAfter(t, screen, chromedp.Navigate(a.srv.URL+"/s/"+token), "opening the screen's link")
 	must(t, chromedp.Do(screen, chromedp.WaitVisible(chromedp.ID("screen-live"))), "waiting for the screen")
 
 	// The alerts page, signed in, in a tab of its own.
-	alerts, cancel := newTab(t, screen, 1920, 1080)
+	alerts, cancel := newTab(t, screen, 1280, 720)
 	defer cancel()
 	must(t, chromedp.Do(alerts, chromedp.Navigate(a.srv.URL+"/signin"),
 		chromedp.SendKeys(chromedp.ID("api_key"), credA.APIKey),

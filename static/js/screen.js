@@ -18,6 +18,9 @@
 //   (c) night dimming: .dimmed on <html> between dim-from and dim-to;
 //   (d) burn-in: every ten minutes the root container moves by 0 to 4 px
 //       (--shift-x, --shift-y; the stylesheet makes the move slow);
+//       a screen that opens takes its first place and, at night, its
+//       dimming at once (.screen-still on <html> while it does), so that
+//       nothing fades or slides as it opens;
 //   (e) connection health: the server sends a "heartbeat" event every 15 s,
 //       with data {"version", "asOf", "stale", "rejected", "stopped"}, and
 //       "changed" when the data changed (htmx refreshes #screen-live on it).
@@ -719,9 +722,17 @@
     initClock();
     var date = screenDate();
     updateClock(date);
+    // The first dimming and place are taken without their transitions:
+    // the styles are computed once with them off, then turned back on.
+    var html = document.documentElement;
+    html.classList.add("screen-still");
     applyDimming(date);
-    updateRelativeTimes();
     shift();
+    var root = document.getElementById("screen-root");
+    void getComputedStyle(document.body).filter;
+    if (root) void getComputedStyle(root).transform;
+    html.classList.remove("screen-still");
+    updateRelativeTimes();
     adopt();
     measure();
     window.setInterval(tick, 1000);
