@@ -119,22 +119,22 @@ type DailyRating struct {
 // not in AlertTypes, which are the service's.
 const AlertVisitor AlertType = "visitor_report"
 
-// visitorAlertPrefix starts the id of a visitor's alert: the service's
+// VisitorAlertPrefix starts the id of a visitor's alert: the service's
 // alert ids are its own, and Washboard keeps the visitors' reports in a
 // table of their own, so an id of this form names a report, never one
 // of the service's alerts (the sync's table is never written with it).
-const visitorAlertPrefix = "v-"
+const VisitorAlertPrefix = "v-"
 
 // VisitorAlertID is the alert id of a visitor's report of the id: "v-12".
 func VisitorAlertID(report int64) string {
-	return visitorAlertPrefix + strconv.FormatInt(report, 10)
+	return VisitorAlertPrefix + strconv.FormatInt(report, 10)
 }
 
 // VisitorReportID is the report a visitor's alert id names, and whether
 // id is one ("v-" and a positive number, written as VisitorAlertID
 // writes it).
 func VisitorReportID(id string) (int64, bool) {
-	digits, ok := strings.CutPrefix(id, visitorAlertPrefix)
+	digits, ok := strings.CutPrefix(id, VisitorAlertPrefix)
 	if !ok || digits == "" || len(digits) > 18 || digits[0] == '0' {
 		return 0, false
 	}

@@ -113,9 +113,13 @@ func (s *Store) ClaimsDuring(ctx context.Context, account string, from, to time.
 			ORDER BY claimed, alert_id, id LIMIT ?`, append(args, limit), add)
 		return out, err
 	}
-	// Those of the alerts of locations in the buildings.
+	// Those of the alerts of locations in the buildings, and of the
+	// visitors' reports of their rooms (whose alert ids are "v-" and the
+	// report's id).
 	in, inArgs := s.inBuildings("l.building_id", buildings)
-	args = append(append(append(args, key), inArgs...), limit)
+	inRooms, _ := s.inBuildings("r.building_id", buildings)
+	args = append(append(append(args, key), inArgs...), key)
+	args = append(append(args, inArgs...), limit)
 	err = s.claims(ctx, `SELECT `+claimCols+` FROM (
 			SELECT * FROM claims WHERE account_id = ? AND ended IS NULL AND claimed < ?
 			UNION ALL
@@ -123,6 +127,9 @@ func (s *Store) ClaimsDuring(ctx context.Context, account string, from, to time.
 		LEFT JOIN people p ON p.id = c.person_id
 		WHERE c.alert_id IN (SELECT a.id FROM alerts a JOIN locations l ON l.account_id = a.account_id AND l.id = a.location_id
 			WHERE a.account_id = ?`+in+`)
+		OR c.alert_id IN (SELECT '`+domain.VisitorAlertPrefix+`' || CAST(v.id AS TEXT) FROM visitor_reports v
+			JOIN rooms r ON r.account_id = v.account_id AND r.id = v.room_id
+			WHERE v.account_id = ?`+inRooms+`)
 		ORDER BY c.claimed, c.alert_id, c.id LIMIT ?`, args, add)
 	return out, err
 }

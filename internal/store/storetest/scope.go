@@ -10,8 +10,9 @@ import (
 )
 
 // testReadsOfSomeBuildings: the reads a person's scope narrows (alerts,
-// their counts and refill totals, devices, search) keep the rows of the
-// scope's buildings only; an empty scope keeps none, and nil every one.
+// their counts and refill totals, devices, search, the claims of alerts
+// and of visitors' reports) keep the rows of the scope's buildings only;
+// an empty scope keeps none, and nil every one.
 func testReadsOfSomeBuildings(t *testing.T, open func(*testing.T) store.Store) {
 	s := open(t)
 	ctx := t.Context()
@@ -65,7 +66,13 @@ func testReadsOfSomeBuildings(t *testing.T, open func(*testing.T) store.Store) {
 			t.Errorf("%s: search for sink = %v, %v; want %s", what, got, err, c.sink)
 		}
 	}
-	for _, c := range []domain.Claim{{AlertID: "x1", Name: "Maria", At: t0}, {AlertID: "x5", Name: "Ali", At: t0}} {
+	// A visitor's report of the Annex's restroom is claimed like an alert.
+	report, err := s.AddVisitorReport(ctx, "a", domain.VisitorReport{RoomID: "a-r3", Kind: domain.VisitorNoSoap, Created: t0}, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []domain.Claim{{AlertID: "x1", Name: "Maria", At: t0}, {AlertID: "x5", Name: "Ali", At: t0},
+		{AlertID: domain.VisitorAlertID(report), Name: "Noor", At: t0.Add(time.Minute)}} {
 		if err := s.ClaimAlert(ctx, "a", c); err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +80,7 @@ func testReadsOfSomeBuildings(t *testing.T, open func(*testing.T) store.Store) {
 	for _, c := range []struct {
 		buildings []string
 		want      string
-	}{{nil, "[Maria Ali]"}, {[]string{"a-b2"}, "[Ali]"}, {[]string{"b-b1"}, "[]"}, {[]string{}, "[]"}} {
+	}{{nil, "[Maria Ali Noor]"}, {[]string{"a-b2"}, "[Ali Noor]"}, {[]string{"a-b1"}, "[Maria]"}, {[]string{"b-b1"}, "[]"}, {[]string{}, "[]"}} {
 		claims, err := s.ClaimsDuring(ctx, "a", t0.Add(-time.Hour), t0.Add(time.Hour), c.buildings, 10)
 		names := []string{}
 		for _, cl := range claims {
