@@ -205,6 +205,9 @@ type DeviceView struct {
 	// 3 h, between 2 and 5 h"); empty without an estimate, or when it is
 	// out already.
 	RunsOut string
+	// RunsOutAt is when RunsOut expects it to run out: zero without
+	// RunsOut.
+	RunsOutAt time.Time
 }
 
 // LocationPage is one device location on its own page.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -291,9 +292,11 @@ func placePlan(pl dashboard.Place, sections []views.RoomSection) *views.PlacePla
 					m.Claimed++
 				}
 			}
+			// What runs out soonest of the location's dispensers.
+			var soonest time.Time
 			for _, d := range c.Devices {
-				if d.RunsOut != "" && m.RunsOut == "" {
-					m.RunsOut = d.RunsOut
+				if d.RunsOut != "" && (m.RunsOut == "" || d.RunsOutAt.Before(soonest)) {
+					m.RunsOut, soonest = d.RunsOut, d.RunsOutAt
 				}
 			}
 			p.Markers = append(p.Markers, m)

@@ -12,8 +12,11 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
+	"washboard/views"
 )
 
 // pngOf is a PNG image of w × h pixels.
@@ -306,5 +309,33 @@ func TestAHostileSVGPlanIsKeptHarmless(t *testing.T) {
 	}
 	if !strings.Contains(img.body, "<rect") || !strings.Contains(img.body, "Restroom") {
 		t.Errorf("the plan lost its drawing:\n%s", img.body)
+	}
+}
+
+// TestAPlansMarkerSaysWhatRunsOutSoonest: a location with several
+// dispensers says on its marker when the first of them runs out, not
+// the first one listed; one without an estimate says none.
+func TestAPlansMarkerSaysWhatRunsOutSoonest(t *testing.T) {
+	now := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	pl := dashboard.Place{Floor: domain.Floor{ID: "f1"}, HasPlan: true, Plan: domain.FloorPlan{Width: 800, Height: 600,
+		Placements: domain.Placements{Locations: map[string]domain.PlanPoint{"l1": {X: 10, Y: 20}, "l2": {X: 30, Y: 40}}}}}
+	sections := []views.RoomSection{{Cards: []views.DeviceCard{
+		{LocationID: "l1", Name: "Towels by the door", Devices: []views.DeviceView{
+			{MAC: "A", RunsOut: "Runs out in about 3 days", RunsOutAt: now.Add(72 * time.Hour)},
+			{MAC: "B"}, // out already, or no estimate
+			{MAC: "C", RunsOut: "Runs out in about 2 h", RunsOutAt: now.Add(2 * time.Hour)},
+			{MAC: "D", RunsOut: "Runs out in about 5 h", RunsOutAt: now.Add(5 * time.Hour)},
+		}},
+		{LocationID: "l2", Name: "Soap", Devices: []views.DeviceView{{MAC: "E"}}},
+	}}}
+	p := placePlan(pl, sections)
+	if p == nil || len(p.Markers) != 2 {
+		t.Fatalf("the plan's markers = %+v; want one for each of the 2 placed locations", p)
+	}
+	if got, want := p.Markers[0].RunsOut, "Runs out in about 2 h"; got != want {
+		t.Errorf("the marker of 3 dispensers with estimates says %q; want the soonest, %q", got, want)
+	}
+	if got := p.Markers[1].RunsOut; got != "" {
+		t.Errorf("the marker of a dispenser without an estimate says %q; want nothing", got)
 	}
 }

@@ -62,11 +62,15 @@ func (s *Server) cardView(ctx context.Context, now time.Time, cd dashboard.Card,
 	}
 	c.Alerts = withClaims(c.Alerts, cd.Claims, c.Href)
 	for _, d := range cd.Devices {
-		c.Devices = append(c.Devices, views.DeviceView{
+		v := views.DeviceView{
 			MAC: d.MAC, Position: d.Position, Generation: d.Generation, Compartments: d.Compartments,
 			Battery: d.Battery, BatteryState: d.BatteryState, Faults: d.Faults, Offline: d.Offline,
 			LastSeen: d.LastSeen, Health: domain.Classify(d, false), RunsOut: runsOut(ctx, cd.RunsOut, d.MAC, now),
-		})
+		}
+		if v.RunsOut != "" {
+			v.RunsOutAt = cd.RunsOut[d.MAC].At
+		}
+		c.Devices = append(c.Devices, v)
 	}
 	return c
 }
