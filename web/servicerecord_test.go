@@ -28,7 +28,7 @@ func (a *app) serviceVisit() string {
 		a.t.Fatal(err)
 	}
 	done := domain.DoneReport{AlertID: alerts[0].ID, Name: "Ana Refill", Outcome: domain.Refilled, At: a.clock.Now()}
-	if _, err := a.store.AddDoneReport(ctx, account, done, "key-ana"); err != nil {
+	if _, err := a.store.AddDoneReport(ctx, account, done, "key-ana", time.Time{}); err != nil {
 		a.t.Fatal(err)
 	}
 	loc, err := a.store.Location(ctx, account, alerts[0].LocationID)

@@ -81,7 +81,7 @@ func (c *serveConfig) flags(fs *flag.FlagSet) {
 	c.IdleTimeout, c.Lifetime = 12*time.Hour, 7*24*time.Hour
 	fs.Var((*durationValue)(&c.Interval), "interval", "how often devices and alerts are refreshed (at least 1m, the spec's limit)")
 	fs.Var((*durationValue)(&c.MetadataInterval), "metadata-interval", "how often the layout is refreshed (at least 1h)")
-	fs.Var((*durationValue)(&c.History), "history", "how long closed alerts are kept")
+	fs.Var((*durationValue)(&c.History), "history", "how long closed alerts are kept, and with them rounds and \"done\" reports")
 	c.DeviceHistory = 90 * 24 * time.Hour
 	c.AuditLog = people.DefaultAuditRetention
 	fs.Var((*durationValue)(&c.AuditLog), "audit-log", "how long the audit log keeps each entry (at least 1d)")

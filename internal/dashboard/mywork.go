@@ -339,7 +339,7 @@ func (s *Service) MarkDone(ctx context.Context, account string, sc domain.Buildi
 		return false, err
 	}
 	r := domain.DoneReport{AlertID: alertID, PersonID: in.PersonID, Name: in.Name, Outcome: in.Outcome, Reason: reason, At: s.clock.Now()}
-	added, err := s.store.AddDoneReport(ctx, account, r, in.Key)
+	added, err := s.store.AddDoneReport(ctx, account, r, in.Key, r.At.Add(-s.historyKept()))
 	if err != nil {
 		return added, err
 	}

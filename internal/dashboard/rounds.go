@@ -506,16 +506,18 @@ func (s *Service) MakeRound(ctx context.Context, account string, sc domain.Build
 	}
 	r.ID = "rnd_" + strings.ToLower(rand.Text()[:16])
 	r.Left = nil
-	if err := s.store.SaveRound(ctx, account, r, r.MadeAt.Add(-s.roundsKept()), 0); err != nil {
+	if err := s.store.SaveRound(ctx, account, r, r.MadeAt.Add(-s.historyKept()), 0); err != nil {
 		return r, err
 	}
 	s.announce(account, domain.ResourceAlerts)
 	return r, nil
 }
 
-// roundsKept is how long rounds are kept: as long as the alerts' history
-// (the syncer's History, -history), 90 days without an engine.
-func (s *Service) roundsKept() time.Duration {
+// historyKept is how long rounds and "done" reports are kept: as long as
+// the alerts' history (the syncer's History, -history), so that the
+// service record of any span the alerts cover has them; 90 days without
+// an engine.
+func (s *Service) historyKept() time.Duration {
 	if s.sync == nil {
 		return 90 * 24 * time.Hour
 	}

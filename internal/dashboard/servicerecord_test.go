@@ -47,7 +47,7 @@ func TestTheServiceRecordShowsTheDispensersBeforeAndAfterAVisit(t *testing.T) {
 	writeLevel(t, st, now.Add(-2*time.Hour), 0)
 	writeLevel(t, st, now.Add(-10*time.Minute), 100)
 	done := domain.DoneReport{AlertID: "a1", PersonID: "p-ana", Name: "Ana", Outcome: domain.Refilled, At: now.Add(-5 * time.Minute)}
-	if _, err := st.AddDoneReport(ctx, "acme", done, "key-1"); err != nil {
+	if _, err := st.AddDoneReport(ctx, "acme", done, "key-1", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -90,7 +90,7 @@ func TestTheServiceRecordOfAScopeTellsNothingOfOtherBuildings(t *testing.T) {
 	s, st := twoBuildings(t, now)
 	for i, alertID := range []string{"a1", "a2"} {
 		done := domain.DoneReport{AlertID: alertID, PersonID: "p-ben", Name: "Ben", Outcome: domain.Refilled, At: now.Add(-30 * time.Minute)}
-		if _, err := st.AddDoneReport(ctx, "acme", done, "key-"+alertID); err != nil {
+		if _, err := st.AddDoneReport(ctx, "acme", done, "key-"+alertID, time.Time{}); err != nil {
 			t.Fatal(i, err)
 		}
 	}

@@ -92,7 +92,7 @@ type claimStore interface {
 	ActiveClaims(ctx context.Context, account string) (map[string]domain.Claim, error)
 	ClaimsDuring(ctx context.Context, account string, from, to time.Time, buildings []string, limit int) ([]domain.Claim, error)
 	ClaimAlertOnce(ctx context.Context, account string, c domain.Claim, key string) (bool, error)
-	AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string) (bool, error)
+	AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string, before time.Time) (bool, error)
 	LastDoneReports(ctx context.Context, account string, alertIDs []string) (map[string]domain.DoneReport, error)
 	DoneReportsDuring(ctx context.Context, account string, from, to time.Time, limit int) ([]domain.DoneReport, error)
 	DoneReportsIn(ctx context.Context, f store.ServiceFilter) ([]store.PlacedDoneReport, error)

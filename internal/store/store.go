@@ -341,9 +341,9 @@ type Claims interface {
 	// AddDoneReport keeps r under the idempotency key, unique in the
 	// account: false, and nothing kept, when a report already has the key.
 	// The report is kept whether the alert is open or not; lengths are
-	// the caller's to check. Reports older than DoneReportsKept before r
+	// the caller's to check. The account's reports made before before
 	// are let go.
-	AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string) (bool, error)
+	AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string, before time.Time) (bool, error)
 	// LastDoneReports returns the newest report of each of the alerts
 	// that has one, by alert id.
 	LastDoneReports(ctx context.Context, account string, alertIDs []string) (map[string]domain.DoneReport, error)
@@ -368,9 +368,6 @@ type Claims interface {
 	// scan of a room the layout no longer has is left out.
 	PresenceScansIn(ctx context.Context, f ServiceFilter) ([]domain.PresenceScan, error)
 }
-
-// DoneReportsKept is how long a "done" report is kept.
-const DoneReportsKept = 90 * 24 * time.Hour
 
 // ActionKeysKept is how long an action's idempotency key is kept: an
 // action sent again within it is answered as done, once.

@@ -9,16 +9,16 @@ import (
 )
 
 // AddDoneReport keeps r under the idempotency key, unique in the account:
-// false, and nothing kept, when a report already has the key. Reports
-// older than store.DoneReportsKept before r go.
-func (s *Store) AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string) (bool, error) {
+// false, and nothing kept, when a report already has the key. The
+// account's reports made before before go.
+func (s *Store) AddDoneReport(ctx context.Context, account string, r domain.DoneReport, key string, before time.Time) (bool, error) {
 	acc, err := s.accountKey(ctx, account, false)
 	if err != nil {
 		return false, err
 	}
 	var n int64
 	err = s.inTx(ctx, func(tx Tx) error {
-		if _, err := tx.Exec(ctx, `DELETE FROM done_reports WHERE account_id = ? AND done < ?`, acc, s.d.Time(r.At.Add(-store.DoneReportsKept))); err != nil {
+		if _, err := tx.Exec(ctx, `DELETE FROM done_reports WHERE account_id = ? AND done < ?`, acc, s.d.Time(before)); err != nil {
 			return err
 		}
 		n, err = tx.Exec(ctx, `INSERT INTO done_reports (account_id, alert_id, person_id, name, outcome, reason, done, action_key)

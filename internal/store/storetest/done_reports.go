@@ -12,7 +12,8 @@ import (
 
 // testDoneReports: a "done" report is kept once per idempotency key, the
 // newest of an alert is the one read, accounts keep theirs apart, and
-// reports older than DoneReportsKept go; an
+// a report lets go of the account's reports made before the time it is
+// given; an
 // action's key is taken once, and a key older than ActionKeysKept is let
 // go.
 func testDoneReports(t *testing.T, open func(*testing.T) store.Store) {
@@ -23,18 +24,18 @@ func testDoneReports(t *testing.T, open func(*testing.T) store.Store) {
 
 	ana := domain.DoneReport{AlertID: "x1", PersonID: "p-ana", Name: "Ana", Outcome: domain.Refilled, At: t0.Add(10 * time.Minute)}
 	for i, want := range []bool{true, false} {
-		added, err := s.AddDoneReport(ctx, "a", ana, "key-1")
+		added, err := s.AddDoneReport(ctx, "a", ana, "key-1", time.Time{})
 		if err != nil || added != want {
 			t.Fatalf("adding the report the %d. time with one key: %v, %v; want %v", i+1, added, err, want)
 		}
 	}
 	ben := domain.DoneReport{AlertID: "x1", PersonID: "p-ben", Name: "Ben", Outcome: domain.CouldNotFix, Reason: "the lid is broken", At: t0.Add(20 * time.Minute)}
-	if added, err := s.AddDoneReport(ctx, "a", ben, "key-2"); !added || err != nil {
+	if added, err := s.AddDoneReport(ctx, "a", ben, "key-2", time.Time{}); !added || err != nil {
 		t.Fatalf("a report of another key: %v, %v", added, err)
 	}
 	// The same key in another account is another report.
 	other := domain.DoneReport{AlertID: "x2", PersonID: "p-cy", Name: "Cy", Outcome: domain.FaultCleared, At: t0}
-	if added, err := s.AddDoneReport(ctx, "b", other, "key-1"); !added || err != nil {
+	if added, err := s.AddDoneReport(ctx, "b", other, "key-1", time.Time{}); !added || err != nil {
 		t.Fatalf("a report of account b under a key of account a: %v, %v", added, err)
 	}
 
@@ -66,14 +67,26 @@ func testDoneReports(t *testing.T, open func(*testing.T) store.Store) {
 			t.Errorf("reports of account a in [%v, %v) limit %d = %+v, %v; want %+v", c.from, c.to, c.limit, got, err, c.want)
 		}
 	}
-	// A report DoneReportsKept after Ana's and Ben's lets them go, and
+	// A report a year later that keeps a year lets go of none; one that
+	// keeps the reports made since Ben's lets go of Ana's and Ben's, and
 	// their keys with them.
-	late := domain.DoneReport{AlertID: "x2", PersonID: "p-ana", Name: "Ana", Outcome: domain.Refilled, At: ben.At.Add(store.DoneReportsKept + time.Minute)}
-	if added, err := s.AddDoneReport(ctx, "a", late, "key-3"); !added || err != nil {
-		t.Fatalf("a report long after: %v, %v", added, err)
+	year := 365 * 24 * time.Hour
+	late := domain.DoneReport{AlertID: "x2", PersonID: "p-ana", Name: "Ana", Outcome: domain.Refilled, At: ana.At.Add(year)}
+	if added, err := s.AddDoneReport(ctx, "a", late, "key-3", late.At.Add(-year)); !added || err != nil {
+		t.Fatalf("a report a year after: %v, %v", added, err)
 	}
-	if got, err := s.LastDoneReports(ctx, "a", []string{"x1", "x2"}); err != nil || !reflect.DeepEqual(got, map[string]domain.DoneReport{"x2": late}) {
-		t.Errorf("last reports of account a, %v after the first = %+v, %v; want the late one alone", store.DoneReportsKept, got, err)
+	if got, err := s.LastDoneReports(ctx, "a", []string{"x1", "x2"}); err != nil || !reflect.DeepEqual(got, map[string]domain.DoneReport{"x1": ben, "x2": late}) {
+		t.Errorf("last reports of account a, with a year kept = %+v, %v; want Ben's and the late one", got, err)
+	}
+	later := domain.DoneReport{AlertID: "x2", PersonID: "p-ben", Name: "Ben", Outcome: domain.Refilled, At: late.At.Add(time.Minute)}
+	if added, err := s.AddDoneReport(ctx, "a", later, "key-4", ben.At.Add(time.Second)); !added || err != nil {
+		t.Fatalf("a report that keeps less: %v, %v", added, err)
+	}
+	if got, err := s.DoneReportsDuring(ctx, "a", t0, later.At.Add(time.Second), 0); err != nil || !reflect.DeepEqual(got, []domain.DoneReport{late, later}) {
+		t.Errorf("reports of account a after one that keeps those since Ben's = %+v, %v; want the two late ones", got, err)
+	}
+	if added, err := s.AddDoneReport(ctx, "a", ana, "key-1", time.Time{}); !added || err != nil {
+		t.Errorf("Ana's key, once her report is gone: %v, %v; want it taken again", added, err)
 	}
 	if got, err := s.LastDoneReports(ctx, "b", []string{"x2"}); err != nil || len(got) != 1 {
 		t.Errorf("account b's report went with account a's old ones: %+v, %v", got, err)

@@ -33,11 +33,11 @@ func testServiceRecord(t *testing.T, open func(*testing.T) store.Store) {
 	}
 	ana, ben, cy := report("x1", "Ana", domain.Refilled, 10), report("x2", "Ben", domain.BatteriesChanged, 20), report("x3", "Cy", domain.Refilled, 30)
 	for i, r := range []domain.DoneReport{ana, ben, cy} {
-		if added, err := s.AddDoneReport(ctx, "a", r, "key-"+r.Name); !added || err != nil {
+		if added, err := s.AddDoneReport(ctx, "a", r, "key-"+r.Name, time.Time{}); !added || err != nil {
 			t.Fatalf("report %d: %v, %v", i, added, err)
 		}
 	}
-	if added, err := s.AddDoneReport(ctx, "b", report("x1", "Dee", domain.Refilled, 15), "key-Dee"); !added || err != nil {
+	if added, err := s.AddDoneReport(ctx, "b", report("x1", "Dee", domain.Refilled, 15), "key-Dee", time.Time{}); !added || err != nil {
 		t.Fatalf("account b's report: %v, %v", added, err)
 	}
 	placedAna := store.PlacedDoneReport{DoneReport: ana, LocationID: "a-1", RoomID: "a-r1", Type: domain.AlertConsumableOut}
