@@ -363,7 +363,11 @@ func (s *Service) roundNeeds(ctx context.Context, account string, l roundLayout,
 			needs = append(needs, rounds.Need{Kind: rounds.NeedRunsOut, LocationID: d.LocationID, RoomID: room, DeviceType: loc.Type, RunsOut: at, Refills: 1})
 		}
 	}
+	// Reports over a day old are closed as expired, not planned for.
 	complaints, err := s.store.OpenVisitorComplaints(ctx, account, l.buildings, maxRoundAlerts)
+	if err == nil && len(complaints) > 0 {
+		complaints, err = s.expireVisitorReports(ctx, account, complaints)
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -411,7 +411,8 @@ func TestAScheduleMakesARoundOnceAtEachShiftStart(t *testing.T) {
 // A visitor's report of "out of soap" puts its room on the round, to be
 // told what the visitor said and to bring a soap refill; a room with a
 // rating alone (nothing said wrong) is not put on it, nor a room of
-// another building.
+// another building, nor one whose report is over a day old (expired,
+// though nothing has closed it yet).
 func TestAVisitorsReportPutsItsRoomOnTheRound(t *testing.T) {
 	s, st, _ := roundsAccount(t)
 	ctx := context.Background()
@@ -419,6 +420,7 @@ func TestAVisitorsReportPutsItsRoomOnTheRound(t *testing.T) {
 		{RoomID: "r5", Kind: domain.VisitorNoSoap, Created: roundsNow.Add(-10 * time.Minute)},
 		{RoomID: "r5", Kind: domain.VisitorNoSoap, Rating: 1, Created: roundsNow.Add(-5 * time.Minute)},
 		{RoomID: "r3", Kind: domain.VisitorRatingOnly, Rating: 2, Created: roundsNow.Add(-5 * time.Minute)},
+		{RoomID: "r3", Kind: domain.VisitorNoTowels, Created: roundsNow.Add(-domain.VisitorReportsOpenFor - time.Hour)},
 	} {
 		if _, err := st.AddVisitorReport(ctx, "acme", r, 100); err != nil {
 			t.Fatal(err)
@@ -430,7 +432,7 @@ func TestAVisitorsReportPutsItsRoomOnTheRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := stopRooms(r.Stops); got != "r1 r2 r4 r5" {
-		t.Fatalf("stops = %q; want r5 (a visitor's report of no soap) after r1 r2 r4, and not r3 (a rating alone)", got)
+		t.Fatalf("stops = %q; want r5 (a visitor's report of no soap) after r1 r2 r4, and not r3 (a rating alone, and a report over a day old)", got)
 	}
 	n := r.Stops[3].Needs
 	if len(n) != 1 || n[0].Kind != string(rounds.NeedVisitor) || n[0].Visitor != domain.VisitorNoSoap || n[0].DeviceType != domain.Soap || n[0].Refills != 1 {
