@@ -527,6 +527,9 @@ func pipeline[T any](ctx context.Context, fetch func(context.Context, func(T) er
 	go func() {
 		defer close(pages)
 		fetchErr <- fetch(ctx, func(p T) error {
+			if err := ctx.Err(); err != nil {
+				return err // a select would send it half the time
+			}
 			select {
 			case pages <- p:
 				return nil
@@ -547,9 +550,6 @@ func pipeline[T any](ctx context.Context, fetch func(context.Context, func(T) er
 	}
 	var writeErr error
 	for p := range pages {
-		if writeErr != nil {
-			continue // drain until the fetch notices
-		}
 		if !streaming {
 			held, heldItems = append(held, p), heldItems+size(p)
 			if heldItems <= holdBackItems && len(held) <= holdBackPages {
@@ -561,11 +561,20 @@ func pipeline[T any](ctx context.Context, fetch func(context.Context, func(T) er
 			writeErr = write(p)
 		}
 		if writeErr != nil {
+			// The fetch stops at its next page, or at the one it is
+			// queueing: nobody takes pages any more, so it waits for
+			// room in the queue or for the cancellation, and only the
+			// cancellation comes.
 			cancel()
+			break
 		}
 	}
-	if err := <-fetchErr; writeErr == nil && err != nil {
-		return err
+	fetched := <-fetchErr
+	for range pages {
+		// what the fetch queued before it stopped
+	}
+	if writeErr == nil && fetched != nil {
+		return fetched
 	}
 	if writeErr == nil {
 		writeErr = writeAll(held)

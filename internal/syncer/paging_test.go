@@ -2,6 +2,7 @@ package syncer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -129,5 +130,30 @@ func TestARefreshStopsAtItsPageBudget(t *testing.T) {
 	}
 	if a, _ := e.store.FindAlerts(context.Background(), store.AlertFilter{Account: e.account}); len(a) != 0 {
 		t.Errorf("the failed refresh wrote %d alerts", len(a))
+	}
+}
+
+// TestAWriteThatFailsStopsAnEndlessFetchAtOnce: a refresh whose write
+// fails stops fetching within the pages already queued, every time,
+// however the fetch and the write take turns: a service that pages
+// without end costs no more than that.
+func TestAWriteThatFailsStopsAnEndlessFetchAtOnce(t *testing.T) {
+	t.Parallel()
+	refused := errors.New("refused")
+	for run := range 200 {
+		var fetched int
+		err := pipeline(context.Background(), func(ctx context.Context, send func(int) error) error {
+			for {
+				fetched++
+				if err := send(fetched); err != nil {
+					return err
+				}
+			}
+		}, func(int) int { return 1 }, func(int) error { return refused })
+		// The pages held back, the one that began the writing, a full
+		// queue of four, and the one being queued.
+		if most := holdBackPages + 1 + 4 + 1; !errors.Is(err, refused) || fetched > most {
+			t.Fatalf("run %d: %v after %d pages fetched; want the write's error within %d", run, err, fetched, most)
+		}
 	}
 }
