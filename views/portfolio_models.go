@@ -71,7 +71,8 @@ type PortfolioRow struct {
 	Account, Client, Region string
 	Health                  domain.Health
 	Open, Overdue           int
-	Unclaimed               int
+	Unclaimed               int // visitors' reports among them
+	Visitors                int // visitors' reports open
 	Out, Offline            int
 	RunOuts                 int
 	Shift                   string

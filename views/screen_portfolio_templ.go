@@ -369,10 +369,10 @@ func clientsClear(cs []ScreenClient) []ScreenClient {
 	return out
 }
 
-// clientClear: nothing open, out or offline, no service level at risk,
-// and its state read.
+// clientClear: nothing open, out or offline, no visitor's report, no
+// service level at risk, and its state read.
 func clientClear(c ScreenClient) bool {
-	return c.Problem == "" && c.Health == domain.HealthOK && c.Open == 0 && c.Out == 0 && c.Offline == 0 && !c.LevelWarning
+	return c.Problem == "" && c.Health == domain.HealthOK && c.Open == 0 && c.Visitors == 0 && c.Out == 0 && c.Offline == 0 && !c.LevelWarning
 }
 
 // clientNames lists clients by name, for the line that sums up those all
@@ -386,7 +386,8 @@ func clientNames(cs []ScreenClient) string {
 }
 
 // clientCounts says what a client has open, out and offline: "2 overdue ·
-// 5 open alerts · 3 unclaimed · 4 dispensers out · 1 device offline";
+// 5 open alerts · 3 unclaimed · 1 visitor's report · 4 dispensers out · 1
+// device offline";
 // "Nothing open" when nothing is.
 func clientCounts(ctx context.Context, c ScreenClient) string {
 	if c.Problem != "" {
@@ -401,6 +402,9 @@ func clientCounts(ctx context.Context, c ScreenClient) string {
 	}
 	if c.Unclaimed > 0 {
 		parts = append(parts, trn(ctx, "screen.client_unclaimed", c.Unclaimed))
+	}
+	if c.Visitors > 0 {
+		parts = append(parts, trn(ctx, "screen.client_visitors", c.Visitors))
 	}
 	if c.Out > 0 {
 		parts = append(parts, trn(ctx, "screen.client_out", c.Out))

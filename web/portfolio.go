@@ -170,15 +170,15 @@ func (s *Server) exportPortfolio(c echo.Context) error {
 	}
 	m := s.portfolio(c.Request().Context(), s.logOf(c), sessionOf(c), p, f, s.clock.Now())
 	w := csvResponse(c, "portfolio.csv")
-	w.Write([]string{"account_id", "client", "region", "state", "open_alerts", "overdue_alerts", "unclaimed_alerts", "dispensers_out",
-		"devices_offline", "runs_out_before_shift_end", "shift", "shift_end", "service_level_week", "problem"})
+	w.Write([]string{"account_id", "client", "region", "state", "open_alerts", "overdue_alerts", "unclaimed_alerts", "visitor_reports",
+		"dispensers_out", "devices_offline", "runs_out_before_shift_end", "shift", "shift_end", "service_level_week", "problem"})
 	for _, r := range m.Rows {
 		end := ""
 		if !r.ShiftEnd.IsZero() {
 			end = isoTime(r.ShiftEnd)
 		}
 		w.Write(cells(r.Account, r.Client, r.Region, r.Health.String(), strconv.Itoa(r.Open), strconv.Itoa(r.Overdue), strconv.Itoa(r.Unclaimed),
-			strconv.Itoa(r.Out), strconv.Itoa(r.Offline), strconv.Itoa(r.RunOuts), r.Shift, end, r.ServiceLevel, r.Problem))
+			strconv.Itoa(r.Visitors), strconv.Itoa(r.Out), strconv.Itoa(r.Offline), strconv.Itoa(r.RunOuts), r.Shift, end, r.ServiceLevel, r.Problem))
 	}
 	w.Flush()
 	return w.Error()
@@ -245,7 +245,7 @@ func (s *Server) clientRow(ctx context.Context, log *slog.Logger, a people.Portf
 		r.Problem = i18n.From(ctx).T("portfolio.state_unreadable")
 		return r, st, false
 	}
-	r.Health, r.Open, r.Overdue, r.Unclaimed = st.Health, st.Rollup.OpenAlerts, st.Rollup.OverdueAlerts, st.Unclaimed
+	r.Health, r.Open, r.Overdue, r.Unclaimed, r.Visitors = st.Health, st.Rollup.OpenAlerts, st.Rollup.OverdueAlerts, st.Unclaimed, st.Visitors
 	r.Out, r.Offline, r.RunOuts, r.Shift, r.ShiftEnd = st.DispensersOut, st.DevicesOffline, st.RunOuts, st.Shift, st.ShiftEnd
 	r.ServiceLevel = weekLevelWords(i18n.From(ctx), st.Level)
 	return r, st, true
@@ -266,11 +266,11 @@ func weekLevelWords(loc *i18n.Localizer, l dashboard.WeekLevel) string {
 }
 
 // worstFirst orders the portfolio's rows: the worst state first, then the
-// most overdue alerts, dispensers out, unclaimed and open alerts, then by
-// client.
+// most overdue alerts, dispensers out, unclaimed alerts, visitors'
+// reports and open alerts, then by client.
 func worstFirst(a, b views.PortfolioRow) int {
 	return cmp.Or(cmp.Compare(b.Health, a.Health), cmp.Compare(b.Overdue, a.Overdue), cmp.Compare(b.Out, a.Out),
-		cmp.Compare(b.Unclaimed, a.Unclaimed), cmp.Compare(b.Open, a.Open), cmp.Compare(b.RunOuts, a.RunOuts),
+		cmp.Compare(b.Unclaimed, a.Unclaimed), cmp.Compare(b.Visitors, a.Visitors), cmp.Compare(b.Open, a.Open), cmp.Compare(b.RunOuts, a.RunOuts),
 		cmp.Compare(strings.ToLower(a.Client), strings.ToLower(b.Client)), cmp.Compare(a.Account, b.Account))
 }
 

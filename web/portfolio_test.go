@@ -562,3 +562,77 @@ func TestPortfolioShowsAnAlertThatOpensAtOnce(t *testing.T) {
 		t.Errorf("B's open alerts after one opened, in the same second: %s; want %d", got, n+1)
 	}
 }
+
+// A visitor's report in a client's room shows on the portfolio, its CSV
+// and its wall screen, apart from the service's alerts: the client then
+// needs attention, the report is unclaimed until someone is on it, and
+// it stops counting when it expires a day later, read or not.
+func TestPortfolioCountsVisitorsReports(t *testing.T) {
+	t.Parallel()
+	a, owner, _ := portfolioApp(t)
+	ctx := context.Background()
+	idA := a.accountOf(false)
+	token := owner.makePortfolioScreen(url.Values{"name": {"Staff room"}, "page_seconds": {"15"}})
+	tv := a.browser()
+	tv.get("/s/" + token)
+	headOffice := func() string {
+		names, lines := screenClients(t, tv.get("/screen/content"))
+		for i, n := range names {
+			if n == "Head office" {
+				return lines[i]
+			}
+		}
+		t.Fatal("the screen does not show Head office")
+		return ""
+	}
+	before, _ := portfolioCSV(t, owner, "")
+	if got := before[idA]["visitor_reports"]; got != "0" {
+		t.Fatalf("A's visitors' reports before any: %q; want 0", got)
+	}
+	if line := headOffice(); strings.Contains(line, "visitor") {
+		t.Fatalf("Head office's line before any report: %q", line)
+	}
+
+	id := a.visitorReportIn(owner.roomCodes(a.firstFloor())[0], domain.VisitorDirty)
+	after, _ := portfolioCSV(t, owner, "")
+	if got := after[idA]["visitor_reports"]; got != "1" {
+		t.Errorf("A's visitors' reports after one: %q; want 1", got)
+	}
+	if after[idA]["open_alerts"] != before[idA]["open_alerts"] || rowOf(after[idA]).Unclaimed != rowOf(before[idA]).Unclaimed+1 {
+		t.Errorf("A's open and unclaimed alerts: %s and %s before a visitor's report, %s and %s after; want one more unclaimed, the open as before",
+			before[idA]["open_alerts"], before[idA]["unclaimed_alerts"], after[idA]["open_alerts"], after[idA]["unclaimed_alerts"])
+	}
+	if got := after[idA]["state"]; got == domain.HealthOK.String() {
+		t.Errorf("A's state with a visitor's report open: %s; want it to need something", got)
+	}
+	var cells []string
+	for _, row := range owner.get("/portfolio").doc(t).Find(".portfolio-row").EachIter() {
+		cells = append(cells, strings.TrimSpace(row.Find("th").Contents().First().Text())+": "+
+			strings.TrimSpace(row.Find(`td[data-label="Visitors' reports"]`).Text()))
+	}
+	slices.Sort(cells)
+	if want := []string{after[a.accountOf(true)]["client"] + ": 0", "Head office: 1"}; !slices.Equal(cells, want) {
+		t.Errorf("the portfolio's column of visitors' reports: %q; want %q", cells, want)
+	}
+	if line := headOffice(); !strings.Contains(line, "1 visitor's report") {
+		t.Errorf("Head office's line on the wall screen: %q; want it to say 1 visitor's report", line)
+	}
+
+	if err := a.store.ClaimAlert(ctx, idA, domain.Claim{AlertID: id, Name: "Ana", At: a.clock.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	a.engine.Changed(idA, domain.ResourceAlerts) // as the dashboard's claim does
+	claimed, _ := portfolioCSV(t, owner, "")
+	if claimed[idA]["visitor_reports"] != "1" || claimed[idA]["unclaimed_alerts"] != before[idA]["unclaimed_alerts"] {
+		t.Errorf("after Ana claimed the report: %s visitors' reports, %s unclaimed; want 1 and %s",
+			claimed[idA]["visitor_reports"], claimed[idA]["unclaimed_alerts"], before[idA]["unclaimed_alerts"])
+	}
+
+	a.clock.Advance(domain.VisitorReportsOpenFor)
+	if got, _ := portfolioCSV(t, owner, ""); got[idA]["visitor_reports"] != "0" {
+		t.Errorf("A's visitors' reports a day after the only one: %q; want 0, expired", got[idA]["visitor_reports"])
+	}
+	if line := headOffice(); strings.Contains(line, "visitor") {
+		t.Errorf("Head office's line a day after the report: %q", line)
+	}
+}

@@ -18,8 +18,12 @@ type ClientState struct {
 	// Rollup counts the locations by health, and the open and overdue
 	// alerts, as the account's overview does.
 	Rollup domain.Rollup
-	// Unclaimed are the open alerts nobody is on.
+	// Unclaimed are the open alerts nobody is on, visitors' reports
+	// among them.
 	Unclaimed int
+	// Visitors are the visitors' reports open in the scope's rooms (not
+	// counted in Rollup, which holds the service's alerts alone).
+	Visitors int
 	// DispensersOut are the devices with a compartment out, and
 	// DevicesOffline those that have not reported for 24 hours.
 	DispensersOut, DevicesOffline int
@@ -33,8 +37,8 @@ type ClientState struct {
 	Level WeekLevel
 	// Health is the worst of the account: needs action with an overdue
 	// alert or a location needing action, offline with a location
-	// offline, needs attention with an open alert, a location needing
-	// attention or a dispenser about to run out.
+	// offline, needs attention with an open alert, a visitor's report, a
+	// location needing attention or a dispenser about to run out.
 	Health domain.Health
 }
 
@@ -47,9 +51,9 @@ const maxClientAlerts = 10_000
 const maxClientStates = 4_000
 
 // A portfolio shows the state of every account of an organisation, each
-// read from the cache with about five reads (counts, open alerts and
-// claims, devices, shifts, the week's measures): 200 accounts are a
-// thousand reads, on every render. So each account's state is kept, by
+// read from the cache with about six reads (counts, open alerts and
+// claims, visitors' reports, devices, shifts, the week's measures): 200
+// accounts are over a thousand reads, on every render. So each account's state is kept, by
 // account and scope, for as long as what it is made of is unchanged:
 //   - what the cache holds of the account: the sync engine's generation,
 //     which moves with every change written here or announced by another
@@ -60,6 +64,9 @@ const maxClientStates = 4_000
 //   - the shift's end and the estimates of when dispensers run out are
 //     the same: when either moves, the devices alone are read again to
 //     count the run-outs.
+//
+// A visitors' report kept counts until it expires, a day after it was
+// made, whether or not a read has closed it yet.
 
 // clientKey names a kept state: an account as a scope sees it.
 type clientKey struct {
@@ -82,6 +89,15 @@ type keptClient struct {
 	runOuts   int
 	shiftEnd  time.Time
 	estimates map[string]forecast.Estimate
+	// visitors are the visitors' reports open when read: each counts
+	// until it is domain.VisitorReportsOpenFor old, when it expires.
+	visitors []keptReport
+}
+
+// keptReport is a visitor's report as a kept state counts it.
+type keptReport struct {
+	created time.Time
+	claimed bool
 }
 
 // clientStates are the accounts' states kept, at most maxClientStates.
@@ -151,6 +167,14 @@ func (s *Service) ClientState(ctx context.Context, account string, sc domain.Bui
 		s.clients.put(k, &next)
 	}
 	cs.RunOuts = next.runOuts
+	for _, r := range next.visitors {
+		if now.Before(r.created.Add(domain.VisitorReportsOpenFor)) {
+			cs.Visitors++
+			if !r.claimed {
+				cs.Unclaimed++
+			}
+		}
+	}
 	cs.Health = cs.worst()
 	return cs, nil
 }
@@ -195,6 +219,14 @@ func (s *Service) readClient(ctx context.Context, account string, sc domain.Buil
 		if _, ok := claims[a.ID]; !ok {
 			cs.Unclaimed++
 		}
+	}
+	visitors, _, err := s.visitorAlerts(ctx, sc, AlertFilter{Account: account, Buildings: sc.IDs()})
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range visitors {
+		_, claimed := claims[a.ID]
+		e.visitors = append(e.visitors, keptReport{created: a.Created, claimed: claimed})
 	}
 	devices, err := s.store.FindDevices(ctx, store.DeviceFilter{Account: account, Buildings: sc.IDs()})
 	if err != nil {
@@ -262,7 +294,7 @@ func (cs ClientState) worst() domain.Health {
 		return domain.HealthAction
 	case r.Offline > 0:
 		return domain.HealthOffline
-	case r.Attention > 0 || r.OpenAlerts > 0 || cs.RunOuts > 0:
+	case r.Attention > 0 || r.OpenAlerts > 0 || cs.Visitors > 0 || cs.RunOuts > 0:
 		return domain.HealthAttention
 	}
 	return domain.HealthOK
