@@ -23,7 +23,7 @@ func (a *app) withReportMail(ms *mailtest.Server) *reportmail.Service {
 	a.t.Helper()
 	set := notify.SMTPSettings{Host: ms.Host, Port: ms.Port, TLS: notify.StartTLS, User: ms.User, Password: ms.Pass,
 		From: "Washboard <reports@washboard.example.com>", Timeout: 5 * time.Second, TLSConfig: &tls.Config{RootCAs: ms.Roots}}
-	svc := reportmail.New(a.store, reportmail.Config{SMTP: &set, Zone: time.UTC, Link: "http://washboard.test"}, a.clock,
+	svc := reportmail.New(a.store, reportmail.Config{Reports: a.deps.Dashboard, SMTP: &set, Zone: time.UTC, Link: "http://washboard.test"}, a.clock,
 		slog.New(slog.NewTextHandler(a.logs, nil)))
 	a.deps.ReportMail = svc
 	s, err := New(a.cfg, a.deps)

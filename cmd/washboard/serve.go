@@ -374,16 +374,16 @@ func serveDashboard(ctx context.Context, cfg serveConfig, opts dashboardOptions,
 	go func() { notifications.Run(syncCtx); close(notifyDone) }()
 	forecastsDone := make(chan struct{})
 	go func() { forecasts.Run(syncCtx); close(forecastsDone) }()
-	// The client reports by e-mail, on every replica: each period's sending
-	// is taken by one of them (internal/reportmail).
-	reports := reportmail.New(st, reportmail.Config{SMTP: notifierCfg.SMTP, Zone: zone, Link: notifierCfg.Link}, opts.clock, log)
-	reportsDone := make(chan struct{})
-	go func() { reports.Run(syncCtx); close(reportsDone) }()
 	// The rounds of the schedules, on every replica: each shift start is
 	// taken by one of them (internal/dashboard, docs/rounds.md).
 	dash := dashboard.New(dashboard.Deps{Store: st, Sync: engine, Upstream: client, Clock: opts.clock, Keys: keys, Forecasts: forecasts, Log: log})
 	roundsDone := make(chan struct{})
 	go func() { dash.RunRoundSchedules(syncCtx, zone, log); close(roundsDone) }()
+	// The client reports by e-mail, on every replica: each period's sending
+	// is taken by one of them (internal/reportmail).
+	reports := reportmail.New(st, reportmail.Config{Reports: dash, SMTP: notifierCfg.SMTP, Zone: zone, Link: notifierCfg.Link}, opts.clock, log)
+	reportsDone := make(chan struct{})
+	go func() { reports.Run(syncCtx); close(reportsDone) }()
 	// Stops the sync, the receiver's worker and the notifications and
 	// waits for them; shutdownGracefully calls it within the grace period,
 	// and the deferred call covers the early returns.

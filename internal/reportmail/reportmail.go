@@ -42,6 +42,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
 	"washboard/internal/notify"
+	"washboard/internal/rounds"
 	"washboard/internal/store"
 )
 
@@ -96,8 +97,19 @@ type Store interface {
 	Account(ctx context.Context, id string) (domain.Account, error)
 }
 
+// Reports makes an account's client report of a period, every section
+// the page shows (dashboard.Service.ClientReport): the alerts and their
+// service level, how long dispensers were out, the service record's
+// visits, what rounds from need saved against fixed rounds every every,
+// and the visitors' ratings.
+type Reports interface {
+	ClientReport(ctx context.Context, account string, sc domain.BuildingScope, p clientreport.Period, every time.Duration) (clientreport.Report, error)
+}
+
 // Config is what reports are mailed with.
 type Config struct {
+	// Reports makes the reports mailed.
+	Reports Reports
 	// SMTP is the mail server and sender of --smtp-url and --mail-from;
 	// nil when the server sends no mail: then no schedule is kept or sent.
 	SMTP *notify.SMTPSettings
@@ -125,8 +137,12 @@ type seen struct {
 	notBefore time.Time
 }
 
-// New returns the service; Run mails the reports.
+// New returns the service; Run mails the reports. A service that mails
+// (cfg.SMTP set) needs cfg.Reports.
 func New(st Store, cfg Config, clk clock.Clock, log *slog.Logger) *Service {
+	if cfg.SMTP != nil && cfg.Reports == nil {
+		panic("reportmail: a service that mails needs Config.Reports")
+	}
 	if cfg.Zone == nil || cfg.Zone.String() == "Local" { // as the client report's page takes it
 		cfg.Zone = time.UTC
 	}
@@ -366,7 +382,10 @@ func (s *Service) letter(ctx context.Context, rs store.AccountReportSchedule, p 
 	if len(rs.Buildings) > 0 {
 		sc = domain.OnlyBuildings(rs.Buildings...)
 	}
-	r, err := clientreport.Build(ctx, s.st, rs.Account, sc, p)
+	r, err := s.cfg.Reports.ClientReport(ctx, rs.Account, sc, p, rounds.DefaultEvery)
+	if errors.Is(err, domain.ErrNotConnected) {
+		return notify.Letter{}, errGone
+	}
 	if err != nil {
 		return notify.Letter{}, err
 	}

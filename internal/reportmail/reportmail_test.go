@@ -22,6 +22,7 @@ import (
 	"github.com/emersion/go-smtp"
 
 	"washboard/internal/clock"
+	"washboard/internal/dashboard"
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
 	"washboard/internal/levels"
@@ -127,7 +128,8 @@ func newFixture(t *testing.T) *fixture {
 
 // service is another replica's service on the same store.
 func (f *fixture) service() *Service {
-	return New(f.st.(Store), Config{SMTP: &f.set, Zone: time.UTC, Link: "https://washboard.example.com"}, f.clk,
+	return New(f.st.(Store), Config{Reports: dashboard.New(dashboard.Deps{Store: f.st, Clock: f.clk}), SMTP: &f.set, Zone: time.UTC,
+		Link: "https://washboard.example.com"}, f.clk,
 		slog.New(slog.NewTextHandler(f.log, nil)))
 }
 
@@ -241,7 +243,10 @@ func TestWeeklyReportIsSentOnceOnMondayMorningInTheAccountsZone(t *testing.T) {
 			t.Errorf("the text lacks %q:\n%s", want, text)
 		}
 	}
-	if words := pdfText(t, pdf); !strings.Contains(words, "Client report: Sydney Airport") || !strings.Contains(words, "16 Nov 2026 – 22 Nov 2026") {
+	// The PDF is the page's, every section of it: here, how long the
+	// towels were out of product, which the alerts' figures alone lack.
+	if words := pdfText(t, pdf); !strings.Contains(words, "Client report: Sydney Airport") || !strings.Contains(words, "16 Nov 2026 – 22 Nov 2026") ||
+		!strings.Contains(words, "Dispensers out of product") {
 		t.Errorf("the PDF says:\n%s", words)
 	}
 
