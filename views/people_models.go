@@ -308,6 +308,8 @@ func auditActionName(ctx context.Context, a domain.AuditAction) string {
 		return tr(ctx, "people.audit_servicelevels_changed")
 	case domain.AuditReportScheduleAdded:
 		return tr(ctx, "people.audit_reportschedule_added")
+	case domain.AuditReportScheduleChanged:
+		return tr(ctx, "people.audit_reportschedule_changed")
 	case domain.AuditReportScheduleRemoved:
 		return tr(ctx, "people.audit_reportschedule_removed")
 	case domain.AuditOrganisationJoined:

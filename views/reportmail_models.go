@@ -20,10 +20,13 @@ type ReportMail struct {
 	Language           string // the language of the letters, a code of i18n.Languages
 	Chosen             []string
 	Field, Problem     string
-	Saved, Removed     bool
-	MaxAddresses       int
-	MaxSchedules       int
-	Zone               *time.Location // the account's: when reports are sent
+	// Editing is the id of the schedule the form changes; "" when it
+	// adds one.
+	Editing                 string
+	Saved, Changed, Removed bool
+	MaxAddresses            int
+	MaxSchedules            int
+	Zone                    *time.Location // the account's: when reports are sent
 }
 
 // ReportScheduleRow is a schedule, in words.

@@ -16,6 +16,7 @@ import (
 	"washboard/internal/domain"
 	"washboard/internal/i18n"
 	"washboard/internal/notify/mailtest"
+	"washboard/internal/store"
 )
 
 // TestBrowserEveryPageInEveryLanguage opens every kind of page, signed
@@ -83,6 +84,11 @@ func TestBrowserEveryPageInEveryLanguage(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.browserAs(domain.Staff, "Maximiliane Oberhauser-Wendelstein")
+	// A schedule of the report by e-mail, for its list and its form.
+	if err := a.store.AddReportSchedule(context.Background(), acc.ID, store.ReportSchedule{ID: "weekly1", Cadence: "weekly",
+		Addresses: []string{"facilities@client.example", "jo.smith@client.example"}, Created: a.clock.Now(), CreatedBy: "Owner"}, 20); err != nil {
+		t.Fatal(err)
+	}
 	room := acc.Rooms[0]
 	pages := []string{
 		"/",
@@ -103,6 +109,7 @@ func TestBrowserEveryPageInEveryLanguage(t *testing.T) {
 		"/reports/settings",
 		"/reports/client?month=2026-11",
 		"/reports/client/schedules",
+		"/reports/client/schedules/weekly1",
 		"/trends",
 		"/me",
 		"/my",

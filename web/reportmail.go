@@ -26,8 +26,23 @@ import (
 
 // showReportMail answers /reports/client/schedules.
 func (s *Server) showReportMail(c echo.Context) error {
-	m, err := s.reportMailView(c, views.ReportMail{Saved: c.QueryParam("saved") == "1", Removed: c.QueryParam("removed") == "1",
-		Language: i18n.From(c.Request().Context()).Lang()})
+	m, err := s.reportMailView(c, views.ReportMail{Saved: c.QueryParam("saved") == "1", Changed: c.QueryParam("changed") == "1",
+		Removed: c.QueryParam("removed") == "1", Language: i18n.From(c.Request().Context()).Lang()})
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ReportMailPage(m))
+}
+
+// showReportScheduleForm answers /reports/client/schedules/:id: the page,
+// its form filled with the schedule to change; one unknown is a 404.
+func (s *Server) showReportScheduleForm(c echo.Context) error {
+	rs, err := s.reportMail.Schedule(c.Request().Context(), sessionOf(c).Account, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	m, err := s.reportMailView(c, views.ReportMail{Editing: rs.ID, Cadence: rs.Cadence, Addresses: strings.Join(rs.Addresses, ", "),
+		Chosen: rs.Buildings, Language: rs.Language})
 	if err != nil {
 		return err
 	}
@@ -38,6 +53,44 @@ func (s *Server) showReportMail(c echo.Context) error {
 // page again with the form as typed and the field refused and why.
 func (s *Server) addReportSchedule(c echo.Context) error {
 	ss := sessionOf(c)
+	in, refused, err := s.readReportSchedule(c, "")
+	if in == nil {
+		return err
+	}
+	rs, err := s.reportMail.AddSchedule(c.Request().Context(), ss.Account, *in, s.scopeOf(c), ss.PersonName)
+	if err != nil {
+		return scheduleRefused(c, err, refused)
+	}
+	s.audit(c, domain.AuditReportScheduleAdded, fmt.Sprintf("%s to %s", rs.Cadence, strings.Join(rs.Addresses, ", ")))
+	return c.Redirect(http.StatusSeeOther, "/reports/client/schedules?saved=1")
+}
+
+// changeReportSchedule answers the form of a schedule changed: changed
+// and back to the page, or the form again as typed with the field
+// refused and why; a schedule unknown is a 404.
+func (s *Server) changeReportSchedule(c echo.Context) error {
+	ss := sessionOf(c)
+	id := c.Param("id")
+	if _, err := s.reportMail.Schedule(c.Request().Context(), ss.Account, id); err != nil {
+		return err
+	}
+	in, refused, err := s.readReportSchedule(c, id)
+	if in == nil {
+		return err
+	}
+	rs, err := s.reportMail.ChangeSchedule(c.Request().Context(), ss.Account, id, *in, s.scopeOf(c), ss.PersonName)
+	if err != nil {
+		return scheduleRefused(c, err, refused)
+	}
+	s.audit(c, domain.AuditReportScheduleChanged, fmt.Sprintf("%s: %s to %s", rs.ID, rs.Cadence, strings.Join(rs.Addresses, ", ")))
+	return c.Redirect(http.StatusSeeOther, "/reports/client/schedules?changed=1")
+}
+
+// readReportSchedule reads the schedule's form. It returns what was typed
+// and how to refuse it (the page again, with the form of the schedule
+// editing, or a new one's, as typed and the field named); no input when
+// the form is refused already, with the error that says so.
+func (s *Server) readReportSchedule(c echo.Context, editing string) (*reportmail.Input, func(field, msg string) error, error) {
 	var in reportmail.Input
 	problem, err := readForm(c,
 		form.Text("cadence", tr(c, "reportmail.every"), &in.Cadence).OneOf(reportmail.Weekly, reportmail.Monthly).Says(tr(c, "reportmail.problem_cadence")),
@@ -46,23 +99,28 @@ func (s *Server) addReportSchedule(c echo.Context) error {
 		form.Text("language", tr(c, "reportmail.language"), &in.Language).OneOf(append([]string{""}, i18n.Codes()...)...).
 			Says(tr(c, "reportmail.problem_language", "codes", strings.Join(i18n.Codes(), ", "))))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if in.Language == "" { // a form without the field: the language of whoever makes the schedule
 		in.Language = i18n.From(c.Request().Context()).Lang()
 	}
 	refused := func(field, msg string) error {
-		m, err := s.reportMailView(c, views.ReportMail{Cadence: in.Cadence, Addresses: in.Addresses, Chosen: in.Buildings, Language: in.Language,
-			Field: field, Problem: msg})
+		m, err := s.reportMailView(c, views.ReportMail{Editing: editing, Cadence: in.Cadence, Addresses: in.Addresses, Chosen: in.Buildings,
+			Language: in.Language, Field: field, Problem: msg})
 		if err != nil {
 			return err
 		}
 		return render(c, http.StatusUnprocessableEntity, views.ReportMailPage(m))
 	}
 	if problem != nil {
-		return refused(problem.Field, problem.Msg)
+		return nil, nil, refused(problem.Field, problem.Msg)
 	}
-	rs, err := s.reportMail.AddSchedule(c.Request().Context(), ss.Account, in, s.scopeOf(c), ss.PersonName)
+	return &in, refused, nil
+}
+
+// scheduleRefused answers a schedule the service refused: the form again
+// with the field and why, or the error.
+func scheduleRefused(c echo.Context, err error, refused func(field, msg string) error) error {
 	var bad *reportmail.Problem
 	switch {
 	case errors.As(err, &bad):
@@ -71,11 +129,8 @@ func (s *Server) addReportSchedule(c echo.Context) error {
 		return refused("", tr(c, "reportmail.problem_no_mail"))
 	case errors.Is(err, reportmail.ErrTooManySchedules):
 		return refused("", tr(c, "reportmail.problem_too_many_schedules", "max", strconv.Itoa(reportmail.MaxSchedules)))
-	case err != nil:
-		return err
 	}
-	s.audit(c, domain.AuditReportScheduleAdded, fmt.Sprintf("%s to %s", rs.Cadence, strings.Join(rs.Addresses, ", ")))
-	return c.Redirect(http.StatusSeeOther, "/reports/client/schedules?saved=1")
+	return err
 }
 
 // removeReportSchedule removes a schedule; one unknown is a 404.

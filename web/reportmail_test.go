@@ -129,3 +129,80 @@ func TestReportSchedulesAreAddedSentAndRemoved(t *testing.T) {
 		}
 	}
 }
+
+// An admin changes a schedule in place: its form comes filled, a bad
+// change is refused in words with the form as typed and nothing changed,
+// a good one keeps the schedule's id and is in the audit log; a schedule
+// of no such id is a 404, and a supervisor may not change one.
+func TestAReportScheduleIsChangedInPlace(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, Config{})
+	a.withReportMail(mailtest.Start(t, mailtest.Options{}))
+	b := a.browser()
+	b.signIn(credA)
+	token := b.pageCSRF("/reports/client/schedules")
+	if r := b.post("/reports/client/schedules", scheduleForm(token, "weekly", "ops@client.example")); r.StatusCode != http.StatusSeeOther {
+		t.Fatalf("adding a schedule: %d\n%s", r.StatusCode, r.body)
+	}
+	ctx := context.Background()
+	list, err := a.store.ReportSchedules(ctx, a.accountOf(false))
+	if err != nil || len(list) != 1 {
+		t.Fatalf("schedules %+v, %v", list, err)
+	}
+	path := "/reports/client/schedules/" + list[0].ID
+	if got := b.get("/reports/client/schedules").doc(t).Find(`a[href="` + path + `"]`).Length(); got != 1 {
+		t.Errorf("the list has %d links to change the schedule; want 1", got)
+	}
+	edit := b.get(path)
+	doc := edit.doc(t)
+	if edit.StatusCode != http.StatusOK || doc.Find(`form[action="`+path+`"]`).Length() != 1 ||
+		strings.TrimSpace(doc.Find("#rm-addresses").Text()) != "ops@client.example" ||
+		doc.Find(`input[name=cadence][value=weekly][checked]`).Length() != 1 || !strings.Contains(doc.Find("h2").Text(), "Change the schedule") {
+		t.Fatalf("the form to change the schedule: %d\n%s", edit.StatusCode, edit.text(t))
+	}
+
+	bad := scheduleForm(token, "weekly", "ops@client.example, the boss")
+	r := b.post(path, bad)
+	if body := html.UnescapeString(r.body); r.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "The schedule was not changed.") ||
+		!strings.Contains(body, "“the boss” is not an e-mail address") || r.doc(t).Find(`form[action="`+path+`"]`).Length() != 1 ||
+		!strings.Contains(body, ">ops@client.example, the boss</textarea>") {
+		t.Errorf("a bad change: %d\n%s", r.StatusCode, r.text(t))
+	}
+	if got, _ := a.store.ReportSchedules(ctx, a.accountOf(false)); strings.Join(got[0].Addresses, ",") != "ops@client.example" {
+		t.Errorf("after a bad change the schedule mails %q", got[0].Addresses)
+	}
+
+	good := scheduleForm(token, "weekly", "ops@client.example, boss@client.example")
+	good.Set("language", "de")
+	if r := b.post(path, good); r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/reports/client/schedules?changed=1" {
+		t.Fatalf("changing the schedule: %d %s\n%s", r.StatusCode, r.Header.Get("Location"), r.body)
+	}
+	if page := b.get("/reports/client/schedules?changed=1").text(t); !strings.Contains(page, "The schedule was changed.") ||
+		!strings.Contains(page, "ops@client.example, boss@client.example") || !strings.Contains(page, "Deutsch") {
+		t.Errorf("the page after the change:\n%s", page)
+	}
+	after, err := a.store.ReportSchedules(ctx, a.accountOf(false))
+	if err != nil || len(after) != 1 || after[0].ID != list[0].ID || after[0].Language != "de" || len(after[0].Addresses) != 2 {
+		t.Errorf("schedules after the change: %+v, %v; want the one, changed", after, err)
+	}
+	if entries, err := a.store.AuditEntries(ctx, domain.AuditFilter{Account: a.accountOf(false), Action: domain.AuditReportScheduleChanged}); err != nil || len(entries) != 1 {
+		t.Errorf("the change in the audit log: %+v, %v", entries, err)
+	}
+
+	if r := b.get("/reports/client/schedules/nosuchschedule"); r.StatusCode != http.StatusNotFound {
+		t.Errorf("the form of no such schedule: %d, want 404", r.StatusCode)
+	}
+	if r := b.post("/reports/client/schedules/nosuchschedule", good); r.StatusCode != http.StatusNotFound {
+		t.Errorf("changing no such schedule: %d, want 404", r.StatusCode)
+	}
+	sup := a.browserAs(domain.Supervisor, "Sue")
+	if r := sup.get(path); r.StatusCode != http.StatusForbidden {
+		t.Errorf("a supervisor opening the form: %d, want 403", r.StatusCode)
+	}
+	if r := sup.post(path, scheduleForm(sup.pageCSRF("/"), "monthly", "sue@client.example")); r.StatusCode != http.StatusForbidden {
+		t.Errorf("a supervisor changing the schedule: %d, want 403", r.StatusCode)
+	}
+	if got, _ := a.store.ReportSchedules(ctx, a.accountOf(false)); got[0].Cadence != "weekly" {
+		t.Errorf("after a supervisor's try the schedule is %s", got[0].Cadence)
+	}
+}

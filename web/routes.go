@@ -231,6 +231,8 @@ func (s *Server) routeTable() []route {
 		table = append(table,
 			route{get, "/reports/client/schedules", s.showReportMail, firstSynced, admin},
 			route{post, "/reports/client/schedules", s.addReportSchedule, firstSynced, admin},
+			route{get, "/reports/client/schedules/:id", s.showReportScheduleForm, firstSynced, admin},
+			route{post, "/reports/client/schedules/:id", s.changeReportSchedule, firstSynced, admin},
 			route{post, "/reports/client/schedules/:id/remove", s.removeReportSchedule, firstSynced, admin})
 	}
 	if s.sso != nil {

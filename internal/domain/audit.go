@@ -36,8 +36,10 @@ const (
 	AuditDeviceEnrolled       AuditAction = "device.enrolled"
 	AuditDeviceRevoked        AuditAction = "device.revoked"
 	AuditServiceLevelsChanged AuditAction = "servicelevels.changed"
-	// A schedule of the client report by e-mail was made or removed.
+	// A schedule of the client report by e-mail was made, changed or
+	// removed.
 	AuditReportScheduleAdded   AuditAction = "reportschedule.added"
+	AuditReportScheduleChanged AuditAction = "reportschedule.changed"
 	AuditReportScheduleRemoved AuditAction = "reportschedule.removed"
 	// The account joined an organisation; a person's role in the
 	// account's organisation was given, changed or ended.
@@ -55,7 +57,8 @@ func AuditActions() []AuditAction {
 		AuditChannelAdded, AuditChannelRemoved, AuditRuleAdded, AuditRuleRemoved,
 		AuditWebhookAdded, AuditWebhookRemoved, AuditWebhookRotated,
 		AuditScreenAdded, AuditScreenChanged, AuditScreenRevoked, AuditScreenRemoved,
-		AuditServiceLevelsChanged, AuditReportScheduleAdded, AuditReportScheduleRemoved, AuditOrganisationJoined, AuditOrganisationRole,
+		AuditServiceLevelsChanged, AuditReportScheduleAdded, AuditReportScheduleChanged, AuditReportScheduleRemoved,
+		AuditOrganisationJoined, AuditOrganisationRole,
 	}
 }
 

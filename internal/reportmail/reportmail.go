@@ -179,6 +179,57 @@ func (s *Service) AddSchedule(ctx context.Context, account string, in Input, sc 
 	return rs, s.st.AddReportSchedule(ctx, account, rs, MaxSchedules)
 }
 
+// ChangeSchedule writes a schedule of the account anew, as typed by the
+// person named by, who sees the buildings of sc: a *Problem naming the
+// field as AddSchedule's, domain.ErrNotFound when it has none of that id.
+// A schedule whose cadence changes starts again, as a new one made by
+// them: its first report is of the first week or month that ends after
+// the change, not of the latest one, which the old cadence may not have
+// sent. Its sendings stay its own; one under way mails the addresses it
+// was taken for.
+func (s *Service) ChangeSchedule(ctx context.Context, account, id string, in Input, sc domain.BuildingScope, by string) (store.ReportSchedule, error) {
+	if !s.Ready() {
+		return store.ReportSchedule{}, ErrNoMail
+	}
+	rs, err := s.Schedule(ctx, account, id)
+	if err != nil {
+		return rs, err
+	}
+	known, err := s.st.Buildings(ctx, account)
+	if err != nil {
+		return store.ReportSchedule{}, err
+	}
+	in.Language = cmp.Or(in.Language, i18n.Default)
+	cadence, addresses, buildings, err := checkInput(i18n.From(ctx), in, sc, known)
+	if err != nil {
+		return store.ReportSchedule{}, err
+	}
+	if cadence != rs.Cadence {
+		rs.Created, rs.CreatedBy = s.clk.Now().Truncate(time.Millisecond), by
+	}
+	rs.Cadence, rs.Addresses, rs.Buildings, rs.Language = cadence, addresses, buildings, in.Language
+	ok, err := s.st.ChangeReportSchedule(ctx, account, rs)
+	if err == nil && !ok {
+		err = fmt.Errorf("report schedule %q: %w", clip(id), domain.ErrNotFound)
+	}
+	return rs, err
+}
+
+// Schedule returns a schedule of the account: domain.ErrNotFound when it
+// has none of that id.
+func (s *Service) Schedule(ctx context.Context, account, id string) (store.ReportSchedule, error) {
+	list, err := s.st.ReportSchedules(ctx, account)
+	if err != nil {
+		return store.ReportSchedule{}, err
+	}
+	for _, rs := range list {
+		if rs.ID == id {
+			return rs, nil
+		}
+	}
+	return store.ReportSchedule{}, fmt.Errorf("report schedule %q: %w", clip(id), domain.ErrNotFound)
+}
+
 // RemoveSchedule removes a schedule of the account: domain.ErrNotFound
 // when it has none of that id. A sending under way stops before it mails.
 func (s *Service) RemoveSchedule(ctx context.Context, account, id string) error {

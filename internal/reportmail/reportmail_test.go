@@ -500,3 +500,65 @@ func TestDue(t *testing.T) {
 		}
 	}
 }
+
+// A schedule changed keeps its id and its sendings. Its addresses,
+// buildings and language changed, it sends its next period as before;
+// its cadence changed, it starts again: a weekly schedule made in October
+// and made monthly in November does not mail October's report at once,
+// but November's on the 1st of December, and names who changed it.
+func TestAChangedScheduleSendsFromItsChange(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.clk.Set(time.Date(2026, 10, 1, 9, 0, 0, 0, sydney))
+	rs := f.schedule(t, Weekly, "ops@client.example")
+	f.clk.Set(at(18, 10, 0))
+	ctx := context.Background()
+	if _, err := f.svc.ChangeSchedule(ctx, "acme", rs.ID, Input{Cadence: Weekly, Addresses: "ops@client.example, boss@client.example", Language: "de"},
+		domain.EveryBuilding(), "Bo"); err != nil {
+		t.Fatal(err)
+	}
+	f.passAt(f.svc, at(23, 6, 0))
+	mails := f.ms.Received()
+	if len(mails) != 1 || strings.Join(mails[0].To, ",") != "ops@client.example,boss@client.example" {
+		t.Fatalf("the week after the addresses changed, the server received %+v", mails)
+	}
+	header, _, _ := letterParts(t, mails[0].Data)
+	if subject, _ := new(mime.WordDecoder).DecodeHeader(header.Get("Subject")); !strings.HasPrefix(subject, "Kundenbericht") {
+		t.Errorf("the letter's subject %q is not in German", subject)
+	}
+
+	changed, err := f.svc.ChangeSchedule(ctx, "acme", rs.ID, Input{Cadence: Monthly, Addresses: "ops@client.example"}, domain.EveryBuilding(), "Bo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed.ID != rs.ID || changed.CreatedBy != "Bo" || !changed.Created.Equal(at(23, 6, 0)) {
+		t.Errorf("the schedule made monthly: %+v; want its id, made anew by Bo at the change", changed)
+	}
+	f.passAt(f.svc, at(23, 6, 5))
+	f.passAt(f.svc, at(30, 12, 0))
+	if n := len(f.ms.Received()); n != 1 {
+		t.Errorf("%d reports mailed after the schedule was made monthly in November, before December; want none more", n-1)
+	}
+	f.passAt(f.svc, time.Date(2026, 12, 1, 6, 0, 0, 0, sydney))
+	mails = f.ms.Received()
+	if len(mails) != 2 {
+		t.Fatalf("%d reports mailed by 1 December; want November's", len(mails))
+	}
+	if header, text, _ := letterParts(t, mails[1].Data); !strings.Contains(header.Get("Subject"), "November 2026") || !strings.Contains(text, "Bo") {
+		t.Errorf("the monthly report: subject %q, text:\n%s", header.Get("Subject"), text)
+	}
+	if list := f.sendings(t); len(list) != 2 || list[0].Schedule != rs.ID || list[1].Schedule != rs.ID {
+		t.Errorf("sendings %+v; want both of the one schedule", list)
+	}
+
+	if _, err := f.svc.ChangeSchedule(ctx, "acme", "nosuchid", Input{Cadence: Monthly, Addresses: "ops@client.example"}, domain.EveryBuilding(), "Bo"); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("changing a schedule of no such id: %v; want not found", err)
+	}
+	var bad *Problem
+	if _, err := f.svc.ChangeSchedule(ctx, "acme", rs.ID, Input{Cadence: Monthly, Addresses: "the boss"}, domain.EveryBuilding(), "Bo"); !errors.As(err, &bad) || bad.Field != "addresses" {
+		t.Errorf("a change to a bad address: %v; want a problem of the addresses", err)
+	}
+	if got, _ := f.svc.Schedule(ctx, "acme", rs.ID); strings.Join(got.Addresses, ",") != "ops@client.example" {
+		t.Errorf("after a refused change the schedule mails %q", got.Addresses)
+	}
+}

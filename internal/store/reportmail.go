@@ -25,6 +25,10 @@ type ReportMail interface {
 	// account already has max of them (ErrTooManySchedules) or is not
 	// connected (domain.ErrNotConnected).
 	AddReportSchedule(ctx context.Context, account string, rs ReportSchedule, max int) error
+	// ChangeReportSchedule writes a schedule of the account anew, by its
+	// id (all but its id as rs has it); false when there is none of that
+	// id. Its sendings stay its own.
+	ChangeReportSchedule(ctx context.Context, account string, rs ReportSchedule) (bool, error)
 	// RemoveReportSchedule removes a schedule; false when there was none
 	// of that id.
 	RemoveReportSchedule(ctx context.Context, account, id string) (bool, error)

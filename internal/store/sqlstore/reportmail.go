@@ -91,6 +91,18 @@ func (s *Store) AddReportSchedule(ctx context.Context, account string, rs store.
 	})
 }
 
+// ChangeReportSchedule writes a schedule anew, by its id.
+func (s *Store) ChangeReportSchedule(ctx context.Context, account string, rs store.ReportSchedule) (bool, error) {
+	key, err := s.accountKey(ctx, account, false)
+	if err != nil {
+		return false, err
+	}
+	n, err := s.write.Exec(ctx, `UPDATE report_schedules SET cadence = ?, addresses = ?, buildings = ?, created = ?, created_by = ?, language = ?
+		WHERE account_id = ? AND id = ?`, rs.Cadence, lines(rs.Addresses), lines(rs.Buildings), s.d.Time(rs.Created), rs.CreatedBy,
+		cmp.Or(rs.Language, "en"), key, rs.ID)
+	return n > 0, err
+}
+
 // RemoveReportSchedule removes a schedule; its sendings stay on record.
 func (s *Store) RemoveReportSchedule(ctx context.Context, account, id string) (bool, error) {
 	key, err := s.accountKey(ctx, account, false)

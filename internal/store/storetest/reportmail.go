@@ -50,6 +50,50 @@ func testReportScheduleLanguage(t *testing.T, open func(*testing.T) store.Store)
 	}
 }
 
+// testReportScheduleChanged: a schedule changed reads back as changed,
+// its id and sendings its own; another account's, or an id of none, is
+// not changed.
+func testReportScheduleChanged(t *testing.T, open func(*testing.T) store.Store) {
+	s := open(t)
+	ctx := t.Context()
+	for _, a := range []string{"a", "b"} {
+		if err := s.ConnectAccount(ctx, store.Connection{Account: a, Sealed: []byte("s"), Connected: t0}, store.Audit{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs := store.ReportSchedule{ID: "s1", Cadence: "weekly", Addresses: []string{"ops@client.example"}, Created: t0, CreatedBy: "Ana", Language: "de"}
+	if err := s.AddReportSchedule(ctx, "a", rs, 5); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := s.TakeReportSending(ctx, "a", store.ReportSending{Schedule: "s1", Period: "2026-11-16", Pending: rs.Addresses,
+		NextAttempt: t0.Add(time.Hour)}, t0, 3); err != nil || !ok {
+		t.Fatalf("taking a sending: %v, %v", ok, err)
+	}
+	changed := store.ReportSchedule{ID: "s1", Cadence: "monthly", Addresses: []string{"ops@client.example", "boss@client.example"},
+		Buildings: []string{"b1"}, Created: t0.Add(time.Hour), CreatedBy: "Bo", Language: "fr"}
+	if ok, err := s.ChangeReportSchedule(ctx, "b", changed); err != nil || ok {
+		t.Errorf("changing a's schedule in account b: %v, %v; want false", ok, err)
+	}
+	if ok, err := s.ChangeReportSchedule(ctx, "a", store.ReportSchedule{ID: "none", Cadence: "weekly"}); err != nil || ok {
+		t.Errorf("changing a schedule of no such id: %v, %v; want false", ok, err)
+	}
+	if ok, err := s.ChangeReportSchedule(ctx, "a", changed); err != nil || !ok {
+		t.Fatalf("changing the schedule: %v, %v", ok, err)
+	}
+	got, err := s.ReportSchedules(ctx, "a")
+	if err != nil || len(got) != 1 {
+		t.Fatalf("schedules = %+v, %v", got, err)
+	}
+	if g := got[0]; !g.Created.Equal(changed.Created) || !reflect.DeepEqual(g.Addresses, changed.Addresses) ||
+		!reflect.DeepEqual(g.Buildings, changed.Buildings) || g.Cadence != "monthly" || g.CreatedBy != "Bo" || g.Language != "fr" {
+		t.Errorf("the schedule changed reads back as %+v; want %+v", g, changed)
+	}
+	sendings, err := s.ReportSendings(ctx, "a", 10)
+	if err != nil || len(sendings) != 1 || sendings[0].Schedule != "s1" {
+		t.Errorf("the sendings after the change: %+v, %v; want the one of s1", sendings, err)
+	}
+}
+
 // testReportMail: schedules kept per account and bounded; a period's
 // sending taken by one taker at a time, retried a bounded number of
 // times, never again once sent; gone with the account.

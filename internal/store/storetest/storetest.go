@@ -114,6 +114,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"Organisations", testOrganisations},
 		{"ReportMail", testReportMail},
 		{"ReportScheduleLanguage", testReportScheduleLanguage},
+		{"ReportScheduleChanged", testReportScheduleChanged},
 		{"PortfolioScreens", testPortfolioScreens},
 		{"ScreenLanguage", testScreenLanguage},
 		{"FloorPlans", testFloorPlans},
