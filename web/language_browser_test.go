@@ -24,8 +24,9 @@ import (
 // 360 px phone with the menu open: no page needs sideways scrolling
 // (German's long words included) and axe-core finds nothing (<html lang>
 // and the languages' own names among its checks). Then every page once
-// more in the dark theme on a desktop, for axe-core's contrast checks
-// there. Each language, and the dark theme, has a tab and a session of its
+// more in the dark theme on a 1280 px desktop, for axe-core's contrast
+// checks there, and that none is wider than the desktop. The owners are
+// owners of the account's organisation too, so that its pages show it. Each language, and the dark theme, has a tab and a session of its
 // own, and they run at once: a page's scripts and axe-core keep one core
 // busy per tab.
 func TestBrowserEveryPageInEveryLanguage(t *testing.T) {
@@ -80,7 +81,8 @@ func TestBrowserEveryPageInEveryLanguage(t *testing.T) {
 	if _, err := a.deps.Dashboard.Claim(context.Background(), acc.ID, domain.EveryBuilding(), claimed.ID, dashboard.NewClaim{Name: "Maria", Note: "on my way with rolls"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.people.CreateOrganisation(context.Background(), a.owner(acc.ID), "Shine Services"); err != nil {
+	keyHolder := a.owner(acc.ID)
+	if _, err := a.people.CreateOrganisation(context.Background(), keyHolder, "Shine Services"); err != nil {
 		t.Fatal(err)
 	}
 	a.browserAs(domain.Staff, "Maximiliane Oberhauser-Wendelstein")
@@ -136,11 +138,20 @@ func TestBrowserEveryPageInEveryLanguage(t *testing.T) {
 	// language stays its own. They are made here, by the test
 	// that owns the app.
 	base, _ := url.Parse(a.srv.URL)
+	// Each is an owner of the organisation too, so that its pages are
+	// the organisation's, not "You belong to no organisation".
 	owners := map[string][]*http.Cookie{}
-	for _, l := range i18n.Languages {
-		owners[l.Code] = a.browserAs(domain.Owner, "Owner "+l.Code).client.Jar.Cookies(base)
+	for _, name := range append(i18n.Codes(), "dark") {
+		email := "owner." + name + "@client.example"
+		b := a.browser()
+		if r := b.accept(a.invite(acc.ID, domain.Owner, email), "Owner "+name); r.StatusCode != http.StatusSeeOther {
+			t.Fatalf("accepting an invitation: %d\n%s", r.StatusCode, r.body)
+		}
+		if _, err := a.people.PutOrganisationPerson(context.Background(), keyHolder.PersonID, email, domain.Owner, nil); err != nil {
+			t.Fatal(err)
+		}
+		owners[name] = b.client.Jar.Cookies(base)
 	}
-	owners["dark"] = a.browserAs(domain.Owner, "Owner dark").client.Jar.Cookies(base)
 	ownerTab := func(t *testing.T, name string, width, height int) context.Context {
 		t.Helper()
 		tab := newChrome(t, width, height)
@@ -176,6 +187,11 @@ func TestBrowserEveryPageInEveryLanguage(t *testing.T) {
 		must(t, err, "emulating the dark theme")
 		for _, p := range pages {
 			must(t, chromedp.Do(tab, chromedp.Navigate(a.srv.URL+p), chromedp.WaitVisible(chromedp.CSS("main"))), "opening "+p)
+			over, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.documentElement.scrollWidth - window.innerWidth`))
+			must(t, err, "measuring "+p)
+			if over > 0 {
+				t.Errorf("%s is %d px wider than a 1280 px desktop", p, over)
+			}
 			checkAxe(t, tab, p+" (dark)")
 		}
 	})
