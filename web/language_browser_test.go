@@ -46,6 +46,27 @@ func TestBrowserEveryPageInEveryLanguage(t *testing.T) {
 		if over > 0 {
 			t.Errorf("%s in %s is %d px wider than a 360 px phone", path, lang, over)
 		}
+		// On a phone a table's row is a card whose cells carry their
+		// column's name: a name of several lines must fit in its cell,
+		// not run into the next.
+		cramped, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+			const probe = document.createElement('div'), out = [];
+			probe.style.cssText = 'position: absolute; visibility: hidden; width: 7.5rem; font-weight: 700';
+			document.body.append(probe);
+			for (const td of document.querySelectorAll('.data-table td[data-label]')) {
+				const s = getComputedStyle(td);
+				if (s.display === 'table-cell' || td.offsetParent === null) continue;
+				probe.style.fontSize = s.fontSize; probe.style.lineHeight = s.lineHeight;
+				probe.textContent = td.dataset.label;
+				if (probe.offsetHeight > td.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom) + 1) out.push(td.dataset.label);
+			}
+			probe.remove();
+			return [...new Set(out)];
+		})()`))
+		must(t, err, "measuring the cells of "+path)
+		if len(cramped) > 0 {
+			t.Errorf("%s in %s: the cells named %q are shorter than their names", path, lang, cramped)
+		}
 		for _, v := range axeViolationsBut(t, ctx, skip...) {
 			t.Errorf("axe on %s (%s): %s", path, lang, v)
 		}
