@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"washboard/internal/domain"
+	"washboard/internal/store"
 )
 
 // Report is what a visitor sent: a kind of problem (or none), a short
@@ -64,6 +66,29 @@ func (r Report) check() (Report, error) {
 	return r, nil
 }
 
+// roomBusy says whether the room has had its reports for the window
+// already, by the store's count: the throttle in memory counts those
+// this replica took, the store those of every replica.
+func (s *Service) roomBusy(ctx context.Context, p Place, now time.Time) (refusal, error) {
+	l := s.throttle.limits
+	// Made in the window before now: one made a whole window ago is out.
+	recent, err := s.store.VisitorReports(ctx, p.Account, store.VisitorReportFilter{Room: p.Room.ID,
+		From: now.Add(-l.RoomWindow + time.Millisecond), Limit: l.PerRoom + 2})
+	if err != nil {
+		return allowed, err
+	}
+	n := 0
+	for _, r := range recent {
+		if r.Kind != domain.VisitorFlood {
+			n++
+		}
+	}
+	if n >= l.PerRoom {
+		return roomTooFast, nil
+	}
+	return allowed, nil
+}
+
 // Report records what a visitor sent about the place's room from an
 // address (which is counted in memory, and kept nowhere): its error is one
 // of the Err… of a report when it is refused. A report refused for coming
@@ -76,7 +101,13 @@ func (s *Service) Report(ctx context.Context, p Place, r Report, addr string) (d
 	}
 	now := s.clock.Now()
 	room := p.Account + "\x00" + p.Room.ID
-	if why := s.throttle.allow(room, addr, now); why != allowed {
+	why := s.throttle.allow(room, addr, now)
+	if why == allowed {
+		if why, err = s.roomBusy(ctx, p, now); err != nil {
+			return domain.VisitorReport{}, err
+		}
+	}
+	if why != allowed {
 		if s.throttle.floodToSay(room, now) {
 			added, err := s.store.AddVisitorFlood(ctx, p.Account, p.Room.ID, now, now.Add(-s.throttle.limits.FloodPeriod), MaxReports)
 			if err != nil {

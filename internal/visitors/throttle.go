@@ -10,10 +10,13 @@ import (
 	"time"
 )
 
-// Limits are how many reports the throttles let through, in memory (so
-// per replica): per room and per sending address, each within a window
-// that starts with its first report; and how many rooms and addresses
-// they remember at most.
+// Limits are how many reports the throttles let through: per room and
+// per sending address, each within a window that starts with its first
+// report, counted in memory (so per replica); and how many rooms and
+// addresses they remember at most. A room's limit is also counted in the
+// store, over the window before each report, so that it holds across
+// replicas (Service.roomBusy); an address is never stored, and its
+// limit is each replica's.
 type Limits struct {
 	PerRoom    int
 	RoomWindow time.Duration

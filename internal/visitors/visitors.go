@@ -35,6 +35,7 @@ type Store interface {
 	AddPresenceScan(ctx context.Context, account string, sc domain.PresenceScan, max int) (bool, error)
 	AddVisitorReport(ctx context.Context, account string, r domain.VisitorReport, max int) (int64, error)
 	AddVisitorFlood(ctx context.Context, account, room string, at, since time.Time, max int) (bool, error)
+	VisitorReports(ctx context.Context, account string, f store.VisitorReportFilter) ([]domain.VisitorReport, error)
 }
 
 // The bounds of what an account keeps (besides store.VisitorRecordsKept):

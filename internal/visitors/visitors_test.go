@@ -173,6 +173,55 @@ func TestARoomsFloodIsBoundedAndSaidOnce(t *testing.T) {
 	}
 }
 
+// Two replicas, each with its own throttles in memory, share a room's
+// limit: the store counts what every replica took, and the room takes
+// reports again once those are a window old.
+func TestARoomsLimitHoldsAcrossReplicas(t *testing.T) {
+	a, clk, st := newService(t)
+	keys, err := keyring.New(make([]byte, keyring.KeySize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := New(st, keys, clk) // another replica on the same store
+	ctx := t.Context()
+	token := mustSheet(t, a, "f1").Codes[0].Token
+	taken := 0
+	for i := range 20 {
+		s := a
+		if i%2 == 1 {
+			s = b
+		}
+		p, err := s.Open(ctx, token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Report(ctx, p, Report{Kind: domain.VisitorDirty}, "198.51.100."+itoa(i)); err == nil {
+			taken++
+		} else if !errors.Is(err, ErrTooMany) {
+			t.Fatal(err)
+		}
+		clk.Advance(time.Second)
+	}
+	if taken != DefaultLimits.PerRoom {
+		t.Errorf("two replicas took %d reports of one room in 20 s; want %d, the room's limit", taken, DefaultLimits.PerRoom)
+	}
+	reports, err := st.VisitorReports(ctx, "acc", store.VisitorReportFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if floods := countKind(reports, domain.VisitorFlood); floods != 1 {
+		t.Errorf("%d flood markers from both replicas; want 1", floods)
+	}
+	clk.Set(start.Add(DefaultLimits.RoomWindow + 5*time.Second)) // the fifth report taken is a window old
+	p, err := b.Open(ctx, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Report(ctx, p, Report{Kind: domain.VisitorBroken}, "203.0.113.9"); err != nil {
+		t.Errorf("a report a window after the last one taken: %v", err)
+	}
+}
+
 // An address takes PerAddress reports a window whatever room it sends
 // to; 10,000 from it leave a few reports and one marker, and another
 // address is not held back. An IPv6 client counts by its /64.
