@@ -328,17 +328,33 @@ async function quietMachine() {
 // audit runs Lighthouse on one page in a browser of its own. A run that
 // Lighthouse itself reports as failed (it asks to run it again) is run
 // once more.
-async function audit(work, target, formFactor, again = true) {
+async function audit(work, target, formFactor, again = true, laidOut = false) {
   try {
-    return await auditOnce(work, target, formFactor);
+    return await auditOnce(work, target, formFactor, laidOut);
   } catch (err) {
     if (!again || !err.lighthouseRuntimeError || cleaning) throw err;
     log(`      ${err.message}; running it again`);
-    return audit(work, target, formFactor, false);
+    return audit(work, target, formFactor, false, laidOut);
   }
 }
 
-async function auditOnce(work, target, formFactor) {
+// layOutEverything makes every part of the page laid out, also those
+// that skip their layout off screen (content-visibility: auto), as they
+// are once a person scrolls to them: axe-core measures touch targets
+// inside a skipped part at the part's placeholder height, so that a part
+// taller than it seems to overlap the next (a floor's rooms on a phone).
+// A style sheet built in script, which the pages' policy allows.
+function layOutEverything() {
+  const apply = () => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync('* { content-visibility: visible !important; }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', apply);
+  else apply();
+}
+
+async function auditOnce(work, target, formFactor, laidOut) {
   await quietMachine();
   const chrome = await launchChrome(work);
   let browser;
@@ -346,6 +362,7 @@ async function auditOnce(work, target, formFactor) {
     browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
     await browser.setCookie(...target.jar.forBrowser(target.url));
     const page = await browser.newPage();
+    if (laidOut) await page.evaluateOnNewDocument(layOutEverything);
     const result = await lighthouse(target.url, {
       port: chrome.port,
       output: 'json',
@@ -429,6 +446,7 @@ async function checkCachedLoad(work, target) {
 }
 
 const score = (lhr, cat) => lhr.categories[cat]?.score ?? 0;
+
 const pct = (s) => String(Math.round(s * 100));
 
 // failingAudits lists, for a category below its goal, every audit in it
@@ -469,6 +487,16 @@ async function auditPages(work, targets) {
         runs.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
       }
       const lhr = runs[Math.floor(runs.length / 2)];
+      // Touch targets that fail are measured again with every part of the
+      // page laid out (layOutEverything), as a person scrolling sees them;
+      // the accessibility of that run is kept. One too small or too close
+      // fails there too.
+      if (score(lhr, 'accessibility') < goals.accessibility && lhr.audits['target-size']?.score === 0) {
+        log(`  ${name}: target-size failed, measuring again with every part of the page laid out`);
+        const all = await audit(work, t, f, true, true);
+        lhr.categories.accessibility = all.categories.accessibility;
+        for (const ref of all.categories.accessibility.auditRefs) lhr.audits[ref.id] = all.audits[ref.id];
+      }
       if (reportsDir) {
         mkdirSync(reportsDir, { recursive: true });
         writeFileSync(join(reportsDir, `${name.replace(/[^a-z0-9]+/gi, '-')}.json`), redact(JSON.stringify(lhr)));
